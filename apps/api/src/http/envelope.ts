@@ -1,0 +1,68 @@
+import { type ErrorCode, type ErrorEnvelope, errorStatus } from '@verdict/contracts';
+import { AppError } from '@verdict/core';
+import type { FastifyError, FastifyReply } from 'fastify';
+
+export function envelopeOf(error: AppError): ErrorEnvelope {
+  return {
+    error: {
+      ...error.extra,
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+}
+
+export function sendAppError(reply: FastifyReply, error: AppError) {
+  return reply
+    .code(errorStatus(error.code))
+    .headers(error.headers)
+    .type('application/json')
+    .send(envelopeOf(error));
+}
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ['VALIDATION_ERROR', 'Request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['VALIDATION_ERROR', 'Request body is empty'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'Request body too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['VALIDATION_ERROR', 'Content-Length does not match the body'],
+};
+
+/** Fastify's own failures (body parsing, limits) and anything unexpected, as envelopes. */
+export function fromFastifyError(error: FastifyError): AppError {
+  if (error instanceof AppError) return error;
+  const known = FASTIFY_CODES[error.code];
+  if (known) {
+    const [code, message] = known;
+    const details = code === 'VALIDATION_ERROR' ? [{ path: '', message, code: 'invalid_body' }] : undefined;
+    return new AppError(code, message, { details });
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && error.code === undefined)) {
+    return new AppError('VALIDATION_ERROR', 'Request body is not valid JSON', {
+      details: [{ path: '', message: 'Malformed JSON', code: 'invalid_json' }],
+    });
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
+}
+
+/**
+ * trpc-to-openapi writes its own error body; this turns it into the envelope. The procedure's AppError
+ * travels in the formatted shape's `data` (see the errorFormatter in trpc/init.ts).
+ */
+export function rewriteRestErrorBody(payload: string): string {
+  let body: {
+    error?: unknown;
+    data?: { appCode?: ErrorCode; appMessage?: string; details?: unknown; extra?: object };
+  };
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  if (body.error || !body.data?.appCode) return payload;
+  const { appCode, appMessage, details, extra } = body.data;
+  return JSON.stringify({
+    error: { ...extra, code: appCode, message: appMessage ?? 'Error', ...(details ? { details } : {}) },
+  });
+}

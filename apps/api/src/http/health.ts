@@ -1,0 +1,16 @@
+import { AppError, type Core } from '@verdict/core';
+import type { FastifyInstance } from 'fastify';
+import { sendAppError } from './envelope.ts';
+
+/** Readiness: 200 when the process and its database answer, 503 in the envelope when the database does not. */
+export function registerHealth(app: FastifyInstance, core: Core) {
+  app.get('/health', async (request, reply) => {
+    try {
+      await core.db.ping(2000);
+      return reply.send({ status: 'ok', checks: { database: 'ok' } });
+    } catch (err) {
+      request.log.warn({ err }, 'health check: database unavailable');
+      return sendAppError(reply, new AppError('SERVICE_UNAVAILABLE', 'Database unavailable'));
+    }
+  });
+}

@@ -1,0 +1,39 @@
+import { ConfigError, createCore, loadConfig } from '@verdict/core';
+import pino from 'pino';
+import { buildServer } from './http/server.ts';
+
+/** Composition root of the API process (and, until the engine lands, of embedded mode). */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel });
+  const core = await createCore(config, {
+    onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
+  });
+  const app = await buildServer({ core, logger });
+  const mode =
+    config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
+  logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(`API reference: ${config.publicBaseUrl}/docs`);
+}
+
+await main();

@@ -1,0 +1,14 @@
+import { authRouter } from './routers/auth/index.ts';
+import { keysRouter } from './routers/keys/index.ts';
+import { me } from './routers/profile/me.ts';
+import { v1Health } from './routers/profile/v1-health.ts';
+import { router } from './trpc/init.ts';
+
+export const appRouter = router({
+  auth: authRouter,
+  keys: keysRouter,
+  v1: router({ me, health: v1Health }),
+});
+
+/** The router type TypeScript clients import for end-to-end types (`createTRPCClient<AppRouter>`). */
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,7 @@
+import { router } from '../../trpc/init.ts';
+import { login } from './login.ts';
+import { logout } from './logout.ts';
+import { register } from './register.ts';
+import { session } from './session.ts';
+
+export const authRouter = router({ register, login, logout, session });

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../../trpc/context.ts';
+import { publicProcedure } from '../../trpc/init.ts';
+import { clearSessionCookie } from './session-cookie.ts';
+
+/** Idempotent: ends the session if there is one and always clears the cookie. */
+export const logout = publicProcedure
+  .meta({
+    successStatus: 204,
+    openapi: { method: 'POST', path: '/api/auth/logout', tags: ['auth'], summary: 'Sign out' },
+  })
+  .input(z.void())
+  .output(z.void())
+  .mutation(async ({ ctx }) => {
+    const token = ctx.req.cookies[SESSION_COOKIE];
+    if (token) await ctx.core.accounts.logout(token);
+    clearSessionCookie(ctx);
+  });

@@ -1,0 +1,16 @@
+import type { IssuedSession } from '@verdict/core';
+import { type Context, SESSION_COOKIE } from '../../trpc/context.ts';
+
+export function setSessionCookie(ctx: Context, session: IssuedSession) {
+  void ctx.reply.setCookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.core.config.secureCookies,
+    path: '/',
+    expires: session.expiresAt,
+  });
+}
+
+export function clearSessionCookie(ctx: Context) {
+  void ctx.reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

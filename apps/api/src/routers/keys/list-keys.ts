@@ -1,0 +1,18 @@
+import { ApiKeyList } from '@verdict/contracts';
+import { z } from 'zod';
+import { userProcedure } from '../../trpc/init.ts';
+
+export const listKeys = userProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/keys',
+      tags: ['keys'],
+      summary: 'Active API keys of the caller, newest first; never the key values',
+      protect: true,
+      errorResponses: { 401: 'Not authenticated', 429: 'Rate limited' },
+    },
+  })
+  .input(z.void())
+  .output(ApiKeyList)
+  .query(async ({ ctx }) => ({ keys: await ctx.core.apiKeys.list(ctx.caller.userId) }));

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Plan } from './plans.ts';
+
+const Email = z
+  .email()
+  .max(254)
+  .transform((email) => email.toLowerCase());
+
+export const RegisterInput = z.strictObject({
+  email: Email,
+  password: z.string().min(8).max(200),
+  name: z.string().trim().min(1).max(100),
+});
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+export const LoginInput = z.strictObject({ email: Email, password: z.string().min(1).max(200) });
+export type LoginInput = z.infer<typeof LoginInput>;
+
+/** The signed-in user, as the dashboard sees it. */
+export const SessionUser = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    plan: Plan,
+    credits: z.number().int(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'SessionUser' });
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const SessionInfo = z
+  .object({ user: SessionUser, expiresAt: z.iso.datetime() })
+  .meta({ id: 'Session' });
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/** GET /v1/me. */
+export const Profile = z
+  .object({ id: z.uuid(), name: z.string(), email: z.string(), plan: Plan, createdAt: z.iso.datetime() })
+  .meta({ id: 'Profile' });
+export type Profile = z.infer<typeof Profile>;

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type Plan, type Profile, type SessionUser, SIGNUP_CREDITS } from '@verdict/contracts';
+import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
+import type { Database } from '../db/orm.ts';
+import { AppError } from '../shared/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+import { Session } from './session.entity.ts';
+import { User } from './user.entity.ts';
+
+export type NewUser = { email: string; name: string; password?: string | undefined; plan?: Plan };
+export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser };
+
+export type Accounts = ReturnType<typeof createAccounts>;
+
+export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number) {
+  async function createUser(input: NewUser): Promise<User> {
+    const em = db.em();
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const user = em.create(User, {
+      id: randomUUID(),
+      email: input.email.toLowerCase(),
+      name: input.name,
+      passwordHash,
+      plan: input.plan ?? 'free',
+      creditBalance: SIGNUP_CREDITS,
+      createdAt: new Date(clock.now()),
+    });
+    em.create(CreditLedgerEntry, {
+      id: randomUUID(),
+      user,
+      delta: SIGNUP_CREDITS,
+      reason: 'signup',
+      note: null,
+      createdAt: new Date(clock.now()),
+    });
+    try {
+      await em.flush(); // one transaction: the user and its first ledger row
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        throw new AppError('CONFLICT', 'An account with this email already exists', { cause: err });
+      }
+      throw err;
+    }
+    return user;
+  }
+
+  async function issueSession(user: User): Promise<IssuedSession> {
+    const em = db.em();
+    const token = randomToken(32);
+    const expiresAt = new Date(clock.now() + sessionTtlMs);
+    em.create(Session, {
+      id: randomUUID(),
+      user,
+      tokenHash: sha256Hex(token),
+      expiresAt,
+      createdAt: new Date(clock.now()),
+    });
+    await em.flush();
+    return { token, expiresAt, user: toSessionUser(user) };
+  }
+
+  return {
+    createUser,
+
+    register: async (input: Required<Omit<NewUser, 'plan'>>) => issueSession(await createUser(input)),
+
+    /** Same answer, and about the same time, for an unknown email and a wrong password. */
+    login: async (email: string, password: string): Promise<IssuedSession | null> => {
+      const user = await db.em().findOne(User, { email: email.toLowerCase() });
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+      return user?.passwordHash && ok ? issueSession(user) : null;
+    },
+
+    logout: async (token: string) => {
+      await db.em().nativeDelete(Session, { tokenHash: sha256Hex(token) });
+    },
+
+    /** The user behind a session cookie, or null when it is unknown or expired. */
+    sessionUser: async (token: string): Promise<{ user: SessionUser; expiresAt: Date } | null> => {
+      const session = await db
+        .em()
+        .findOne(
+          Session,
+          { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date(clock.now()) } },
+          { populate: ['user'] },
+        );
+      return session ? { user: toSessionUser(session.user), expiresAt: session.expiresAt } : null;
+    },
+
+    findUser: async (id: string) => db.em().findOne(User, { id }),
+
+    findUserByEmail: async (email: string) => db.em().findOne(User, { email: email.toLowerCase() }),
+
+    profile: async (userId: string): Promise<Profile> => {
+      const user = await db.em().findOne(User, { id: userId });
+      if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        plan: user.plan,
+        createdAt: iso(user.createdAt),
+      };
+    },
+
+    setPlan: async (userId: string, plan: Plan) => {
+      const updated = await db.em().nativeUpdate(User, { id: userId }, { plan });
+      if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
+    },
+
+    /** Adds credits and the matching ledger row in one transaction; returns the new balance. */
+    grantCredits: async (userId: string, amount: number, note: string | null = null): Promise<number> => {
+      if (!Number.isInteger(amount) || amount <= 0) {
+        throw new AppError('VALIDATION_ERROR', 'Credits to grant must be a positive integer');
+      }
+      return db.em().transactional(async (em) => {
+        const rows = await em
+          .getConnection()
+          .execute<{ credit_balance: number }[]>(
+            'update users set credit_balance = credit_balance + ? where id = ? returning credit_balance',
+            [amount, userId],
+            'all',
+            em.getTransactionContext(),
+          );
+        if (rows.length === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
+        em.create(CreditLedgerEntry, {
+          id: randomUUID(),
+          user: em.getReference(User, userId),
+          delta: amount,
+          reason: 'grant',
+          note,
+          createdAt: new Date(clock.now()),
+        });
+        return Number(rows[0]?.credit_balance);
+      });
+    },
+  };
+}
+
+export function toSessionUser(user: User): SessionUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    plan: user.plan,
+    credits: user.creditBalance,
+    createdAt: iso(user.createdAt),
+  };
+}
+
+const iso = (date: Date) => date.toISOString();

@@ -1,0 +1,18 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './user.entity.ts';
+
+const SessionSchema = defineEntity({
+  name: 'Session',
+  tableName: 'sessions',
+  properties: {
+    id: p.uuid().primary(),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    /** SHA-256 of the cookie token; the token itself is never stored. */
+    tokenHash: p.string().length(64).unique(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class Session extends SessionSchema.class {}
+SessionSchema.setClass(Session);

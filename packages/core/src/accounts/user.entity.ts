@@ -1,0 +1,21 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { Plan } from '@verdict/contracts';
+
+const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.uuid().primary(),
+    email: p.string().length(254).unique(),
+    name: p.string().length(100),
+    /** scrypt hash in PHC-like form; null for accounts created without a password (API-key only). */
+    passwordHash: p.string().nullable(),
+    plan: p.string().$type<Plan>().default('free'),
+    /** Cached balance; every change also writes a credit_ledger row in the same transaction. */
+    creditBalance: p.integer().default(0),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from '../accounts/user.entity.ts';
+
+/** Append-only: a row per credit movement. The sum of a user's rows equals users.credit_balance. */
+const CreditLedgerEntrySchema = defineEntity({
+  name: 'CreditLedgerEntry',
+  tableName: 'credit_ledger',
+  properties: {
+    id: p.uuid().primary(),
+    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    delta: p.integer(),
+    reason: p.string().length(50),
+    note: p.string().length(500).nullable(),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class CreditLedgerEntry extends CreditLedgerEntrySchema.class {}
+CreditLedgerEntrySchema.setClass(CreditLedgerEntry);

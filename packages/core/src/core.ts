@@ -1,0 +1,44 @@
+import { createAccounts } from './accounts/accounts.ts';
+import type { Config } from './config/config.ts';
+import { type Database, openDatabase } from './db/orm.ts';
+import { createApiKeys } from './keys/api-keys.ts';
+import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
+import { createRateLimits } from './ratelimit/rate-limits.ts';
+import { type Clock, systemClock } from './shared/clock.ts';
+
+export type CoreOptions = {
+  clock?: Clock;
+  /** Where background failures (counter sweeps …) are reported. */
+  onBackgroundError?: (err: unknown) => void;
+  /**
+   * Counter store for rate limits. Defaults to memory in embedded mode and Postgres in distributed mode
+   * (DATABASE_URL set), so limits hold across API processes.
+   */
+  counters?: 'memory' | 'database';
+};
+
+/** The domain services of one process, wired to its adapters. Built once by each composition root. */
+export type Core = Awaited<ReturnType<typeof createCore>>;
+
+export async function createCore(config: Config, options: CoreOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const onError = options.onBackgroundError ?? (() => {});
+  const db: Database = await openDatabase(config.database);
+  const useDatabaseCounters =
+    (options.counters ?? (config.database.kind === 'postgres' ? 'database' : 'memory')) === 'database';
+  const counters: CounterStore = useDatabaseCounters
+    ? postgresCounterStore(db, onError)
+    : memoryCounterStore(clock.now);
+  return {
+    config,
+    clock,
+    db,
+    accounts: createAccounts(db, clock, config.sessionTtlMs),
+    apiKeys: createApiKeys(db, clock),
+    rateLimits: createRateLimits(counters, clock),
+    close: async () => {
+      await counters.close();
+      await db.close();
+    },
+  };
+}

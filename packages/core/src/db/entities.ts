@@ -1,0 +1,6 @@
+import { Session } from '../accounts/session.entity.ts';
+import { User } from '../accounts/user.entity.ts';
+import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
+import { ApiKey } from '../keys/api-key.entity.ts';
+
+export const entities = [User, Session, ApiKey, CreditLedgerEntry];

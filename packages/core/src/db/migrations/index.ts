@@ -1,0 +1,4 @@
+import { Migration0001Foundation } from './0001-foundation.ts';
+
+/** Every migration, in order. Listed explicitly so start-up never scans the file system. */
+export const migrations = [{ name: '0001-foundation', class: Migration0001Foundation }];

@@ -1,0 +1,19 @@
+export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
+export { type Config, ConfigError, loadConfig } from './config/config.ts';
+export { type Core, type CoreOptions, createCore } from './core.ts';
+export type { Database } from './db/orm.ts';
+export { openDatabase } from './db/orm.ts';
+export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
+export { KEY_PREFIX } from './keys/api-keys.ts';
+export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
+export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
+export {
+  createRateLimits,
+  LOGIN_FAILURE_LIMITS,
+  PUBLIC_IP_LIMIT,
+  type RateLimits,
+  rateLimitedError,
+  rateLimitHeaders,
+} from './ratelimit/rate-limits.ts';
+export { AppError, type AppErrorOptions } from './shared/app-error.ts';
+export { type Clock, systemClock } from './shared/clock.ts';

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiKeyConfig,
+  ApiKey as ApiKeyDto,
+  CreatedApiKey,
+  Plan,
+  StoredApiKeyConfig,
+} from '@verdict/contracts';
+import { User } from '../accounts/user.entity.ts';
+import type { Database } from '../db/orm.ts';
+import { AppError, notFound } from '../shared/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { ApiKey } from './api-key.entity.ts';
+
+export const KEY_PREFIX = 'vrd_';
+/** 24 random bytes: 192 bits, 32 base64url characters after the prefix. */
+const KEY_BYTES = 24;
+const KEY_PATTERN = /^vrd_[A-Za-z0-9_-]{32}$/;
+
+/** What a request authenticated by a key knows about its caller. */
+export type KeyPrincipal = {
+  keyId: string;
+  userId: string;
+  plan: Plan;
+  config: StoredApiKeyConfig | null;
+};
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;
+
+export function createApiKeys(db: Database, clock: Clock) {
+  async function ownedActiveKey(userId: string, id: string): Promise<ApiKey> {
+    const key = await db.em().findOne(ApiKey, { id, revokedAt: null });
+    if (!key) throw notFound('API key');
+    if (key.user.id !== userId) throw new AppError('FORBIDDEN', 'This API key belongs to another account');
+    return key;
+  }
+
+  return {
+    create: async (userId: string, name: string, config?: ApiKeyConfig | null): Promise<CreatedApiKey> => {
+      const em = db.em();
+      const raw = `${KEY_PREFIX}${randomToken(KEY_BYTES)}`;
+      const key = em.create(ApiKey, {
+        id: randomUUID(),
+        user: em.getReference(User, userId),
+        name,
+        keyPrefix: raw.slice(0, 16),
+        keyHash: sha256Hex(raw),
+        config: normalizeConfig(config),
+        createdAt: new Date(clock.now()),
+        revokedAt: null,
+      });
+      await em.flush();
+      return { ...toDto(key), key: raw };
+    },
+
+    list: async (userId: string): Promise<ApiKeyDto[]> => {
+      const keys = await db
+        .em()
+        .find(ApiKey, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'desc' } });
+      return keys.map(toDto);
+    },
+
+    /** PATCH semantics of the spec: name if given; config, if given, replaces the whole config. */
+    update: async (
+      userId: string,
+      id: string,
+      patch: { name?: string | undefined; config?: ApiKeyConfig | null | undefined },
+    ): Promise<ApiKeyDto> => {
+      const key = await ownedActiveKey(userId, id);
+      if (patch.name !== undefined) key.name = patch.name;
+      if (patch.config !== undefined) key.config = normalizeConfig(patch.config);
+      await db.em().persist(key).flush();
+      return toDto(key);
+    },
+
+    revoke: async (userId: string, id: string): Promise<void> => {
+      const key = await ownedActiveKey(userId, id);
+      key.revokedAt = new Date(clock.now());
+      await db.em().persist(key).flush();
+    },
+
+    /**
+     * Resolves a presented key in one indexed query. No cache: a revoked key must fail on its very next
+     * request, on every API process.
+     */
+    authenticate: async (raw: string): Promise<KeyPrincipal | null> => {
+      if (!KEY_PATTERN.test(raw)) return null;
+      const [row] = await db.execute<{ key_id: string; user_id: string; plan: Plan; config: unknown }>(
+        `select k.id as key_id, k.user_id, u.plan, k.config
+           from api_keys k join users u on u.id = k.user_id
+          where k.key_hash = ? and k.revoked_at is null`,
+        [sha256Hex(raw)],
+      );
+      if (!row) return null;
+      const config = typeof row.config === 'string' ? JSON.parse(row.config) : row.config;
+      return { keyId: row.key_id, userId: row.user_id, plan: row.plan, config: config ?? null };
+    },
+  };
+}
+
+function normalizeConfig(config: ApiKeyConfig | null | undefined): StoredApiKeyConfig | null {
+  if (!config) return null;
+  return {
+    preset: config.preset ?? null,
+    routingOverrides: config.routingOverrides ?? null,
+    allowedProviders: config.allowedProviders ?? null,
+    rateLimit: config.rateLimit ?? null,
+    description: config.description ?? null,
+  };
+}
+
+function toDto(key: ApiKey): ApiKeyDto {
+  return {
+    id: key.id,
+    name: key.name,
+    keyPrefix: key.keyPrefix,
+    config: key.config ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
+}
