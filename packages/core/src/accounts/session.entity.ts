@@ -5,7 +5,7 @@ const SessionSchema = defineEntity({
   name: 'Session',
   tableName: 'sessions',
   properties: {
-    id: p.uuid().primary(),
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     /** SHA-256 of the cookie token; the token itself is never stored. */
     tokenHash: p.string().length(64).unique(),

@@ -4,8 +4,10 @@ import type { Plan } from '@verdict/contracts';
 const UserSchema = defineEntity({
   name: 'User',
   tableName: 'users',
+  // The balance can never go below zero, whatever races the callers run.
+  checks: [{ name: 'users_credit_balance_check', expression: 'credit_balance >= 0' }],
   properties: {
-    id: p.uuid().primary(),
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     email: p.string().length(254).unique(),
     name: p.string().length(100),
     /** scrypt hash in PHC-like form; null for accounts created without a password (API-key only). */

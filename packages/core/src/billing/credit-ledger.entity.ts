@@ -6,7 +6,7 @@ const CreditLedgerEntrySchema = defineEntity({
   name: 'CreditLedgerEntry',
   tableName: 'credit_ledger',
   properties: {
-    id: p.uuid().primary(),
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
     delta: p.integer(),
     reason: p.string().length(50),

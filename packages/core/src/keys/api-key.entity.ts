@@ -6,7 +6,7 @@ const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
   properties: {
-    id: p.uuid().primary(),
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
     name: p.string().length(100),
     keyPrefix: p.string().length(16),

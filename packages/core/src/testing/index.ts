@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { type Config, loadConfig } from '../config/config.ts';
+import { type Core, type CoreOptions, createCore } from '../core.ts';
+
+/** PostgreSQL the tests use: the machine's own server unless TEST_DATABASE_URL says otherwise. */
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A schema name no other test file uses. */
+export const uniqueSchema = (label = 't') => `${label}_${randomBytes(6).toString('hex')}`;
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: uniqueSchema(),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export type TestCore = { core: Core; schema: string; cleanup: () => Promise<void> };
+
+/**
+ * A Core on the real PostgreSQL, isolated in a fresh schema that `cleanup` drops. Pass the same
+ * DATABASE_SCHEMA to a second createTestCore to get a second "process" on the same data.
+ */
+export async function createTestCore(
+  env: Record<string, string> = {},
+  options: CoreOptions = {},
+): Promise<TestCore> {
+  const config = testConfig(env);
+  if (config.database.kind !== 'postgres') throw new Error('test cores run on PostgreSQL');
+  const schema = config.database.schema;
+  const core = await createCore(config, options);
+  return {
+    core,
+    schema,
+    cleanup: async () => {
+      await core.db.execute(`drop schema if exists "${schema}" cascade`);
+      await core.close();
+    },
+  };
+}
