@@ -15,6 +15,8 @@ export type CoreOptions = {
    * (DATABASE_URL set), so limits hold across API processes.
    */
   counters?: 'memory' | 'database';
+  /** Informational messages of the persistence layer (migrations applied). */
+  log?: (message: string) => void;
 };
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
@@ -23,7 +25,7 @@ export type Core = Awaited<ReturnType<typeof createCore>>;
 export async function createCore(config: Config, options: CoreOptions = {}) {
   const clock = options.clock ?? systemClock;
   const onError = options.onBackgroundError ?? (() => {});
-  const db: Database = await openDatabase(config.database);
+  const db: Database = await openDatabase(config.database, options.log);
   const useDatabaseCounters =
     (options.counters ?? (config.database.kind === 'postgres' ? 'database' : 'memory')) === 'database';
   const counters: CounterStore = useDatabaseCounters

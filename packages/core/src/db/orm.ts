@@ -22,19 +22,26 @@ export type Database = {
 const common = {
   entities,
   extensions: [Migrator],
-  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true },
+  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
   // Entities are defined with defineEntity; no reflection or folder scanning is needed.
   discovery: { warnWhenNoEntities: true },
   allowGlobalContext: false,
   debug: false,
+  colors: false,
 };
 
-/** Opens the configured database and applies pending migrations before returning. */
-export async function openDatabase(config: Config['database']): Promise<Database> {
+/**
+ * Opens the configured database and applies pending migrations before returning. `log` receives the ORM's
+ * own messages (migrations applied …).
+ */
+export async function openDatabase(
+  config: Config['database'],
+  log: (message: string) => void = () => {},
+): Promise<Database> {
   const { orm, release } =
     config.kind === 'postgres'
-      ? { orm: await openPostgres(config), release: noop }
-      : await openPglite(config.dataDir);
+      ? { orm: await openPostgres(config, log), release: undefined }
+      : await openPglite(config.dataDir, log);
   await orm.migrator.up();
   const execute = <T>(sql: string, params: unknown[] = []) =>
     orm.em.getConnection().execute(sql, params) as Promise<T[]>;
@@ -47,14 +54,15 @@ export async function openDatabase(config: Config['database']): Promise<Database
     },
     close: async () => {
       await orm.close(true);
-      await release();
+      await release?.();
     },
   };
 }
 
-async function openPostgres(config: { url: string; schema: string }) {
+async function openPostgres(config: { url: string; schema: string }, logger: (message: string) => void) {
   const orm = await PostgresMikroORM.init({
     ...common,
+    logger,
     clientUrl: config.url,
     schema: config.schema,
     pool: { min: 0, max: 10 },
@@ -65,16 +73,14 @@ async function openPostgres(config: { url: string; schema: string }) {
   return orm;
 }
 
-async function openPglite(dataDir: string) {
+async function openPglite(dataDir: string, logger: (message: string) => void) {
   await mkdir(dataDir, { recursive: true });
   // The app owns the PGlite instance: the driver's bundled copy cannot load newer extensions.
   const pglite = await PGlite.create({ dataDir });
-  const orm = await PgliteMikroORM.init({ ...common, dbName: 'verdict', driverOptions: { pglite } });
+  const orm = await PgliteMikroORM.init({ ...common, logger, dbName: 'verdict', driverOptions: { pglite } });
   // The ORM leaves an instance it did not create open; closing it flushes the data folder.
   return { orm, release: () => pglite.close() };
 }
-
-const noop = async () => {};
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

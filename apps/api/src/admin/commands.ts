@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { Plan } from '@verdict/contracts';
+import { AppError, type Core } from '@verdict/core';
+
+export const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-user   --email <email> --name <name> [--password <pw>] [--plan <plan>]
+  set-plan      --email <email> --plan <free|starter|pro|byok|byok_pro|enterprise>
+  grant-credits --email <email> --amount <n> [--note <text>]
+  create-key    --email <email> --name <key name> [--rate-limit <per minute>]
+
+Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  password: { type: 'string' },
+  plan: { type: 'string' },
+  amount: { type: 'string' },
+  note: { type: 'string' },
+  'rate-limit': { type: 'string' },
+} as const;
+
+type Options = { [K in keyof typeof OPTIONS]?: string };
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (!value) throw new AppError('VALIDATION_ERROR', `--${name} is required`);
+  return value;
+}
+
+function positiveInt(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new AppError('VALIDATION_ERROR', `--${name} must be a positive integer`);
+  return n;
+}
+
+function plan(value: string) {
+  const parsed = Plan.safeParse(value);
+  if (!parsed.success)
+    throw new AppError('VALIDATION_ERROR', `--plan must be one of ${Plan.options.join(', ')}`);
+  return parsed.data;
+}
+
+async function userIdByEmail(core: Core, email: string): Promise<string> {
+  const user = await core.accounts.findUserByEmail(email);
+  if (!user) throw new AppError('USER_NOT_FOUND', `No user with email ${email}`);
+  return user.id;
+}
+
+/** Runs one operator command; returns the lines to print. Throws AppError on bad input. */
+export async function runAdminCommand(core: Core, argv: string[]): Promise<string[]> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({ args: rest, options: OPTIONS, strict: true }) as { values: Options };
+  switch (command) {
+    case 'create-user': {
+      const user = await core.accounts.createUser({
+        email: required(values, 'email'),
+        name: required(values, 'name'),
+        password: values.password,
+        plan: values.plan ? plan(values.plan) : 'free',
+      });
+      return [
+        `created user ${user.id} <${user.email}> on plan ${user.plan} with ${user.creditBalance} credits`,
+      ];
+    }
+    case 'set-plan': {
+      const userId = await userIdByEmail(core, required(values, 'email'));
+      const newPlan = plan(required(values, 'plan'));
+      await core.accounts.setPlan(userId, newPlan);
+      return [`user ${userId} is now on plan ${newPlan}`];
+    }
+    case 'grant-credits': {
+      const userId = await userIdByEmail(core, required(values, 'email'));
+      const amount = positiveInt(required(values, 'amount'), 'amount');
+      const balance = await core.accounts.grantCredits(userId, amount, values.note ?? null);
+      return [`granted ${amount} credits to ${userId}; balance ${balance}`];
+    }
+    case 'create-key': {
+      const userId = await userIdByEmail(core, required(values, 'email'));
+      const rateLimit = values['rate-limit'] ? positiveInt(values['rate-limit'], 'rate-limit') : null;
+      const key = await core.apiKeys.create(
+        userId,
+        required(values, 'name'),
+        rateLimit ? { rateLimit } : null,
+      );
+      return [
+        `created key ${key.id} (${key.keyPrefix}…) for ${userId}`,
+        'The key is shown once; store it now:',
+        key.key,
+      ];
+    }
+    default:
+      throw new AppError('VALIDATION_ERROR', command ? `Unknown command "${command}"\n\n${USAGE}` : USAGE);
+  }
+}

@@ -1,0 +1,82 @@
+import { createTestCore, TEST_DATABASE_URL, type TestCore, uniqueSchema } from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, registerUser } from './support/http.ts';
+import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
+
+// Two API processes on one PostgreSQL schema: what horizontal scaling of the API looks like.
+describe('two API processes sharing one database', () => {
+  const schema = uniqueSchema('e2e');
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+  let first: RunningProcess;
+  let second: RunningProcess;
+  let db: TestCore;
+
+  beforeAll(async () => {
+    first = await startApi(env);
+    second = await startApi(env);
+    db = await createTestCore(env);
+  });
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    await db?.cleanup();
+  });
+
+  it('enforce one per-key limit between them, not one each', async () => {
+    const user = await registerUser(first.baseUrl, 'shared');
+    const key = await call(first.baseUrl, 'POST', '/api/keys', {
+      cookie: user.cookie,
+      body: { name: 'limited', config: { rateLimit: 6 } },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const target = i % 2 === 0 ? first : second;
+      statuses.push((await call(target.baseUrl, 'GET', '/v1/me', { key: key.body.key })).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+  });
+
+  it('see a key revoked on one process fail on the other at once', async () => {
+    const user = await registerUser(first.baseUrl, 'revoke');
+    const key = await call(first.baseUrl, 'POST', '/api/keys', {
+      cookie: user.cookie,
+      body: { name: 'short' },
+    });
+    expect((await call(second.baseUrl, 'GET', '/v1/me', { key: key.body.key })).status).toBe(200);
+    const revoked = await call(first.baseUrl, 'DELETE', `/api/keys/${key.body.id}`, { cookie: user.cookie });
+    expect(revoked.status).toBe(204);
+    const after = await call(second.baseUrl, 'GET', '/v1/me', { key: key.body.key });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('serve a key the operator command created on the same database', async () => {
+    const email = `op-${schema}@example.com`;
+    const created = await runAdmin(['create-user', '--email', email, '--name', 'Operator'], env);
+    expect(created.code).toBe(0);
+    expect((await runAdmin(['set-plan', '--email', email, '--plan', 'pro'], env)).code).toBe(0);
+    const granted = await runAdmin(['grant-credits', '--email', email, '--amount', '25'], env);
+    expect(granted.stdout).toContain('balance 35');
+    const keyRun = await runAdmin(['create-key', '--email', email, '--name', 'ops'], env);
+    expect(keyRun.code).toBe(0);
+    const key = keyRun.stdout.trim().split('\n').at(-1) ?? '';
+    expect(key).toMatch(/^vrd_/);
+    const me = await call(second.baseUrl, 'GET', '/v1/me', { key });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email, plan: 'pro' });
+    expect(me.headers.get('x-ratelimit-limit')).toBe('120');
+  });
+
+  it('rejects a bad operator command with a message and exit code 1, changing nothing', async () => {
+    const bad = await runAdmin(['set-plan', '--email', `nobody-${schema}@example.com`, '--plan', 'pro'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('No user with email');
+    const badPlan = await runAdmin(
+      ['create-user', '--email', `x-${schema}@example.com`, '--name', 'X', '--plan', 'gold'],
+      env,
+    );
+    expect(badPlan.code).toBe(1);
+    expect(await db.core.accounts.findUserByEmail(`x-${schema}@example.com`)).toBeNull();
+  });
+});
