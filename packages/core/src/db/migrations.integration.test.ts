@@ -1,7 +1,24 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestCore, TEST_DATABASE_URL, type TestCore } from '../testing/index.ts';
 import { entities } from './entities.ts';
+import { type Database, openDatabase } from './orm.ts';
+
+const COLUMNS_SQL = `select table_name, column_name, data_type, is_nullable, column_default
+  from information_schema.columns where table_schema = current_schema()
+  order by table_name, column_name`;
+
+const CONSTRAINTS_SQL = `select tc.table_name, tc.constraint_name, tc.constraint_type
+  from information_schema.table_constraints tc where tc.table_schema = current_schema()
+  and (tc.constraint_type <> 'CHECK' or tc.constraint_name like '%_check')
+  order by 1, 2`;
+
+async function describeSchema(db: Database) {
+  return { columns: await db.execute(COLUMNS_SQL), constraints: await db.execute(CONSTRAINTS_SQL) };
+}
 
 describe('migrations', () => {
   const cores: TestCore[] = [];
@@ -37,5 +54,21 @@ describe('migrations', () => {
     );
     await again.core.close();
     expect(rows[0]?.n).toBe(1);
+  });
+
+  it('produce the same tables, columns and constraints on PGlite as on PostgreSQL', async () => {
+    const postgres = await createTestCore();
+    cores.push(postgres);
+    const dir = await mkdtemp(join(tmpdir(), 'verdict-pglite-'));
+    const pglite = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      const onPostgres = await describeSchema(postgres.core.db);
+      const onPglite = await describeSchema(pglite);
+      expect(onPostgres.columns.length).toBeGreaterThan(20);
+      expect(onPglite).toEqual(onPostgres);
+    } finally {
+      await pglite.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

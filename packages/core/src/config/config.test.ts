@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to embedded PGlite in ./.data and the in-process bus', () => {
+    const config = loadConfig({});
+    expect(config.database.kind).toBe('pglite');
+    expect(config.database.kind === 'pglite' && config.database.dataDir).toMatch(/\.data\/pglite$/);
+    expect(config.nats).toEqual({ kind: 'memory' });
+    expect(config.port).toBe(3000);
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('switches to PostgreSQL and NATS when their URLs are set', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/verdict',
+      NATS_URL: 'nats://a:4222, nats://b:4222',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+    });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db:5432/verdict',
+      schema: 'public',
+    });
+    expect(config.nats).toEqual({ kind: 'nats', servers: ['nats://a:4222', 'nats://b:4222'] });
+    expect(config.publicBaseUrl).toBe('https://api.example.com');
+    expect(config.appUrl).toBe('https://api.example.com');
+    expect(config.secureCookies).toBe(true);
+  });
+
+  it('fails at start with one readable line per bad variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('PORT:');
+    expect(message).toContain('DATABASE_URL: must be a postgres:// URL');
+    expect(message).toContain('LOG_LEVEL:');
+  });
+
+  it('refuses a schema name that is not a plain identifier', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x/y', DATABASE_SCHEMA: 'a;drop' })).toThrow(
+      ConfigError,
+    );
+  });
+});
