@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+export const DebateMode = z.enum(['fast', 'balanced', 'thorough']);
+export type DebateMode = z.infer<typeof DebateMode>;
+
+export const DebateStatus = z.enum(['pending', 'running', 'paused', 'completed', 'failed']);
+export type DebateStatus = z.infer<typeof DebateStatus>;
+
+/** Agents and rounds per mode (v1 guide); `agentCount` 2–7 and `maxRounds` 1–5 override them. */
+export const MODE_PANEL: Record<DebateMode, { agents: number; rounds: number; credits: number }> = {
+  fast: { agents: 3, rounds: 1, credits: 1 },
+  balanced: { agents: 5, rounds: 2, credits: 3 },
+  thorough: { agents: 8, rounds: 3, credits: 8 },
+};
+
+export const Recommendation = z.enum([
+  'PROCEED',
+  'RECONSIDER',
+  'REJECT',
+  'DEFER',
+  'MORE_INFO_NEEDED',
+  'SPLIT_DECISION',
+]);
+export type Recommendation = z.infer<typeof Recommendation>;
+
+export const Stance = z.enum(['for', 'against', 'mixed']);
+export type Stance = z.infer<typeof Stance>;
+
+/**
+ * One piece of evidence the judge relied on. The spec leaves the shape open; this is ours.
+ *
+ * @example
+ * { claim: 'Churn doubled after the last price rise', source: 'risk-analyst, round 1',
+ *   supports: 'against', weight: 'high' }
+ */
+export const KeyEvidence = z
+  .object({
+    claim: z.string().min(1),
+    /** Who or what put it forward: an agent and round, or an attachment. */
+    source: z.string(),
+    supports: Stance,
+    weight: z.enum(['low', 'medium', 'high']),
+  })
+  .meta({ id: 'KeyEvidence' });
+export type KeyEvidence = z.infer<typeof KeyEvidence>;
+
+/**
+ * One row of the decision matrix: an option scored against one criterion, 0 (worst) to 10 (best).
+ *
+ * @example
+ * { option: 'Raise prices', criterion: 'Revenue impact', score: 7, rationale: 'Margin +12% at flat volume' }
+ */
+export const DecisionMatrixRow = z
+  .object({
+    option: z.string().min(1),
+    criterion: z.string().min(1),
+    score: z.number().min(0).max(10),
+    rationale: z.string(),
+  })
+  .meta({ id: 'DecisionMatrixRow' });
+export type DecisionMatrixRow = z.infer<typeof DecisionMatrixRow>;
+
+export const AgentArgument = z.object({
+  agent: z.string(),
+  stance: z.string(),
+  keyPoints: z.array(z.string()),
+});
+export type AgentArgument = z.infer<typeof AgentArgument>;
+
+/** The full verdict of the public /v1 form. `confidence` here is 0–1; the /v1 and stream views scale it. */
+export const Verdict = z
+  .object({
+    recommendation: Recommendation,
+    oneLiner: z.string().min(1).max(300),
+    confidence: z.number().min(0).max(1),
+    narrative: z.string().min(1),
+    arguments: z.array(AgentArgument),
+    keyEvidence: z.array(KeyEvidence),
+    decisionMatrix: z.array(DecisionMatrixRow),
+    nextSteps: z.array(z.string()),
+    revisitTriggers: z.array(z.string()),
+    /** Agents whose turns were missing because their provider failed for good. */
+    missingAgents: z.array(z.string()).default([]),
+  })
+  .meta({ id: 'Verdict' });
+export type Verdict = z.infer<typeof Verdict>;
+
+/**
+ * What a debate cost. Tokens are summed over every LLM call (debaters and judge); `estimatedUsd` uses the
+ * list price of each model; `credits` is what the caller was charged (0 on BYOK).
+ */
+export const DebateCost = z
+  .object({
+    inputTokens: z.number().int().min(0),
+    outputTokens: z.number().int().min(0),
+    estimatedUsd: z.number().min(0),
+    credits: z.number().int().min(0),
+    llmCalls: z.number().int().min(0),
+  })
+  .meta({ id: 'DebateCost' });
+export type DebateCost = z.infer<typeof DebateCost>;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { DebateMode, Recommendation } from './debates.ts';
+
+const AgentRef = z.object({ agent: z.string(), round: z.number().int().min(1) });
+
+export const PanelMember = z.object({
+  name: z.string(),
+  role: z.string(),
+  /** Model identifier; simulated agents say "simulated/…". */
+  model: z.string(),
+});
+export type PanelMember = z.infer<typeof PanelMember>;
+
+/**
+ * Payloads of the debate stream, by event name. The first eight are the spec's; the others are what a live
+ * view needs. Confidence is 0–1 here; the SSE layer sends the spec's whole-number percent.
+ */
+export const DebateEventData = {
+  'debate.started': z.object({
+    debateId: z.uuid(),
+    mode: DebateMode,
+    panel: z.array(PanelMember),
+    rounds: z.number(),
+  }),
+  'round.started': z.object({ round: z.number().int().min(1), injected: z.array(z.string()) }),
+  'agent.thinking': AgentRef,
+  argument: AgentRef.extend({ content: z.string(), model: z.string() }),
+  rebuttal: AgentRef.extend({ content: z.string(), model: z.string(), targetAgent: z.string() }),
+  'agent.failed': AgentRef.extend({ reason: z.string() }),
+  'debate.paused': z.object({ afterRound: z.number().int().min(0) }),
+  'debate.resumed': z.object({}),
+  'content.injected': z.object({ content: z.string(), forRound: z.number().int().min(1) }),
+  'synthesis.started': z.object({ skipped: z.boolean() }),
+  verdict: z.object({
+    recommendation: Recommendation,
+    oneLiner: z.string(),
+    confidence: z.number().min(0).max(1),
+    reasoning: z.string(),
+  }),
+  'debate.completed': z.object({ debateId: z.uuid(), status: z.literal('completed') }),
+  'debate.failed': z.object({ debateId: z.uuid(), error: z.string(), code: z.string() }),
+} as const;
+
+export type DebateEventType = keyof typeof DebateEventData;
+export type DebateEventPayload<T extends DebateEventType> = z.infer<(typeof DebateEventData)[T]>;
+
+/** A union member per event type, so `switch (event.type)` narrows `data`. */
+export type DebateEventBody = {
+  [T in DebateEventType]: { type: T; data: DebateEventPayload<T> };
+}[DebateEventType];
+
+/**
+ * An event as stored and published: numbered per debate from 1 without gaps, and scoped to the attempt
+ * (a retried debate starts a new attempt), so a redelivered publish can be recognised and dropped.
+ */
+export type DebateEvent = DebateEventBody & { debateId: string; attempt: number; seq: number; at: string };
+
+/** NATS subject names. */
+export const subjects = {
+  events: (debateId: string) => `debate.${debateId}.events`,
+  command: (debateId: string) => `debate.${debateId}.cmd`,
+  jobs: 'debate.jobs',
+} as const;

@@ -1,0 +1,59 @@
+import type { TaskName } from '@verdict/contracts';
+
+/**
+ * What the simulated provider reads to stay coherent. Real adapters ignore it: they see only the prompts.
+ */
+export type SimulationHints = {
+  question: string;
+  agent: string;
+  role: string;
+  stance: 'for' | 'against' | 'mixed';
+  round: number;
+  /** Names of the other agents whose previous-round turns this one may rebut. */
+  opponents: string[];
+  injected: string[];
+};
+
+export type LlmRequest = {
+  task: TaskName;
+  model: string;
+  system: string;
+  prompt: string;
+  maxTokens: number;
+  /** Ask for a single JSON object (the judge). */
+  json: boolean;
+  signal: AbortSignal;
+  /** Token deltas as they stream; the final text is still returned whole. */
+  onDelta?: (text: string) => void;
+  hints?: SimulationHints;
+};
+
+export type LlmResponse = { text: string; model: string; inputTokens: number; outputTokens: number };
+
+/** One port, several adapters (Anthropic, OpenAI, Google, OpenAI-compatible, simulated). */
+export type LlmProvider = {
+  readonly name: string;
+  complete: (request: LlmRequest) => Promise<LlmResponse>;
+};
+
+export type LlmFailureKind = 'rate_limited' | 'server' | 'timeout' | 'client' | 'aborted';
+
+/**
+ * A provider call that failed, classified once by the adapter so the retry policy needs no knowledge of
+ * SDKs: 429, 5xx and timeouts are retryable; 4xx and aborts are not.
+ */
+export class LlmCallError extends Error {
+  override name = 'LlmCallError';
+  readonly kind: LlmFailureKind;
+  readonly status: number | undefined;
+
+  constructor(kind: LlmFailureKind, message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.kind = kind;
+    this.status = options.status;
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limited' || this.kind === 'server' || this.kind === 'timeout';
+  }
+}

@@ -1,0 +1,164 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Recommendation, Verdict } from '@verdict/contracts';
+import {
+  LlmCallError,
+  type LlmFailureKind,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+} from './port.ts';
+import { pick, seededRandom } from './seeded-random.ts';
+
+/**
+ * SIMULATED debater and judge: no network, no keys. Used in embedded mode when no provider key is
+ * configured, and labelled "simulated" in every model name, turn and verdict it produces.
+ */
+export type SimulatedOptions = {
+  /** Delay before the first token, per call. */
+  firstTokenMs?: number;
+  /** Streaming rate after the first token; 0 streams everything at once. */
+  tokensPerSecond?: number;
+  /** Failure injection: return a kind to make this call fail with it. */
+  fail?: (request: LlmRequest) => LlmFailureKind | null;
+};
+
+export const SIMULATED_LABEL = '[simulated]';
+
+const OPENERS = {
+  for: [
+    'The case for this is strong.',
+    'On balance this is worth doing.',
+    'The upside outweighs the risk here.',
+  ],
+  against: [
+    'The risks here are underestimated.',
+    'I would not go ahead as proposed.',
+    'The downside is larger than it looks.',
+  ],
+  mixed: [
+    'Both sides have merit; the details decide.',
+    'This depends on conditions we have not pinned down.',
+  ],
+} as const;
+
+const POINTS = {
+  for: [
+    'it compounds over time',
+    'the cost of waiting is real',
+    'the evidence points to a clear gain',
+    'it is reversible if it fails',
+  ],
+  against: [
+    'the costs arrive before the benefits',
+    'execution risk is high',
+    'the assumptions are untested',
+    'it is hard to undo',
+  ],
+  mixed: [
+    'the timing matters more than the choice',
+    'a smaller trial would tell us more',
+    'the answer differs by scenario',
+  ],
+} as const;
+
+export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
+  const { firstTokenMs = 0, tokensPerSecond = 0 } = options;
+  return {
+    name: 'simulated',
+    complete: async (request) => {
+      const failure = options.fail?.(request);
+      if (failure)
+        throw new LlmCallError(failure, `simulated ${failure} failure`, { status: statusOf(failure) });
+      const text = request.json ? simulatedVerdictJson(request) : simulatedTurn(request);
+      if (firstTokenMs > 0) await sleep(firstTokenMs, undefined, { signal: request.signal }).catch(() => {});
+      if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
+      await stream(text, tokensPerSecond, request);
+      if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
+      const response: LlmResponse = {
+        text,
+        model: request.model,
+        inputTokens: Math.ceil((request.system.length + request.prompt.length) / 4),
+        outputTokens: Math.ceil(text.length / 4),
+      };
+      return response;
+    },
+  };
+}
+
+async function stream(text: string, tokensPerSecond: number, request: LlmRequest) {
+  if (!request.onDelta) return;
+  const words = text.split(/(?<=\s)/);
+  for (const word of words) {
+    if (request.signal.aborted) return;
+    if (tokensPerSecond > 0)
+      await sleep(1000 / tokensPerSecond, undefined, { signal: request.signal }).catch(() => {});
+    request.onDelta(word);
+  }
+}
+
+function statusOf(kind: LlmFailureKind): number | undefined {
+  return { rate_limited: 429, server: 500, client: 400, timeout: undefined, aborted: undefined }[kind];
+}
+
+function simulatedTurn(request: LlmRequest): string {
+  const h = request.hints;
+  if (!h) return `${SIMULATED_LABEL} No debate context was given.`;
+  const random = seededRandom(`${h.question}|${h.agent}|${h.round}`);
+  const [first, second] = shuffle(random, POINTS[h.stance]);
+  const parts = [`${SIMULATED_LABEL} ${h.agent} (${h.role}): ${pick(random, OPENERS[h.stance])}`];
+  if (h.round > 1 && h.opponents.length > 0) {
+    parts.push(`Responding to ${pick(random, h.opponents)}: that argument misses that ${first}.`);
+  } else {
+    parts.push(`On "${truncate(h.question, 80)}", my first point is that ${first}.`);
+  }
+  parts.push(`Second, ${second}.`);
+  for (const note of h.injected)
+    parts.push(`Taking into account the new input ("${truncate(note, 60)}"), my view holds.`);
+  return parts.join(' ');
+}
+
+/** The judge: counts the stances it was shown and answers with a verdict that matches them. */
+function simulatedVerdictJson(request: LlmRequest): string {
+  const stances = [...request.prompt.matchAll(/^- (.+?) \[(for|against|mixed)\]/gm)].map((m) => ({
+    agent: m[1] ?? '',
+    stance: m[2] as 'for' | 'against' | 'mixed',
+  }));
+  const pro = stances.filter((s) => s.stance === 'for').length;
+  const con = stances.filter((s) => s.stance === 'against').length;
+  const recommendation: Recommendation =
+    stances.length === 0
+      ? 'MORE_INFO_NEEDED'
+      : pro > con
+        ? 'PROCEED'
+        : con > pro
+          ? 'REJECT'
+          : 'SPLIT_DECISION';
+  const margin = stances.length ? Math.abs(pro - con) / stances.length : 0;
+  const verdict: Omit<Verdict, 'missingAgents'> = {
+    recommendation,
+    oneLiner: `${SIMULATED_LABEL} ${pro} for, ${con} against: ${recommendation.toLowerCase().replace('_', ' ')}.`,
+    confidence: Math.round((0.5 + margin / 2) * 100) / 100,
+    narrative: `${SIMULATED_LABEL} This verdict comes from the simulated judge, not a language model. It weighed ${stances.length} agents.`,
+    arguments: stances.map((s) => ({
+      agent: s.agent,
+      stance: s.stance,
+      keyPoints: [`${SIMULATED_LABEL} argued ${s.stance}`],
+    })),
+    keyEvidence: [],
+    decisionMatrix: [],
+    nextSteps: [`${SIMULATED_LABEL} Run this debate with a real provider key for a substantive verdict.`],
+    revisitTriggers: [],
+  };
+  return JSON.stringify(verdict);
+}
+
+function shuffle<T>(random: () => number, items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

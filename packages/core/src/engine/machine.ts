@@ -1,0 +1,272 @@
+import type { DebateEventBody, DebateMode, Verdict } from '@verdict/contracts';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { Seat } from './panel.ts';
+import type { DebateBrief, Turn } from './prompts.ts';
+
+export type DebateInput = DebateBrief & { debateId: string; mode: DebateMode; seats: Seat[]; rounds: number };
+
+export type DebateContext = DebateInput & {
+  /** The round being spoken, 1-based; 0 before the first. */
+  round: number;
+  turns: Turn[];
+  /** Agents that failed at least one turn for good; the verdict names them. */
+  missing: string[];
+  /** Injected content waiting for the next round, and the content the current round received. */
+  queued: string[];
+  roundInjected: string[];
+  pauseRequested: boolean;
+  skipped: boolean;
+  verdict: Verdict | null;
+  failure: { code: 'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL_ERROR'; message: string } | null;
+};
+
+/** Commands a caller may send, plus what the round actor reports back. */
+export type DebateMachineEvent =
+  | { type: 'START' }
+  | { type: 'PAUSE' }
+  | { type: 'RESUME' }
+  | { type: 'SKIP' }
+  | { type: 'INJECT'; content: string }
+  | { type: 'TURN_DONE'; turn: Turn }
+  | { type: 'TURN_FAILED'; agent: string; round: number; reason: string }
+  | { type: 'ROUND_DONE' };
+
+export type RoundInput = {
+  round: number;
+  seats: Seat[];
+  previous: Turn[];
+  injected: string[];
+  brief: DebateBrief;
+};
+export type JudgeInput = { brief: DebateBrief; seats: Seat[]; turns: Turn[]; missing: string[] };
+export type FailureCode = NonNullable<DebateContext['failure']>['code'];
+
+/** Why a debate failed, with the stable code the API reports. */
+export class DebateFailure extends Error {
+  override name = 'DebateFailure';
+  readonly code: FailureCode;
+  constructor(code: FailureCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;
+
+const unimplemented = (what: string) => () => {
+  throw new Error(`${what} must be provided with machine.provide()`);
+};
+
+/**
+ * The life of one debate. I/O lives in two provided actors — `runRound` (all agents of a round in
+ * parallel, reporting each turn as it lands) and `judge` — and in the provided `emit` action, so this
+ * definition stays a pure, serialisable chart.
+ */
+export const debateMachine = setup({
+  types: {
+    context: {} as DebateContext,
+    events: {} as DebateMachineEvent,
+    input: {} as DebateInput,
+  },
+  actors: {
+    runRound: fromCallback<RoundReport, RoundInput>(unimplemented('runRound')),
+    judge: fromPromise<Verdict, JudgeInput>(unimplemented('judge')),
+  },
+  actions: {
+    emit: (_, _event: DebateEventBody) => {},
+    nextRound: assign(({ context }) => ({
+      round: context.round + 1,
+      roundInjected: context.queued,
+      queued: [],
+      pauseRequested: false,
+    })),
+  },
+  guards: {
+    isLastRound: ({ context }) => context.round >= context.rounds,
+    pauseRequested: ({ context }) => context.pauseRequested,
+    nothingSaid: ({ context }) => context.turns.length === 0,
+  },
+}).createMachine({
+  id: 'debate',
+  initial: 'pending',
+  context: ({ input }) => ({
+    ...input,
+    round: 0,
+    turns: [],
+    missing: [],
+    queued: [],
+    roundInjected: [],
+    pauseRequested: false,
+    skipped: false,
+    verdict: null,
+    failure: null,
+  }),
+  states: {
+    pending: {
+      on: {
+        START: {
+          target: 'running',
+          actions: [
+            {
+              type: 'emit',
+              params: ({ context }) => ({
+                type: 'debate.started',
+                data: {
+                  debateId: context.debateId,
+                  mode: context.mode,
+                  rounds: context.rounds,
+                  panel: context.seats.map(({ name, role, model }) => ({ name, role, model })),
+                },
+              }),
+            },
+            'nextRound',
+          ],
+        },
+      },
+    },
+    running: {
+      initial: 'speaking',
+      on: {
+        INJECT: {
+          actions: [
+            assign({ queued: ({ context, event }) => [...context.queued, event.content] }),
+            {
+              type: 'emit',
+              params: ({ context, event }) => ({
+                type: 'content.injected',
+                data: { content: event.content, forRound: context.round + 1 },
+              }),
+            },
+          ],
+        },
+      },
+      states: {
+        speaking: {
+          entry: {
+            type: 'emit',
+            params: ({ context }) => ({
+              type: 'round.started',
+              data: { round: context.round, injected: context.roundInjected },
+            }),
+          },
+          invoke: {
+            src: 'runRound',
+            input: ({ context }) => ({
+              round: context.round,
+              seats: context.seats,
+              previous: context.turns.filter((t) => t.round === context.round - 1),
+              injected: context.roundInjected,
+              brief: { question: context.question, context: context.context },
+            }),
+          },
+          on: {
+            TURN_DONE: { actions: assign({ turns: ({ context, event }) => [...context.turns, event.turn] }) },
+            TURN_FAILED: {
+              actions: assign({
+                missing: ({ context, event }) =>
+                  context.missing.includes(event.agent) ? context.missing : [...context.missing, event.agent],
+              }),
+            },
+            PAUSE: { actions: assign({ pauseRequested: true }) },
+            // Skip does not wait: leaving the state stops the round actor, which aborts in-flight calls.
+            SKIP: { target: '#debate.judging', actions: assign({ skipped: true }) },
+            ROUND_DONE: [
+              {
+                guard: 'nothingSaid',
+                target: '#debate.failed',
+                actions: assign({
+                  failure: { code: 'PROVIDER_ERROR', message: 'Every debater failed; no argument to judge' },
+                }),
+              },
+              { guard: 'isLastRound', target: '#debate.judging' },
+              { guard: 'pauseRequested', target: 'paused' },
+              { target: 'speaking', reenter: true, actions: 'nextRound' },
+            ],
+          },
+        },
+        // Reached only after the in-flight responses of the round completed (the spec's pause semantics).
+        paused: {
+          entry: {
+            type: 'emit',
+            params: ({ context }) => ({ type: 'debate.paused', data: { afterRound: context.round } }),
+          },
+          on: {
+            RESUME: {
+              target: 'speaking',
+              actions: [{ type: 'emit', params: { type: 'debate.resumed', data: {} } }, 'nextRound'],
+            },
+            SKIP: { target: '#debate.judging', actions: assign({ skipped: true }) },
+          },
+        },
+      },
+    },
+    judging: {
+      entry: {
+        type: 'emit',
+        params: ({ context }) => ({ type: 'synthesis.started', data: { skipped: context.skipped } }),
+      },
+      invoke: {
+        src: 'judge',
+        input: ({ context }) => ({
+          brief: { question: context.question, context: context.context },
+          seats: context.seats,
+          turns: context.turns,
+          missing: context.missing,
+        }),
+        onDone: { target: 'completed', actions: assign({ verdict: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            failure: ({ event }) => {
+              const error = event.error;
+              return error instanceof DebateFailure
+                ? { code: error.code, message: error.message }
+                : { code: 'INTERNAL_ERROR' as const, message: 'The judge step failed unexpectedly' };
+            },
+          }),
+        },
+      },
+    },
+    completed: {
+      type: 'final',
+      entry: [
+        {
+          type: 'emit',
+          params: ({ context }) => {
+            const v = context.verdict as Verdict;
+            return {
+              type: 'verdict',
+              data: {
+                recommendation: v.recommendation,
+                oneLiner: v.oneLiner,
+                confidence: v.confidence,
+                reasoning: v.narrative,
+              },
+            };
+          },
+        },
+        {
+          type: 'emit',
+          params: ({ context }) => ({
+            type: 'debate.completed',
+            data: { debateId: context.debateId, status: 'completed' as const },
+          }),
+        },
+      ],
+    },
+    failed: {
+      type: 'final',
+      entry: {
+        type: 'emit',
+        params: ({ context }) => ({
+          type: 'debate.failed',
+          data: {
+            debateId: context.debateId,
+            error: context.failure?.message ?? 'failed',
+            code: context.failure?.code ?? 'INTERNAL_ERROR',
+          },
+        }),
+      },
+    },
+  },
+});

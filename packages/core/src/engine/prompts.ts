@@ -1,0 +1,60 @@
+import type { Seat } from './panel.ts';
+
+export type Turn = {
+  agent: string;
+  round: number;
+  content: string;
+  model: string;
+  /** The agent this turn answers, for rounds after the first. */
+  targetAgent: string | null;
+};
+
+export type DebateBrief = { question: string; context: string | null };
+
+export function debaterSystemPrompt(seat: Seat): string {
+  return [
+    `You are ${seat.name}, the ${seat.role} on a panel debating a decision.`,
+    `Your lean: ${seat.stance === 'mixed' ? 'neither side; weigh both' : `argue ${seat.stance}`}. ${seat.brief}`,
+    'Be concrete and brief (under 200 words). No preamble.',
+  ].join('\n');
+}
+
+export function debaterPrompt(
+  brief: DebateBrief,
+  round: number,
+  previous: Turn[],
+  injected: string[],
+): string {
+  const lines = [`Question: ${brief.question}`];
+  if (brief.context) lines.push(`Context: ${brief.context}`);
+  for (const note of injected) lines.push(`New information from the moderator: ${note}`);
+  if (round > 1 && previous.length > 0) {
+    lines.push('', `Round ${round - 1} arguments:`);
+    for (const turn of previous) lines.push(`- ${turn.agent}: ${turn.content}`);
+    lines.push('', 'Rebut the strongest opposing argument by name, then add what is still missing.');
+  } else {
+    lines.push('', 'Give your opening argument.');
+  }
+  return lines.join('\n');
+}
+
+/** The judge sees every turn with its agent's declared lean; the simulated judge reads the same lines. */
+export function judgePrompt(brief: DebateBrief, seats: Seat[], turns: Turn[], missing: string[]): string {
+  const lines = [`Question: ${brief.question}`];
+  if (brief.context) lines.push(`Context: ${brief.context}`);
+  lines.push('', 'Panel:');
+  for (const seat of seats)
+    if (!missing.includes(seat.name)) lines.push(`- ${seat.name} [${seat.stance}] (${seat.role})`);
+  if (missing.length) lines.push(`Missing (provider failed): ${missing.join(', ')}`);
+  lines.push('', 'Transcript:');
+  for (const turn of turns) lines.push(`Round ${turn.round}, ${turn.agent}: ${turn.content}`);
+  return lines.join('\n');
+}
+
+export const JUDGE_SYSTEM_PROMPT = `You are the judge of a structured debate. Answer with ONE JSON object and nothing else:
+{"recommendation": "PROCEED"|"RECONSIDER"|"REJECT"|"DEFER"|"MORE_INFO_NEEDED"|"SPLIT_DECISION",
+ "oneLiner": string, "confidence": number 0..1, "narrative": string,
+ "arguments": [{"agent": string, "stance": string, "keyPoints": [string]}],
+ "keyEvidence": [{"claim": string, "source": string, "supports": "for"|"against"|"mixed", "weight": "low"|"medium"|"high"}],
+ "decisionMatrix": [{"option": string, "criterion": string, "score": number 0..10, "rationale": string}],
+ "nextSteps": [string], "revisitTriggers": [string]}`;

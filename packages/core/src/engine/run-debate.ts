@@ -1,0 +1,215 @@
+import type { DebateEventBody, Verdict } from '@verdict/contracts';
+import { Effect } from 'effect';
+import { type Actor, createActor, fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
+import type { LlmProvider } from './llm/port.ts';
+import { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, type ProviderFailure } from './llm-call.ts';
+import {
+  DebateFailure,
+  type DebateInput,
+  debateMachine,
+  type JudgeInput,
+  type RoundInput,
+} from './machine.ts';
+import type { Seat } from './panel.ts';
+import {
+  debaterPrompt,
+  debaterSystemPrompt,
+  JUDGE_SYSTEM_PROMPT,
+  judgePrompt,
+  type Turn,
+} from './prompts.ts';
+import { parseVerdict } from './verdict-parser.ts';
+
+export type EngineDeps = {
+  provider: LlmProvider;
+  judgeModel: string;
+  policy?: CallPolicy;
+  /** Receives every event in order. Must not throw; durable storage and publishing live behind it. */
+  emit: (event: DebateEventBody) => void;
+};
+
+export type Usage = { inputTokens: number; outputTokens: number; llmCalls: number };
+
+/** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
+const JUDGE_ATTEMPTS = 3;
+
+export type TransitionRecord = { at: string; event: string; state: string };
+
+export type RunningDebate = {
+  actor: Actor<typeof debateMachine>;
+  usage: Usage;
+  /** Every state the actor entered, with the event that moved it: the data of a state-chart debug view. */
+  history: TransitionRecord[];
+  done: Promise<SnapshotFrom<typeof debateMachine>>;
+};
+
+/** Flattens a state value ({ running: 'speaking' }) to a path ("running.speaking"). */
+export function statePath(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? [];
+  return key ? `${key}.${statePath(child)}` : '';
+}
+
+/** Starts one debate as an actor wired to a provider; resolves `done` when it completes or fails. */
+export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate {
+  const policy = deps.policy ?? DEFAULT_CALL_POLICY;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, llmCalls: 0 };
+  const count = (r: { inputTokens: number; outputTokens: number }) => {
+    usage.inputTokens += r.inputTokens;
+    usage.outputTokens += r.outputTokens;
+    usage.llmCalls += 1;
+  };
+
+  const speak = (seat: Seat, round: RoundInput) =>
+    Effect.gen(function* () {
+      deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
+      const opponents = round.previous.filter((t) => t.agent !== seat.name);
+      const target = pickTarget(seat, opponents, round.seats);
+      const response = yield* callLlm(
+        deps.provider,
+        {
+          task: 'debater',
+          model: seat.model,
+          system: debaterSystemPrompt(seat),
+          prompt: debaterPrompt(round.brief, round.round, round.previous, round.injected),
+          maxTokens: 600,
+          json: false,
+          hints: {
+            question: round.brief.question,
+            agent: seat.name,
+            role: seat.role,
+            stance: seat.stance,
+            round: round.round,
+            opponents: target ? [target] : [],
+            injected: round.injected,
+          },
+        },
+        policy,
+      );
+      count(response);
+      const turn: Turn = {
+        agent: seat.name,
+        round: round.round,
+        content: response.text,
+        model: response.model,
+        targetAgent: round.round > 1 ? target : null,
+      };
+      deps.emit(
+        turn.targetAgent
+          ? {
+              type: 'rebuttal',
+              data: {
+                ...agentRound(turn),
+                content: turn.content,
+                model: turn.model,
+                targetAgent: turn.targetAgent,
+              },
+            }
+          : { type: 'argument', data: { ...agentRound(turn), content: turn.content, model: turn.model } },
+      );
+      return turn;
+    });
+
+  const runRound = fromCallback<never, RoundInput>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    const program = Effect.forEach(
+      input.seats,
+      (seat) =>
+        speak(seat, input).pipe(
+          Effect.tap((turn) => Effect.sync(() => sendBack({ type: 'TURN_DONE', turn }))),
+          Effect.catchTag('ProviderFailure', (failure: ProviderFailure) =>
+            Effect.sync(() => {
+              deps.emit({
+                type: 'agent.failed',
+                data: { agent: seat.name, round: input.round, reason: failure.message },
+              });
+              sendBack({
+                type: 'TURN_FAILED',
+                agent: seat.name,
+                round: input.round,
+                reason: failure.message,
+              });
+            }),
+          ),
+        ),
+      { concurrency: 'unbounded', discard: true },
+    );
+    Effect.runPromise(program, { signal: controller.signal }).then(
+      () => controller.signal.aborted || sendBack({ type: 'ROUND_DONE' }),
+      () => {}, // interrupted by a skip or a stop: the machine has already moved on
+    );
+    return () => controller.abort();
+  });
+
+  const judge = fromPromise<Verdict, JudgeInput>(({ input, signal }) =>
+    Effect.runPromise(judgeProgram(input, deps, policy, count), { signal }),
+  );
+
+  const machine = debateMachine.provide({
+    actors: { runRound: runRound as never, judge },
+    actions: { emit: (_, event) => deps.emit(event) },
+  });
+  const history: TransitionRecord[] = [];
+  const actor = createActor(machine, {
+    input,
+    inspect: (inspection) => {
+      if (inspection.type !== '@xstate.snapshot' || inspection.actorRef !== actor) return;
+      const state = statePath((inspection.snapshot as SnapshotFrom<typeof debateMachine>).value);
+      if (history.at(-1)?.state !== state) {
+        history.push({ at: new Date().toISOString(), event: inspection.event.type, state });
+      }
+    },
+  });
+  const done = new Promise<SnapshotFrom<typeof debateMachine>>((resolve, reject) => {
+    actor.subscribe({
+      next: (snapshot) => snapshot.status === 'done' && resolve(snapshot),
+      error: reject,
+    });
+  });
+  actor.start();
+  actor.send({ type: 'START' });
+  return { actor, usage, history, done };
+}
+
+const agentRound = (turn: Turn) => ({ agent: turn.agent, round: turn.round });
+
+/** Round 2+ rebuts someone: preferably an agent of the opposite lean, else anyone who spoke. */
+function pickTarget(seat: Seat, previous: Turn[], seats: Seat[]): string | null {
+  const stanceOf = (name: string) => seats.find((s) => s.name === name)?.stance;
+  const opposite = previous.find((t) => stanceOf(t.agent) !== seat.stance);
+  return (opposite ?? previous[0])?.agent ?? null;
+}
+
+function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, count: (u: Usage) => void) {
+  return Effect.gen(function* () {
+    let prompt = judgePrompt(input.brief, input.seats, input.turns, input.missing);
+    for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
+      const response = yield* callLlm(
+        deps.provider,
+        {
+          task: 'synthesizer',
+          model: deps.judgeModel,
+          system: JUDGE_SYSTEM_PROMPT,
+          prompt,
+          maxTokens: 2000,
+          json: true,
+        },
+        policy,
+      ).pipe(
+        Effect.mapError(
+          (failure) =>
+            new DebateFailure(
+              failure.kind === 'timeout' ? 'PROVIDER_TIMEOUT' : 'PROVIDER_ERROR',
+              `The judge's provider failed: ${failure.message}`,
+              { cause: failure },
+            ),
+        ),
+      );
+      count({ ...response, llmCalls: 1 });
+      const parsed = parseVerdict(response.text, input.missing);
+      if (parsed.ok) return parsed.verdict;
+      prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;
+    }
+    return yield* Effect.fail(new DebateFailure('PROVIDER_ERROR', 'The judge returned no valid verdict'));
+  });
+}

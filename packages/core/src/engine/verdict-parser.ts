@@ -1,0 +1,40 @@
+import { Verdict } from '@verdict/contracts';
+
+export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; problem: string };
+
+/**
+ * Reads the judge's answer. Repairs what is safe to repair — code fences, prose around the object, a
+ * confidence given as a percentage, a lower-case recommendation — and reports anything else so the judge
+ * can be asked again. Never returns an invalid verdict.
+ */
+export function parseVerdict(text: string, missingAgents: string[]): ParsedVerdict {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start === -1 || end <= start) return { ok: false, problem: 'no JSON object in the answer' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.slice(start, end + 1));
+  } catch (err) {
+    return { ok: false, problem: `invalid JSON: ${(err as Error).message}` };
+  }
+  if (typeof raw !== 'object' || raw === null) return { ok: false, problem: 'the answer is not an object' };
+  const candidate = { ...(raw as Record<string, unknown>) };
+  if (typeof candidate.recommendation === 'string') {
+    candidate.recommendation = candidate.recommendation
+      .trim()
+      .toUpperCase()
+      .replace(/[\s-]+/g, '_');
+  }
+  if (typeof candidate.confidence === 'number' && candidate.confidence > 1 && candidate.confidence <= 100) {
+    candidate.confidence = candidate.confidence / 100;
+  }
+  for (const list of ['arguments', 'keyEvidence', 'decisionMatrix', 'nextSteps', 'revisitTriggers']) {
+    candidate[list] ??= [];
+  }
+  const parsed = Verdict.safeParse({ ...candidate, missingAgents });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    return { ok: false, problem: problems.slice(0, 5).join('; ') };
+  }
+  return { ok: true, verdict: parsed.data };
+}
