@@ -1,4 +1,16 @@
 export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
+export { memoryBus } from './bus/memory.ts';
+export { type NatsBus, type NatsBusOptions, natsBus } from './bus/nats.ts';
+export type {
+  Bus,
+  CommandBus,
+  CommandReply,
+  DebateCommand,
+  DebateJob,
+  EventBus,
+  JobHandle,
+  JobQueue,
+} from './bus/ports.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore } from './core.ts';
 export type { Database } from './db/orm.ts';

@@ -1,6 +1,9 @@
 import { Session } from '../accounts/session.entity.ts';
 import { User } from '../accounts/user.entity.ts';
 import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
+import { Debate } from '../debates/debate.entity.ts';
+import { DebateEventRow } from '../debates/debate-event.entity.ts';
+import { DebateTurn } from '../debates/debate-turn.entity.ts';
 import { ApiKey } from '../keys/api-key.entity.ts';
 
-export const entities = [User, Session, ApiKey, CreditLedgerEntry];
+export const entities = [User, Session, ApiKey, CreditLedgerEntry, Debate, DebateEventRow, DebateTurn];

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { DebateEvent } from '@verdict/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_NATS_URL, uniqueSchema } from '../testing/index.ts';
+import { memoryBus } from './memory.ts';
+import { natsBus } from './nats.ts';
+import type { Bus, JobHandle } from './ports.ts';
+
+const event = (debateId: string, seq: number, attempt = 1): DebateEvent => ({
+  debateId,
+  attempt,
+  seq,
+  at: new Date().toISOString(),
+  type: 'agent.thinking',
+  data: { agent: `A${seq}`, round: 1 },
+});
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+// The same contract for both adapters: embedded mode must behave like NATS.
+describe.each([
+  ['memory', async () => memoryBus()],
+  [
+    'NATS JetStream',
+    async () => {
+      const bus = await natsBus({
+        servers: [TEST_NATS_URL],
+        prefix: `${uniqueSchema('bus')}.`,
+        jobAckWaitMs: 1000,
+      });
+      return { ...bus, close: async () => (await bus.deleteStreams(), await bus.close()) };
+    },
+  ],
+])('the %s bus', (_name, open) => {
+  let bus: Bus;
+  beforeAll(async () => {
+    bus = await open();
+  });
+  afterAll(async () => {
+    await bus.close();
+  });
+
+  it('replays a debate from the first event, then follows live, in order without gaps', async () => {
+    const id = randomUUID();
+    for (let seq = 1; seq <= 5; seq++) await bus.events.publish(event(id, seq));
+    const seen: number[] = [];
+    const stop = await bus.events.follow(id, 1, 0, (e) => seen.push(e.seq));
+    await bus.events.publish(event(id, 6));
+    await until(() => seen.length === 6);
+    stop();
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('resumes after a given sequence number and ignores other attempts', async () => {
+    const id = randomUUID();
+    for (let seq = 1; seq <= 4; seq++) await bus.events.publish(event(id, seq));
+    await bus.events.publish(event(id, 1, 2));
+    const seen: number[] = [];
+    const stop = await bus.events.follow(id, 1, 2, (e) => seen.push(e.seq));
+    await until(() => seen.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    stop();
+    expect(seen).toEqual([3, 4]);
+  });
+
+  it('drops a re-published event with the same debate, attempt and sequence', async () => {
+    const id = randomUUID();
+    await bus.events.publish(event(id, 1));
+    await bus.events.publish(event(id, 1));
+    await bus.events.publish(event(id, 2));
+    const seen: number[] = [];
+    const stop = await bus.events.follow(id, 1, 0, (e) => seen.push(e.seq));
+    await until(() => seen.length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    stop();
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('hands each job to one slot and redelivers one that was neither acked nor retried', async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const handled: string[] = [];
+    let dropOnce = true;
+    const consumer = bus.jobs.consume(2, async (handle: JobHandle) => {
+      if (handle.job.debateId === ids[0] && dropOnce) {
+        dropOnce = false; // as if the node died mid-job: no ack
+        return;
+      }
+      handled.push(handle.job.debateId);
+      await handle.ack();
+    });
+    for (const id of ids) await bus.jobs.enqueue({ debateId: id, attempt: 1 });
+    await until(() => handled.length === 3, 10_000);
+    await consumer.stop();
+    expect([...handled].sort()).toEqual([...ids].sort());
+  });
+
+  it('answers a command from the node serving the debate, and says no_engine when none does', async () => {
+    const id = randomUUID();
+    expect(await bus.commands.send(id, { type: 'pause' })).toBe('no_engine');
+    const stop = await bus.commands.serve(id, (command) => ({
+      accepted: true,
+      state: `got ${command.type}`,
+    }));
+    expect(await bus.commands.send(id, { type: 'skip' })).toEqual({ accepted: true, state: 'got skip' });
+    stop();
+    expect(await bus.commands.send(id, { type: 'resume' }, 500)).toBe('no_engine');
+  });
+});

@@ -1,0 +1,121 @@
+import type { DebateEvent } from '@verdict/contracts';
+import type {
+  Bus,
+  CommandBus,
+  CommandReply,
+  DebateCommand,
+  DebateJob,
+  EventBus,
+  JobHandle,
+  JobQueue,
+} from './ports.ts';
+
+/** In-process bus for embedded mode: same semantics as NATS, one process. */
+export function memoryBus(): Bus {
+  const events = memoryEventBus();
+  const jobs = memoryJobQueue();
+  const commands = memoryCommandBus();
+  return { events, jobs, commands, close: async () => jobs.close() };
+}
+
+function memoryEventBus(): EventBus {
+  const logs = new Map<string, DebateEvent[]>();
+  const seen = new Set<string>();
+  const listeners = new Map<string, Set<(e: DebateEvent) => void>>();
+  const key = (debateId: string, attempt: number) => `${debateId}:${attempt}`;
+  return {
+    publish: async (event) => {
+      const id = `${event.debateId}:${event.attempt}:${event.seq}`;
+      if (seen.has(id)) return; // same dedupe as JetStream's message id
+      seen.add(id);
+      const k = key(event.debateId, event.attempt);
+      const log = logs.get(k) ?? [];
+      log.push(event);
+      logs.set(k, log);
+      for (const listener of listeners.get(k) ?? []) listener(event);
+    },
+    follow: async (debateId, attempt, afterSeq, onEvent) => {
+      const k = key(debateId, attempt);
+      for (const event of logs.get(k) ?? []) if (event.seq > afterSeq) onEvent(event);
+      const set = listeners.get(k) ?? new Set();
+      set.add(onEvent);
+      listeners.set(k, set);
+      return () => set.delete(onEvent);
+    },
+  };
+}
+
+function memoryJobQueue(): JobQueue & { close: () => void } {
+  const waiting: DebateJob[] = [];
+  const wakeups = new Set<() => void>();
+  const wake = () => {
+    for (const w of wakeups) w();
+  };
+  let closed = false;
+  return {
+    enqueue: async (job) => {
+      waiting.push(job);
+      wake();
+    },
+    consume: (slots, handle) => {
+      let stopped = false;
+      const workers = Array.from({ length: slots }, async () => {
+        while (!stopped && !closed) {
+          const job = waiting.shift();
+          if (!job) {
+            await new Promise<void>((resolve) => {
+              const w = () => {
+                wakeups.delete(w);
+                resolve();
+              };
+              wakeups.add(w);
+            });
+            continue;
+          }
+          let settled = false;
+          const jobHandle: JobHandle = {
+            job,
+            heartbeat: () => {},
+            ack: async () => {
+              settled = true;
+            },
+            retry: (delayMs) => {
+              settled = true;
+              setTimeout(() => void (waiting.push(job), wake()), delayMs).unref();
+            },
+          };
+          try {
+            await handle(jobHandle);
+          } finally {
+            // A handler that neither acked nor retried lost the job: give it back, as an ack wait would.
+            if (!settled && !stopped) jobHandle.retry(0);
+          }
+        }
+      });
+      return {
+        stop: async () => {
+          stopped = true;
+          wake();
+          await Promise.all(workers);
+        },
+      };
+    },
+    close: () => {
+      closed = true;
+      wake();
+    },
+  };
+}
+
+function memoryCommandBus(): CommandBus {
+  const handlers = new Map<string, (command: DebateCommand) => CommandReply>();
+  return {
+    send: async (debateId, command) => handlers.get(debateId)?.(command) ?? 'no_engine',
+    serve: async (debateId, handler) => {
+      handlers.set(debateId, handler);
+      return () => {
+        if (handlers.get(debateId) === handler) handlers.delete(debateId);
+      };
+    },
+  };
+}

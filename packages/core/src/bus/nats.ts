@@ -1,0 +1,200 @@
+import {
+  AckPolicy,
+  type Consumer,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import {
+  connect,
+  type NatsConnection,
+  NoRespondersError,
+  nanos,
+  RequestError,
+  TimeoutError,
+} from '@nats-io/transport-node';
+import { type DebateEvent, subjects } from '@verdict/contracts';
+import type { Bus, CommandBus, CommandReply, DebateCommand, EventBus, JobHandle, JobQueue } from './ports.ts';
+
+export type NatsBusOptions = {
+  servers: string[];
+  /** Prepended to every subject and stream name; tests use one each to stay apart. */
+  prefix?: string;
+  /** How long a delivered job may go without ack or heartbeat before JetStream redelivers it. */
+  jobAckWaitMs?: number;
+  /** How long events stay replayable in JetStream (PostgreSQL keeps them for good). */
+  eventMaxAgeMs?: number;
+  name?: string;
+};
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const encode = (value: unknown) => encoder.encode(JSON.stringify(value));
+const decode = <T>(data: Uint8Array) => JSON.parse(decoder.decode(data)) as T;
+
+/** The bus on NATS JetStream: a work-queue stream for jobs, a limits stream for events, core NATS for commands. */
+export type NatsBus = Bus & {
+  connection: NatsConnection;
+  /** Removes this prefix's streams; for tests, which each create their own. */
+  deleteStreams: () => Promise<void>;
+};
+
+export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
+  const prefix = options.prefix ?? '';
+  const streamPrefix = prefix.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
+  const names = {
+    events: `${streamPrefix}DEBATE_EVENTS`,
+    jobs: `${streamPrefix}DEBATE_JOBS`,
+    jobsSubject: `${prefix}${subjects.jobs}`,
+    eventsSubject: (id: string) => `${prefix}${subjects.events(id)}`,
+    commandSubject: (id: string) => `${prefix}${subjects.command(id)}`,
+  };
+  const nc = await connect({
+    servers: options.servers,
+    name: options.name ?? 'verdict',
+    reconnect: true,
+    maxReconnectAttempts: -1,
+  });
+  const jsm = await jetstreamManager(nc);
+  await ensureStream(jsm, {
+    name: names.events,
+    subjects: [`${prefix}debate.*.events`],
+    retention: RetentionPolicy.Limits,
+    max_age: nanos(options.eventMaxAgeMs ?? 24 * 3_600_000),
+  });
+  await ensureStream(jsm, {
+    name: names.jobs,
+    subjects: [names.jobsSubject],
+    retention: RetentionPolicy.Workqueue,
+  });
+  await jsm.consumers.add(names.jobs, {
+    durable_name: 'engine',
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(options.jobAckWaitMs ?? 30_000),
+    max_ack_pending: -1,
+  });
+  const js = jetstream(nc);
+  return {
+    connection: nc,
+    events: natsEventBus(js, names.events, names.eventsSubject),
+    jobs: natsJobQueue(js, names.jobs, names.jobsSubject),
+    commands: natsCommandBus(nc, names.commandSubject),
+    deleteStreams: async () => {
+      await jsm.streams.delete(names.events);
+      await jsm.streams.delete(names.jobs);
+    },
+    close: async () => {
+      await nc.drain();
+    },
+  };
+}
+
+async function ensureStream(
+  jsm: JetStreamManager,
+  config: { name: string; subjects: string[]; retention: RetentionPolicy; max_age?: number },
+) {
+  try {
+    await jsm.streams.info(config.name);
+    await jsm.streams.update(config.name, { subjects: config.subjects, max_age: config.max_age ?? 0 });
+  } catch {
+    await jsm.streams.add({ ...config, storage: StorageType.File });
+  }
+}
+
+function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string) => string): EventBus {
+  return {
+    publish: async (event) => {
+      // The message id makes a re-published event (a retried write, a restarted node) a no-op.
+      await js.publish(subject(event.debateId), encode(event), {
+        msgID: `${event.debateId}:${event.attempt}:${event.seq}`,
+      });
+    },
+    follow: async (debateId, attempt, afterSeq, onEvent) => {
+      const consumer = await js.consumers.get(stream, {
+        // A single string maps to `filter_subject`, which NATS 2.9 understands (arrays need 2.10).
+        filter_subjects: subject(debateId),
+        deliver_policy: DeliverPolicy.All,
+      });
+      const messages = await consumer.consume();
+      void (async () => {
+        for await (const message of messages) {
+          const event = decode<DebateEvent>(message.data);
+          if (event.attempt === attempt && event.seq > afterSeq) onEvent(event);
+        }
+      })();
+      return () => void messages.stop();
+    },
+  };
+}
+
+function natsJobQueue(js: JetStreamClient, stream: string, subject: string): JobQueue {
+  return {
+    enqueue: async (job) => {
+      // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
+      await js.publish(subject, encode(job), { msgID: `job:${job.debateId}:${job.attempt}` });
+    },
+    consume: (slots, handle) => {
+      let stopped = false;
+      const stops: (() => void)[] = [];
+      const slot = async () => {
+        const consumer: Consumer = await js.consumers.get(stream, 'engine');
+        // One message in flight per slot: a busy node does not hoard jobs other nodes could run.
+        const messages = await consumer.consume({ max_messages: 1 });
+        stops.push(() => void messages.stop());
+        for await (const message of messages) {
+          if (stopped) {
+            message.nak();
+            break;
+          }
+          const jobHandle: JobHandle = {
+            job: decode(message.data),
+            heartbeat: () => message.working(),
+            ack: async () => {
+              await message.ackAck();
+            },
+            retry: (delayMs) => message.nak(delayMs),
+          };
+          await handle(jobHandle);
+        }
+      };
+      const running = Array.from({ length: slots }, () => slot());
+      return {
+        stop: async () => {
+          stopped = true;
+          for (const stop of stops) stop();
+          await Promise.allSettled(running);
+        },
+      };
+    },
+  };
+}
+
+function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): CommandBus {
+  return {
+    send: async (debateId, command, timeoutMs = 5000) => {
+      try {
+        const reply = await nc.request(subject(debateId), encode(command), { timeout: timeoutMs });
+        return decode<CommandReply>(reply.data);
+      } catch (err) {
+        // No subscriber answers in ~1 ms; a silent one is as good as none for the caller.
+        if (err instanceof NoRespondersError || err instanceof TimeoutError) return 'no_engine';
+        if (err instanceof RequestError && err.isNoResponders()) return 'no_engine';
+        throw err;
+      }
+    },
+    serve: async (debateId, handler) => {
+      const subscription = nc.subscribe(subject(debateId), {
+        callback: (err, message) => {
+          if (err) return;
+          message.respond(encode(handler(decode<DebateCommand>(message.data))));
+        },
+      });
+      await nc.flush(); // the subscription is live at the server before anyone is told to send
+      return () => subscription.unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { DebateEvent } from '@verdict/contracts';
+
+/**
+ * Ports between API processes and engine nodes. Embedded mode runs them in memory; distributed mode on
+ * NATS JetStream. Both adapters pass the same contract tests (bus/bus-contract.ts).
+ */
+
+/** Debate events: published once each (duplicates by message id are dropped), replayable from the first. */
+export type EventBus = {
+  publish: (event: DebateEvent) => Promise<void>;
+  /**
+   * Delivers the debate's events of `attempt` with seq > `afterSeq` in order, then live ones, until the
+   * returned function is called.
+   */
+  follow: (
+    debateId: string,
+    attempt: number,
+    afterSeq: number,
+    onEvent: (event: DebateEvent) => void,
+  ) => Promise<() => void>;
+};
+
+export type DebateJob = { debateId: string; attempt: number };
+
+export type JobHandle = {
+  job: DebateJob;
+  /** Tells the queue the job is still being worked on, so it is not redelivered. */
+  heartbeat: () => void;
+  /** Done for good; call only after the final state is stored. */
+  ack: () => Promise<void>;
+  /** Give the job back for another node (or this one) to retry after `delayMs`. */
+  retry: (delayMs: number) => void;
+};
+
+export type JobConsumer = { stop: () => Promise<void> };
+
+/** Debates waiting for an engine node. Each job goes to one consumer; unacked jobs come back. */
+export type JobQueue = {
+  enqueue: (job: DebateJob) => Promise<void>;
+  consume: (slots: number, handle: (job: JobHandle) => Promise<void>) => JobConsumer;
+};
+
+export type DebateCommand =
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'skip' }
+  | { type: 'inject'; payload: { content: string } };
+
+export type CommandReply = { accepted: boolean; state: string; message?: string };
+
+/** Commands travel to whichever node holds the debate; 'no_engine' means none does. */
+export type CommandBus = {
+  send: (debateId: string, command: DebateCommand, timeoutMs?: number) => Promise<CommandReply | 'no_engine'>;
+  serve: (debateId: string, handler: (command: DebateCommand) => CommandReply) => Promise<() => void>;
+};
+
+export type Bus = { events: EventBus; jobs: JobQueue; commands: CommandBus; close: () => Promise<void> };

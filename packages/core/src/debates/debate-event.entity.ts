@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { DebateEventType } from '@verdict/contracts';
+
+/** The durable log of a debate's stream; (debate, attempt, seq) is unique, so a re-written event is a no-op. */
+const DebateEventRowSchema = defineEntity({
+  name: 'DebateEventRow',
+  tableName: 'debate_events',
+  properties: {
+    debateId: p.uuid().primary(),
+    attempt: p.integer().primary(),
+    seq: p.integer().primary(),
+    type: p.string().length(50).$type<DebateEventType>(),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+export class DebateEventRow extends DebateEventRowSchema.class {}
+DebateEventRowSchema.setClass(DebateEventRow);

@@ -1,0 +1,38 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
+import { User } from '../accounts/user.entity.ts';
+
+export type FundingSource = 'free_tier' | 'user_credits' | 'byok';
+
+const DebateSchema = defineEntity({
+  name: 'Debate',
+  tableName: 'debates',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    owner: () => p.manyToOne(User).deleteRule('cascade').index(),
+    question: p.text(),
+    context: p.text().nullable(),
+    mode: p.string().$type<DebateMode>(),
+    status: p.string().$type<DebateStatus>().default('pending').index(),
+    fundingSource: p.string().$type<FundingSource>(),
+    isPublic: p.boolean().default(false),
+    /** What the caller asked for; agentCount/roundCount below are what actually ran. */
+    requestedAgents: p.integer(),
+    requestedRounds: p.integer(),
+    preset: p.string().length(50).nullable(),
+    agentCount: p.integer().nullable(),
+    roundCount: p.integer().nullable(),
+    verdict: p.json<Verdict>().nullable(),
+    cost: p.json<DebateCost>().nullable(),
+    failureCode: p.string().length(50).nullable(),
+    failureMessage: p.text().nullable(),
+    /** Incremented by a retry; events and turns are scoped to it. */
+    attempt: p.integer().default(1),
+    createdAt: p.datetime().defaultRaw('now()'),
+    startedAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+  },
+});
+
+export class Debate extends DebateSchema.class {}
+DebateSchema.setClass(Debate);

@@ -1,0 +1,398 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * A local stand-in for three LLM wire protocols, good enough for the official SDKs pointed at it through
+ * their base-URL options: Anthropic Messages, OpenAI Chat Completions (also what OpenRouter and Ollama
+ * speak) and Google Gemini generateContent / streamGenerateContent. Listens on 127.0.0.1, port 0.
+ *
+ * Test-only: it never validates keys, and it records request bodies (and the key each request carried,
+ * so a test can make a 401 echo it and check the adapter does not).
+ */
+
+export type FakeProtocol = 'anthropic' | 'openai' | 'google';
+
+/** What the script sees of one request. */
+export type FakeRequest = {
+  /** 0-based, across all protocols. */
+  index: number;
+  protocol: FakeProtocol;
+  path: string;
+  model: string;
+  stream: boolean;
+  body: unknown;
+  /** The key the client sent (x-api-key, Bearer token or x-goog-api-key). */
+  apiKey: string | undefined;
+};
+
+/** One scripted answer. */
+export type FakeReply =
+  | {
+      text: string;
+      /** How the text is split into stream deltas; default: word by word. Must join to `text`. */
+      chunks?: string[];
+      /** Pause between stream chunks. */
+      chunkDelayMs?: number;
+      /** Stream this many chunks, then hold the connection open until the client leaves. */
+      stallAfterChunks?: number;
+      inputTokens?: number;
+      outputTokens?: number;
+    }
+  | { status: number; message?: string; retryAfterSeconds?: number }
+  /** Accept the request and never answer: no status line, nothing, until the client closes. */
+  | { stall: true };
+
+/** Replies in order (the last one repeats when the queue runs out), or a function deciding per request. */
+export type FakeScript = FakeReply[] | ((request: FakeRequest) => FakeReply | Promise<FakeReply>);
+
+export type FakeRequestRecord = FakeRequest & {
+  /** How the exchange ended: 'completed' when the whole answer was written, 'client_closed' otherwise. */
+  outcome: 'pending' | 'completed' | 'client_closed';
+  /** Resolves when the exchange ends either way. */
+  settled: Promise<'completed' | 'client_closed'>;
+};
+
+export type FakeLlmServer = {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** What each SDK wants as its base URL (OpenAI's ends in /v1). */
+  baseUrls: { anthropic: string; openai: string; google: string };
+  /** Every request received, in order. */
+  requests: FakeRequestRecord[];
+  /** Requests received per protocol (or in total). */
+  count: (protocol?: FakeProtocol) => number;
+  setScript: (script: FakeScript) => void;
+  close: () => Promise<void>;
+};
+
+export const DEFAULT_FAKE_REPLY_TEXT = 'The fake model agrees with itself.';
+
+export async function startFakeLlmServer(
+  script: FakeScript = [{ text: DEFAULT_FAKE_REPLY_TEXT }],
+): Promise<FakeLlmServer> {
+  let current = script;
+  let queuePosition = 0;
+  const requests: FakeRequestRecord[] = [];
+
+  const nextReply = async (request: FakeRequest): Promise<FakeReply> => {
+    if (typeof current === 'function') return current(request);
+    const reply = current[Math.min(queuePosition, current.length - 1)];
+    queuePosition += 1;
+    return reply ?? { text: DEFAULT_FAKE_REPLY_TEXT };
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `fake server failure: ${String(error)}` } }));
+      } else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const raw = await readBody(req);
+    const route = routeOf(req.method ?? 'GET', url);
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no fake route for ${req.method} ${url.pathname}` } }));
+      return;
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'invalid JSON body' } }));
+      return;
+    }
+    const request: FakeRequest = {
+      index: requests.length,
+      protocol: route.protocol,
+      path: url.pathname,
+      model: route.model ?? String(body.model ?? ''),
+      stream: route.stream ?? body.stream === true,
+      body,
+      apiKey: keyOf(req),
+    };
+    let settle: (outcome: 'completed' | 'client_closed') => void = () => {};
+    const record: FakeRequestRecord = {
+      ...request,
+      outcome: 'pending',
+      settled: new Promise((resolve) => {
+        settle = resolve;
+      }),
+    };
+    requests.push(record);
+    res.on('close', () => {
+      record.outcome = res.writableFinished ? 'completed' : 'client_closed';
+      settle(record.outcome);
+    });
+
+    const reply = await nextReply(request);
+    if ('stall' in reply) return; // hold until the client gives up; 'close' records it
+    if ('status' in reply) return writeError(res, request, reply);
+    const chunks = reply.chunks ?? splitWords(reply.text);
+    const usage = {
+      input: reply.inputTokens ?? estimateTokens(JSON.stringify(body)),
+      output: reply.outputTokens ?? Math.max(1, chunks.length),
+    };
+    if (!request.stream) return writeJson(res, 200, completeBody(request, reply.text, usage));
+    await writeStream(res, request, chunks, usage, reply);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    baseUrls: { anthropic: url, openai: `${url}/v1`, google: url },
+    requests,
+    count: (protocol) =>
+      protocol ? requests.filter((r) => r.protocol === protocol).length : requests.length,
+    setScript: (next) => {
+      current = next;
+      queuePosition = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+type Route = { protocol: FakeProtocol; model?: string; stream?: boolean };
+
+function routeOf(method: string, url: URL): Route | null {
+  if (method !== 'POST') return null;
+  if (url.pathname === '/v1/messages') return { protocol: 'anthropic' };
+  if (url.pathname === '/v1/chat/completions') return { protocol: 'openai' };
+  const google = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(
+    decodeURIComponent(url.pathname),
+  );
+  if (google) {
+    return { protocol: 'google', model: google[1] ?? '', stream: google[2] === 'streamGenerateContent' };
+  }
+  return null;
+}
+
+function keyOf(req: IncomingMessage): string | undefined {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const bearer = header('authorization')?.replace(/^Bearer\s+/i, '');
+  return header('x-api-key') ?? header('x-goog-api-key') ?? bearer;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+const splitWords = (text: string) => text.split(/(?<=\s)/).filter((w) => w.length > 0);
+const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function writeError(
+  res: ServerResponse,
+  request: FakeRequest,
+  reply: { status: number; message?: string; retryAfterSeconds?: number },
+) {
+  const message = reply.message ?? `fake error ${reply.status}`;
+  const headers: Record<string, string> = {};
+  if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+  if (request.protocol === 'anthropic') {
+    const type =
+      reply.status === 429
+        ? 'rate_limit_error'
+        : reply.status === 401
+          ? 'authentication_error'
+          : reply.status >= 500
+            ? 'api_error'
+            : 'invalid_request_error';
+    return writeJson(res, reply.status, { type: 'error', error: { type, message } }, headers);
+  }
+  if (request.protocol === 'openai') {
+    const type = reply.status === 429 ? 'rate_limit_exceeded' : reply.status >= 500 ? 'server_error' : null;
+    return writeJson(res, reply.status, { error: { message, type, param: null, code: type } }, headers);
+  }
+  const status =
+    reply.status === 429
+      ? 'RESOURCE_EXHAUSTED'
+      : reply.status === 401
+        ? 'UNAUTHENTICATED'
+        : reply.status >= 500
+          ? 'INTERNAL'
+          : 'INVALID_ARGUMENT';
+  return writeJson(res, reply.status, { error: { code: reply.status, message, status } }, headers);
+}
+
+type Usage = { input: number; output: number };
+
+function completeBody(request: FakeRequest, text: string, usage: Usage): unknown {
+  if (request.protocol === 'anthropic') {
+    return {
+      id: `msg_${randomUUID()}`,
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: usage.input, output_tokens: usage.output },
+    };
+  }
+  if (request.protocol === 'openai') {
+    return {
+      id: `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      choices: [
+        { index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' },
+      ],
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+      },
+    };
+  }
+  return googleChunk(request, text, 'STOP', usage);
+}
+
+function googleChunk(request: FakeRequest, text: string, finishReason: string | undefined, usage?: Usage) {
+  return {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text }] },
+        index: 0,
+        ...(finishReason ? { finishReason } : {}),
+      },
+    ],
+    ...(usage
+      ? {
+          usageMetadata: {
+            promptTokenCount: usage.input,
+            candidatesTokenCount: usage.output,
+            totalTokenCount: usage.input + usage.output,
+          },
+        }
+      : {}),
+    modelVersion: request.model,
+    responseId: randomUUID(),
+  };
+}
+
+async function writeStream(
+  res: ServerResponse,
+  request: FakeRequest,
+  chunks: string[],
+  usage: Usage,
+  reply: { chunkDelayMs?: number; stallAfterChunks?: number },
+) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  res.flushHeaders();
+  const send = (data: unknown, event?: string) => {
+    if (res.destroyed) return;
+    res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+  };
+  const id = randomUUID();
+  const created = Math.floor(Date.now() / 1000);
+  const openaiChunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id: `chatcmpl-${id}`,
+    object: 'chat.completion.chunk',
+    created,
+    model: request.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+
+  if (request.protocol === 'anthropic') {
+    send(
+      {
+        type: 'message_start',
+        message: {
+          id: `msg_${id}`,
+          type: 'message',
+          role: 'assistant',
+          model: request.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input, output_tokens: 1 },
+        },
+      },
+      'message_start',
+    );
+    send({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  } else if (request.protocol === 'openai') {
+    send(openaiChunk({ role: 'assistant', content: '' }, null));
+  }
+
+  const last = chunks.length - 1;
+  for (const [i, chunk] of chunks.entries()) {
+    if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return; // hold open
+    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    if (res.destroyed) return;
+    if (request.protocol === 'anthropic') {
+      send(
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: chunk } },
+        'content_block_delta',
+      );
+    } else if (request.protocol === 'openai') {
+      send(openaiChunk({ content: chunk }, null));
+    } else {
+      // Gemini sends the running usage on every chunk and the finish reason on the last.
+      send(googleChunk(request, chunk, i === last ? 'STOP' : undefined, i === last ? usage : undefined));
+    }
+  }
+  if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= chunks.length) return;
+
+  if (request.protocol === 'anthropic') {
+    send({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
+    send(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: usage.output },
+      },
+      'message_delta',
+    );
+    send({ type: 'message_stop' }, 'message_stop');
+  } else if (request.protocol === 'openai') {
+    send(openaiChunk({}, 'stop'));
+    const options = (request.body as { stream_options?: { include_usage?: boolean } }).stream_options;
+    if (options?.include_usage) {
+      send({
+        id: `chatcmpl-${id}`,
+        object: 'chat.completion.chunk',
+        created,
+        model: request.model,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      });
+    }
+    res.write('data: [DONE]\n\n');
+  } else if (chunks.length === 0) {
+    send(googleChunk(request, '', 'STOP', usage));
+  }
+  res.end();
+}
