@@ -16,6 +16,7 @@ export { type Core, type CoreOptions, createCore } from './core.ts';
 export type { Database } from './db/orm.ts';
 export { openDatabase } from './db/orm.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
+export * from './engine/llm/index.ts';
 export { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './engine/llm/port.ts';
 export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './engine/llm/simulated.ts';
 export { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, ProviderFailure } from './engine/llm-call.ts';

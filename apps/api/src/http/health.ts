@@ -4,7 +4,7 @@ import { sendAppError } from './envelope.ts';
 
 /** Readiness: 200 when the process and its database answer, 503 in the envelope when the database does not. */
 export function registerHealth(app: FastifyInstance, core: Core) {
-  app.get('/health', async (request, reply) => {
+  app.get('/health', { exposeHeadRoute: true }, async (request, reply) => {
     try {
       await core.db.ping(2000);
       return reply.send({ status: 'ok', checks: { database: 'ok' } });

@@ -65,10 +65,11 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string): Op
       completeOperation(operation, meta);
     }
   }
-  const envelope = createSchema(ErrorEnvelope).schema;
+  // createSchema answers a $ref for a schema with an id; the definition itself is in its components.
+  const { components: envelopeComponents } = createSchema(ErrorEnvelope);
   doc.components = {
     ...doc.components,
-    schemas: { ...doc.components?.schemas, ErrorEnvelope: envelope as never },
+    schemas: { ...doc.components?.schemas, ...(envelopeComponents as Record<string, never>) },
   };
   doc.tags = [
     { name: 'auth', description: 'Dashboard accounts and sessions' },

@@ -6,6 +6,7 @@ import { fastifyTRPCOpenApiPlugin, type OpenApiRouter } from 'trpc-to-openapi';
 import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
+import { keepBodyTypesStrict } from './body-coercion.ts';
 import { registerDocs } from './docs.ts';
 import { fromFastifyError, rewriteRestErrorBody, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
@@ -31,6 +32,8 @@ export async function buildServer({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: core.config.bodyLimitBytes,
     forceCloseConnections: true,
+    // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
+    exposeHeadRoutes: false,
     // Request ids for log correlation; trust no proxy headers by default.
     requestIdHeader: 'x-request-id',
   });
@@ -67,11 +70,15 @@ export async function buildServer({
     trpcOptions: { router, createContext: contextFactory(core, 'trpc'), responseMeta, onError },
   });
 
+  keepBodyTypesStrict(router as OpenApiRouter);
+
   // REST lives in its own scope so the envelope rewrite touches only its responses.
   await app.register(async (rest) => {
     rest.addHook('onRequest', async (request) => {
       // trpc-to-openapi insists on a JSON content type even when there is no body (DELETE, bare POST).
-      const hasBody = request.headers['content-length'] !== undefined || request.headers['transfer-encoding'];
+      const length = request.headers['content-length'];
+      const hasBody =
+        (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
       if (BODY_METHODS.has(request.method) && !hasBody && !request.headers['content-type']) {
         request.headers['content-type'] = 'application/json';
       }

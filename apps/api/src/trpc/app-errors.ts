@@ -1,4 +1,5 @@
 import type { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { ValidationIssue } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 
@@ -61,4 +62,25 @@ function translate(error: TRPCError): AppError {
     default:
       return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
   }
+}
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/** The tRPC code a tRPC client sees for an app error of this HTTP status (data.appCode stays exact). */
+export function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
+  return TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
 }

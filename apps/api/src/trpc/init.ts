@@ -1,7 +1,9 @@
 import { initTRPC } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { errorStatus } from '@verdict/contracts';
 import { AppError, rateLimitedError, rateLimitHeaders } from '@verdict/core';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { toAppError } from './app-errors.ts';
+import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import { type Caller, type Context, presentedKey, SESSION_COOKIE } from './context.ts';
 
 export type AuthKind = 'none' | 'user' | 'key';
@@ -22,12 +24,15 @@ const t = initTRPC
     isDev: false,
     errorFormatter: ({ shape, error }) => {
       const app = toAppError(error);
+      const httpStatus = errorStatus(app.code);
+      const trpcCode = trpcCodeForStatus(httpStatus);
       return {
         ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[trpcCode],
         message: app.message,
         data: {
-          code: shape.data.code,
-          httpStatus: shape.data.httpStatus,
+          code: trpcCode,
+          httpStatus,
           path: shape.data.path,
           appCode: app.code,
           appMessage: app.message,

@@ -67,7 +67,13 @@ async function openPostgres(config: { url: string; schema: string }, logger: (me
     schema: config.schema,
     pool: { min: 0, max: 10 },
     // search_path makes raw SQL and migrations land in the configured schema (tests use one each).
-    driverOptions: { options: `-c search_path=${config.schema}` },
+    driverOptions: {
+      options: `-c search_path=${config.schema}`,
+      // A database that accepts connections but never answers must not pin the pool forever.
+      connectionTimeoutMillis: 5000,
+      query_timeout: 30_000,
+      idleTimeoutMillis: 30_000,
+    },
   });
   await orm.em.getConnection().execute(`create schema if not exists "${config.schema}"`);
   return orm;

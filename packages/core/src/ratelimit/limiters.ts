@@ -57,15 +57,36 @@ export async function hitSlidingWindow(
   ]);
   const estimate = previous * (1 - elapsed) + current;
   const allowed = estimate <= limit;
-  // When over, wait until enough of the previous window has slid out (or the current one ends).
-  const overBy = estimate - limit;
-  const waitMs =
-    previous > 0 && overBy <= previous ? (overBy / previous) * windowMs : (window + 1) * windowMs - now;
+  const windowEnd = (window + 1) * windowMs;
   return {
     allowed,
     limit,
     remaining: Math.max(0, Math.floor(limit - estimate)),
-    resetAt: Math.ceil(((window + 1) * windowMs) / 1000),
-    retryAfter: allowed ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
+    resetAt: Math.ceil(windowEnd / 1000),
+    retryAfter: allowed
+      ? 0
+      : Math.max(
+          1,
+          Math.ceil(slidingWait(previous, current, limit, elapsed, windowMs, windowEnd - now) / 1000),
+        ),
   };
+}
+
+/**
+ * Milliseconds until one more request fits, counting that request itself. Within this window the previous
+ * window's weight must fall far enough; if even an empty previous window would not make room, wait for the
+ * next window, where this window's count becomes the weighted one.
+ */
+function slidingWait(
+  previous: number,
+  current: number,
+  limit: number,
+  elapsed: number,
+  windowMs: number,
+  untilWindowEnd: number,
+): number {
+  const room = limit - current - 1;
+  if (room >= 0 && previous > 0) return Math.max(0, (1 - room / previous - elapsed) * windowMs);
+  const fractionIntoNext = current > 0 ? Math.max(0, 1 - (limit - 1) / current) : 0;
+  return untilWindowEnd + fractionIntoNext * windowMs;
 }

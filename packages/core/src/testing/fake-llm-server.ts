@@ -37,22 +37,31 @@ export type FakeReply =
       chunkDelayMs?: number;
       /** Stream this many chunks, then hold the connection open until the client leaves. */
       stallAfterChunks?: number;
+      /** Stream this many chunks, then cut the connection (a reset mid-answer). */
+      resetAfterChunks?: number;
       inputTokens?: number;
       outputTokens?: number;
     }
   | { status: number; message?: string; retryAfterSeconds?: number }
   /** Accept the request and never answer: no status line, nothing, until the client closes. */
-  | { stall: true };
+  | { stall: true }
+  /** Cut the connection without answering. */
+  | { reset: true };
 
 /** Replies in order (the last one repeats when the queue runs out), or a function deciding per request. */
 export type FakeScript = FakeReply[] | ((request: FakeRequest) => FakeReply | Promise<FakeReply>);
 
 export type FakeRequestRecord = FakeRequest & {
-  /** How the exchange ended: 'completed' when the whole answer was written, 'client_closed' otherwise. */
-  outcome: 'pending' | 'completed' | 'client_closed';
-  /** Resolves when the exchange ends either way. */
-  settled: Promise<'completed' | 'client_closed'>;
+  /**
+   * How the exchange ended: 'completed' when the whole answer was written, 'server_reset' when the script
+   * cut the connection, 'client_closed' when the client left first (an abort).
+   */
+  outcome: 'pending' | FakeOutcome;
+  /** Resolves when the exchange ends. */
+  settled: Promise<FakeOutcome>;
 };
+
+export type FakeOutcome = 'completed' | 'client_closed' | 'server_reset';
 
 export type FakeLlmServer = {
   /** http://127.0.0.1:<port> */
@@ -118,7 +127,7 @@ export async function startFakeLlmServer(
       body,
       apiKey: keyOf(req),
     };
-    let settle: (outcome: 'completed' | 'client_closed') => void = () => {};
+    let settle: (outcome: FakeOutcome) => void = () => {};
     const record: FakeRequestRecord = {
       ...request,
       outcome: 'pending',
@@ -127,13 +136,19 @@ export async function startFakeLlmServer(
       }),
     };
     requests.push(record);
+    let reset = false;
     res.on('close', () => {
-      record.outcome = res.writableFinished ? 'completed' : 'client_closed';
+      record.outcome = res.writableFinished ? 'completed' : reset ? 'server_reset' : 'client_closed';
       settle(record.outcome);
     });
+    const cut = () => {
+      reset = true;
+      res.destroy();
+    };
 
     const reply = await nextReply(request);
     if ('stall' in reply) return; // hold until the client gives up; 'close' records it
+    if ('reset' in reply) return cut();
     if ('status' in reply) return writeError(res, request, reply);
     const chunks = reply.chunks ?? splitWords(reply.text);
     const usage = {
@@ -141,7 +156,7 @@ export async function startFakeLlmServer(
       output: reply.outputTokens ?? Math.max(1, chunks.length),
     };
     if (!request.stream) return writeJson(res, 200, completeBody(request, reply.text, usage));
-    await writeStream(res, request, chunks, usage, reply);
+    await writeStream(res, request, chunks, usage, reply, cut);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -299,7 +314,8 @@ async function writeStream(
   request: FakeRequest,
   chunks: string[],
   usage: Usage,
-  reply: { chunkDelayMs?: number; stallAfterChunks?: number },
+  reply: { chunkDelayMs?: number; stallAfterChunks?: number; resetAfterChunks?: number },
+  cut: () => void,
 ) {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -338,7 +354,10 @@ async function writeStream(
       },
       'message_start',
     );
-    send({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+    send(
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      'content_block_start',
+    );
   } else if (request.protocol === 'openai') {
     send(openaiChunk({ role: 'assistant', content: '' }, null));
   }
@@ -346,6 +365,7 @@ async function writeStream(
   const last = chunks.length - 1;
   for (const [i, chunk] of chunks.entries()) {
     if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return; // hold open
+    if (reply.resetAfterChunks !== undefined && i >= reply.resetAfterChunks) return cut();
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     if (res.destroyed) return;
     if (request.protocol === 'anthropic') {
@@ -361,6 +381,7 @@ async function writeStream(
     }
   }
   if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= chunks.length) return;
+  if (reply.resetAfterChunks !== undefined && reply.resetAfterChunks >= chunks.length) return cut();
 
   if (request.protocol === 'anthropic') {
     send({ type: 'content_block_stop', index: 0 }, 'content_block_stop');

@@ -42,3 +42,14 @@ export async function createTestCore(
     },
   };
 }
+export {
+  DEFAULT_FAKE_REPLY_TEXT,
+  type FakeLlmServer,
+  type FakeOutcome,
+  type FakeProtocol,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRequestRecord,
+  type FakeScript,
+  startFakeLlmServer,
+} from './fake-llm-server.ts';

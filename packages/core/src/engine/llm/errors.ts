@@ -23,7 +23,8 @@ export function toLlmCallError(
   const name = nameOf(error);
   const status = statusOf(error);
   const code = causeCode(error);
-  const detail = scrub(messageOf(error), secrets);
+  // The SDKs start their messages with the status again ("429 {...}"); keep it once.
+  const detail = scrub(messageOf(error), secrets).replace(/^\d{3}\s+/, '');
   const describe = (what: string) =>
     `${provider}: ${what}${detail ? `: ${truncate(detail, 300)}` : ''}${code ? ` (${code})` : ''}`;
 
@@ -66,7 +67,8 @@ export function scrub(text: string, secrets: readonly string[]): string {
 }
 
 /** sk-… (OpenAI, Anthropic, OpenRouter), AIza… (Google), vrd_… (ours), long bearer-looking tokens. */
-const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*-]{6,}|sk_[A-Za-z0-9_*-]{6,}|AIza[A-Za-z0-9_-]{10,}|vrd_[A-Za-z0-9_-]{6,})/g;
+const KEY_SHAPES =
+  /\b(?:sk-[A-Za-z0-9_*-]{6,}|sk_[A-Za-z0-9_*-]{6,}|AIza[A-Za-z0-9_-]{10,}|vrd_[A-Za-z0-9_-]{6,})/g;
 
 /** The class name when it says more than "Error" (the SDKs leave `name` as "Error" on some classes). */
 function nameOf(error: unknown): string {

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import {
+  type CreatedApiKey,
+  type ErrorCode,
+  ErrorEnvelope,
+  errorStatus,
+  type SessionInfo,
+} from '@verdict/contracts';
+import type { Core, CoreOptions } from '@verdict/core';
+import { createTestCore } from '@verdict/core/testing';
+import type { FastifyInstance } from 'fastify';
+import type { OpenApiRouter } from 'trpc-to-openapi';
+import { expect } from 'vitest';
+import { buildServer } from '../http/server.ts';
+import type { AppRouter } from '../router.ts';
+import { SESSION_COOKIE } from '../trpc/context.ts';
+
+export type RequestOptions = {
+  /** Sent as JSON with Content-Type application/json. */
+  body?: unknown;
+  /** Sent verbatim; Content-Type is `contentType` (default application/json). */
+  rawBody?: string;
+  contentType?: string;
+  /** Session cookie value (the token only). */
+  cookie?: string;
+  /** API key, sent as `Authorization: Bearer` unless keyHeader says X-Api-Key. */
+  key?: string;
+  keyHeader?: 'bearer' | 'x-api-key';
+  headers?: Record<string, string>;
+};
+
+export type HttpResult<T = unknown> = {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body; undefined when the body is empty or not JSON. */
+  json: T;
+};
+
+export type Harness = {
+  app: FastifyInstance;
+  core: Core;
+  schema: string;
+  baseUrl: string;
+  request: <T = unknown>(method: string, path: string, options?: RequestOptions) => Promise<HttpResult<T>>;
+  close: () => Promise<void>;
+};
+
+export type StartOptions = {
+  /** Environment overrides for the test config. DATABASE_SCHEMA joins an existing schema (not dropped on close). */
+  env?: Record<string, string>;
+  coreOptions?: CoreOptions;
+  router?: AppRouter | OpenApiRouter;
+};
+
+/** A real server on a random loopback port over a real PostgreSQL schema of its own (or a shared one). */
+export async function startServer(options: StartOptions = {}): Promise<Harness> {
+  const env = options.env ?? {};
+  const joinsSchema = env.DATABASE_SCHEMA !== undefined;
+  const test = await createTestCore(env, options.coreOptions);
+  const app = await buildServer({ core: test.core, ...(options.router ? { router: options.router } : {}) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    core: test.core,
+    schema: test.schema,
+    baseUrl,
+    request: (method, path, requestOptions) => httpRequest(baseUrl, method, path, requestOptions),
+    close: async () => {
+      await app.close();
+      if (joinsSchema) await test.core.close();
+      else await test.cleanup();
+    },
+  };
+}
+
+export async function httpRequest<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.rawBody !== undefined) {
+    body = options.rawBody;
+    headers['content-type'] = options.contentType ?? 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = options.contentType ?? 'application/json';
+  }
+  if (options.cookie) headers.cookie = `${SESSION_COOKIE}=${options.cookie}`;
+  if (options.key) {
+    if (options.keyHeader === 'x-api-key') headers['x-api-key'] = options.key;
+    else headers.authorization = `Bearer ${options.key}`;
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json: json as T };
+}
+
+/** The Set-Cookie line of the session cookie, or undefined. */
+export function sessionSetCookie(headers: Headers): string | undefined {
+  return headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+}
+
+/** The session token carried by a Set-Cookie header. */
+export function sessionToken(headers: Headers): string {
+  const line = sessionSetCookie(headers);
+  const token = line?.split(';')[0]?.slice(SESSION_COOKIE.length + 1);
+  if (!token) throw new Error('response set no session cookie');
+  return token;
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.com`;
+
+export type TestUser = { email: string; password: string; cookie: string; session: SessionInfo };
+
+/** Registers a fresh user through the API and returns its session cookie. */
+export async function registerUser(
+  harness: Harness,
+  overrides: Partial<{ email: string; password: string; name: string }> = {},
+): Promise<TestUser> {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'correct horse battery';
+  const res = await harness.request<SessionInfo>('POST', '/api/auth/register', {
+    body: { email, password, name: overrides.name ?? 'Test User' },
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { email, password, cookie: sessionToken(res.headers), session: res.json };
+}
+
+/** Creates an API key for the signed-in user (session cookie) and returns the creation response. */
+export async function createKey(
+  harness: Harness,
+  user: { cookie: string },
+  input: { name?: string; config?: unknown } = {},
+): Promise<CreatedApiKey> {
+  const res = await harness.request<CreatedApiKey>('POST', '/api/keys', {
+    cookie: user.cookie,
+    body: { name: input.name ?? 'test key', ...(input.config !== undefined ? { config: input.config } : {}) },
+  });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);
+  return res.json;
+}
+
+/**
+ * Asserts an error response: the status of the code from the one table, a JSON content type, and a body that
+ * is exactly the envelope (only `error` at the top; inside, code, message, details and the named extras).
+ */
+export function expectError(
+  res: HttpResult,
+  code: ErrorCode,
+  options: { extras?: string[] } = {},
+): ErrorEnvelope['error'] {
+  expect(
+    { status: res.status, code: (res.json as { error?: { code?: unknown } } | undefined)?.error?.code },
+    res.text,
+  ).toEqual({ status: errorStatus(code), code });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const envelope = ErrorEnvelope.parse(res.json);
+  expect(Object.keys(res.json as object)).toEqual(['error']);
+  const allowed = new Set(['code', 'message', 'details', ...(options.extras ?? [])]);
+  expect(Object.keys(envelope.error).filter((k) => !allowed.has(k))).toEqual([]);
+  expect(envelope.error.message.length).toBeGreaterThan(0);
+  return envelope.error;
+}
