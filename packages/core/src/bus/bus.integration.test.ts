@@ -34,7 +34,11 @@ describe.each([
         prefix: `${uniqueSchema('bus')}.`,
         jobAckWaitMs: 1000,
       });
-      return { ...bus, close: async () => (await bus.deleteStreams(), await bus.close()) };
+      const close = async () => {
+        await bus.deleteStreams();
+        await bus.close();
+      };
+      return { ...bus, close };
     },
   ],
 ])('the %s bus', (_name, open) => {

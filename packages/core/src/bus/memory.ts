@@ -81,7 +81,10 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             },
             retry: (delayMs) => {
               settled = true;
-              setTimeout(() => void (waiting.push(job), wake()), delayMs).unref();
+              setTimeout(() => {
+                waiting.push(job);
+                wake();
+              }, delayMs).unref();
             },
           };
           try {

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
+import { User } from '../accounts/user.entity.ts';
+import type { JobQueue } from '../bus/ports.ts';
+import type { Database } from '../db/orm.ts';
+import type { Clock } from '../shared/clock.ts';
+import { Debate, type FundingSource } from './debate.entity.ts';
+
+export type NewDebate = {
+  ownerId: string;
+  question: string;
+  context: string | null;
+  mode: DebateMode;
+  agents: number;
+  rounds: number;
+  preset: string | null;
+  fundingSource: FundingSource;
+};
+
+export type DebateOutcome =
+  | { status: 'completed'; verdict: Verdict; cost: DebateCost; agentCount: number; roundCount: number }
+  | { status: 'failed'; code: string; message: string; cost: DebateCost };
+
+export type DebateRecords = ReturnType<typeof createDebateRecords>;
+
+/** Rows of the debates table as the engine moves them along; the API's create flow builds on `insert`. */
+export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) {
+  const now = () => new Date(clock.now());
+  return {
+    /** Writes a pending debate and queues its first attempt. */
+    insertAndEnqueue: async (input: NewDebate): Promise<Debate> => {
+      const em = db.em();
+      const debate = em.create(Debate, {
+        id: randomUUID(),
+        owner: em.getReference(User, input.ownerId),
+        question: input.question,
+        context: input.context,
+        mode: input.mode,
+        status: 'pending',
+        fundingSource: input.fundingSource,
+        isPublic: false,
+        requestedAgents: input.agents,
+        requestedRounds: input.rounds,
+        preset: input.preset,
+        agentCount: null,
+        roundCount: null,
+        verdict: null,
+        cost: null,
+        failureCode: null,
+        failureMessage: null,
+        attempt: 1,
+        createdAt: now(),
+        startedAt: null,
+        completedAt: null,
+      });
+      await em.flush();
+      await jobs.enqueue({ debateId: debate.id, attempt: debate.attempt });
+      return debate;
+    },
+
+    find: (id: string) => db.em().findOne(Debate, { id }),
+
+    /** Moves the attempt to `status` unless it has already finished. Returns false when nothing moved. */
+    setStatus: async (id: string, attempt: number, status: Extract<DebateStatus, 'running' | 'paused'>) => {
+      const changed = await db
+        .em()
+        .nativeUpdate(
+          Debate,
+          { id, attempt, status: { $in: ['pending', 'running', 'paused'] } },
+          status === 'running' ? { status, startedAt: now() } : { status },
+        );
+      return changed > 0;
+    },
+
+    /** Stores the final state of the attempt once; a second call (a redelivered job) changes nothing. */
+    finish: async (id: string, attempt: number, outcome: DebateOutcome) => {
+      const fields =
+        outcome.status === 'completed'
+          ? {
+              status: 'completed' as const,
+              verdict: outcome.verdict,
+              cost: outcome.cost,
+              agentCount: outcome.agentCount,
+              roundCount: outcome.roundCount,
+            }
+          : {
+              status: 'failed' as const,
+              cost: outcome.cost,
+              failureCode: outcome.code,
+              failureMessage: outcome.message,
+            };
+      return db
+        .em()
+        .nativeUpdate(
+          Debate,
+          { id, attempt, status: { $in: ['pending', 'running', 'paused'] } },
+          { ...fields, completedAt: now() },
+        );
+    },
+
+    /** Stores one finished turn; its key makes a repeated write a no-op. */
+    saveTurn: async (
+      scope: { debateId: string; attempt: number },
+      turn: { round: number; agent: string; content: string; model: string; targetAgent: string | null },
+      usage: { inputTokens: number; outputTokens: number },
+    ) => {
+      await db.execute(
+        `insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent, input_tokens, output_tokens)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+        [
+          scope.debateId,
+          scope.attempt,
+          turn.round,
+          turn.agent,
+          turn.content,
+          turn.model,
+          turn.targetAgent,
+          usage.inputTokens,
+          usage.outputTokens,
+        ],
+      );
+    },
+  };
+}
