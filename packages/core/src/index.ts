@@ -10,12 +10,21 @@ export type {
   EventBus,
   JobHandle,
   JobQueue,
+  KeyCourier,
 } from './bus/ports.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore } from './core.ts';
 export type { Database } from './db/orm.ts';
 export { openDatabase } from './db/orm.ts';
+export type { Debate, FundingSource } from './debates/debate.entity.ts';
+export {
+  createDebateRecords,
+  type DebateOutcome,
+  type DebateRecords,
+  type NewDebate,
+} from './debates/debate-records.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
+export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';
 export * from './engine/llm/index.ts';
 export { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './engine/llm/port.ts';
 export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './engine/llm/simulated.ts';

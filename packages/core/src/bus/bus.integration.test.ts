@@ -115,4 +115,13 @@ describe.each([
     stop();
     expect(await bus.commands.send(id, { type: 'resume' }, 500)).toBe('no_engine');
   });
+
+  it('hands BYOK keys from the process holding them, and nothing once released', async () => {
+    const id = randomUUID();
+    expect(await bus.keys.fetch(id)).toBeNull();
+    const release = await bus.keys.hold(id, { anthropic: 'sk-test-123' });
+    expect(await bus.keys.fetch(id)).toEqual({ anthropic: 'sk-test-123' });
+    release();
+    expect(await bus.keys.fetch(id)).toBeNull();
+  });
 });

@@ -8,6 +8,7 @@ import type {
   EventBus,
   JobHandle,
   JobQueue,
+  KeyCourier,
 } from './ports.ts';
 
 /** In-process bus for embedded mode: same semantics as NATS, one process. */
@@ -15,7 +16,7 @@ export function memoryBus(): Bus {
   const events = memoryEventBus();
   const jobs = memoryJobQueue();
   const commands = memoryCommandBus();
-  return { events, jobs, commands, close: async () => jobs.close() };
+  return { events, jobs, commands, keys: memoryKeyCourier(), close: async () => jobs.close() };
 }
 
 function memoryEventBus(): EventBus {
@@ -120,5 +121,16 @@ function memoryCommandBus(): CommandBus {
         if (handlers.get(debateId) === handler) handlers.delete(debateId);
       };
     },
+  };
+}
+
+function memoryKeyCourier(): KeyCourier {
+  const held = new Map<string, Record<string, string>>();
+  return {
+    hold: async (debateId, keys) => {
+      held.set(debateId, keys);
+      return () => held.delete(debateId);
+    },
+    fetch: async (debateId) => held.get(debateId) ?? null,
   };
 }

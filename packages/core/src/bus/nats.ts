@@ -18,7 +18,16 @@ import {
   TimeoutError,
 } from '@nats-io/transport-node';
 import { type DebateEvent, subjects } from '@verdict/contracts';
-import type { Bus, CommandBus, CommandReply, DebateCommand, EventBus, JobHandle, JobQueue } from './ports.ts';
+import type {
+  Bus,
+  CommandBus,
+  CommandReply,
+  DebateCommand,
+  EventBus,
+  JobHandle,
+  JobQueue,
+  KeyCourier,
+} from './ports.ts';
 
 export type NatsBusOptions = {
   servers: string[];
@@ -52,6 +61,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     jobsSubject: `${prefix}${subjects.jobs}`,
     eventsSubject: (id: string) => `${prefix}${subjects.events(id)}`,
     commandSubject: (id: string) => `${prefix}${subjects.command(id)}`,
+    keysSubject: (id: string) => `${prefix}debate.${id}.keys`,
   };
   const nc = await connect({
     servers: options.servers,
@@ -83,6 +93,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     events: natsEventBus(js, names.events, names.eventsSubject),
     jobs: natsJobQueue(js, names.jobs, names.jobsSubject),
     commands: natsCommandBus(nc, names.commandSubject),
+    keys: natsKeyCourier(nc, names.keysSubject),
     deleteStreams: async () => {
       await jsm.streams.delete(names.events);
       await jsm.streams.delete(names.jobs);
@@ -195,6 +206,32 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
       });
       await nc.flush(); // the subscription is live at the server before anyone is told to send
       return () => subscription.unsubscribe();
+    },
+  };
+}
+
+/** Core NATS request/reply only: the keys never touch JetStream or any other disk-backed store. */
+function natsKeyCourier(nc: NatsConnection, subject: (id: string) => string): KeyCourier {
+  return {
+    hold: async (debateId, keys) => {
+      const subscription = nc.subscribe(subject(debateId), {
+        callback: (err, message) => {
+          if (!err) message.respond(encode(keys));
+        },
+      });
+      await nc.flush();
+      return () => subscription.unsubscribe();
+    },
+    fetch: async (debateId) => {
+      try {
+        return decode<Record<string, string>>(
+          (await nc.request(subject(debateId), undefined, { timeout: 2000 })).data,
+        );
+      } catch (err) {
+        if (err instanceof NoRespondersError || err instanceof TimeoutError) return null;
+        if (err instanceof RequestError && err.isNoResponders()) return null;
+        throw err;
+      }
     },
   };
 }

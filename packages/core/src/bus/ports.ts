@@ -54,4 +54,20 @@ export type CommandBus = {
   serve: (debateId: string, handler: (command: DebateCommand) => CommandReply) => Promise<() => void>;
 };
 
-export type Bus = { events: EventBus; jobs: JobQueue; commands: CommandBus; close: () => Promise<void> };
+export type Bus = {
+  events: EventBus;
+  jobs: JobQueue;
+  commands: CommandBus;
+  keys: KeyCourier;
+  close: () => Promise<void>;
+};
+
+/**
+ * Hands a BYOK debate's provider keys from the API process that received them to the engine node that
+ * runs it, over plain request/reply: nothing is stored, so a restart loses them (and the debate fails
+ * with a clear message rather than running on the service's keys).
+ */
+export type KeyCourier = {
+  hold: (debateId: string, keys: Record<string, string>) => Promise<() => void>;
+  fetch: (debateId: string) => Promise<Record<string, string> | null>;
+};

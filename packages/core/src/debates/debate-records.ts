@@ -3,6 +3,7 @@ import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/con
 import { User } from '../accounts/user.entity.ts';
 import type { JobQueue } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
+import type { KeyRouting } from '../engine/llm/models.ts';
 import type { Clock } from '../shared/clock.ts';
 import { Debate, type FundingSource } from './debate.entity.ts';
 
@@ -14,6 +15,7 @@ export type NewDebate = {
   agents: number;
   rounds: number;
   preset: string | null;
+  routing: KeyRouting | null;
   fundingSource: FundingSource;
 };
 
@@ -42,6 +44,7 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
         requestedAgents: input.agents,
         requestedRounds: input.rounds,
         preset: input.preset,
+        routing: input.routing,
         agentCount: null,
         roundCount: null,
         verdict: null,

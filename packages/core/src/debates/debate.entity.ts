@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
+import type { KeyRouting } from '../engine/llm/models.ts';
 
 export type FundingSource = 'free_tier' | 'user_credits' | 'byok';
 
@@ -20,6 +21,8 @@ const DebateSchema = defineEntity({
     requestedAgents: p.integer(),
     requestedRounds: p.integer(),
     preset: p.string().length(50).nullable(),
+    /** The creating key's routing config (preset, overrides, allowed providers); never provider keys. */
+    routing: p.json<KeyRouting>().nullable(),
     agentCount: p.integer().nullable(),
     roundCount: p.integer().nullable(),
     verdict: p.json<Verdict>().nullable(),

@@ -26,6 +26,10 @@ export type EngineDeps = {
   policy?: CallPolicy;
   /** Receives every event in order. Must not throw; durable storage and publishing live behind it. */
   emit: (event: DebateEventBody) => void;
+  /** Stores a finished turn before the machine hears of it (the turn's idempotency key is its position). */
+  recordTurn?: (turn: Turn, usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
+  /** A failure the debate cannot go on from here (storage down): the node stops the actor and retries the job. */
+  onFatal?: (error: unknown) => void;
 };
 
 export type Usage = { inputTokens: number; outputTokens: number; llmCalls: number };
@@ -94,6 +98,10 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
         model: response.model,
         targetAgent: round.round > 1 ? target : null,
       };
+      if (deps.recordTurn) {
+        const record = deps.recordTurn;
+        yield* Effect.promise(() => record(turn, response));
+      }
       deps.emit(
         turn.targetAgent
           ? {
@@ -136,7 +144,8 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
     );
     Effect.runPromise(program, { signal: controller.signal }).then(
       () => controller.signal.aborted || sendBack({ type: 'ROUND_DONE' }),
-      () => {}, // interrupted by a skip or a stop: the machine has already moved on
+      // Interrupted by a skip or a stop, the machine has already moved on; anything else is fatal.
+      (error) => controller.signal.aborted || deps.onFatal?.(error),
     );
     return () => controller.abort();
   });

@@ -17,6 +17,7 @@ export class Migration0002Debates extends Migration {
       "requested_agents" int not null,
       "requested_rounds" int not null,
       "preset" varchar(50) null,
+      "routing" jsonb null,
       "agent_count" int null,
       "round_count" int null,
       "verdict" jsonb null,

@@ -1,0 +1,176 @@
+import type { DebateEvent } from '@verdict/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { natsBus } from '../bus/nats.ts';
+import type { Bus } from '../bus/ports.ts';
+import { createDebateRecords, type NewDebate } from '../debates/debate-records.ts';
+import { systemClock } from '../shared/clock.ts';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+import { createTestCore, TEST_NATS_URL, type TestCore, uniqueSchema } from '../testing/index.ts';
+import { createEngineNode, type EngineNode } from './engine-node.ts';
+
+const VALID_VERDICT = JSON.stringify({
+  recommendation: 'DEFER',
+  oneLiner: 'Wait one quarter.',
+  confidence: 0.64,
+  narrative: 'The panel split on timing.',
+  arguments: [],
+  keyEvidence: [
+    { claim: 'Budget is frozen', source: 'Skeptic, round 1', supports: 'against', weight: 'high' },
+  ],
+  decisionMatrix: [{ option: 'Now', criterion: 'Cost', score: 3, rationale: 'Budget frozen' }],
+  nextSteps: ['Revisit in Q3'],
+  revisitTriggers: ['Budget unfrozen'],
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('an engine node on PostgreSQL and NATS JetStream', () => {
+  let test: TestCore;
+  let bus: Bus & { deleteStreams: () => Promise<void> };
+  let fake: FakeLlmServer;
+  const nodes: EngineNode[] = [];
+  let ownerId: string;
+
+  /** One node at a time, so each test knows which configuration runs its debates. */
+  const startNode = async (options: Partial<Parameters<typeof createEngineNode>[0]> = {}) => {
+    for (const previous of nodes.splice(0)) await previous.stop();
+    const node = createEngineNode({
+      db: test.core.db,
+      bus,
+      clock: systemClock,
+      slots: 4,
+      providerKeys: {},
+      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+      heartbeatMs: 200,
+      ...options,
+    });
+    node.start();
+    nodes.push(node);
+    return node;
+  };
+  const records = () => createDebateRecords(test.core.db, bus.jobs, systemClock);
+  const create = (input: Partial<NewDebate> = {}) =>
+    records().insertAndEnqueue({
+      ownerId,
+      question: 'Should we adopt a four-day work week for the support team?',
+      context: null,
+      mode: 'fast',
+      agents: 3,
+      rounds: 1,
+      preset: null,
+      routing: null,
+      fundingSource: 'user_credits',
+      ...input,
+    });
+  const finished = (id: string) =>
+    until(
+      () => records().find(id),
+      (d) => d?.status === 'completed' || d?.status === 'failed',
+    );
+  const storedEvents = (id: string) =>
+    test.core.db.execute<{ seq: number; type: string }>(
+      'select seq, type from debate_events where debate_id = ? order by seq',
+      [id],
+    );
+
+  beforeAll(async () => {
+    test = await createTestCore();
+    bus = await natsBus({ servers: [TEST_NATS_URL], prefix: `${uniqueSchema('eng')}.`, jobAckWaitMs: 2000 });
+    fake = await startFakeLlmServer();
+    ownerId = (await test.core.accounts.createUser({ email: 'owner@example.com', name: 'Owner' })).id;
+  });
+  afterAll(async () => {
+    for (const node of nodes) await node.stop();
+    await bus.deleteStreams();
+    await bus.close();
+    await fake.close();
+    await test.cleanup();
+  });
+
+  it('runs a debate to a stored verdict, with every event stored and published in order without gaps', async () => {
+    await startNode({ simulated: { firstTokenMs: 10 } });
+    const debate = await create();
+    const done = await finished(debate.id);
+    expect(done?.status).toBe('completed');
+    expect(done?.verdict?.narrative).toContain('[simulated]');
+    expect(done).toMatchObject({ agentCount: 3, roundCount: 1 });
+    expect(done?.cost?.llmCalls).toBe(4);
+    const stored = await storedEvents(debate.id);
+    expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
+    expect(stored.at(0)?.type).toBe('debate.started');
+    expect(stored.at(-1)?.type).toBe('debate.completed');
+    const published: DebateEvent[] = [];
+    const stop = await bus.events.follow(debate.id, 1, 0, (e) => published.push(e));
+    await until(
+      async () => published.length,
+      (n) => n === stored.length,
+    );
+    stop();
+    expect(published.map((e) => [e.seq, e.type])).toEqual(stored.map((e) => [e.seq, e.type]));
+    const turns = await test.core.db.execute('select agent from debate_turns where debate_id = ?', [
+      debate.id,
+    ]);
+    expect(turns).toHaveLength(3);
+  });
+
+  it('pauses after the round in flight, reflects it in the debate row, and resumes on command', async () => {
+    await startNode({ simulated: { firstTokenMs: 150 } });
+    const debate = await create({ rounds: 2 });
+    await until(
+      () => records().find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    const paused = await bus.commands.send(debate.id, { type: 'pause' });
+    expect(paused).toMatchObject({ accepted: true });
+    await until(
+      () => records().find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: false });
+    await bus.commands.send(debate.id, { type: 'inject', payload: { content: 'Two agents just quit' } });
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', roundCount: 2 });
+    const types = (await storedEvents(debate.id)).map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['debate.paused', 'content.injected', 'debate.resumed', 'rebuttal']),
+    );
+    expect(await bus.commands.send(debate.id, { type: 'skip' })).toBe('no_engine');
+  });
+
+  it('runs on a real SDK against the fake provider, and fails with PROVIDER_ERROR when the judge fails for good', async () => {
+    fake.setScript((request) =>
+      request.model.includes('opus') ? { status: 500 } : { text: 'A fair point.' },
+    );
+    await startNode({
+      providerKeys: { anthropic: 'sk-test-engine' },
+      providerOptions: { baseUrls: fake.baseUrls },
+    });
+    const debate = await create();
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
+    expect(fake.count('anthropic')).toBe(3 + 2); // three debaters, the judge tried twice (one retry)
+    fake.setScript((request) =>
+      request.model.includes('opus') ? { text: VALID_VERDICT } : { text: 'Agreed.' },
+    );
+    const second = await finished((await create()).id);
+    expect(second?.verdict).toMatchObject({ recommendation: 'DEFER', confidence: 0.64 });
+    expect(second?.verdict?.keyEvidence[0]?.weight).toBe('high');
+  });
+
+  it('fails a BYOK debate whose provider keys are gone, instead of using the service keys', async () => {
+    await startNode();
+    const debate = await create({ fundingSource: 'byok' });
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
+    expect(done?.failureMessage).toContain('no longer available');
+  });
+});
