@@ -19,9 +19,10 @@ describe('the start command on the embedded default', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('says at start that it runs on embedded PGlite and the in-process bus', () => {
+  it('says at start that it runs on embedded PGlite, the in-process bus and the simulated model', () => {
     expect(api.output()).toContain('database: embedded PGlite');
     expect(api.output()).toContain('bus: in-process');
+    expect(api.output()).toContain('SIMULATED debater model');
   });
 
   it('serves health, accounts, keys and /v1/me with nothing else running', async () => {

@@ -12,46 +12,77 @@ export type RunningProcess = {
 };
 
 /**
- * Starts `apps/api/src/main.ts` as its own process (what `npm start` runs) on a free port and resolves once
- * it logs the address it listens on. The env is the whole environment of the child: nothing leaks in.
+ * Starts a process of this repository (`apps/api/src/main.ts` is what `npm start` runs) and resolves once
+ * its log shows `ready`. The env is the whole environment of the child: nothing leaks in.
  */
-export async function startApi(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['apps/api/src/main.ts'], {
+async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`API did not start in ${timeoutMs} ms:\n${output}`)),
+      () => reject(new Error(`${entry} did not start in ${timeoutMs} ms:\n${output}`)),
       timeoutMs,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening at (http:\/\/[\d.:]+)/.exec(output);
-      if (match?.[1]) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(found);
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`API exited with ${code} before listening:\n${output}`));
+      reject(new Error(`${entry} exited with ${code} before it was ready:\n${output}`));
     });
   });
-  return {
-    baseUrl,
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
+  return { child, match, output: () => output };
+}
+
+const stopper =
+  (child: ChildProcess) =>
+  async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await once(child, 'exit');
   };
+
+export async function startApi(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningProcess> {
+  const started = await startProcess(
+    'apps/api/src/main.ts',
+    { PORT: '0', ...env },
+    /listening at (http:\/\/[\d.:]+)/,
+    timeoutMs,
+  );
+  return {
+    baseUrl: started.match[1] ?? '',
+    child: started.child,
+    output: started.output,
+    stop: stopper(started.child),
+  };
+}
+
+export type RunningEngine = {
+  child: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+};
+
+/** Starts an engine node process (`npm run start:engine`). */
+export async function startEngine(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningEngine> {
+  const started = await startProcess('apps/engine/src/main.ts', env, /engine node started/, timeoutMs);
+  return { child: started.child, output: started.output, stop: stopper(started.child) };
 }
 
 /** Runs `npm run admin -- …`'s entry point to completion. */

@@ -1,8 +1,11 @@
-import { ConfigError, createCore, loadConfig } from '@verdict/core';
+import { ConfigError, createCore, engineNodeFor, loadConfig } from '@verdict/core';
 import pino from 'pino';
 import { buildServer } from './http/server.ts';
 
-/** Composition root of the API process (and, until the engine lands, of embedded mode). */
+/**
+ * Composition root of the API process. In embedded mode (no NATS_URL) it also runs an engine node, since
+ * nothing else could run the debates.
+ */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -17,15 +20,25 @@ async function main() {
   const logger = pino({ level: config.logLevel });
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
+    log: (message) => logger.info(message),
   });
   const app = await buildServer({ core, logger });
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  const engine =
+    config.nats.kind === 'memory'
+      ? engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message))
+      : null;
+  engine?.start();
+  if (engine?.simulated) {
+    logger.info('engine: in-process, on the SIMULATED debater model (no provider key configured)');
+  }
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await engine?.stop();
     await core.close();
     process.exit(0);
   };

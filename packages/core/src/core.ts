@@ -1,6 +1,10 @@
 import { createAccounts } from './accounts/accounts.ts';
+import { memoryBus } from './bus/memory.ts';
+import { natsBus } from './bus/nats.ts';
+import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';
+import { createDebateRecords } from './debates/debate-records.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
@@ -31,15 +35,26 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
   const counters: CounterStore = useDatabaseCounters
     ? postgresCounterStore(db, onError)
     : memoryCounterStore(clock.now);
+  const bus: Bus =
+    config.nats.kind === 'nats'
+      ? await natsBus({
+          servers: config.nats.servers,
+          prefix: config.natsPrefix,
+          jobAckWaitMs: config.engine.jobAckWaitMs,
+        })
+      : memoryBus();
   return {
     config,
     clock,
     db,
+    bus,
+    debates: createDebateRecords(db, bus.jobs, clock),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock),
     close: async () => {
       await counters.close();
+      await bus.close();
       await db.close();
     },
   };

@@ -24,6 +24,7 @@ export {
   type NewDebate,
 } from './debates/debate-records.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
+export { engineNodeFor } from './engine/engine-for-core.ts';
 export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';
 export * from './engine/llm/index.ts';
 export { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './engine/llm/port.ts';

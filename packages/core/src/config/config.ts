@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { ProviderName } from '@verdict/contracts';
 import { z } from 'zod';
 
 const Url = z.url({ protocol: /^https?$/ });
@@ -27,6 +28,31 @@ const EnvSchema = z.object({
   /** Largest accepted request body in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Prepended to NATS subjects and stream names, to share one NATS between deployments or tests. */
+  NATS_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9_-]+\.)?$/i, 'letters, digits, _ or - followed by a dot')
+    .default(''),
+  /** Debates one engine node runs at once. */
+  ENGINE_SLOTS: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** How long a job may go without a heartbeat before another node takes it over. */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Per-attempt limit of one LLM call. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  GOOGLE_API_KEY: z.string().min(1).optional(),
+  OPENROUTER_API_KEY: z.string().min(1).optional(),
+  OLLAMA_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: Url.optional(),
+  OPENAI_BASE_URL: Url.optional(),
+  GOOGLE_BASE_URL: Url.optional(),
+  OPENROUTER_BASE_URL: Url.optional(),
+  /** An Ollama server (OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1) enables the local tier. */
+  OLLAMA_BASE_URL: Url.optional(),
+  /** The simulated provider's delay to first token and streaming rate (used when no key is configured). */
+  SIMULATED_FIRST_TOKEN_MS: z.coerce.number().int().min(0).default(400),
+  SIMULATED_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(0),
 });
 
 export type Config = {
@@ -40,6 +66,14 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;
+  natsPrefix: string;
+  engine: { slots: number; jobAckWaitMs: number; llmTimeoutMs: number };
+  /** The service's own provider keys (never logged) and endpoints. */
+  providers: {
+    keys: Partial<Record<ProviderName, string>>;
+    baseUrls: Partial<Record<ProviderName, string>>;
+  };
+  simulated: { firstTokenMs: number; tokensPerSecond: number };
 };
 
 /** A readable list of what is wrong with the environment, one variable a line. */
@@ -74,7 +108,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
+    natsPrefix: e.NATS_PREFIX,
+    engine: { slots: e.ENGINE_SLOTS, jobAckWaitMs: e.JOB_ACK_WAIT_MS, llmTimeoutMs: e.LLM_TIMEOUT_MS },
+    providers: {
+      keys: defined({
+        anthropic: e.ANTHROPIC_API_KEY,
+        openai: e.OPENAI_API_KEY,
+        google: e.GOOGLE_API_KEY,
+        openrouter: e.OPENROUTER_API_KEY,
+        ollama: e.OLLAMA_API_KEY,
+      }),
+      baseUrls: defined({
+        anthropic: e.ANTHROPIC_BASE_URL,
+        openai: e.OPENAI_BASE_URL,
+        google: e.GOOGLE_BASE_URL,
+        openrouter: e.OPENROUTER_BASE_URL,
+        ollama: e.OLLAMA_BASE_URL,
+      }),
+    },
+    simulated: { firstTokenMs: e.SIMULATED_FIRST_TOKEN_MS, tokensPerSecond: e.SIMULATED_TOKENS_PER_SECOND },
   };
+}
+
+function defined<T>(record: Record<string, T | undefined>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, T>;
 }
 
 function stripSlash(url: string): string {

@@ -1,0 +1,49 @@
+import { ConfigError, createCore, engineNodeFor, loadConfig } from '@verdict/core';
+import pino from 'pino';
+
+/**
+ * Composition root of an engine node in distributed mode: PostgreSQL, NATS JetStream, the configured
+ * providers. Run as many as you like; they share the job queue. (Embedded mode runs the same node inside
+ * `npm start`.)
+ */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+    if (config.database.kind !== 'postgres' || config.nats.kind !== 'nats') {
+      throw new ConfigError(
+        'The engine process needs DATABASE_URL and NATS_URL (embedded mode runs the engine inside npm start)',
+      );
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel, base: { role: 'engine' } });
+  const core = await createCore(config, {
+    onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
+    log: (message) => logger.info(message),
+  });
+  const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
+  node.start();
+  logger.info(
+    { slots: config.engine.slots },
+    node.simulated
+      ? 'engine node started on the SIMULATED provider (no provider key configured)'
+      : 'engine node started',
+  );
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'engine node stopping; running debates go back to the queue');
+    await node.stop();
+    await core.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+await main();

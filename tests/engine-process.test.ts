@@ -1,0 +1,147 @@
+import type { DebateEvent } from '@verdict/contracts';
+import type { Core } from '@verdict/core';
+import {
+  createTestCore,
+  type FakeLlmServer,
+  startFakeLlmServer,
+  TEST_DATABASE_URL,
+  TEST_NATS_URL,
+  type TestCore,
+  uniqueSchema,
+} from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningEngine, startEngine } from './support/processes.ts';
+
+const VERDICT = JSON.stringify({
+  recommendation: 'PROCEED',
+  oneLiner: 'Go ahead with a pilot.',
+  confidence: 0.72,
+  narrative: 'Most of the panel found the pilot cheap to undo.',
+  arguments: [{ agent: 'Advocate', stance: 'for', keyPoints: ['Cheap to undo'] }],
+  keyEvidence: [],
+  decisionMatrix: [],
+  nextSteps: ['Run a 6-week pilot'],
+  revisitTriggers: ['Ticket backlog grows 20%'],
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// The engine as its own process, on the real PostgreSQL and NATS, talking to the fake provider through the
+// real Anthropic SDK; this test process plays the API's part (writes debates, sends commands, reads events).
+describe('a debate in a separate engine process', () => {
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: uniqueSchema('e2e'),
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: `${uniqueSchema('e2e')}.`,
+    JOB_ACK_WAIT_MS: '5000',
+    LOG_LEVEL: 'warn',
+  };
+  let fake: FakeLlmServer;
+  let api: TestCore;
+  let core: Core;
+  let engine: RunningEngine;
+  let ownerId: string;
+
+  const finished = (id: string) =>
+    until(
+      () => core.debates.find(id),
+      (d) => d?.status === 'completed' || d?.status === 'failed',
+    );
+  const create = (rounds: number) =>
+    core.debates.insertAndEnqueue({
+      ownerId,
+      question: 'Should the support team pilot a four-day week?',
+      context: 'Forty agents, two time zones.',
+      mode: 'fast',
+      agents: 3,
+      rounds,
+      preset: null,
+      routing: null,
+      fundingSource: 'user_credits',
+    });
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer((request) =>
+      request.model.includes('opus')
+        ? { text: VERDICT }
+        : { text: 'A short, concrete argument.', chunkDelayMs: 40 },
+    );
+    api = await createTestCore(env);
+    core = api.core;
+    ownerId = (await core.accounts.createUser({ email: 'e2e@example.com', name: 'E2E' })).id;
+    engine = await startEngine({
+      ...env,
+      LOG_LEVEL: 'info',
+      ANTHROPIC_API_KEY: 'sk-ant-fake-e2e',
+      ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
+    });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await (core?.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
+    await api?.cleanup();
+    await fake?.close();
+  });
+
+  it('runs end to end and publishes every event once, in order, as stored', async () => {
+    const debate = await create(1);
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', agentCount: 3, roundCount: 1 });
+    expect(done?.verdict).toMatchObject({ recommendation: 'PROCEED', confidence: 0.72 });
+    expect(fake.count('anthropic')).toBe(4); // three debaters and the judge, nothing asked twice
+    const stored = await core.db.execute<{ seq: number; type: string }>(
+      'select seq, type from debate_events where debate_id = ? order by seq',
+      [debate.id],
+    );
+    const published: DebateEvent[] = [];
+    const stop = await core.bus.events.follow(debate.id, 1, 0, (e) => published.push(e));
+    await until(
+      async () => published.length,
+      (n) => n >= stored.length,
+    );
+    stop();
+    expect(published.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
+    expect(published.map((e) => e.type)).toEqual(stored.map((e) => e.type));
+    expect(engine.output()).not.toContain('sk-ant-fake-e2e');
+  });
+
+  it('takes pause, inject and resume from another process while the debate runs', async () => {
+    const debate = await create(2);
+    await until(
+      () => core.debates.find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
+    await until(
+      () => core.debates.find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    const injected = await core.bus.commands.send(debate.id, {
+      type: 'inject',
+      payload: { content: 'Budget cut 20%' },
+    });
+    expect(injected).toMatchObject({ accepted: true });
+    expect(await core.bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', roundCount: 2 });
+    const round2 = await core.db.execute<{ data: { injected: string[] } }>(
+      `select data from debate_events where debate_id = ? and type = 'round.started' order by seq desc limit 1`,
+      [debate.id],
+    );
+    const data = round2[0]?.data;
+    expect(typeof data === 'string' ? JSON.parse(data) : data).toEqual({
+      round: 2,
+      injected: ['Budget cut 20%'],
+    });
+    expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toBe('no_engine');
+  });
+});
