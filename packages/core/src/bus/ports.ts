@@ -44,9 +44,20 @@ export type DebateCommand =
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'skip' }
-  | { type: 'inject'; payload: { content: string } };
+  | { type: 'inject'; payload: { content: string } }
+  /** Not a caller's command: asks the node for the actor's current state and transition history. */
+  | { type: 'inspect' };
 
-export type CommandReply = { accepted: boolean; state: string; message?: string };
+export type TransitionRecord = { at: string; event: string; state: string };
+
+export type CommandReply = {
+  accepted: boolean;
+  /** The actor's state after the command, as a dotted path ("running.paused"). */
+  state: string;
+  message?: string;
+  /** Only for `inspect`. */
+  history?: TransitionRecord[];
+};
 
 /** Commands travel to whichever node holds the debate; 'no_engine' means none does. */
 export type CommandBus = {

@@ -1,13 +1,12 @@
-import type { Actor } from 'xstate';
 import type { CommandReply, DebateCommand } from '../bus/ports.ts';
-import type { debateMachine } from './machine.ts';
-import { statePath } from './run-debate.ts';
+import { type RunningDebate, statePath } from './run-debate.ts';
 
 /**
  * Applies a caller's command to a running actor and says whether it applied. Pause and skip take effect
  * as the machine defines (pause after the in-flight responses); inject is queued for the next round.
  */
-export function applyCommand(actor: Actor<typeof debateMachine>, command: DebateCommand): CommandReply {
+export function applyCommand(debate: RunningDebate, command: DebateCommand): CommandReply {
+  const { actor } = debate;
   const snapshot = actor.getSnapshot();
   const state = statePath(snapshot.value);
   const running = snapshot.matches('running');
@@ -30,6 +29,8 @@ export function applyCommand(actor: Actor<typeof debateMachine>, command: Debate
       if (!running) return refuse('The debate is no longer in its rounds');
       actor.send({ type: 'INJECT', content: command.payload.content });
       break;
+    case 'inspect':
+      return { accepted: true, state, history: [...debate.history] };
     default:
       return assertNever(command);
   }

@@ -135,6 +135,13 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       (d) => d?.status === 'paused',
     );
     expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: false });
+    const inspected = await bus.commands.send(debate.id, { type: 'inspect' });
+    expect(inspected).toMatchObject({ accepted: true, state: 'running.paused' });
+    expect(inspected !== 'no_engine' && inspected.history?.map((h) => h.state)).toEqual([
+      'pending',
+      'running.speaking',
+      'running.paused',
+    ]);
     await bus.commands.send(debate.id, { type: 'inject', payload: { content: 'Two agents just quit' } });
     expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
     const done = await finished(debate.id);

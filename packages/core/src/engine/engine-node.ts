@@ -147,7 +147,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         },
       );
       active.set(debateId, running);
-      stopServing = await bus.commands.serve(debateId, (command) => applyCommand(running.actor, command));
+      stopServing = await bus.commands.serve(debateId, (command) => applyCommand(running, command));
       const statusSync = trackPausedStatus(running, (status) => records.setStatus(debateId, attempt, status));
       const final = await Promise.race([running.done, fatal]).catch((error) => {
         running.actor.stop();

@@ -1,6 +1,7 @@
 import type { DebateEventBody, Verdict } from '@verdict/contracts';
 import { Effect } from 'effect';
 import { type Actor, createActor, fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
+import type { TransitionRecord } from '../bus/ports.ts';
 import type { LlmProvider } from './llm/port.ts';
 import { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, type ProviderFailure } from './llm-call.ts';
 import {
@@ -36,8 +37,6 @@ export type Usage = { inputTokens: number; outputTokens: number; llmCalls: numbe
 
 /** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
 const JUDGE_ATTEMPTS = 3;
-
-export type TransitionRecord = { at: string; event: string; state: string };
 
 export type RunningDebate = {
   actor: Actor<typeof debateMachine>;

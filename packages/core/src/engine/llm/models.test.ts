@@ -215,6 +215,18 @@ describe('debate presets', () => {
     expect(plan.panelModels).toEqual([plan.debater.id]);
   });
 
+  it('without a debate preset, seats one model per configured provider at the debater tier', () => {
+    const plan = planDebate(null, null, ['anthropic', 'openai', 'google']);
+    expect(plan.panelModels).toEqual([
+      `anthropic:${MODEL_TABLE.sonnet.anthropic}`,
+      `openai:${MODEL_TABLE.sonnet.openai}`,
+      `google:${MODEL_TABLE.sonnet.google}`,
+    ]);
+    expect(planDebate(null, { allowedProviders: ['openai'] }, ['anthropic', 'openai']).panelModels).toEqual([
+      `openai:${MODEL_TABLE.sonnet.openai}`,
+    ]);
+  });
+
   it('no debate preset follows the key preset', () => {
     const plan = planDebate(undefined, { preset: 'economy' }, ['openai']);
     expect(plan.judge.tier).toBe('sonnet');

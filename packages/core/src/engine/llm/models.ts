@@ -340,7 +340,12 @@ export function planDebate(
   const options = debateRoutingOptions(preset, key, available);
   const judge = routeTask('synthesizer', options);
   const debater = routeTask('debater', options);
-  const mix = preset ? DEBATE_PRESET_ROUTING[preset].mixPanel : false;
-  const panelModels = mix ? modelsForPanel({ ...options, spread: true }) : [debater.id];
+  // Without a debate preset, seats rotate through one model per usable provider at the debater's tier: a
+  // mixed panel whenever several providers are configured. A preset that does not mix pins one model.
+  const panelModels = !preset
+    ? modelsForPanel(options)
+    : DEBATE_PRESET_ROUTING[preset].mixPanel
+      ? modelsForPanel({ ...options, spread: true })
+      : [debater.id];
   return { judge, debater, panelModels };
 }
