@@ -2,6 +2,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
+  eventually,
   type FakeLlmServer,
   startFakeLlmServer,
   TEST_DATABASE_URL,
@@ -24,16 +25,6 @@ const VERDICT = JSON.stringify({
   revisitTriggers: ['Ticket backlog grows 20%'],
 });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 // The engine as its own process, on the real PostgreSQL and NATS, talking to the fake provider through the
 // real Anthropic SDK; this test process plays the API's part (writes debates, sends commands, reads events).
 describe('a debate in a separate engine process', () => {
@@ -52,7 +43,7 @@ describe('a debate in a separate engine process', () => {
   let ownerId: string;
 
   const finished = (id: string) =>
-    until(
+    eventually(
       () => core.debates.find(id),
       (d) => d?.status === 'completed' || d?.status === 'failed',
     );
@@ -104,7 +95,7 @@ describe('a debate in a separate engine process', () => {
     );
     const published: DebateEvent[] = [];
     const stop = await core.bus.events.follow(debate.id, 1, 0, (e) => published.push(e));
-    await until(
+    await eventually(
       async () => published.length,
       (n) => n >= stored.length,
     );
@@ -116,12 +107,12 @@ describe('a debate in a separate engine process', () => {
 
   it('takes pause, inject and resume from another process while the debate runs', async () => {
     const debate = await create(2);
-    await until(
+    await eventually(
       () => core.debates.find(debate.id),
       (d) => d?.status === 'running',
     );
     expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
-    await until(
+    await eventually(
       () => core.debates.find(debate.id),
       (d) => d?.status === 'paused',
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DebateEvent } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_NATS_URL, uniqueSchema } from '../testing/index.ts';
+import { eventually, TEST_NATS_URL, uniqueSchema } from '../testing/index.ts';
 import { memoryBus } from './memory.ts';
 import { natsBus } from './nats.ts';
 import type { Bus, JobHandle } from './ports.ts';
@@ -14,14 +14,6 @@ const event = (debateId: string, seq: number, attempt = 1): DebateEvent => ({
   type: 'agent.thinking',
   data: { agent: `A${seq}`, round: 1 },
 });
-
-const until = async (check: () => boolean, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 // The same contract for both adapters: embedded mode must behave like NATS.
 describe.each([
@@ -56,7 +48,7 @@ describe.each([
     const seen: number[] = [];
     const stop = await bus.events.follow(id, 1, 0, (e) => seen.push(e.seq));
     await bus.events.publish(event(id, 6));
-    await until(() => seen.length === 6);
+    await eventually(() => seen.length === 6, Boolean);
     stop();
     expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
   });
@@ -67,7 +59,7 @@ describe.each([
     await bus.events.publish(event(id, 1, 2));
     const seen: number[] = [];
     const stop = await bus.events.follow(id, 1, 2, (e) => seen.push(e.seq));
-    await until(() => seen.length === 2);
+    await eventually(() => seen.length === 2, Boolean);
     await new Promise((r) => setTimeout(r, 100));
     stop();
     expect(seen).toEqual([3, 4]);
@@ -80,7 +72,7 @@ describe.each([
     await bus.events.publish(event(id, 2));
     const seen: number[] = [];
     const stop = await bus.events.follow(id, 1, 0, (e) => seen.push(e.seq));
-    await until(() => seen.length >= 2);
+    await eventually(() => seen.length >= 2, Boolean);
     await new Promise((r) => setTimeout(r, 100));
     stop();
     expect(seen).toEqual([1, 2]);
@@ -99,7 +91,7 @@ describe.each([
       await handle.ack();
     });
     for (const id of ids) await bus.jobs.enqueue({ debateId: id, attempt: 1 });
-    await until(() => handled.length === 3, 10_000);
+    await eventually(() => handled.length === 3, Boolean, 10_000);
     await consumer.stop();
     expect([...handled].sort()).toEqual([...ids].sort());
   });

@@ -5,7 +5,7 @@ import type { Bus } from '../bus/ports.ts';
 import { createDebateRecords, type NewDebate } from '../debates/debate-records.ts';
 import { systemClock } from '../shared/clock.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
-import { createTestCore, TEST_NATS_URL, type TestCore, uniqueSchema } from '../testing/index.ts';
+import { createTestCore, eventually, TEST_NATS_URL, type TestCore, uniqueSchema } from '../testing/index.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
 
 const VALID_VERDICT = JSON.stringify({
@@ -21,16 +21,6 @@ const VALID_VERDICT = JSON.stringify({
   nextSteps: ['Revisit in Q3'],
   revisitTriggers: ['Budget unfrozen'],
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('an engine node on PostgreSQL and NATS JetStream', () => {
   let test: TestCore;
@@ -71,7 +61,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       ...input,
     });
   const finished = (id: string) =>
-    until(
+    eventually(
       () => records().find(id),
       (d) => d?.status === 'completed' || d?.status === 'failed',
     );
@@ -109,7 +99,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(stored.at(-1)?.type).toBe('debate.completed');
     const published: DebateEvent[] = [];
     const stop = await bus.events.follow(debate.id, 1, 0, (e) => published.push(e));
-    await until(
+    await eventually(
       async () => published.length,
       (n) => n === stored.length,
     );
@@ -124,13 +114,13 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
   it('pauses after the round in flight, reflects it in the debate row, and resumes on command', async () => {
     await startNode({ simulated: { firstTokenMs: 150 } });
     const debate = await create({ rounds: 2 });
-    await until(
+    await eventually(
       () => records().find(debate.id),
       (d) => d?.status === 'running',
     );
     const paused = await bus.commands.send(debate.id, { type: 'pause' });
     expect(paused).toMatchObject({ accepted: true });
-    await until(
+    await eventually(
       () => records().find(debate.id),
       (d) => d?.status === 'paused',
     );

@@ -53,3 +53,19 @@ export {
   type FakeScript,
   startFakeLlmServer,
 } from './fake-llm-server.ts';
+
+/** Polls `read` until `done` holds, for tests that wait on another process or a background loop. */
+export async function eventually<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`not reached in ${ms} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
