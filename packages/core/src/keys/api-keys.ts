@@ -4,6 +4,7 @@ import type {
   ApiKey as ApiKeyDto,
   CreatedApiKey,
   Plan,
+  Profile,
   StoredApiKeyConfig,
 } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
@@ -24,6 +25,8 @@ export type KeyPrincipal = {
   userId: string;
   plan: Plan;
   config: StoredApiKeyConfig | null;
+  /** The owner's profile, read in the same query: /v1/me needs no further round trip. */
+  profile: Profile;
 };
 
 export type ApiKeys = ReturnType<typeof createApiKeys>;
@@ -86,15 +89,35 @@ export function createApiKeys(db: Database, clock: Clock) {
      */
     authenticate: async (raw: string): Promise<KeyPrincipal | null> => {
       if (!KEY_PATTERN.test(raw)) return null;
-      const [row] = await db.execute<{ key_id: string; user_id: string; plan: Plan; config: unknown }>(
-        `select k.id as key_id, k.user_id, u.plan, k.config
+      const [row] = await db.execute<{
+        key_id: string;
+        user_id: string;
+        plan: Plan;
+        config: unknown;
+        name: string;
+        email: string;
+        created_at: Date | string;
+      }>(
+        `select k.id as key_id, k.user_id, u.plan, k.config, u.name, u.email, u.created_at
            from api_keys k join users u on u.id = k.user_id
           where k.key_hash = ? and k.revoked_at is null`,
         [sha256Hex(raw)],
       );
       if (!row) return null;
       const config = typeof row.config === 'string' ? JSON.parse(row.config) : row.config;
-      return { keyId: row.key_id, userId: row.user_id, plan: row.plan, config: config ?? null };
+      return {
+        keyId: row.key_id,
+        userId: row.user_id,
+        plan: row.plan,
+        config: config ?? null,
+        profile: {
+          id: row.user_id,
+          name: row.name,
+          email: row.email,
+          plan: row.plan,
+          createdAt: new Date(row.created_at).toISOString(),
+        },
+      };
     },
   };
 }

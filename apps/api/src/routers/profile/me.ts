@@ -15,4 +15,5 @@ export const me = keyProcedure
   })
   .input(z.void())
   .output(Profile)
-  .query(({ ctx }) => ctx.core.accounts.profile(ctx.caller.userId));
+  // The key lookup already read the owner's profile; no second round trip.
+  .query(({ ctx }) => ctx.caller.key?.profile ?? ctx.core.accounts.profile(ctx.caller.userId));

@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+export type SpawnedServer<Info> = {
+  /** The JSON object the server printed on its first stdout line once listening. */
+  info: Info;
+  child: ChildProcess;
+  /** Asks the server to shut down (it drops what it created) and waits for it to exit. */
+  stop: () => Promise<void>;
+};
+
+export type SpawnOptions = {
+  /** Added to the parent's environment, after `unset` is applied. */
+  env?: Record<string, string>;
+  /** Parent variables the child must not see (e.g. DATABASE_URL for an embedded server). */
+  unset?: string[];
+  /** Node flags for the child, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/x']. */
+  execArgv?: string[];
+  readyTimeoutMs?: number;
+  stopTimeoutMs?: number;
+};
+
+/**
+ * Starts `script` in its own Node process (the same Node 24 binary as this one), so the load generator
+ * and the server under test never share an event loop. The server reports readiness by printing one JSON
+ * line on stdout; it shuts down when the IPC channel closes, which also happens if this process dies.
+ */
+export async function spawnServer<Info>(
+  script: string,
+  options: SpawnOptions = {},
+): Promise<SpawnedServer<Info>> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of options.unset ?? []) delete env[name];
+  Object.assign(env, options.env);
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), script], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000);
+  });
+  const exited = once(child, 'exit');
+
+  const info = await new Promise<Info>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} not ready after ${options.readyTimeoutMs ?? 60_000} ms\n${stderr}`));
+    }, options.readyTimeoutMs ?? 60_000);
+    lines.on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line) as Info);
+      } catch (err) {
+        reject(err);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited before it was ready (code ${code}, signal ${signal})\n${stderr}`));
+    });
+  });
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 15_000);
+    if (child.connected) child.disconnect();
+    else child.kill('SIGTERM');
+    const [code] = await exited;
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`${script} exited with code ${code} on stop\n${stderr}`);
+  };
+  return { info, child, stop };
+}
+
+/** Runs `shutdown` once, when the parent closes the IPC channel or sends SIGTERM/SIGINT. */
+export function onStopRequest(shutdown: () => Promise<void>): void {
+  let stopping = false;
+  const run = () => {
+    if (stopping) return;
+    stopping = true;
+    shutdown().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('disconnect', run);
+  process.once('SIGTERM', run);
+  process.once('SIGINT', run);
+}

@@ -1,0 +1,71 @@
+/**
+ * The API as production builds it (loadConfig + createCore + buildServer), for load tests. Configured
+ * by the environment like the real process (DATABASE_URL + DATABASE_SCHEMA for distributed mode, DATA_DIR
+ * for embedded PGlite), plus bench-only knobs:
+ *   BENCH_COUNTERS=memory|database  override the rate-limit counter store (default: as production)
+ *   BENCH_DROP_SCHEMA=1             drop DATABASE_SCHEMA on shutdown
+ *   BENCH_DIRECT_ROUTE=1            also serve three experiment routes on plain Fastify (no tRPC):
+ *     GET /bench/direct-me     the same three core calls as /v1/me (key lookup, counter upsert, profile)
+ *     GET /bench/raw-me        the same three round trips, the profile read as raw SQL instead of em.findOne
+ *     GET /bench/one-query-me  the same work in one SQL statement (one round trip), to price round trips
+ * Once listening it prints {"port","key","userId"} as one JSON line on stdout. A failed start still drops
+ * the schema.
+ */
+import { buildServer } from '@verdict/api';
+import { createCore, loadConfig } from '@verdict/core';
+import type { FastifyInstance } from 'fastify';
+import { onStopRequest } from '../lib/spawn-server.ts';
+import { registerExperimentRoutes } from './experiment-routes.ts';
+
+const counters = process.env.BENCH_COUNTERS;
+if (counters !== undefined && counters !== 'memory' && counters !== 'database') {
+  throw new Error(`BENCH_COUNTERS must be memory or database, not ${counters}`);
+}
+
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+const core = await createCore(config, counters ? { counters } : {});
+
+/**
+ * Drops the bench schema (when asked) and closes the core; runs on stop and on a failed start. Requests
+ * cut off by the close may still be running their queries, and DROP SCHEMA can deadlock with one of
+ * them: PostgreSQL then aborts one side, so the drop is retried.
+ */
+async function release() {
+  if (process.env.BENCH_DROP_SCHEMA === '1' && config.database.kind === 'postgres') {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await core.db.execute(`drop schema if exists "${config.database.schema}" cascade`);
+        break;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+  await core.close();
+}
+
+let app: FastifyInstance | undefined;
+let ready: { port: number; key: string; userId: string };
+try {
+  const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
+  // 100,000 per minute is the highest per-key limit the API accepts; a run stays far below it.
+  const key = await core.apiKeys.create(user.id, 'bench', { rateLimit: 100_000 });
+  app = await buildServer({ core });
+  if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  ready = { port: address.port, key: key.key, userId: user.id };
+} catch (err) {
+  await app?.close().catch(() => {});
+  await release();
+  throw err;
+}
+
+const server = app;
+onStopRequest(async () => {
+  await server.close();
+  await release();
+});
+process.stdout.write(`${JSON.stringify(ready)}\n`);
