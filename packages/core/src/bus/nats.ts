@@ -86,6 +86,9 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     ack_policy: AckPolicy.Explicit,
     ack_wait: nanos(options.jobAckWaitMs ?? 30_000),
     max_ack_pending: -1,
+    // Every idle slot of every node parks one pull request here; NATS's default of 512 would cap the whole
+    // cluster at 512 debates in flight.
+    max_waiting: 100_000,
   });
   const js = jetstream(nc);
   return {

@@ -75,6 +75,20 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
       return changed > 0;
     },
 
+    /**
+     * Starts a fresh attempt of a debate whose earlier attempt was left unfinished (its node died), so the
+     * new run's events form their own gap-free stream. Returns the new attempt, or null if another node
+     * got there first or the debate moved on.
+     */
+    restartAttempt: async (id: string, attempt: number): Promise<number | null> => {
+      const rows = await db.execute<{ attempt: number }>(
+        `update debates set attempt = attempt + 1, status = 'pending'
+          where id = ? and attempt = ? and status in ('running', 'paused') returning attempt`,
+        [id, attempt],
+      );
+      return rows[0] ? Number(rows[0].attempt) : null;
+    },
+
     /** Stores the final state of the attempt once; a second call (a redelivered job) changes nothing. */
     finish: async (id: string, attempt: number, outcome: DebateOutcome) => {
       const fields =

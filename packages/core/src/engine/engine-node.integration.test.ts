@@ -170,4 +170,23 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
     expect(done?.failureMessage).toContain('no longer available');
   });
+
+  it('hands a debate back when its node stops, and another node reruns it as a new attempt', async () => {
+    await startNode({ simulated: { firstTokenMs: 300 } });
+    const debate = await create({ rounds: 2 });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    await startNode({ simulated: { firstTokenMs: 5 } }); // stops the first node mid-debate
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', attempt: 2, roundCount: 2 });
+    const second = await test.core.db.execute<{ seq: number; type: string }>(
+      'select seq, type from debate_events where debate_id = ? and attempt = 2 order by seq',
+      [debate.id],
+    );
+    expect(second.map((e) => e.seq)).toEqual(second.map((_, i) => i + 1));
+    expect(second.at(0)?.type).toBe('debate.started');
+    expect(second.at(-1)?.type).toBe('debate.completed');
+  });
 });

@@ -59,6 +59,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const simulatedLlm = simulatedProvider(options.simulated);
   const active = new Map<string, RunningDebate>();
   let consumer: JobConsumer | null = null;
+  let stopping = false;
 
   type Providers = { provider: LlmProvider; panel: string[]; judge: string };
 
@@ -93,17 +94,29 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   }
 
   async function run(handle: JobHandle) {
-    const { debateId, attempt } = handle.job;
+    const { debateId } = handle.job;
     const debate = await records.find(debateId);
-    // A job for a deleted debate, an older attempt, or one already finished is a duplicate: drop it.
-    if (
-      !debate ||
-      debate.attempt !== attempt ||
-      debate.status === 'completed' ||
-      debate.status === 'failed'
-    ) {
+    // Deleted or finished: a duplicate delivery. Nothing to do.
+    if (!debate || debate.status === 'completed' || debate.status === 'failed') {
       await handle.ack();
       return;
+    }
+    let attempt = debate.attempt;
+    if (debate.status === 'pending') {
+      // A pending debate belongs to the job of its current attempt; an older job is stale.
+      if (handle.job.attempt !== attempt) {
+        await handle.ack();
+        return;
+      }
+    } else {
+      // Redelivered after the node running it died: rerun as a new attempt with its own event stream.
+      const next = await records.restartAttempt(debateId, attempt);
+      if (next === null) {
+        await handle.ack();
+        return;
+      }
+      log('warn', `debate ${debateId} was left unfinished; restarting as attempt ${next}`);
+      attempt = next;
     }
     const heartbeat = setInterval(() => handle.heartbeat(), options.heartbeatMs ?? 5000);
     const events = createEventLog(db, bus.events, clock, { debateId, attempt, afterSeq: 0 });
@@ -176,8 +189,14 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       log('info', `debate ${debateId} ${outcome.status}`, { state: statePath(final.value) });
     } catch (err) {
       // Storage or bus trouble: hand the job back; the stored turns and events make the rerun idempotent.
-      log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
-      handle.retry(5000);
+      if (stopping) {
+        log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
+        handle.retry(0);
+      } else {
+        // Storage or bus trouble: retry a little later; stored turns and events are not duplicated.
+        log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
+        handle.retry(5000);
+      }
     } finally {
       clearInterval(heartbeat);
       stopServing?.();
@@ -189,12 +208,16 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     active,
     simulated,
     start: () => {
+      stopping = false;
       consumer ??= bus.jobs.consume(options.slots, run);
     },
     stop: async () => {
-      await consumer?.stop();
-      consumer = null;
+      stopping = true;
+      // Stop pulling first (synchronously), then end the running actors so their handlers return the jobs.
+      const consumerStopped = consumer?.stop();
       for (const running of active.values()) running.actor.stop();
+      await consumerStopped;
+      consumer = null;
     },
   };
 }

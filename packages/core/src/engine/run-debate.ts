@@ -172,6 +172,8 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
     actor.subscribe({
       next: (snapshot) => snapshot.status === 'done' && resolve(snapshot),
       error: reject,
+      // Stopped before a final state (node shutting down): settle, so the caller can hand the job back.
+      complete: () => reject(new Error('the debate actor was stopped before it finished')),
     });
   });
   actor.start();
