@@ -1,10 +1,10 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorStatus } from '@verdict/contracts';
-import { AppError, rateLimitedError, rateLimitHeaders } from '@verdict/core';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { authenticate } from '../auth/authenticate.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
-import { type Caller, type Context, presentedKey, SESSION_COOKIE } from './context.ts';
+import type { Context } from './context.ts';
 
 export type AuthKind = 'none' | 'user' | 'key';
 
@@ -57,39 +57,18 @@ const base = t.procedure.use(({ ctx, meta, next }) => {
   return next();
 });
 
-async function authenticateKey(ctx: Context, raw: string): Promise<Caller> {
-  const principal = await ctx.core.apiKeys.authenticate(raw);
-  if (!principal) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
-  const decision = await ctx.core.rateLimits.hitKey(
-    principal.keyId,
-    principal.plan,
-    principal.config?.rateLimit ?? null,
-  );
-  Object.assign(ctx.response.headers, rateLimitHeaders(decision));
-  if (!decision.allowed) throw rateLimitedError(decision);
-  return { userId: principal.userId, key: principal, sessionToken: null };
-}
-
-async function authenticateSession(ctx: Context): Promise<Caller | null> {
-  const token = ctx.req.cookies[SESSION_COOKIE];
-  if (!token) return null;
-  const session = await ctx.core.accounts.sessionUser(token);
-  return session ? { userId: session.user.id, key: null, sessionToken: token } : null;
-}
-
 export const publicProcedure = base.meta({ auth: 'none' });
 
 /** /api routes: an API key when one is presented, else the dashboard session cookie. */
-export const userProcedure = base.meta({ auth: 'user' }).use(async ({ ctx, next }) => {
-  const raw = presentedKey(ctx.req);
-  const caller = raw ? await authenticateKey(ctx, raw) : await authenticateSession(ctx);
-  if (!caller) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key');
-  return next({ ctx: { caller } });
-});
+export const userProcedure = base
+  .meta({ auth: 'user' })
+  .use(async ({ ctx, next }) =>
+    next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'user', ctx.response.headers) } }),
+  );
 
 /** /v1 routes: an API key is required. */
-export const keyProcedure = base.meta({ auth: 'key' }).use(async ({ ctx, next }) => {
-  const raw = presentedKey(ctx.req);
-  if (!raw) throw new AppError('UNAUTHORIZED', 'Send an API key as Authorization: Bearer or X-Api-Key');
-  return next({ ctx: { caller: await authenticateKey(ctx, raw) } });
-});
+export const keyProcedure = base
+  .meta({ auth: 'key' })
+  .use(async ({ ctx, next }) =>
+    next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'key', ctx.response.headers) } }),
+  );
