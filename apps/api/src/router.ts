@@ -1,4 +1,5 @@
 import { authRouter } from './routers/auth/index.ts';
+import { debatesRouter } from './routers/debates/index.ts';
 import { keysRouter } from './routers/keys/index.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
@@ -7,6 +8,7 @@ import { router } from './trpc/init.ts';
 export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
+  debates: debatesRouter,
   v1: router({ me, health: v1Health }),
 });
 

@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './debate-resource.ts';
 export * from './debates.ts';
 export * from './errors.ts';
 export * from './events.ts';

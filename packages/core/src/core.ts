@@ -4,6 +4,8 @@ import { natsBus } from './bus/nats.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';
+import { createDebateControl } from './debates/debate-control.ts';
+import { createDebateReads } from './debates/debate-reads.ts';
 import { createDebateRecords } from './debates/debate-records.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
@@ -43,12 +45,15 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
           jobAckWaitMs: config.engine.jobAckWaitMs,
         })
       : memoryBus();
+  const debateReads = createDebateReads(db, clock);
   return {
     config,
     clock,
     db,
     bus,
     debates: createDebateRecords(db, bus.jobs, clock),
+    debateReads,
+    debateControl: createDebateControl(debateReads, bus),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock),

@@ -17,12 +17,15 @@ export { type Core, type CoreOptions, createCore } from './core.ts';
 export type { Database } from './db/orm.ts';
 export { openDatabase } from './db/orm.ts';
 export type { Debate, FundingSource } from './debates/debate.entity.ts';
+export { createDebateControl, type DebateChart } from './debates/debate-control.ts';
+export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
 export {
   createDebateRecords,
   type DebateOutcome,
   type DebateRecords,
   type NewDebate,
 } from './debates/debate-records.ts';
+export { toDebateObject } from './debates/debate-view.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
 export { engineNodeFor } from './engine/engine-for-core.ts';
 export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';

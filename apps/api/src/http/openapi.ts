@@ -74,6 +74,7 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string): Op
   doc.tags = [
     { name: 'auth', description: 'Dashboard accounts and sessions' },
     { name: 'keys', description: 'API key management' },
+    { name: 'debates', description: 'Debates of the dashboard' },
     { name: 'v1', description: 'Public API' },
   ];
   return doc;

@@ -20,7 +20,14 @@ export type NewDebate = {
 };
 
 export type DebateOutcome =
-  | { status: 'completed'; verdict: Verdict; cost: DebateCost; agentCount: number; roundCount: number }
+  | {
+      status: 'completed';
+      verdict: Verdict;
+      cost: DebateCost;
+      agentCount: number;
+      roundCount: number;
+      agentsUsed: string[];
+    }
   | { status: 'failed'; code: string; message: string; cost: DebateCost };
 
 export type DebateRecords = ReturnType<typeof createDebateRecords>;
@@ -52,6 +59,9 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
         failureCode: null,
         failureMessage: null,
         attempt: 1,
+        workspaceId: null,
+        agentsUsed: null,
+        deletedAt: null,
         createdAt: now(),
         startedAt: null,
         completedAt: null,
@@ -99,6 +109,7 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
               cost: outcome.cost,
               agentCount: outcome.agentCount,
               roundCount: outcome.roundCount,
+              agentsUsed: outcome.agentsUsed,
             }
           : {
               status: 'failed' as const,

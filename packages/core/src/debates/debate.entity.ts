@@ -8,6 +8,7 @@ export type FundingSource = 'free_tier' | 'user_credits' | 'byok';
 const DebateSchema = defineEntity({
   name: 'Debate',
   tableName: 'debates',
+  indexes: [{ name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] }],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     owner: () => p.manyToOne(User).deleteRule('cascade').index(),
@@ -31,6 +32,11 @@ const DebateSchema = defineEntity({
     failureMessage: p.text().nullable(),
     /** Incremented by a retry; events and turns are scoped to it. */
     attempt: p.integer().default(1),
+    workspaceId: p.uuid().nullable(),
+    /** Model identifiers of the debaters that spoke, set on completion. */
+    agentsUsed: p.json<string[]>().nullable(),
+    /** Soft delete (DELETE /api/debates/:id): hidden from lists and reads, kept for the owner's records. */
+    deletedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),

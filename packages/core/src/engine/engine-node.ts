@@ -177,6 +177,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
               cost,
               agentCount: final.context.seats.length - final.context.missing.length,
               roundCount: final.context.round,
+              agentsUsed: [...new Set(final.context.turns.map((turn) => turn.model))],
             }
           : {
               status: 'failed',

@@ -1,0 +1,201 @@
+import type { DebateCommandResult, DebateObject, DebatePage, DebateStateChart } from '@verdict/contracts';
+import { createEngineNode, type EngineNode } from '@verdict/core';
+import { eventually } from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectError,
+  type Harness,
+  registerUser,
+  startServer,
+  type TestUser,
+} from '../../testing/http-harness.ts';
+
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+describe('debate routes on /api', () => {
+  let h: Harness;
+  let engine: EngineNode;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  const create = (owner: TestUser, overrides: { rounds?: number; isPublic?: boolean } = {}) =>
+    h.core.debates.insertAndEnqueue({
+      ownerId: owner.session.user.id,
+      question: 'Should we rewrite the billing service in Rust?',
+      context: null,
+      mode: 'fast',
+      agents: 3,
+      rounds: overrides.rounds ?? 1,
+      preset: null,
+      routing: null,
+      fundingSource: 'user_credits',
+    });
+  const finished = (id: string) =>
+    eventually(
+      () => h.core.debates.find(id),
+      (d) => d?.status === 'completed' || d?.status === 'failed',
+    );
+
+  beforeAll(async () => {
+    h = await startServer();
+    engine = createEngineNode({
+      db: h.core.db,
+      bus: h.core.bus,
+      clock: h.core.clock,
+      slots: 4,
+      providerKeys: {},
+      simulated: { firstTokenMs: 120 },
+      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+    });
+    engine.start();
+    alice = await registerUser(h);
+    bob = await registerUser(h);
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await h.close();
+  });
+
+  it('reads a completed debate with counts, the verdict summary (confidence 0–1) and cost', async () => {
+    const debate = await create(alice);
+    await finished(debate.id);
+    const res = await h.request<DebateObject>('GET', `/api/debates/${debate.id}`, { cookie: alice.cookie });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      id: debate.id,
+      status: 'completed',
+      agentCount: 3,
+      roundCount: 1,
+      ownerId: alice.session.user.id,
+    });
+    expect(res.json.verdict?.confidence).toBeGreaterThanOrEqual(0);
+    expect(res.json.verdict?.confidence).toBeLessThanOrEqual(1);
+    expect(res.json.verdict?.agentsUsed.every((m) => m.startsWith('simulated/'))).toBe(true);
+    expect(res.json.cost?.llmCalls).toBe(4);
+  });
+
+  it('hides counts, verdict and cost until completion', async () => {
+    const debate = await create(alice, { rounds: 3 });
+    const res = await h.request<DebateObject>('GET', `/api/debates/${debate.id}`, { cookie: alice.cookie });
+    expect(res.json).toMatchObject({
+      agentCount: null,
+      roundCount: null,
+      verdict: null,
+      cost: null,
+      completedAt: null,
+    });
+    await finished(debate.id);
+  });
+
+  it("answers 404, never 403, for another user's private debate and for a missing one", async () => {
+    const debate = await create(alice);
+    expectError(await h.request('GET', `/api/debates/${debate.id}`, { cookie: bob.cookie }), 'NOT_FOUND');
+    expectError(await h.request('GET', `/api/debates/${MISSING}`, { cookie: alice.cookie }), 'NOT_FOUND');
+    expectError(
+      await h.request('GET', '/api/debates/not-a-uuid', { cookie: alice.cookie }),
+      'VALIDATION_ERROR',
+    );
+    expectError(await h.request('GET', `/api/debates/${debate.id}`), 'UNAUTHORIZED');
+    await finished(debate.id);
+  });
+
+  it("lists only the caller's debates, paginated, filtered and sorted", async () => {
+    const carol = await registerUser(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await create(carol)).id);
+    for (const id of ids) await finished(id);
+    const page1 = await h.request<DebatePage>('GET', '/api/debates?limit=2&page=1', { cookie: carol.cookie });
+    expect(page1.status).toBe(200);
+    expect(page1.json).toMatchObject({ page: 1, limit: 2, total: 3, totalPages: 2 });
+    expect(page1.json.debates.map((d) => d.id)).toEqual([ids[2], ids[1]]);
+    const asc = await h.request<DebatePage>('GET', '/api/debates?sortOrder=asc&status=completed', {
+      cookie: carol.cookie,
+    });
+    expect(asc.json.debates.map((d) => d.id)).toEqual(ids);
+    const none = await h.request<DebatePage>('GET', '/api/debates?status=paused', { cookie: carol.cookie });
+    expect(none.json.total).toBe(0);
+    const other = await h.request<DebatePage>('GET', '/api/debates', { cookie: bob.cookie });
+    expect(other.json.debates.some((d) => ids.includes(d.id))).toBe(false);
+    expectError(
+      await h.request('GET', '/api/debates?limit=101', { cookie: carol.cookie }),
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await h.request('GET', '/api/debates?status=done', { cookie: carol.cookie }),
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('soft-deletes for the owner only: hidden from list and reads afterwards', async () => {
+    const debate = await create(alice);
+    await finished(debate.id);
+    expectError(await h.request('DELETE', `/api/debates/${debate.id}`, { cookie: bob.cookie }), 'NOT_FOUND');
+    expect((await h.request('DELETE', `/api/debates/${debate.id}`, { cookie: alice.cookie })).status).toBe(
+      204,
+    );
+    expectError(await h.request('GET', `/api/debates/${debate.id}`, { cookie: alice.cookie }), 'NOT_FOUND');
+    const list = await h.request<DebatePage>('GET', '/api/debates?limit=100', { cookie: alice.cookie });
+    expect(list.json.debates.some((d) => d.id === debate.id)).toBe(false);
+  });
+
+  it('pauses, injects and resumes through the commands route, and answers 409 when no engine runs it', async () => {
+    const debate = await create(alice, { rounds: 2 });
+    await eventually(
+      () => h.core.debates.find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    const path = `/api/debates/${debate.id}/commands`;
+    const paused = await h.request<DebateCommandResult>('POST', path, {
+      cookie: alice.cookie,
+      body: { type: 'pause' },
+    });
+    expect(paused.status).toBe(200);
+    expect(paused.json.accepted).toBe(true);
+    await eventually(
+      () => h.core.debates.find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    const chart = await h.request<DebateStateChart>('GET', `/api/debates/${debate.id}/statechart`, {
+      cookie: alice.cookie,
+    });
+    expect(chart.json.current).toEqual({ state: 'running.paused', live: true });
+    expect(chart.json.history.map((t) => t.state)).toEqual(['pending', 'running.speaking', 'running.paused']);
+    expect(chart.json.chart.states.map((s) => s.path)).toContain('judging');
+    expectError(
+      await h.request('POST', path, { cookie: alice.cookie, body: { type: 'inject' } }),
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await h.request('POST', path, { cookie: alice.cookie, body: { type: 'stop' } }),
+      'VALIDATION_ERROR',
+    );
+    const injected = await h.request<DebateCommandResult>('POST', path, {
+      cookie: alice.cookie,
+      body: { type: 'inject', payload: { content: 'The team shrank to four people' } },
+    });
+    expect(injected.json.accepted).toBe(true);
+    expectError(await h.request('POST', path, { cookie: bob.cookie, body: { type: 'resume' } }), 'NOT_FOUND');
+    expect(
+      (await h.request<DebateCommandResult>('POST', path, { cookie: alice.cookie, body: { type: 'resume' } }))
+        .json.accepted,
+    ).toBe(true);
+    await finished(debate.id);
+    expectError(
+      await h.request('POST', path, { cookie: alice.cookie, body: { type: 'pause' } }),
+      'DEBATE_NOT_RUNNING',
+    );
+    const after = await h.request<DebateStateChart>('GET', `/api/debates/${debate.id}/statechart`, {
+      cookie: alice.cookie,
+    });
+    expect(after.json.current).toEqual({ state: 'completed', live: false });
+  });
+
+  it("keeps the state chart of another user's debate private", async () => {
+    const debate = await create(alice);
+    expectError(
+      await h.request('GET', `/api/debates/${debate.id}/statechart`, { cookie: bob.cookie }),
+      'NOT_FOUND',
+    );
+    await finished(debate.id);
+  });
+});

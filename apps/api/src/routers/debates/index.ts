@@ -1,0 +1,14 @@
+import { router } from '../../trpc/init.ts';
+import { deleteDebate } from './delete-debate.ts';
+import { getDebate } from './get-debate.ts';
+import { getStateChart } from './get-statechart.ts';
+import { listDebates } from './list-debates.ts';
+import { sendCommand } from './send-command.ts';
+
+export const debatesRouter = router({
+  list: listDebates,
+  get: getDebate,
+  delete: deleteDebate,
+  command: sendCommand,
+  statechart: getStateChart,
+});

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { DebateCost, DebateMode, DebateStatus, Recommendation } from './debates.ts';
+
+export const FundingSource = z.enum(['free_tier', 'user_credits', 'byok']);
+export type FundingSource = z.infer<typeof FundingSource>;
+
+/** The verdict as the debate object shows it; confidence 0–1. */
+export const VerdictSummary = z
+  .object({
+    recommendation: Recommendation,
+    confidence: z.number().min(0).max(1),
+    summary: z.string(),
+    agentsUsed: z.array(z.string()).meta({ description: 'Model identifiers; simulated ones say so' }),
+    totalRounds: z.number().int(),
+  })
+  .meta({ id: 'VerdictSummary' });
+export type VerdictSummary = z.infer<typeof VerdictSummary>;
+
+/** The debate object of /api (spec: Debate). */
+export const DebateObject = z
+  .object({
+    id: z.uuid(),
+    question: z.string(),
+    status: DebateStatus,
+    mode: DebateMode.nullable(),
+    fundingSource: FundingSource,
+    isPublic: z.boolean(),
+    agentCount: z.number().int().nullable(),
+    roundCount: z.number().int().nullable(),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+    ownerId: z.string(),
+    workspaceId: z.string().nullable(),
+    verdict: VerdictSummary.nullable(),
+    cost: DebateCost.nullable(),
+  })
+  .meta({ id: 'Debate' });
+export type DebateObject = z.infer<typeof DebateObject>;
+
+export const DebateIdInput = z.object({ id: z.uuid() });
+
+/**
+ * POST /api/debates/:id/commands: `type` selects the variant; `inject` needs `payload.content`. One object
+ * with a refinement rather than a union, because REST inputs must be objects.
+ */
+export const DebateCommandInput = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(['pause', 'resume', 'skip', 'inject']),
+    payload: z.object({ content: z.string().trim().min(1).max(5000) }).optional(),
+  })
+  .superRefine((command, ctx) => {
+    if (command.type === 'inject' && !command.payload) {
+      ctx.addIssue({ code: 'custom', path: ['payload', 'content'], message: 'inject needs payload.content' });
+    }
+  });
+export type DebateCommandInput = z.infer<typeof DebateCommandInput>;
+
+export const DebateCommandResult = z.object({
+  accepted: z.boolean(),
+  /** The engine's state after the command, e.g. "running.paused". */
+  state: z.string(),
+  message: z.string().optional(),
+});
+export type DebateCommandResult = z.infer<typeof DebateCommandResult>;
+
+/** GET /api/debates query. Numbers arrive as query strings and are coerced. */
+export const DebateListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  status: DebateStatus.optional(),
+  sortBy: z.enum(['createdAt', 'completedAt']).default('createdAt'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc'),
+});
+export type DebateListQuery = z.infer<typeof DebateListQuery>;
+
+export const DebatePage = z
+  .object({
+    debates: z.array(DebateObject),
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  })
+  .meta({ id: 'DebatePage' });
+export type DebatePage = z.infer<typeof DebatePage>;
+
+const ChartTransition = z.object({
+  event: z.string(),
+  targets: z.array(z.string()),
+  guard: z.string().nullable(),
+});
+
+/** GET /api/debates/:id/statechart: the machine as data, where this debate is, and how it got there. */
+export const DebateStateChart = z
+  .object({
+    chart: z.object({
+      id: z.string(),
+      initial: z.string().nullable(),
+      events: z.array(z.string()),
+      states: z.array(
+        z.object({
+          path: z.string(),
+          type: z.enum(['atomic', 'compound', 'parallel', 'final', 'history']),
+          initial: z.string().nullable(),
+          invokes: z.array(z.string()),
+          transitions: z.array(ChartTransition),
+        }),
+      ),
+    }),
+    current: z.object({
+      state: z.string(),
+      /** True when an engine holds the debate now; otherwise the state its stored status implies. */
+      live: z.boolean(),
+    }),
+    history: z.array(z.object({ at: z.string(), event: z.string(), state: z.string() })),
+  })
+  .meta({ id: 'DebateStateChart' });
+export type DebateStateChart = z.infer<typeof DebateStateChart>;

@@ -1,0 +1,32 @@
+import type { DebateObject } from '@verdict/contracts';
+import type { Debate } from './debate.entity.ts';
+
+/** The spec's debate object: counts, verdict and cost only once the debate completed. */
+export function toDebateObject(debate: Debate): DebateObject {
+  const completed = debate.status === 'completed';
+  return {
+    id: debate.id,
+    question: debate.question,
+    status: debate.status,
+    mode: debate.mode ?? null,
+    fundingSource: debate.fundingSource,
+    isPublic: debate.isPublic,
+    agentCount: completed ? (debate.agentCount ?? null) : null,
+    roundCount: completed ? (debate.roundCount ?? null) : null,
+    createdAt: debate.createdAt.toISOString(),
+    completedAt: debate.completedAt ? debate.completedAt.toISOString() : null,
+    ownerId: debate.owner.id,
+    workspaceId: debate.workspaceId ?? null,
+    verdict:
+      completed && debate.verdict
+        ? {
+            recommendation: debate.verdict.recommendation,
+            confidence: debate.verdict.confidence,
+            summary: debate.verdict.oneLiner,
+            agentsUsed: debate.agentsUsed ?? [],
+            totalRounds: debate.roundCount ?? 0,
+          }
+        : null,
+    cost: completed ? (debate.cost ?? null) : null,
+  };
+}
