@@ -1,6 +1,7 @@
 import { authRouter } from './routers/auth/index.ts';
 import { debatesRouter } from './routers/debates/index.ts';
 import { keysRouter } from './routers/keys/index.ts';
+import { createVerdict } from './routers/profile/create-verdict.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
 import { router } from './trpc/init.ts';
@@ -9,7 +10,7 @@ export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
   debates: debatesRouter,
-  v1: router({ me, health: v1Health }),
+  v1: router({ me, health: v1Health, createVerdict }),
 });
 
 /** The router type TypeScript clients import for end-to-end types (`createTRPCClient<AppRouter>`). */

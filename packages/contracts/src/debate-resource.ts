@@ -117,3 +117,45 @@ export const DebateStateChart = z
   })
   .meta({ id: 'DebateStateChart' });
 export type DebateStateChart = z.infer<typeof DebateStateChart>;
+
+export const DebatePresetName = z.enum(['hackathon', 'balanced', 'economy', 'deepseek', 'groq', 'mixed']);
+
+/** POST /api/debates. */
+export const CreateDebateInput = z.strictObject({
+  question: z.string().trim().min(10).max(2000),
+  mode: DebateMode.default('fast'),
+  context: z.string().max(5000).optional(),
+  agentCount: z.number().int().min(2).max(7).optional(),
+  maxRounds: z.number().int().min(1).max(5).optional(),
+  enableSearch: z.boolean().optional(),
+  attachmentIds: z.array(z.uuid()).max(5).optional(),
+  workspaceId: z.uuid().optional(),
+  preset: DebatePresetName.optional(),
+  skipCache: z.boolean().optional(),
+});
+export type CreateDebateInput = z.infer<typeof CreateDebateInput>;
+
+/** POST /v1/verdicts. `options` (2–5) makes it a comparison, priced as such. */
+export const CreateVerdictInput = z.strictObject({
+  question: z.string().trim().min(1).max(2000),
+  mode: DebateMode.default('balanced'),
+  context: z.string().max(5000).optional(),
+  options: z.array(z.string().trim().min(1).max(200)).min(2).max(5).optional(),
+  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+});
+export type CreateVerdictInput = z.infer<typeof CreateVerdictInput>;
+
+export const CreatedDebate = z
+  .object({
+    debateId: z.uuid(),
+    streamUrl: z.string(),
+    /** Free-plan responses name the (lighter) judge model. */
+    judgeModel: z.string().optional(),
+    /** True when an identical recent debate answered (no new debate, no charge). */
+    cached: z.boolean(),
+  })
+  .meta({ id: 'CreatedDebate' });
+export type CreatedDebate = z.infer<typeof CreatedDebate>;
+
+/** Credits per debate on hosted keys. */
+export const MODE_CREDITS = { fast: 1, balanced: 3, thorough: 8, compare: 5 } as const;

@@ -4,6 +4,7 @@ import { natsBus } from './bus/nats.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';
+import { createDebateCreator } from './debates/create-debate.ts';
 import { createDebateControl } from './debates/debate-control.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
 import { createDebateRecords } from './debates/debate-records.ts';
@@ -54,6 +55,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     debates: createDebateRecords(db, bus.jobs, clock),
     debateReads,
     debateControl: createDebateControl(debateReads, bus),
+    createDebate: createDebateCreator(db, bus, clock, config),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock),

@@ -1,4 +1,5 @@
 export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
+export { chooseFunding } from './billing/funding.ts';
 export { memoryBus } from './bus/memory.ts';
 export { type NatsBus, type NatsBusOptions, natsBus } from './bus/nats.ts';
 export type {
@@ -16,6 +17,11 @@ export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore } from './core.ts';
 export type { Database } from './db/orm.ts';
 export { openDatabase } from './db/orm.ts';
+export {
+  type CreateDebateRequest,
+  type CreateDebateResult,
+  createDebateCreator,
+} from './debates/create-debate.ts';
 export type { Debate, FundingSource } from './debates/debate.entity.ts';
 export { createDebateControl, type DebateChart } from './debates/debate-control.ts';
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
@@ -26,9 +32,11 @@ export {
   type NewDebate,
 } from './debates/debate-records.ts';
 export { toDebateObject } from './debates/debate-view.ts';
+export { type ByokKeys, parseProviderKeysHeader } from './debates/provider-keys-header.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
 export { engineNodeFor } from './engine/engine-for-core.ts';
 export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';
+export { judgeModelFor } from './engine/judge-model.ts';
 export * from './engine/llm/index.ts';
 export { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './engine/llm/port.ts';
 export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './engine/llm/simulated.ts';

@@ -7,6 +7,7 @@ import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
 import { keepBodyTypesStrict } from './body-coercion.ts';
+import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
 import { fromFastifyError, rewriteRestErrorBody, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
@@ -99,6 +100,7 @@ export async function buildServer({
   app.get('/openapi.json', (_req, reply) => reply.send(openApiDocument));
   registerDocs(app);
   registerHealth(app, core);
+  registerDebateStreams(app, core);
   return app;
 }
 

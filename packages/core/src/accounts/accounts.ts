@@ -34,6 +34,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
       delta: SIGNUP_CREDITS,
       reason: 'signup',
       note: null,
+      debateId: null,
       createdAt: new Date(clock.now()),
     });
     try {
@@ -132,6 +133,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
           delta: amount,
           reason: 'grant',
           note,
+          debateId: null,
           createdAt: new Date(clock.now()),
         });
         return Number(rows[0]?.credit_balance);

@@ -11,6 +11,8 @@ const CreditLedgerEntrySchema = defineEntity({
     delta: p.integer(),
     reason: p.string().length(50),
     note: p.string().length(500).nullable(),
+    /** The debate a charge or refund belongs to. */
+    debateId: p.uuid().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

@@ -53,6 +53,12 @@ const EnvSchema = z.object({
   /** The simulated provider's delay to first token and streaming rate (used when no key is configured). */
   SIMULATED_FIRST_TOKEN_MS: z.coerce.number().int().min(0).default(400),
   SIMULATED_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(0),
+  /** Debates a free-plan account may run per UTC month on the free tier once its credits are spent. */
+  FREE_MONTHLY_DEBATES: z.coerce.number().int().min(0).default(5),
+  /** Debates one account may have pending, running or paused at once. */
+  CONCURRENT_DEBATES: z.coerce.number().int().min(1).default(3),
+  /** How long a completed debate answers an identical create request (0 turns the cache off). */
+  DEBATE_CACHE_HOURS: z.coerce.number().min(0).default(24),
 });
 
 export type Config = {
@@ -74,6 +80,7 @@ export type Config = {
     baseUrls: Partial<Record<ProviderName, string>>;
   };
   simulated: { firstTokenMs: number; tokensPerSecond: number };
+  debates: { freeMonthly: number; concurrentLimit: number; cacheTtlMs: number };
 };
 
 /** A readable list of what is wrong with the environment, one variable a line. */
@@ -127,6 +134,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }),
     },
     simulated: { firstTokenMs: e.SIMULATED_FIRST_TOKEN_MS, tokensPerSecond: e.SIMULATED_TOKENS_PER_SECOND },
+    debates: {
+      freeMonthly: e.FREE_MONTHLY_DEBATES,
+      concurrentLimit: e.CONCURRENT_DEBATES,
+      cacheTtlMs: e.DEBATE_CACHE_HOURS * 3_600_000,
+    },
   };
 }
 

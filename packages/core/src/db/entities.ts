@@ -4,6 +4,16 @@ import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
 import { Debate } from '../debates/debate.entity.ts';
 import { DebateEventRow } from '../debates/debate-event.entity.ts';
 import { DebateTurn } from '../debates/debate-turn.entity.ts';
+import { IdempotencyKey } from '../debates/idempotency-key.entity.ts';
 import { ApiKey } from '../keys/api-key.entity.ts';
 
-export const entities = [User, Session, ApiKey, CreditLedgerEntry, Debate, DebateEventRow, DebateTurn];
+export const entities = [
+  User,
+  Session,
+  ApiKey,
+  CreditLedgerEntry,
+  Debate,
+  DebateEventRow,
+  DebateTurn,
+  IdempotencyKey,
+];

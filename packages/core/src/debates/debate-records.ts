@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 import type { JobQueue } from '../bus/ports.ts';
@@ -31,6 +32,26 @@ export type DebateOutcome =
   | { status: 'failed'; code: string; message: string; cost: DebateCost };
 
 export type DebateRecords = ReturnType<typeof createDebateRecords>;
+
+const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT']);
+
+async function refundCharge(em: EntityManager, debateId: string, at: Date) {
+  const run = <T>(sql: string, params: unknown[]) =>
+    em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+  const [charge] = await run<{ user_id: string; charged: number }>(
+    `select user_id, -sum(delta)::int as charged from credit_ledger
+      where debate_id = ? and reason in ('debate', 'refund') group by user_id`,
+    [debateId],
+  );
+  const amount = Number(charge?.charged ?? 0);
+  if (!charge || amount <= 0) return;
+  await run('update users set credit_balance = credit_balance + ? where id = ?', [amount, charge.user_id]);
+  await run(
+    `insert into credit_ledger (id, user_id, delta, reason, note, debate_id, created_at)
+     values (gen_random_uuid(), ?, ?, 'refund', 'debate failed: provider error', ?, ?)`,
+    [charge.user_id, amount, debateId, at],
+  );
+}
 
 /** Rows of the debates table as the engine moves them along; the API's create flow builds on `insert`. */
 export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) {
@@ -117,13 +138,19 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
               failureCode: outcome.code,
               failureMessage: outcome.message,
             };
-      return db
-        .em()
-        .nativeUpdate(
+      return db.em().transactional(async (em) => {
+        const changed = await em.nativeUpdate(
           Debate,
           { id, attempt, status: { $in: ['pending', 'running', 'paused'] } },
           { ...fields, completedAt: now() },
         );
+        // A debate that failed for its provider gave the caller nothing: its credits go back, once (the
+        // status guard above lets only the first finish through).
+        if (changed > 0 && outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
+          await refundCharge(em, id, now());
+        }
+        return changed;
+      });
     },
 
     /** Stores one finished turn; its key makes a repeated write a no-op. */

@@ -44,7 +44,8 @@ export type EngineNode = {
   simulated: boolean;
 };
 
-const SIMULATED_MODELS = { panel: ['simulated/sonnet', 'simulated/haiku'], judge: 'simulated/opus' };
+export const SIMULATED_MODELS = { panel: ['simulated/sonnet', 'simulated/haiku'], judge: 'simulated/opus' };
+export const SIMULATED_FREE_JUDGE = 'simulated/haiku';
 
 /**
  * One engine node: pulls debate jobs, runs each as an actor, stores every turn and event, answers
@@ -76,7 +77,11 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         }
         return plan(debate, createProviders(keys as ProviderKeys, options.providerOptions));
       }
-      if (simulated) return { provider: simulatedLlm, ...SIMULATED_MODELS };
+      if (simulated) {
+        // The free tier's lighter judge, as the create response announced (judgeModel).
+        const judge = debate.fundingSource === 'free_tier' ? SIMULATED_FREE_JUDGE : SIMULATED_MODELS.judge;
+        return { provider: simulatedLlm, panel: SIMULATED_MODELS.panel, judge };
+      }
       return plan(debate, service);
     } catch (err) {
       if (err instanceof RoutingError) return { unavailable: err.message };

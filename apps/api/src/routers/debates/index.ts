@@ -1,4 +1,5 @@
 import { router } from '../../trpc/init.ts';
+import { createDebate } from './create-debate.ts';
 import { deleteDebate } from './delete-debate.ts';
 import { getDebate } from './get-debate.ts';
 import { getStateChart } from './get-statechart.ts';
@@ -6,6 +7,7 @@ import { listDebates } from './list-debates.ts';
 import { sendCommand } from './send-command.ts';
 
 export const debatesRouter = router({
+  create: createDebate,
   list: listDebates,
   get: getDebate,
   delete: deleteDebate,

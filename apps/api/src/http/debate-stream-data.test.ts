@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { streamData } from './debate-stream-data.ts';
+
+const debateId = '5f0c6b1e-8a4c-4d8e-9a51-0c3f1b6f2a10';
+
+describe('streamData', () => {
+  it('sends the verdict confidence as a whole-number percent and keeps the other fields', () => {
+    const verdict = { recommendation: 'DEFER', oneLiner: 'Wait.', confidence: 0.644, reasoning: 'Split.' };
+    expect(streamData('verdict', verdict)).toEqual({ ...verdict, confidence: 64 });
+    expect(streamData('verdict', { ...verdict, confidence: 0.005 })).toMatchObject({ confidence: 1 });
+    expect(streamData('verdict', { ...verdict, confidence: 0 })).toMatchObject({ confidence: 0 });
+    expect(streamData('verdict', { ...verdict, confidence: 1 })).toMatchObject({ confidence: 100 });
+    expect(verdict.confidence).toBe(0.644); // the input is not mutated
+  });
+
+  it('passes every other event through unchanged', () => {
+    const cases: [string, unknown][] = [
+      ['debate.started', { debateId, mode: 'fast', panel: [], rounds: 2 }],
+      ['argument', { agent: 'Optimist', round: 1, content: 'Yes.', model: 'simulated/sonnet' }],
+      [
+        'rebuttal',
+        { agent: 'Skeptic', round: 2, content: 'No.', model: 'simulated/haiku', targetAgent: 'Optimist' },
+      ],
+      ['debate.completed', { debateId, status: 'completed' }],
+      ['debate.failed', { debateId, error: 'Provider down', code: 'PROVIDER_ERROR' }],
+      ['round.started', { round: 1, injected: [] }],
+      ['agent.thinking', { agent: 'Optimist', round: 1 }],
+      ['synthesis.started', { skipped: false }],
+      ['debate.resumed', {}],
+      ['some.future.event', { confidence: 0.5 }],
+    ];
+    for (const [type, data] of cases) expect(streamData(type, data)).toBe(data);
+  });
+
+  it('leaves a verdict without a numeric confidence alone', () => {
+    const odd = { recommendation: 'DEFER', oneLiner: 'Wait.', reasoning: 'Split.' };
+    expect(streamData('verdict', odd)).toBe(odd);
+  });
+});

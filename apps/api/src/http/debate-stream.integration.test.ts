@@ -1,0 +1,418 @@
+import type { AddressInfo } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
+import { type Core, createEngineNode, type EngineNode, type NewDebate } from '@verdict/core';
+import { createTestCore, eventually, type TestCore } from '@verdict/core/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, type Harness, registerUser, startServer } from '../testing/http-harness.ts';
+import { SESSION_COOKIE } from '../trpc/context.ts';
+import { registerDebateStreams } from './debate-stream.ts';
+
+// ---- a small SSE client -------------------------------------------------------------------------------
+
+type SseEvent = { id: string; event: string; data: Record<string, unknown> };
+
+/** Parses an SSE body block by block; comments are counted, messages queued in order. */
+function sseReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const queue: SseEvent[] = [];
+  const comments: string[] = [];
+  let buffer = '';
+  let ended = false;
+
+  const parseBlock = (block: string) => {
+    const fields: Record<string, string> = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) {
+        comments.push(line.slice(1).trim());
+        continue;
+      }
+      const colon = line.indexOf(':');
+      const name = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      fields[name] = name === 'data' && fields.data !== undefined ? `${fields.data}\n${value}` : value;
+    }
+    if (fields.data === undefined) return;
+    queue.push({ id: fields.id ?? '', event: fields.event ?? 'message', data: JSON.parse(fields.data) });
+  };
+
+  const fill = async () => {
+    const { value, done } = await reader.read();
+    if (done) {
+      ended = true;
+      return;
+    }
+    buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n?/g, '\n');
+    for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+      parseBlock(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+    }
+  };
+
+  return {
+    comments,
+    /** The next message, or null once the server has ended the stream. */
+    next: async (): Promise<SseEvent | null> => {
+      while (queue.length === 0 && !ended) await fill();
+      return queue.shift() ?? null;
+    },
+    /** Every remaining message, until the server ends the stream. */
+    rest: async (): Promise<SseEvent[]> => {
+      while (!ended) await fill();
+      return queue.splice(0);
+    },
+    /** Resolves once the server ended the stream, or rejects after `ms`. */
+    ended: async (ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!ended) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error('stream still open');
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('stream still open')), left);
+        });
+        try {
+          await Promise.race([fill(), timeout]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+type Credentials = { key?: string; cookie?: string; lastEventId?: string; query?: string };
+
+async function openStream(baseUrl: string, path: string, credentials: Credentials = {}) {
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (credentials.key) headers.authorization = `Bearer ${credentials.key}`;
+  if (credentials.cookie) headers.cookie = `${SESSION_COOKIE}=${credentials.cookie}`;
+  if (credentials.lastEventId !== undefined) headers['last-event-id'] = credentials.lastEventId;
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}${path}${credentials.query ?? ''}`, {
+    headers,
+    signal: abort.signal,
+  });
+  if (!response.body) throw new Error('no body');
+  const reader = sseReader(response.body);
+  return {
+    response,
+    ...reader,
+    abort: async () => {
+      await reader.cancel();
+      abort.abort();
+    },
+  };
+}
+
+const seqs = (events: SseEvent[]) => events.map((e) => Number(e.id));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+// ---- the tests -----------------------------------------------------------------------------------------
+
+describe('debate streams (SSE)', () => {
+  let harness: Harness;
+  let core: Core;
+  let engine: EngineNode;
+  let owner: { id: string; key: string };
+  let stranger: { id: string; key: string };
+
+  const v1 = (id: string) => `/v1/verdicts/${id}/stream`;
+  const api = (id: string) => `/api/debates/${id}/stream`;
+
+  const createDebate = async (ownerId: string, on: Core = core) =>
+    (
+      await on.debates.insertAndEnqueue({
+        ownerId,
+        question: 'Should we move the support team to a four-day week?',
+        context: null,
+        mode: 'fast',
+        agents: 3,
+        rounds: 2,
+        preset: null,
+        routing: null,
+        fundingSource: 'user_credits',
+      } satisfies NewDebate)
+    ).id;
+
+  const storedSeqs = async (id: string) =>
+    (
+      await core.db.execute<{ seq: number }>(
+        'select seq from debate_events where debate_id = ? order by seq',
+        [id],
+      )
+    ).map((row) => Number(row.seq));
+
+  const finished = (id: string) =>
+    eventually(
+      () => core.db.execute<{ status: string }>('select status from debates where id = ?', [id]),
+      (rows) => rows[0]?.status === 'completed' || rows[0]?.status === 'failed',
+    );
+
+  const newUser = async (label: string) => {
+    const user = await core.accounts.createUser({ email: `${label}-${Date.now()}@example.com`, name: label });
+    // Pro: 120 keyed requests a minute, well above what this file sends per key.
+    await core.accounts.setPlan(user.id, 'pro');
+    return { id: user.id, key: (await core.apiKeys.create(user.id, 'k')).key };
+  };
+
+  beforeAll(async () => {
+    harness = await startServer();
+    core = harness.core;
+    engine = createEngineNode({
+      db: core.db,
+      bus: core.bus,
+      clock: core.clock,
+      slots: 4,
+      providerKeys: {},
+      simulated: { firstTokenMs: 100 },
+      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+    });
+    engine.start();
+    owner = await newUser('owner');
+    stranger = await newUser('stranger');
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await harness?.close();
+  });
+
+  it('streams a running debate from the first event through debate.completed, then closes', async () => {
+    const id = await createDebate(owner.id);
+    const stream = await openStream(harness.baseUrl, v1(id), { key: owner.key });
+
+    expect(stream.response.status).toBe(200);
+    const headers = stream.response.headers;
+    expect(headers.get('content-type')).toBe('text/event-stream');
+    expect(headers.get('cache-control')).toBe('no-cache');
+    expect(headers.get('connection')).toBe('keep-alive');
+    expect(headers.get('x-accel-buffering')).toBe('no');
+    expect(headers.get('x-ratelimit-limit')).toBe('120');
+    expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+
+    const events = await stream.rest(); // returns only once the server ends the stream
+    expect(seqs(events)).toEqual(range(1, events.length));
+    expect(seqs(events)).toEqual(await storedSeqs(id));
+    expect(events[0]).toMatchObject({ event: 'debate.started', data: { debateId: id, mode: 'fast' } });
+    expect(events.at(-1)).toEqual({
+      id: String(events.length),
+      event: 'debate.completed',
+      data: { debateId: id, status: 'completed' },
+    });
+
+    const argument = events.find((e) => e.event === 'argument');
+    expect(argument?.data).toMatchObject({
+      agent: expect.any(String),
+      round: 1,
+      content: expect.any(String),
+    });
+    const rebuttal = events.find((e) => e.event === 'rebuttal');
+    expect(rebuttal?.data).toMatchObject({
+      agent: expect.any(String),
+      round: 2,
+      content: expect.any(String),
+      targetAgent: expect.any(String),
+    });
+
+    const verdicts = events.filter((e) => e.event === 'verdict');
+    expect(verdicts).toHaveLength(1);
+    const verdict = verdicts[0]!.data;
+    expect(verdict).toMatchObject({
+      recommendation: expect.any(String),
+      oneLiner: expect.any(String),
+      reasoning: expect.any(String),
+    });
+    expect(Number.isInteger(verdict.confidence)).toBe(true);
+    expect(verdict.confidence).toBeGreaterThanOrEqual(0);
+    expect(verdict.confidence).toBeLessThanOrEqual(100);
+    const [stored] = await core.db.execute<{ data: { confidence: number } | string }>(
+      `select data from debate_events where debate_id = ? and type = 'verdict'`,
+      [id],
+    );
+    const storedData = typeof stored!.data === 'string' ? JSON.parse(stored!.data) : stored!.data;
+    expect(verdict.confidence).toBe(Math.round(storedData.confidence * 100));
+  });
+
+  it('resumes after Last-Event-ID mid-debate with no gap and no duplicate', async () => {
+    const id = await createDebate(owner.id);
+    const first = await openStream(harness.baseUrl, v1(id), { key: owner.key });
+    const seen: SseEvent[] = [];
+    for (let i = 0; i < 3; i++) {
+      const event = await first.next();
+      if (event) seen.push(event);
+    }
+    expect(seqs(seen)).toEqual([1, 2, 3]);
+    await first.abort();
+    // Still running: the reconnect replays stored events and then follows live ones.
+    const [row] = await core.db.execute<{ status: string }>('select status from debates where id = ?', [id]);
+    expect(row?.status).toBe('running');
+
+    const second = await openStream(harness.baseUrl, v1(id), { key: owner.key, lastEventId: '3' });
+    expect(second.response.status).toBe(200);
+    const resumed = await second.rest();
+    const union = [...seen, ...resumed];
+    expect(seqs(union)).toEqual(range(1, union.length));
+    expect(union.at(-1)?.event).toBe('debate.completed');
+    expect(seqs(union)).toEqual(await storedSeqs(id));
+  });
+
+  it('answers a finished debate with all its events at once and closes; Last-Event-ID and ?lastEventId skip', async () => {
+    const id = await createDebate(owner.id);
+    await finished(id);
+    const all = await storedSeqs(id);
+    const last = all.at(-1)!;
+
+    const full = await openStream(harness.baseUrl, v1(id), { key: owner.key });
+    const events = await full.rest();
+    expect(seqs(events)).toEqual(all);
+    expect(events.at(-1)?.event).toBe('debate.completed');
+
+    const fromQuery = await openStream(harness.baseUrl, v1(id), { key: owner.key, query: '?lastEventId=2' });
+    expect(seqs(await fromQuery.rest())).toEqual(range(3, last));
+
+    // The header (what EventSource sends on reconnect) wins over the query of the original URL.
+    const both = await openStream(harness.baseUrl, v1(id), {
+      key: owner.key,
+      lastEventId: String(last - 1),
+      query: '?lastEventId=0',
+    });
+    expect(seqs(await both.rest())).toEqual([last]);
+
+    const atEnd = await openStream(harness.baseUrl, v1(id), { key: owner.key, lastEventId: String(last) });
+    expect(atEnd.response.status).toBe(200);
+    expect(atEnd.response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await atEnd.rest()).toEqual([]);
+  });
+
+  it('serves /api/debates/:id/stream with the session cookie (and a key); /v1 refuses the cookie', async () => {
+    const user = await registerUser(harness);
+    const id = await createDebate(user.session.user.id);
+
+    const stream = await openStream(harness.baseUrl, api(id), { cookie: user.cookie });
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
+    expect(stream.response.headers.get('x-ratelimit-limit')).toBeNull(); // not a keyed request
+    const events = await stream.rest();
+    expect(seqs(events)).toEqual(range(1, events.length));
+    expect(events.at(-1)?.event).toBe('debate.completed');
+
+    const byKey = await openStream(harness.baseUrl, api(id), {
+      key: (await core.apiKeys.create(user.session.user.id, 'k')).key,
+    });
+    expect(seqs(await byKey.rest())).toEqual(seqs(events));
+
+    const v1ByCookie = await harness.request('GET', v1(id), { cookie: user.cookie });
+    expectError(v1ByCookie, 'UNAUTHORIZED');
+  });
+
+  it("answers 404 NOT_FOUND for another user's private debate (and a missing one), with rate-limit headers", async () => {
+    const id = await createDebate(owner.id);
+    for (const path of [v1(id), api(id), v1('5f0c6b1e-8a4c-4d8e-9a51-0c3f1b6f2a10')]) {
+      const res = await harness.request('GET', path, { key: stranger.key });
+      expectError(res, 'NOT_FOUND');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+    }
+    // Made public, the same debate is visible to anyone.
+    await finished(id);
+    await core.db.execute('update debates set is_public = true where id = ?', [id]);
+    const events = await (await openStream(harness.baseUrl, v1(id), { key: stranger.key })).rest();
+    expect(events.at(-1)?.event).toBe('debate.completed');
+  });
+
+  it('answers 401 UNAUTHORIZED without a valid key on /v1, and without any credentials on /api', async () => {
+    const id = await createDebate(owner.id);
+    expectError(await harness.request('GET', v1(id)), 'UNAUTHORIZED');
+    expectError(await harness.request('GET', v1(id), { key: 'vrd_not-a-real-key' }), 'UNAUTHORIZED');
+    expectError(await harness.request('GET', api(id)), 'UNAUTHORIZED');
+    expectError(await harness.request('GET', api(id), { cookie: 'not-a-session' }), 'UNAUTHORIZED');
+  });
+
+  it('answers 400 VALIDATION_ERROR with details for a bad id or a bad Last-Event-ID', async () => {
+    const badId = await harness.request('GET', v1('not-a-uuid'), { key: owner.key });
+    const error = expectError(badId, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([expect.objectContaining({ path: 'id' })]);
+    expect(badId.headers.get('x-ratelimit-limit')).toBe('120');
+    expectError(await harness.request('GET', api('123'), { key: owner.key }), 'VALIDATION_ERROR');
+
+    const id = await createDebate(owner.id);
+    for (const value of ['abc', '-1', '1.5', '99999999999999999999']) {
+      const res = await harness.request('GET', v1(id), {
+        key: owner.key,
+        headers: { 'last-event-id': value },
+      });
+      expect(expectError(res, 'VALIDATION_ERROR').details).toEqual([
+        expect.objectContaining({ path: 'Last-Event-ID' }),
+      ]);
+    }
+    const res = await harness.request('GET', `${v1(id)}?lastEventId=x`, { key: owner.key });
+    expect(expectError(res, 'VALIDATION_ERROR').details).toEqual([
+      expect.objectContaining({ path: 'lastEventId' }),
+    ]);
+  });
+
+  describe('on a debate no engine picks up', () => {
+    let other: TestCore;
+    let app: FastifyInstance;
+    let baseUrl: string;
+
+    beforeAll(async () => {
+      // A second process on the same data with a bus of its own: its debates stay pending.
+      other = await createTestCore({ DATABASE_SCHEMA: harness.schema });
+      app = Fastify({ forceCloseConnections: true });
+      await app.register(fastifyCookie);
+      registerDebateStreams(app, other.core, { keepAliveMs: 50 });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await app?.close();
+      await other?.core.close();
+    });
+
+    it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus', async () => {
+      // Count the live bus subscriptions the routes hold.
+      let following = 0;
+      const { events } = other.core.bus;
+      const follow = events.follow;
+      events.follow = async (...args) => {
+        const stop = await follow(...args);
+        following++;
+        let stopped = false;
+        return () => {
+          if (!stopped) following--;
+          stopped = true;
+          stop();
+        };
+      };
+
+      const id = await createDebate(owner.id, other.core);
+      const stream = await openStream(baseUrl, v1(id), { key: owner.key });
+      expect(stream.response.status).toBe(200);
+      const quiet = stream.ended(300);
+      await expect(quiet).rejects.toThrow('stream still open');
+      expect(stream.comments.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(stream.comments)).toEqual(new Set(['keep-alive']));
+
+      const hungUp = await openStream(baseUrl, api(id), { key: owner.key });
+      await eventually(
+        () => following,
+        (n) => n === 2,
+      );
+      await hungUp.abort();
+      await eventually(
+        () => following,
+        (n) => n === 1,
+      );
+
+      const started = Date.now();
+      await app.close();
+      await stream.ended(2000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(await stream.rest()).toEqual([]);
+      expect(following).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,169 @@
+import { AppError, type Core } from '@verdict/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { authenticate, type Credentials } from '../auth/authenticate.ts';
+import { zodIssuesToDetails } from '../trpc/app-errors.ts';
+import { streamData } from './debate-stream-data.ts';
+import { sendAppError } from './envelope.ts';
+import { nodeSseWriter, type SseWriter } from './sse-writer.ts';
+
+export type DebateStreamOptions = {
+  /** Interval of the `: keep-alive` comment on a stream that follows a running debate; default 15 s. */
+  keepAliveMs?: number;
+};
+
+type StreamEvent = { seq: number; type: string; data: unknown };
+
+const TERMINAL = new Set(['debate.completed', 'debate.failed']);
+const FINISHED = new Set(['completed', 'failed']);
+
+const Params = z.object({ id: z.uuid() });
+const LastEventId = z
+  .string()
+  .regex(/^\d+$/, 'Must be a non-negative integer')
+  .transform(Number)
+  .refine(Number.isSafeInteger, 'Too large');
+
+/**
+ * The debate stream over SSE, as plain routes (tRPC does not stream this shape): /v1 with an API key, and
+ * /api (the streamUrl of POST /api/debates) with a key or the session cookie, so a browser's EventSource
+ * can open it. The stored events of the current attempt are replayed after Last-Event-ID, then live ones
+ * follow from the bus until debate.completed or debate.failed ends the stream.
+ */
+export function registerDebateStreams(app: FastifyInstance, core: Core, options: DebateStreamOptions = {}) {
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
+  const open = new Set<() => void>();
+  let closing = false;
+
+  // preClose runs before the server stops accepting and destroys sockets: clients get a clean end.
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const end of [...open]) end();
+  });
+
+  const route = (credentials: Credentials) => (req: FastifyRequest, reply: FastifyReply) =>
+    serve(req, reply, credentials);
+  app.get('/v1/verdicts/:id/stream', route('key'));
+  app.get('/api/debates/:id/stream', route('user'));
+
+  async function serve(req: FastifyRequest, reply: FastifyReply, credentials: Credentials) {
+    const headers: Record<string, string> = {};
+    let prepared: Awaited<ReturnType<typeof prepare>>;
+    try {
+      if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+      prepared = await prepare(req, credentials, headers);
+    } catch (err) {
+      const appError =
+        err instanceof AppError
+          ? err
+          : new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
+      if (appError.code === 'INTERNAL_ERROR') req.log.error({ err }, 'debate stream failed to start');
+      return sendAppError(reply.headers(headers), appError);
+    }
+    reply.hijack();
+    const res = reply.raw;
+    // Hung up while the events were being read: nothing to stream to.
+    if (res.destroyed || !res.socket || res.socket.destroyed) return;
+    const end = stream(req, nodeSseWriter(res), headers, prepared);
+    // The client hung up (or the response ended): stop following and clear the timer.
+    res.once('close', end);
+  }
+
+  /** Everything that can still fail with an envelope: input, caller, visibility, the stored events. */
+  async function prepare(req: FastifyRequest, credentials: Credentials, headers: Record<string, string>) {
+    // The caller first, as the procedures do: a keyed request is counted and gets its rate-limit headers.
+    const caller = await authenticate(core, req, credentials, headers);
+    const { id } = parse(Params, req.params, '');
+    const afterSeq = lastEventId(req);
+    const debate = await core.debateReads.visible(caller.userId, id);
+    const stored = await storedEvents(id, debate.attempt, afterSeq);
+    return { id, attempt: debate.attempt, finished: FINISHED.has(debate.status), afterSeq, stored };
+  }
+
+  function stream(
+    req: FastifyRequest,
+    writer: SseWriter,
+    headers: Record<string, string>,
+    p: { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StreamEvent[] },
+  ): () => void {
+    let lastSent = p.afterSeq;
+    let stopFollowing: (() => void) | null = null;
+    let keepAlive: NodeJS.Timeout | null = null;
+    let ended = false;
+
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      open.delete(end);
+      if (keepAlive) clearInterval(keepAlive);
+      stopFollowing?.();
+      writer.close();
+    };
+    /** Sends each event once and in order, whether it came from the database or the bus. */
+    const deliver = (event: StreamEvent) => {
+      if (ended || event.seq <= lastSent) return;
+      lastSent = event.seq;
+      writer.send(event.seq, event.type, streamData(event.type, event.data));
+      if (TERMINAL.has(event.type)) end();
+    };
+
+    open.add(end);
+    writer.open(headers);
+
+    for (const event of p.stored) deliver(event);
+    // A finished debate's stored events are all there is (its final state is stored after its events).
+    if (ended || p.finished) {
+      end();
+      return end;
+    }
+
+    keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
+    core.bus.events
+      .follow(p.id, p.attempt, lastSent, (event) => deliver(event))
+      .then((stop) => {
+        // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
+        if (ended) stop();
+        else stopFollowing = stop;
+      })
+      .catch((err: unknown) => {
+        req.log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
+        end();
+      });
+    return end;
+  }
+
+  async function storedEvents(id: string, attempt: number, afterSeq: number): Promise<StreamEvent[]> {
+    const rows = await core.db.execute<{ seq: number | string; type: string; data: unknown }>(
+      `select seq, type, data, created_at from debate_events
+        where debate_id = ? and attempt = ? and seq > ? order by seq`,
+      [id, attempt, afterSeq],
+    );
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      type: row.type,
+      data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
+    }));
+  }
+}
+
+/** Last-Event-ID (sent by EventSource on reconnect) wins over ?lastEventId= (for a first connect). */
+function lastEventId(req: FastifyRequest): number {
+  const header = req.headers['last-event-id'];
+  if (typeof header === 'string' && header.trim() !== '') {
+    return parse(LastEventId, header.trim(), 'Last-Event-ID');
+  }
+  const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
+  if (query === undefined || query === '') return 0;
+  return parse(LastEventId, typeof query === 'string' ? query.trim() : query, 'lastEventId');
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, path: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = zodIssuesToDetails(result.error.issues).map((issue) => ({
+    ...issue,
+    path: [path, issue.path].filter(Boolean).join('.'),
+  }));
+  throw new AppError('VALIDATION_ERROR', 'Request validation failed', { details });
+}

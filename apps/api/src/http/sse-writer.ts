@@ -1,0 +1,59 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * One Server-Sent Events stream, whatever carries it. Routes talk to this interface only, so another
+ * transport (an HTTP/2 stream, a test double) can be added without touching them.
+ */
+export type SseWriter = {
+  /** Sends the status line and headers (200, text/event-stream, no caching or proxy buffering) at once. */
+  open: (headers?: Record<string, string>) => void;
+  /** One message: `id: <id>\nevent: <event>\ndata: <json>\n\n`. Ignored once closed. */
+  send: (id: number | string, event: string, data: unknown) => void;
+  /** A comment line (`: <text>`), which clients ignore: keeps proxies and idle timers from closing the stream. */
+  comment: (text: string) => void;
+  /** Ends the stream cleanly; idempotent. */
+  close: () => void;
+  readonly closed: boolean;
+};
+
+export const SSE_HEADERS = {
+  // SSE is UTF-8 by definition; no charset parameter.
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+/** Field values must not contain line breaks: each would start a new field. */
+const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
+
+/** The writer over a Node response (Fastify's `reply.raw` after `reply.hijack()`). */
+export function nodeSseWriter(res: ServerResponse): SseWriter {
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+  });
+  const write = (chunk: string) => {
+    if (closed || res.writableEnded || res.destroyed) return;
+    res.write(chunk);
+  };
+  return {
+    open: (headers = {}) => {
+      res.writeHead(200, { ...headers, ...SSE_HEADERS });
+      // Without a first body chunk Node holds the headers back; the client should see the stream open now.
+      res.flushHeaders();
+    },
+    send: (id, event, data) => {
+      write(`id: ${oneLine(String(id))}\nevent: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    comment: (text) => write(`: ${oneLine(text)}\n\n`),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      if (!res.writableEnded && !res.destroyed) res.end();
+    },
+    get closed() {
+      return closed || res.writableEnded || res.destroyed;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { CreateDebateInput, CreatedDebate, MODE_PANEL } from '@verdict/contracts';
+import { AppError } from '@verdict/core';
+import { userProcedure } from '../../trpc/init.ts';
+import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from './create-helpers.ts';
+
+export const createDebate = userProcedure
+  .meta({
+    successStatus: 201,
+    openapi: {
+      method: 'POST',
+      path: '/api/debates',
+      tags: ['debates'],
+      summary: 'Start a debate; answers at once with its id and stream URL',
+      description:
+        'Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts ' +
+        'then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not ' +
+        'charged. Idempotency-Key: the same key and body within 24 h returns the first debate; a ' +
+        'different body is 409. An identical completed debate of the last 24 h answers from cache ' +
+        '(cached: true, no charge) unless skipCache.',
+      protect: true,
+      errorResponses: {
+        400: 'Invalid body or X-Provider-Keys',
+        401: 'Not authenticated',
+        402: 'Provider keys need a BYOK plan, or attachments need BYOK Pro (BYOK_REQUIRED)',
+        403: 'Not a member of the workspace',
+        409: 'Idempotency-Key reused with another body',
+        429: 'MONTHLY_LIMIT_REACHED, CONCURRENT_LIMIT, QUOTA_EXCEEDED or RATE_LIMITED',
+      },
+    },
+  })
+  .input(CreateDebateInput)
+  .output(CreatedDebate)
+  .mutation(async ({ ctx, input }) => {
+    const user = await ctx.core.accounts.findUser(ctx.caller.userId);
+    if (input.workspaceId) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
+    if (input.attachmentIds?.length) {
+      if (user?.plan !== 'byok_pro')
+        throw new AppError('BYOK_REQUIRED', 'Attachments need the BYOK Pro plan');
+      throw new AppError('VALIDATION_ERROR', 'Unknown attachment', {
+        details: [{ path: 'attachmentIds', message: 'no such attachment', code: 'not_found' }],
+      });
+    }
+    const defaults = MODE_PANEL[input.mode];
+    const request = {
+      ownerId: ctx.caller.userId,
+      route: 'api' as const,
+      question: input.question,
+      context: input.context ?? null,
+      mode: input.mode,
+      agents: input.agentCount ?? defaults.agents,
+      rounds: input.maxRounds ?? defaults.rounds,
+      preset: input.preset ?? null,
+      routing: routingOf(ctx.caller),
+      compare: false,
+      skipCache: input.skipCache ?? false,
+      providerKeys: providerKeysOf(ctx),
+      idempotencyKey: idempotencyKeyOf(ctx),
+      fingerprint: input,
+    };
+    const result = await ctx.core.createDebate(request);
+    return createdResponse(ctx, result, request, `/api/debates/${result.debateId}/stream`);
+  });

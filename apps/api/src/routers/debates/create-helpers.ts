@@ -1,0 +1,54 @@
+import type { CreatedDebate } from '@verdict/contracts';
+import { AppError, type CreateDebateRequest, judgeModelFor, parseProviderKeysHeader } from '@verdict/core';
+import type { Caller, Context } from '../../trpc/context.ts';
+
+/** Idempotency-Key: an opaque string of 1–200 printable characters. */
+export function idempotencyKeyOf(ctx: Context): string | null {
+  const value = ctx.req.headers['idempotency-key'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(value)) {
+    throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1–200 printable characters', {
+      details: [{ path: 'Idempotency-Key', message: 'invalid header', code: 'invalid_header' }],
+    });
+  }
+  return value;
+}
+
+export function providerKeysOf(ctx: Context) {
+  const header = ctx.req.headers['x-provider-keys'];
+  return parseProviderKeysHeader(Array.isArray(header) ? header.join(',') : header);
+}
+
+/** The creating key's routing choices travel with the debate; provider keys never do. */
+export function routingOf(caller: Caller): CreateDebateRequest['routing'] {
+  const config = caller.key?.config;
+  if (!config) return null;
+  return {
+    preset: config.preset,
+    routingOverrides: config.routingOverrides,
+    allowedProviders: config.allowedProviders,
+  };
+}
+
+/** The create response: the stream to follow, and on the free plan the judge the debate gets. */
+export async function createdResponse(
+  ctx: Context & { caller: Caller },
+  result: { debateId: string; fundingSource: 'free_tier' | 'user_credits' | 'byok'; cached: boolean },
+  request: Pick<CreateDebateRequest, 'preset' | 'routing'>,
+  streamPath: string,
+): Promise<CreatedDebate> {
+  const user = await ctx.core.accounts.findUser(ctx.caller.userId);
+  const response: CreatedDebate = {
+    debateId: result.debateId,
+    streamUrl: `${ctx.core.config.publicBaseUrl}${streamPath}`,
+    cached: result.cached,
+  };
+  if (user?.plan === 'free') {
+    response.judgeModel = judgeModelFor(ctx.core.config, {
+      fundingSource: result.fundingSource,
+      preset: request.preset,
+      routing: request.routing,
+    });
+  }
+  return response;
+}

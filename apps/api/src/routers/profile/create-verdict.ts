@@ -1,0 +1,58 @@
+import { CreatedDebate, CreateVerdictInput, MODE_PANEL } from '@verdict/contracts';
+import { keyProcedure } from '../../trpc/init.ts';
+import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from '../debates/create-helpers.ts';
+
+/** Options to compare are handed to the panel as context; a comparison is priced at 5 credits. */
+function contextWithOptions(input: CreateVerdictInput): string | null {
+  const parts = [
+    input.context,
+    input.options && `Options to compare:\n${input.options.map((o) => `- ${o}`).join('\n')}`,
+  ];
+  const text = parts.filter(Boolean).join('\n\n');
+  return text === '' ? null : text;
+}
+
+export const createVerdict = keyProcedure
+  .meta({
+    successStatus: 201,
+    openapi: {
+      method: 'POST',
+      path: '/v1/verdicts',
+      tags: ['v1'],
+      summary: 'Start a debate (default mode balanced); answers at once with its id and stream URL',
+      description:
+        'Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on ' +
+        'POST /api/debates.',
+      protect: true,
+      errorResponses: {
+        400: 'Invalid body',
+        401: 'Missing or invalid key',
+        402: 'INSUFFICIENT_CREDITS or BYOK_REQUIRED',
+        409: 'Idempotency-Key reused with another body',
+        429: 'MONTHLY_LIMIT_REACHED, CONCURRENT_LIMIT or RATE_LIMITED',
+      },
+    },
+  })
+  .input(CreateVerdictInput)
+  .output(CreatedDebate)
+  .mutation(async ({ ctx, input }) => {
+    const defaults = MODE_PANEL[input.mode];
+    const request = {
+      ownerId: ctx.caller.userId,
+      route: 'v1' as const,
+      question: input.question,
+      context: contextWithOptions(input),
+      mode: input.mode,
+      agents: defaults.agents,
+      rounds: defaults.rounds,
+      preset: null,
+      routing: routingOf(ctx.caller),
+      compare: (input.options?.length ?? 0) >= 2,
+      skipCache: false,
+      providerKeys: providerKeysOf(ctx),
+      idempotencyKey: idempotencyKeyOf(ctx),
+      fingerprint: input,
+    };
+    const result = await ctx.core.createDebate(request);
+    return createdResponse(ctx, result, request, `/v1/verdicts/${result.debateId}/stream`);
+  });

@@ -1,0 +1,54 @@
+import type { Plan } from '@verdict/contracts';
+import type { FundingSource } from '../debates/debate.entity.ts';
+import { AppError } from '../shared/app-error.ts';
+
+export type FundingRequest = {
+  plan: Plan;
+  balance: number;
+  /** Credits the debate costs on hosted keys. */
+  credits: number;
+  hasProviderKeys: boolean;
+  /** Free-tier debates already created this UTC month. */
+  freeUsedThisMonth: number;
+  freeMonthly: number;
+  /** /v1 reports missing credits as 402 INSUFFICIENT_CREDITS, /api as 429 QUOTA_EXCEEDED. */
+  route: 'api' | 'v1';
+  upgradeUrl: string;
+};
+
+export type Funding = { source: FundingSource; charge: number };
+
+const BYOK_PLANS: readonly Plan[] = ['byok', 'byok_pro'];
+
+/**
+ * Who pays for a debate:
+ * - BYOK plans always run on the caller's own provider keys (`X-Provider-Keys` required), never charged.
+ * - Other plans pay in credits when the balance covers the mode.
+ * - A free-plan account without enough credits gets `freeMonthly` debates a month on the free tier (a
+ *   lighter judge), then 429 MONTHLY_LIMIT_REACHED.
+ * - Anyone else without enough credits: 429 QUOTA_EXCEEDED (/api) or 402 INSUFFICIENT_CREDITS (/v1).
+ */
+export function chooseFunding(request: FundingRequest): Funding {
+  if (BYOK_PLANS.includes(request.plan)) {
+    if (!request.hasProviderKeys) {
+      throw new AppError('VALIDATION_ERROR', 'BYOK plans send their provider keys in X-Provider-Keys', {
+        details: [{ path: 'X-Provider-Keys', message: 'required on BYOK plans', code: 'missing_header' }],
+      });
+    }
+    return { source: 'byok', charge: 0 };
+  }
+  if (request.hasProviderKeys) {
+    throw new AppError('BYOK_REQUIRED', 'Running on your own provider keys needs a BYOK plan');
+  }
+  if (request.balance >= request.credits) return { source: 'user_credits', charge: request.credits };
+  if (request.plan === 'free') {
+    if (request.freeUsedThisMonth < request.freeMonthly) return { source: 'free_tier', charge: 0 };
+    throw new AppError('MONTHLY_LIMIT_REACHED', 'The free plan\u2019s monthly debates are used up', {
+      extra: { limit: request.freeMonthly, upgradeUrl: request.upgradeUrl },
+    });
+  }
+  const extra = { required: request.credits, balance: request.balance };
+  throw request.route === 'v1'
+    ? new AppError('INSUFFICIENT_CREDITS', `This debate needs ${request.credits} credits`, { extra })
+    : new AppError('QUOTA_EXCEEDED', `This debate needs ${request.credits} credits`, { extra });
+}
