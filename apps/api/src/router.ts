@@ -1,16 +1,26 @@
 import { authRouter } from './routers/auth/index.ts';
 import { debatesRouter } from './routers/debates/index.ts';
 import { keysRouter } from './routers/keys/index.ts';
-import { createVerdict } from './routers/profile/create-verdict.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
+import { createVerdict } from './routers/verdicts/create-verdict.ts';
+import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
+import { getVerdict } from './routers/verdicts/get-verdict.ts';
+import { listVerdicts } from './routers/verdicts/list-verdicts.ts';
 import { router } from './trpc/init.ts';
 
 export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
   debates: debatesRouter,
-  v1: router({ me, health: v1Health, createVerdict }),
+  v1: router({
+    me,
+    health: v1Health,
+    createVerdict,
+    listVerdicts,
+    getVerdict,
+    deleteVerdict,
+  }),
 });
 
 /** The router type TypeScript clients import for end-to-end types (`createTRPCClient<AppRouter>`). */

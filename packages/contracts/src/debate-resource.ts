@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DebateCost, DebateMode, DebateStatus, Recommendation } from './debates.ts';
+import { DebateCost, DebateMode, DebateStatus, Recommendation, Verdict } from './debates.ts';
 
 export const FundingSource = z.enum(['free_tier', 'user_credits', 'byok']);
 export type FundingSource = z.infer<typeof FundingSource>;
@@ -159,3 +159,28 @@ export type CreatedDebate = z.infer<typeof CreatedDebate>;
 
 /** Credits per debate on hosted keys. */
 export const MODE_CREDITS = { fast: 1, balanced: 3, thorough: 8, compare: 5 } as const;
+
+/** GET /v1/verdicts query. */
+export const VerdictListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  status: z.enum(['pending', 'running', 'completed', 'failed']).optional(),
+  mode: DebateMode.optional(),
+  sortBy: z.enum(['createdAt', 'completedAt']).default('createdAt'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc'),
+  search: z.string().trim().min(1).max(200).optional(),
+});
+export type VerdictListQuery = z.infer<typeof VerdictListQuery>;
+
+/** GET /v1/verdicts/:id: the debate and, once completed, the full public verdict (confidence in percent). */
+export const VerdictDetail = z
+  .object({
+    debate: DebateObject,
+    verdict: Verdict.extend({
+      confidence: z.number().int().min(0).max(100).meta({ description: 'Whole-number percent' }),
+    }).nullable(),
+  })
+  .meta({ id: 'VerdictDetail' });
+export type VerdictDetail = z.infer<typeof VerdictDetail>;
+
+export const DeletedVerdict = z.object({ id: z.uuid(), deleted: z.literal(true) });

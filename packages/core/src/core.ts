@@ -54,7 +54,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     bus,
     debates: createDebateRecords(db, bus.jobs, clock),
     debateReads,
-    debateControl: createDebateControl(debateReads, bus),
+    debateControl: createDebateControl(debateReads, bus, db),
     createDebate: createDebateCreator(db, bus, clock, config),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),

@@ -46,7 +46,9 @@ export type DebateCommand =
   | { type: 'skip' }
   | { type: 'inject'; payload: { content: string } }
   /** Not a caller's command: asks the node for the actor's current state and transition history. */
-  | { type: 'inspect' };
+  | { type: 'inspect' }
+  /** Not a caller's command: stops the debate for good (it is being deleted); the job is not retried. */
+  | { type: 'cancel' };
 
 export type TransitionRecord = { at: string; event: string; state: string };
 

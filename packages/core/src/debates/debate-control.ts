@@ -1,5 +1,6 @@
 import type { DebateCommandInput, DebateCommandResult } from '@verdict/contracts';
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
+import type { Database } from '../db/orm.ts';
 import { type Chart, describeChart } from '../engine/chart.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { DebateReads } from './debate-reads.ts';
@@ -20,8 +21,35 @@ const STATE_OF_STATUS: Record<string, string> = {
 };
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
-export function createDebateControl(reads: DebateReads, bus: Bus) {
+export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) {
   return {
+    /**
+     * DELETE /v1/verdicts/:id: cancels the debate if an engine runs it, then deletes it with its events and
+     * turns. Deleting again answers as a success to the owner (a tombstone remembers), 404 to anyone else.
+     */
+    removePermanently: async (userId: string, id: string): Promise<void> => {
+      const [debate] = await db.execute<{ owner_id: string }>('select owner_id from debates where id = ?', [
+        id,
+      ]);
+      if (!debate) {
+        const [tombstone] = await db.execute('select 1 from deleted_debates where id = ? and owner_id = ?', [
+          id,
+          userId,
+        ]);
+        if (tombstone) return;
+        throw new AppError('NOT_FOUND', 'Debate not found');
+      }
+      if (debate.owner_id !== userId) throw new AppError('NOT_FOUND', 'Debate not found');
+      await bus.commands.send(id, { type: 'cancel' }, 2000);
+      await db.em().transactional(async (em) => {
+        const run = (sql: string) =>
+          em.getConnection().execute(sql, [id, userId], 'all', em.getTransactionContext());
+        await run('insert into deleted_debates (id, owner_id) values (?, ?) on conflict do nothing');
+        await run('delete from idempotency_keys where debate_id = ? and owner_id = ?');
+        await run('delete from debates where id = ? and owner_id = ?');
+      });
+    },
+
     command: async (userId: string, input: DebateCommandInput): Promise<DebateCommandResult> => {
       await reads.owned(userId, input.id);
       const command: DebateCommand =

@@ -1,12 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { DebateEventType } from '@verdict/contracts';
+import { Debate } from './debate.entity.ts';
 
 /** The durable log of a debate's stream; (debate, attempt, seq) is unique, so a re-written event is a no-op. */
 const DebateEventRowSchema = defineEntity({
   name: 'DebateEventRow',
   tableName: 'debate_events',
   properties: {
-    debateId: p.uuid().primary(),
+    debate: () => p.manyToOne(Debate).primary().deleteRule('cascade'),
     attempt: p.integer().primary(),
     seq: p.integer().primary(),
     type: p.string().length(50).$type<DebateEventType>(),

@@ -1,4 +1,4 @@
-import type { DebateObject, DebateStatus } from '@verdict/contracts';
+import type { DebateMode, DebateObject, DebateStatus } from '@verdict/contracts';
 import type { Database } from '../db/orm.ts';
 import { notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -9,6 +9,9 @@ export type DebateListQuery = {
   page: number;
   limit: number;
   status?: DebateStatus | undefined;
+  mode?: DebateMode | undefined;
+  /** Case-insensitive text within questions. */
+  search?: string | undefined;
   sortBy: 'createdAt' | 'completedAt';
   sortOrder: 'asc' | 'desc';
 };
@@ -43,7 +46,13 @@ export function createDebateReads(db: Database, clock: Clock) {
     },
 
     list: async (userId: string, query: DebateListQuery): Promise<DebatePage> => {
-      const where = { owner: userId, deletedAt: null, ...(query.status ? { status: query.status } : {}) };
+      const where = {
+        owner: userId,
+        deletedAt: null,
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.mode ? { mode: query.mode } : {}),
+        ...(query.search ? { question: { $ilike: `%${escapeLike(query.search)}%` } } : {}),
+      };
       const [debates, total] = await db.em().findAndCount(Debate, where, {
         orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
         limit: query.limit,
@@ -66,3 +75,6 @@ export function createDebateReads(db: Database, clock: Clock) {
     },
   };
 }
+
+/** Searches for the text as typed: % and _ are not wildcards here. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { Debate } from './debate.entity.ts';
 
 /**
  * One finished agent turn. The key (debate, attempt, round, agent) is the turn's idempotency key: a turn
@@ -8,7 +9,7 @@ const DebateTurnSchema = defineEntity({
   name: 'DebateTurn',
   tableName: 'debate_turns',
   properties: {
-    debateId: p.uuid().primary(),
+    debate: () => p.manyToOne(Debate).primary().deleteRule('cascade'),
     attempt: p.integer().primary(),
     round: p.integer().primary(),
     agent: p.string().length(100).primary(),

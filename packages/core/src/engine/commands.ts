@@ -31,6 +31,10 @@ export function applyCommand(debate: RunningDebate, command: DebateCommand): Com
       break;
     case 'inspect':
       return { accepted: true, state, history: [...debate.history] };
+    case 'cancel':
+      // Stopping the actor aborts in-flight calls; the node sees the stop and drops the job.
+      actor.stop();
+      return { accepted: true, state: 'cancelled' };
     default:
       return assertNever(command);
   }

@@ -126,6 +126,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     const heartbeat = setInterval(() => handle.heartbeat(), options.heartbeatMs ?? 5000);
     const events = createEventLog(db, bus.events, clock, { debateId, attempt, afterSeq: 0 });
     let stopServing: (() => void) | null = null;
+    let cancelled = false;
     try {
       const providers = await providersFor(debate);
       if ('unavailable' in providers) {
@@ -165,7 +166,10 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         },
       );
       active.set(debateId, running);
-      stopServing = await bus.commands.serve(debateId, (command) => applyCommand(running, command));
+      stopServing = await bus.commands.serve(debateId, (command) => {
+        if (command.type === 'cancel') cancelled = true;
+        return applyCommand(running, command);
+      });
       const statusSync = trackPausedStatus(running, (status) => records.setStatus(debateId, attempt, status));
       const final = await Promise.race([running.done, fatal]).catch((error) => {
         running.actor.stop();
@@ -194,6 +198,11 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       await handle.ack();
       log('info', `debate ${debateId} ${outcome.status}`, { state: statePath(final.value) });
     } catch (err) {
+      if (cancelled) {
+        log('info', `debate ${debateId} cancelled`);
+        await handle.ack().catch(() => {});
+        return;
+      }
       // Storage or bus trouble: hand the job back; the stored turns and events make the rerun idempotent.
       if (stopping) {
         log('info', `debate ${debateId} handed back to the queue: this node is stopping`);

@@ -2,6 +2,7 @@ import { Migration0001Foundation } from './0001-foundation.ts';
 import { Migration0002Debates } from './0002-debates.ts';
 import { Migration0003DebateReads } from './0003-debate-reads.ts';
 import { Migration0004DebateCreation } from './0004-debate-creation.ts';
+import { Migration0005DebateRemoval } from './0005-debate-removal.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: '0002-debates', class: Migration0002Debates },
   { name: '0003-debate-reads', class: Migration0003DebateReads },
   { name: '0004-debate-creation', class: Migration0004DebateCreation },
+  { name: '0005-debate-removal', class: Migration0005DebateRemoval },
 ];
