@@ -184,3 +184,44 @@ export const VerdictDetail = z
 export type VerdictDetail = z.infer<typeof VerdictDetail>;
 
 export const DeletedVerdict = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+export const RetryResult = z.object({
+  debateId: z.uuid(),
+  attempt: z.number().int(),
+  status: z.literal('pending'),
+});
+
+/** POST /api/debates/:id/fork. */
+export const ForkInput = z.strictObject({
+  id: z.uuid(),
+  modifiedQuestion: z.string().trim().min(10).max(500).optional(),
+});
+
+/** GET /api/debates/:id/analytics. Durations in ms; token counts summed over the current attempt. */
+export const DebateAnalytics = z
+  .object({
+    debateId: z.uuid(),
+    status: DebateStatus,
+    durationMs: z.number().int().nullable(),
+    rounds: z.number().int().nullable(),
+    agents: z.array(
+      z.object({
+        agent: z.string(),
+        model: z.string(),
+        turns: z.number().int(),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+      }),
+    ),
+    cost: DebateCost.nullable(),
+    /** The caller's completed debates, for comparison. */
+    averages: z.object({
+      debates: z.number().int(),
+      durationMs: z.number().nullable(),
+      rounds: z.number().nullable(),
+      inputTokens: z.number().nullable(),
+      outputTokens: z.number().nullable(),
+    }),
+  })
+  .meta({ id: 'DebateAnalytics' });
+export type DebateAnalytics = z.infer<typeof DebateAnalytics>;

@@ -5,9 +5,11 @@ import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';
 import { createDebateCreator } from './debates/create-debate.ts';
+import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
 import { createDebateRecords } from './debates/debate-records.ts';
+import { createDebateRetrier } from './debates/retry-debate.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
@@ -56,6 +58,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     debateReads,
     debateControl: createDebateControl(debateReads, bus, db),
     createDebate: createDebateCreator(db, bus, clock, config),
+    retryDebate: createDebateRetrier(db, bus, clock, config),
+    debateAnalytics: createDebateAnalytics(db, debateReads),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock),

@@ -1,9 +1,12 @@
 import { router } from '../../trpc/init.ts';
 import { createDebate } from './create-debate.ts';
 import { deleteDebate } from './delete-debate.ts';
+import { forkDebate } from './fork-debate.ts';
+import { getAnalytics } from './get-analytics.ts';
 import { getDebate } from './get-debate.ts';
 import { getStateChart } from './get-statechart.ts';
 import { listDebates } from './list-debates.ts';
+import { retryDebate } from './retry-debate.ts';
 import { sendCommand } from './send-command.ts';
 
 export const debatesRouter = router({
@@ -13,4 +16,7 @@ export const debatesRouter = router({
   delete: deleteDebate,
   command: sendCommand,
   statechart: getStateChart,
+  retry: retryDebate,
+  fork: forkDebate,
+  analytics: getAnalytics,
 });

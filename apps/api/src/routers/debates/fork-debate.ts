@@ -1,0 +1,46 @@
+import { CreatedDebate, ForkInput, MODE_PANEL } from '@verdict/contracts';
+import { AppError } from '@verdict/core';
+import { userProcedure } from '../../trpc/init.ts';
+import { createdResponse, routingOf } from './create-helpers.ts';
+
+export const forkDebate = userProcedure
+  .meta({
+    successStatus: 201,
+    openapi: {
+      method: 'POST',
+      path: '/api/debates/{id}/fork',
+      tags: ['debates'],
+      summary: 'Run a public debate again, optionally with a modified question, in fast mode on your billing',
+      protect: true,
+      errorResponses: {
+        400: 'Invalid body',
+        401: 'Not authenticated',
+        404: 'Source missing or not public',
+        429: 'MONTHLY_LIMIT_REACHED, QUOTA_EXCEEDED, CONCURRENT_LIMIT or RATE_LIMITED',
+      },
+    },
+  })
+  .input(ForkInput)
+  .output(CreatedDebate)
+  .mutation(async ({ ctx, input }) => {
+    const source = await ctx.core.debateReads.visible(ctx.caller.userId, input.id);
+    if (!source.isPublic) throw new AppError('NOT_FOUND', 'Debate not found');
+    const request = {
+      ownerId: ctx.caller.userId,
+      route: 'api' as const,
+      question: input.modifiedQuestion ?? source.question,
+      context: source.context ?? null,
+      mode: 'fast' as const,
+      agents: MODE_PANEL.fast.agents,
+      rounds: MODE_PANEL.fast.rounds,
+      preset: null,
+      routing: routingOf(ctx.caller),
+      compare: false,
+      skipCache: true,
+      providerKeys: null,
+      idempotencyKey: null,
+      fingerprint: input,
+    };
+    const result = await ctx.core.createDebate(request);
+    return createdResponse(ctx, result, request, `/api/debates/${result.debateId}/stream`);
+  });
