@@ -61,6 +61,10 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
       if (appError.code === 'INTERNAL_ERROR') req.log.error({ err }, 'debate stream failed to start');
       return sendAppError(reply.headers(headers), appError);
     }
+    if (prepared.finished && prepared.stored.length === 0) {
+      // Nothing after Last-Event-ID and nothing more to come: 204 tells EventSource to stop reconnecting.
+      return reply.code(204).headers(headers).send();
+    }
     reply.hijack();
     const res = reply.raw;
     // Hung up while the events were being read: nothing to stream to.
