@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Config, loadConfig } from '../config/config.ts';
 import { type Core, type CoreOptions, createCore } from '../core.ts';
+import { createEngineNode, type EngineNode } from '../engine/engine-node.ts';
+import type { SimulatedOptions } from '../engine/llm/simulated.ts';
 
 /** PostgreSQL the tests use: the machine's own server unless TEST_DATABASE_URL says otherwise. */
 export const TEST_DATABASE_URL =
@@ -68,4 +70,30 @@ export async function eventually<T>(
       throw new Error(`not reached in ${ms} ms; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * An engine node on a test core's own database and bus, on the simulated provider with short timeouts.
+ * Stop it before the core closes.
+ */
+export function startTestEngine(core: Core, simulated: SimulatedOptions = {}, slots = 8): EngineNode {
+  const node = createEngineNode({
+    db: core.db,
+    bus: core.bus,
+    clock: core.clock,
+    slots,
+    providerKeys: {},
+    simulated,
+    policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+  });
+  node.start();
+  return node;
+}
+
+/** Resolves with the debate row once its status is one of `statuses` (default: finished). */
+export function debateReaching(core: Core, id: string, statuses: string[] = ['completed', 'failed']) {
+  return eventually(
+    () => core.debates.find(id),
+    (debate) => debate !== null && statuses.includes(debate.status),
+  );
 }

@@ -1,6 +1,6 @@
 import type { DebateCommandResult, DebateObject, DebatePage, DebateStateChart } from '@verdict/contracts';
-import { createEngineNode, type EngineNode } from '@verdict/core';
-import { eventually } from '@verdict/core/testing';
+import type { EngineNode } from '@verdict/core';
+import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -30,24 +30,11 @@ describe('debate routes on /api', () => {
       routing: null,
       fundingSource: 'user_credits',
     });
-  const finished = (id: string) =>
-    eventually(
-      () => h.core.debates.find(id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-    );
+  const finished = (id: string) => debateReaching(h.core, id);
 
   beforeAll(async () => {
     h = await startServer();
-    engine = createEngineNode({
-      db: h.core.db,
-      bus: h.core.bus,
-      clock: h.core.clock,
-      slots: 4,
-      providerKeys: {},
-      simulated: { firstTokenMs: 120 },
-      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
-    });
-    engine.start();
+    engine = startTestEngine(h.core, { firstTokenMs: 120 }, 4);
     alice = await registerUser(h);
     bob = await registerUser(h);
   });

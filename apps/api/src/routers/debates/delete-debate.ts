@@ -1,6 +1,7 @@
 import { DebateIdInput } from '@verdict/contracts';
 import { z } from 'zod';
 import { userProcedure } from '../../trpc/init.ts';
+import { DEBATE_ROUTE_ERRORS } from './error-responses.ts';
 
 /** Soft delete: hidden from lists and reads. The owner only; anyone else gets 404. */
 export const deleteDebate = userProcedure
@@ -12,12 +13,7 @@ export const deleteDebate = userProcedure
       tags: ['debates'],
       summary: 'Hide a debate (soft delete)',
       protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Not authenticated',
-        404: 'Missing or not yours',
-        429: 'Rate limited',
-      },
+      errorResponses: DEBATE_ROUTE_ERRORS,
     },
   })
   .input(DebateIdInput)

@@ -1,5 +1,6 @@
 import { DebateAnalytics, DebateIdInput } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
+import { DEBATE_ROUTE_ERRORS } from './error-responses.ts';
 
 export const getAnalytics = userProcedure
   .meta({
@@ -9,12 +10,7 @@ export const getAnalytics = userProcedure
       tags: ['debates'],
       summary: "Duration, rounds, turns and tokens per agent and cost, next to the caller's averages",
       protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Not authenticated',
-        404: 'Missing or not yours',
-        429: 'Rate limited',
-      },
+      errorResponses: DEBATE_ROUTE_ERRORS,
     },
   })
   .input(DebateIdInput)

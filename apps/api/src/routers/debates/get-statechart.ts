@@ -1,5 +1,6 @@
 import { DebateIdInput, DebateStateChart } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
+import { DEBATE_ROUTE_ERRORS } from './error-responses.ts';
 
 export const getStateChart = userProcedure
   .meta({
@@ -9,12 +10,7 @@ export const getStateChart = userProcedure
       tags: ['debates'],
       summary: "The engine's state chart, this debate's current state and its transition history",
       protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Not authenticated',
-        404: 'Missing or not yours',
-        429: 'Rate limited',
-      },
+      errorResponses: DEBATE_ROUTE_ERRORS,
     },
   })
   .input(DebateIdInput)

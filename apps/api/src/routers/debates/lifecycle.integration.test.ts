@@ -1,6 +1,6 @@
 import type { CreatedDebate, DebateAnalytics, DebateObject } from '@verdict/contracts';
-import { createEngineNode, type EngineNode, type SimulatedOptions } from '@verdict/core';
-import { eventually } from '@verdict/core/testing';
+import type { EngineNode, SimulatedOptions } from '@verdict/core';
+import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -20,16 +20,7 @@ describe('retry, fork and analytics', () => {
 
   const startEngine = async (simulated: SimulatedOptions) => {
     await engine?.stop();
-    engine = createEngineNode({
-      db: h.core.db,
-      bus: h.core.bus,
-      clock: h.core.clock,
-      slots: 4,
-      providerKeys: {},
-      simulated,
-      policy: { timeoutMs: 2000, retries: 0, backoffMs: 1 },
-    });
-    engine.start();
+    engine = startTestEngine(h.core, simulated, 4);
   };
   const create = async (user: TestUser, question = QUESTION) => {
     const res = await h.request<CreatedDebate>('POST', '/api/debates', {
@@ -39,11 +30,7 @@ describe('retry, fork and analytics', () => {
     expect(res.status).toBe(201);
     return res.json.debateId;
   };
-  const settled = (id: string) =>
-    eventually(
-      () => h.core.debates.find(id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-    );
+  const settled = (id: string) => debateReaching(h.core, id);
   const balance = async (user: TestUser) =>
     (await h.core.accounts.findUser(user.session.user.id))?.creditBalance;
 

@@ -1,6 +1,6 @@
 import type { CreatedDebate, DebatePage, VerdictDetail } from '@verdict/contracts';
-import { createEngineNode, type EngineNode } from '@verdict/core';
-import { eventually } from '@verdict/core/testing';
+import type { EngineNode } from '@verdict/core';
+import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKey,
@@ -27,24 +27,11 @@ describe('the /v1 verdict routes', () => {
     expect(res.status).toBe(201);
     return res.json.debateId;
   };
-  const finished = (id: string) =>
-    eventually(
-      () => h.core.debates.find(id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-    );
+  const finished = (id: string) => debateReaching(h.core, id);
 
   beforeAll(async () => {
     h = await startServer({ env: { CONCURRENT_DEBATES: '50' } });
-    engine = createEngineNode({
-      db: h.core.db,
-      bus: h.core.bus,
-      clock: h.core.clock,
-      slots: 8,
-      providerKeys: {},
-      simulated: { firstTokenMs: 150 },
-      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
-    });
-    engine.start();
+    engine = startTestEngine(h.core, { firstTokenMs: 150 }, 8);
     const owner = await registerUser(h);
     ownerId = owner.session.user.id;
     await h.core.accounts.grantCredits(ownerId, 100);
