@@ -137,12 +137,16 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         );
       }
 
-      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      const [free] = await q.run<{ n: number }>(
-        `select count(*)::int as n from debates where owner_id = ? and funding_source = 'free_tier' and created_at >= ?`,
-        [request.ownerId, monthStart],
-      );
       const credits = request.compare ? MODE_CREDITS.compare : MODE_CREDITS[request.mode];
+      // Counting this month's free-tier debates only matters for a free account its credits do not cover.
+      const needsFreeTier = owner.plan === 'free' && Number(owner.credit_balance) < credits;
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const [free] = needsFreeTier
+        ? await q.run<{ n: number }>(
+            `select count(*)::int as n from debates where owner_id = ? and funding_source = 'free_tier' and created_at >= ?`,
+            [request.ownerId, monthStart],
+          )
+        : [];
       const funding = chooseFunding({
         plan: owner.plan,
         balance: Number(owner.credit_balance),

@@ -8,7 +8,10 @@ export type FundingSource = 'free_tier' | 'user_credits' | 'byok';
 const DebateSchema = defineEntity({
   name: 'Debate',
   tableName: 'debates',
-  indexes: [{ name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] }],
+  indexes: [
+    { name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] },
+    { name: 'debates_owner_status_index', properties: ['owner', 'status'] },
+  ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
     owner: () => p.manyToOne(User).deleteRule('cascade').index(),

@@ -18,6 +18,8 @@ export class Migration0005DebateRemoval extends Migration {
       foreign key ("debate_id") references "debates" ("id") on delete cascade;`);
     this.addSql(`alter table "debate_turns" add constraint "debate_turns_debate_id_foreign"
       foreign key ("debate_id") references "debates" ("id") on delete cascade;`);
+    // The create path counts an owner's unfinished debates under a row lock: keep that an index lookup.
+    this.addSql(`create index "debates_owner_status_index" on "debates" ("owner_id", "status");`);
     this.addSql(`create table "deleted_debates" (
       "id" uuid not null,
       "owner_id" uuid not null,

@@ -1,0 +1,95 @@
+/**
+ * The API in distributed mode (PostgreSQL + NATS JetStream) for bench/suites/debates.ts, built like
+ * production (loadConfig + createCore + buildServer). The environment carries DATABASE_URL,
+ * DATABASE_SCHEMA (fresh), NATS_URL, NATS_PREFIX (fresh) and CONCURRENT_DEBATES; bench-only knobs:
+ *   BENCH_USERS=<n>  users to create (default 1), each pro with 10,000,000 credits and one key
+ *                    (rateLimit 100,000 per minute, the highest the API accepts)
+ * Once listening it prints {"port","keys","userIds"} as one JSON line on stdout. Over IPC it answers
+ * {type:'stats', gc?} with {type:'stats', memory, gc, cpuSeconds, lag}: process.memoryUsage() after gc()
+ * (start it with --expose-gc; `gc: false` skips it) and the event-loop delay since the previous request. On stop it closes the server
+ * (open SSE streams end cleanly), drops the schema and deletes the prefix's JetStream streams; a failed
+ * start does the same.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { buildServer } from '@verdict/api';
+import { createCore, loadConfig, type NatsBus } from '@verdict/core';
+import type { FastifyInstance } from 'fastify';
+import type { ApiStats } from '../lib/debates-servers.ts';
+import { onStopRequest } from '../lib/spawn-server.ts';
+
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+if (config.database.kind !== 'postgres' || config.nats.kind !== 'nats') {
+  throw new Error('debates-api-server needs DATABASE_URL and NATS_URL');
+}
+const schema = config.database.schema;
+const users = Number(process.env.BENCH_USERS ?? '1');
+if (!Number.isInteger(users) || users < 1) throw new Error('BENCH_USERS must be a positive integer');
+const core = await createCore(config);
+
+/** Drops the schema (retried: a request cut off by the close may hold a lock) and the streams. */
+async function release() {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await core.db.execute(`drop schema if exists "${schema}" cascade`);
+      break;
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+  await (core.bus as NatsBus).deleteStreams().catch(() => {});
+  await core.close();
+}
+
+const lag = monitorEventLoopDelay({ resolution: 10 });
+lag.enable();
+process.on('message', (message: { type?: string; gc?: boolean }) => {
+  if (message?.type !== 'stats') return;
+  const collect = message.gc !== false && typeof globalThis.gc === 'function';
+  if (collect) globalThis.gc?.();
+  const cpu = process.cpuUsage();
+  const ms = (ns: number) => ns / 1e6;
+  const stats: ApiStats = {
+    type: 'stats',
+    memory: process.memoryUsage(),
+    gc: collect,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    lag: { p50Ms: ms(lag.percentile(50)), p99Ms: ms(lag.percentile(99)), maxMs: ms(lag.max) },
+  };
+  lag.reset();
+  process.send?.(stats);
+});
+
+let app: FastifyInstance | undefined;
+let ready: { port: number; keys: string[]; userIds: string[] };
+try {
+  const keys: string[] = [];
+  const userIds: string[] = [];
+  for (let i = 0; i < users; i++) {
+    const user = await core.accounts.createUser({
+      email: `bench-${process.pid}-${i}@example.com`,
+      name: 'Bench',
+    });
+    await core.accounts.setPlan(user.id, 'pro');
+    await core.accounts.grantCredits(user.id, 10_000_000, 'bench');
+    const key = await core.apiKeys.create(user.id, 'bench', { rateLimit: 100_000 });
+    keys.push(key.key);
+    userIds.push(user.id);
+  }
+  app = await buildServer({ core });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  ready = { port: address.port, keys, userIds };
+} catch (err) {
+  await app?.close().catch(() => {});
+  await release();
+  throw err;
+}
+
+const server = app;
+onStopRequest(async () => {
+  await server.close();
+  await release();
+});
+process.stdout.write(`${JSON.stringify(ready)}\n`);
