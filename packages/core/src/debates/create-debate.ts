@@ -105,6 +105,7 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         const [hit] = await q.run<{ id: string; funding_source: FundingSource }>(
           `select id, funding_source from debates
             where owner_id = ? and question = ? and mode = ? and context is not distinct from ?
+              and requested_agents = ? and requested_rounds = ? and preset is not distinct from ?
               and status = 'completed' and deleted_at is null and completed_at > ?
             order by completed_at desc limit 1`,
           [
@@ -112,6 +113,9 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
             request.question,
             request.mode,
             request.context,
+            request.agents,
+            request.rounds,
+            request.preset,
             new Date(now.getTime() - config.debates.cacheTtlMs),
           ],
         );

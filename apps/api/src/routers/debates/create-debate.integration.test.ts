@@ -161,9 +161,11 @@ describe('creating debates', () => {
     expect(await balance(user)).toBe(9);
     const differentContext = await post(user, { question: QUESTION, context: 'Team of 13' });
     expect(differentContext.json.cached).toBe(false);
+    const differentPanel = await post(user, { question: QUESTION, context: 'Team of 12', agentCount: 5 });
+    expect(differentPanel.json.cached).toBe(false);
     const fresh = await post(user, { question: QUESTION, context: 'Team of 12', skipCache: true });
     expect(fresh.json.debateId).not.toBe(first.json.debateId);
-    expect(await balance(user)).toBe(7);
+    expect(await balance(user)).toBe(6);
   });
 
   it('runs BYOK plans on X-Provider-Keys in either format without charging; refuses keys on other plans', async () => {
