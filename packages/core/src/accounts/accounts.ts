@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { type Plan, type Profile, type SessionUser, SIGNUP_CREDITS } from '@verdict/contracts';
 import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
 import type { Database } from '../db/orm.ts';
+import { sqlIn } from '../db/sql.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
@@ -118,14 +119,10 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
         throw new AppError('VALIDATION_ERROR', 'Credits to grant must be a positive integer');
       }
       return db.em().transactional(async (em) => {
-        const rows = await em
-          .getConnection()
-          .execute<{ credit_balance: number }[]>(
-            'update users set credit_balance = credit_balance + ? where id = ? returning credit_balance',
-            [amount, userId],
-            'all',
-            em.getTransactionContext(),
-          );
+        const rows = await sqlIn(em)<{ credit_balance: number }>(
+          'update users set credit_balance = credit_balance + ? where id = ? returning credit_balance',
+          [amount, userId],
+        );
         if (rows.length === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
         em.create(CreditLedgerEntry, {
           id: randomUUID(),

@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
 import { type DebateMode, MODE_CREDITS, type Plan } from '@verdict/contracts';
 import { chooseFunding } from '../billing/funding.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/orm.ts';
+import { sqlIn } from '../db/sql.ts';
 import type { KeyRouting } from '../engine/llm/models.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { assertConcurrentRoom, debitCredits, dispatch } from './creation-steps.ts';
 import type { FundingSource } from './debate.entity.ts';
 import type { ByokKeys } from './provider-keys-header.ts';
 
@@ -33,17 +34,6 @@ export type CreateDebateRequest = {
 export type CreateDebateResult = { debateId: string; fundingSource: FundingSource; cached: boolean };
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
-/** How long the API process holds BYOK keys for the engine to fetch; a later start fails clearly. */
-const BYOK_HOLD_MS = 15 * 60_000;
-
-type Tx = { run: <T>(sql: string, params?: unknown[]) => Promise<T[]> };
-
-function tx(em: EntityManager): Tx {
-  return {
-    run: (sql, params = []) =>
-      em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<never>,
-  };
-}
 
 /**
  * Creates a debate and pays for it in one transaction: the owner's row is locked first, so concurrent
@@ -56,7 +46,7 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
   return async (request: CreateDebateRequest): Promise<CreateDebateResult> => {
     const requestHash = createHash('sha256').update(JSON.stringify(request.fingerprint)).digest('hex');
     const result = await db.em().transactional(async (em) => {
-      const q = tx(em);
+      const q = { run: sqlIn(em) };
       const now = new Date(clock.now());
       const [owner] = await q.run<{ plan: Plan; credit_balance: number }>(
         'select plan, credit_balance from users where id = ? for update',
@@ -125,21 +115,7 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         }
       }
 
-      const [active] = await q.run<{ n: number }>(
-        `select count(*)::int as n from debates
-          where owner_id = ? and status in ('pending', 'running', 'paused') and deleted_at is null`,
-        [request.ownerId],
-      );
-      const activeCount = Number(active?.n ?? 0);
-      if (activeCount >= config.debates.concurrentLimit) {
-        throw new AppError(
-          'CONCURRENT_LIMIT',
-          `At most ${config.debates.concurrentLimit} debates may run at once`,
-          {
-            extra: { activeCount, limit: config.debates.concurrentLimit },
-          },
-        );
-      }
+      await assertConcurrentRoom(q.run, request.ownerId, config.debates.concurrentLimit);
 
       const credits = request.compare ? MODE_CREDITS.compare : MODE_CREDITS[request.mode];
       // Counting this month's free-tier debates only matters for a free account its credits do not cover.
@@ -183,25 +159,20 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         ],
       );
       if (funding.charge > 0) {
-        await q.run('update users set credit_balance = credit_balance - ? where id = ?', [
-          funding.charge,
-          request.ownerId,
-        ]);
-        await q.run(
-          `insert into credit_ledger (id, user_id, delta, reason, note, debate_id, created_at) values (?, ?, ?, 'debate', ?, ?, ?)`,
-          [randomUUID(), request.ownerId, -funding.charge, `${request.mode} debate`, debateId, now],
-        );
+        await debitCredits(q.run, {
+          ownerId: request.ownerId,
+          credits: funding.charge,
+          debateId,
+          note: `${request.mode} debate`,
+          at: now,
+        });
       }
       await remember(debateId);
       return { debateId, fundingSource: funding.source, cached: false, replayed: false };
     });
 
     if (!result.cached && !result.replayed) {
-      if (request.providerKeys) {
-        const release = await bus.keys.hold(result.debateId, request.providerKeys);
-        setTimeout(release, BYOK_HOLD_MS).unref();
-      }
-      await bus.jobs.enqueue({ debateId: result.debateId, attempt: 1 });
+      await dispatch(bus, result.debateId, 1, request.providerKeys);
     }
     return { debateId: result.debateId, fundingSource: result.fundingSource, cached: result.cached };
   };

@@ -1,6 +1,7 @@
 import type { DebateCommandInput, DebateCommandResult } from '@verdict/contracts';
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
+import { sqlIn } from '../db/sql.ts';
 import { type Chart, describeChart } from '../engine/chart.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { DebateReads } from './debate-reads.ts';
@@ -42,8 +43,8 @@ export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) 
       if (debate.owner_id !== userId) throw new AppError('NOT_FOUND', 'Debate not found');
       await bus.commands.send(id, { type: 'cancel' }, 2000);
       await db.em().transactional(async (em) => {
-        const run = (sql: string) =>
-          em.getConnection().execute(sql, [id, userId], 'all', em.getTransactionContext());
+        const sql = sqlIn(em);
+        const run = (statement: string) => sql(statement, [id, userId]);
         await run('insert into deleted_debates (id, owner_id) values (?, ?) on conflict do nothing');
         await run('delete from idempotency_keys where debate_id = ? and owner_id = ?');
         await run('delete from debates where id = ? and owner_id = ?');

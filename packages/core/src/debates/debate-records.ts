@@ -4,6 +4,7 @@ import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/con
 import { User } from '../accounts/user.entity.ts';
 import type { JobQueue } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
+import { sqlIn } from '../db/sql.ts';
 import type { KeyRouting } from '../engine/llm/models.ts';
 import type { Clock } from '../shared/clock.ts';
 import { Debate, type FundingSource } from './debate.entity.ts';
@@ -36,8 +37,7 @@ export type DebateRecords = ReturnType<typeof createDebateRecords>;
 const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT']);
 
 async function refundCharge(em: EntityManager, debateId: string, at: Date) {
-  const run = <T>(sql: string, params: unknown[]) =>
-    em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+  const run = sqlIn(em);
   const [charge] = await run<{ user_id: string; charged: number }>(
     `select user_id, -sum(delta)::int as charged from credit_ledger
       where debate_id = ? and reason in ('debate', 'refund') group by user_id`,

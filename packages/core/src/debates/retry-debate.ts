@@ -3,12 +3,12 @@ import { chooseFunding } from '../billing/funding.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/orm.ts';
+import { sqlIn } from '../db/sql.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { assertConcurrentRoom, debitCredits, dispatch } from './creation-steps.ts';
 import type { FundingSource } from './debate.entity.ts';
 import type { ByokKeys } from './provider-keys-header.ts';
-
-const BYOK_HOLD_MS = 15 * 60_000;
 
 /**
  * POST /api/debates/:id/retry: a failed debate starts over as a new attempt with the same question and
@@ -19,8 +19,7 @@ export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config
   return async (userId: string, id: string, providerKeys: ByokKeys | null): Promise<{ attempt: number }> => {
     const engineHolds = async () => (await bus.commands.send(id, { type: 'inspect' }, 1000)) !== 'no_engine';
     const result = await db.em().transactional(async (em) => {
-      const run = <T>(sql: string, params: unknown[]) =>
-        em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+      const run = sqlIn(em);
       const [owner] = await run<{ plan: Plan; credit_balance: number }>(
         'select plan, credit_balance from users where id = ? for update',
         [userId],
@@ -47,19 +46,7 @@ export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config
           ],
         });
       }
-      const [active] = await run<{ n: number }>(
-        `select count(*)::int as n from debates where owner_id = ? and status in ('pending', 'running', 'paused') and deleted_at is null`,
-        [userId],
-      );
-      if (Number(active?.n ?? 0) >= config.debates.concurrentLimit) {
-        throw new AppError(
-          'CONCURRENT_LIMIT',
-          `At most ${config.debates.concurrentLimit} debates may run at once`,
-          {
-            extra: { activeCount: Number(active?.n ?? 0), limit: config.debates.concurrentLimit },
-          },
-        );
-      }
+      await assertConcurrentRoom(run, userId, config.debates.concurrentLimit);
       if (debate.funding_source === 'user_credits') {
         const [net] = await run<{ charged: number }>(
           `select coalesce(-sum(delta), 0)::int as charged from credit_ledger where debate_id = ?`,
@@ -77,12 +64,13 @@ export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config
             route: 'api',
             upgradeUrl: `${config.appUrl}/pricing`,
           });
-          await run('update users set credit_balance = credit_balance - ? where id = ?', [credits, userId]);
-          await run(
-            `insert into credit_ledger (id, user_id, delta, reason, note, debate_id, created_at)
-             values (gen_random_uuid(), ?, ?, 'debate', 'retry', ?, ?)`,
-            [userId, -credits, id, new Date(clock.now())],
-          );
+          await debitCredits(run, {
+            ownerId: userId,
+            credits,
+            debateId: id,
+            note: 'retry',
+            at: new Date(clock.now()),
+          });
         }
       }
       await run('delete from debate_events where debate_id = ?', [id]);
@@ -96,11 +84,7 @@ export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config
       );
       return { attempt: Number(updated?.attempt) };
     });
-    if (providerKeys) {
-      const release = await bus.keys.hold(id, providerKeys);
-      setTimeout(release, BYOK_HOLD_MS).unref();
-    }
-    await bus.jobs.enqueue({ debateId: id, attempt: result.attempt });
+    await dispatch(bus, id, result.attempt, providerKeys);
     return result;
   };
 }
