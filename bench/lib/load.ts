@@ -37,7 +37,11 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     timeout: 10,
   };
   if (options.warmupS > 0) await fire({ ...base, duration: options.warmupS });
-  const r = await fire({ ...base, duration: options.durationS });
+  return toLoadResult(await fire({ ...base, duration: options.durationS }));
+}
+
+/** An autocannon result as the figures the suites report. */
+export function toLoadResult(r: autocannon.Result): LoadResult {
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(
     (r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {},

@@ -94,3 +94,33 @@ export function onStopRequest(shutdown: () => Promise<void>): void {
   process.once('SIGTERM', run);
   process.once('SIGINT', run);
 }
+
+/**
+ * The tail every bench server shares: listen on a free loopback port, print the ready line (with the
+ * port) on stdout, and on a stop request close the server and run `release`. A failed listen releases too.
+ */
+export async function listenAndReport(
+  app: {
+    listen: (o: { port: number; host: string }) => Promise<unknown>;
+    server: { address: () => unknown };
+    close: () => Promise<unknown>;
+  },
+  release: () => Promise<void>,
+  ready: (port: number) => Record<string, unknown>,
+): Promise<void> {
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address() as { port?: number } | string | null;
+    if (!address || typeof address === 'string' || address.port === undefined)
+      throw new Error('no TCP address');
+    onStopRequest(async () => {
+      await app.close();
+      await release();
+    });
+    process.stdout.write(`${JSON.stringify(ready(address.port))}\n`);
+  } catch (err) {
+    await app.close().catch(() => {});
+    await release();
+    throw err;
+  }
+}

@@ -14,7 +14,7 @@
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
-import { onStopRequest } from '../lib/spawn-server.ts';
+import { listenAndReport } from '../lib/spawn-server.ts';
 import { registerExperimentRoutes } from './experiment-routes.ts';
 
 const counters = process.env.BENCH_COUNTERS;
@@ -45,27 +45,17 @@ async function release() {
   await core.close();
 }
 
-let app: FastifyInstance | undefined;
-let ready: { port: number; key: string; userId: string };
+let app: FastifyInstance;
+let ready: { key: string; userId: string };
 try {
   const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
   // 100,000 per minute is the highest per-key limit the API accepts; a run stays far below it.
   const key = await core.apiKeys.create(user.id, 'bench', { rateLimit: 100_000 });
   app = await buildServer({ core });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no TCP address');
-  ready = { port: address.port, key: key.key, userId: user.id };
+  ready = { key: key.key, userId: user.id };
 } catch (err) {
-  await app?.close().catch(() => {});
   await release();
   throw err;
 }
-
-const server = app;
-onStopRequest(async () => {
-  await server.close();
-  await release();
-});
-process.stdout.write(`${JSON.stringify(ready)}\n`);
+await listenAndReport(app, release, (port) => ({ port, ...ready }));

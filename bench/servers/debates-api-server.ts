@@ -15,7 +15,7 @@ import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { ApiStats } from '../lib/debates-servers.ts';
-import { onStopRequest } from '../lib/spawn-server.ts';
+import { listenAndReport } from '../lib/spawn-server.ts';
 
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
 if (config.database.kind !== 'postgres' || config.nats.kind !== 'nats') {
@@ -60,8 +60,8 @@ process.on('message', (message: { type?: string; gc?: boolean }) => {
   process.send?.(stats);
 });
 
-let app: FastifyInstance | undefined;
-let ready: { port: number; keys: string[]; userIds: string[] };
+let app: FastifyInstance;
+let ready: { keys: string[]; userIds: string[] };
 try {
   const keys: string[] = [];
   const userIds: string[] = [];
@@ -77,19 +77,9 @@ try {
     userIds.push(user.id);
   }
   app = await buildServer({ core });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no TCP address');
-  ready = { port: address.port, keys, userIds };
+  ready = { keys, userIds };
 } catch (err) {
-  await app?.close().catch(() => {});
   await release();
   throw err;
 }
-
-const server = app;
-onStopRequest(async () => {
-  await server.close();
-  await release();
-});
-process.stdout.write(`${JSON.stringify(ready)}\n`);
+await listenAndReport(app, release, (port) => ({ port, ...ready }));

@@ -18,7 +18,7 @@ import {
   startDebatesEngine,
 } from '../lib/debates-servers.ts';
 import { type ClientOutcome, openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
-import { describeLoad, type LoadOptions, type LoadResult, measure } from '../lib/load.ts';
+import { describeLoad, type LoadOptions, type LoadResult, measure, toLoadResult } from '../lib/load.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
 
@@ -123,23 +123,7 @@ async function loadCreates(
     perSecond[s] = (perSecond[s] ?? 0) + 1;
   });
   const cpu = cpuDelta(cpu0, cpuNow({ api: apiPid, engine: 0 }));
-  const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(
-    (r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {},
-  )) {
-    statusCodes[code] = stat.count;
-  }
-  const load: LoadResult = {
-    rps: r.requests.average,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    meanMs: r.latency.average,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    statusCodes,
-  };
+  const load: LoadResult = toLoadResult(r);
   return {
     load,
     perSecond: Array.from(perSecond, (v) => v ?? 0),

@@ -31,7 +31,13 @@ export type CreateDebateRequest = {
   fingerprint: unknown;
 };
 
-export type CreateDebateResult = { debateId: string; fundingSource: FundingSource; cached: boolean };
+export type CreateDebateResult = {
+  debateId: string;
+  fundingSource: FundingSource;
+  cached: boolean;
+  /** The owner's plan, read under the lock anyway (the free plan's response names its judge). */
+  plan: Plan;
+};
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 
@@ -72,6 +78,7 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
             fundingSource: first?.funding_source ?? 'user_credits',
             cached: false,
             replayed: true,
+            plan: owner.plan,
           };
         }
         if (previous) {
@@ -111,7 +118,13 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         );
         if (hit) {
           await remember(hit.id);
-          return { debateId: hit.id, fundingSource: hit.funding_source, cached: true, replayed: false };
+          return {
+            debateId: hit.id,
+            fundingSource: hit.funding_source,
+            cached: true,
+            replayed: false,
+            plan: owner.plan,
+          };
         }
       }
 
@@ -168,12 +181,17 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
         });
       }
       await remember(debateId);
-      return { debateId, fundingSource: funding.source, cached: false, replayed: false };
+      return { debateId, fundingSource: funding.source, cached: false, replayed: false, plan: owner.plan };
     });
 
     if (!result.cached && !result.replayed) {
       await dispatch(bus, result.debateId, 1, request.providerKeys);
     }
-    return { debateId: result.debateId, fundingSource: result.fundingSource, cached: result.cached };
+    return {
+      debateId: result.debateId,
+      fundingSource: result.fundingSource,
+      cached: result.cached,
+      plan: result.plan,
+    };
   };
 }

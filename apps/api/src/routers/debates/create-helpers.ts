@@ -1,5 +1,11 @@
 import type { CreatedDebate } from '@verdict/contracts';
-import { AppError, type CreateDebateRequest, judgeModelFor, parseProviderKeysHeader } from '@verdict/core';
+import {
+  AppError,
+  type CreateDebateRequest,
+  type CreateDebateResult,
+  judgeModelFor,
+  parseProviderKeysHeader,
+} from '@verdict/core';
 import type { Caller, Context } from '../../trpc/context.ts';
 
 /** Idempotency-Key: an opaque string of 1–200 printable characters. */
@@ -31,19 +37,18 @@ export function routingOf(caller: Caller): CreateDebateRequest['routing'] {
 }
 
 /** The create response: the stream to follow, and on the free plan the judge the debate gets. */
-export async function createdResponse(
-  ctx: Context & { caller: Caller },
-  result: { debateId: string; fundingSource: 'free_tier' | 'user_credits' | 'byok'; cached: boolean },
+export function createdResponse(
+  ctx: Context,
+  result: CreateDebateResult,
   request: Pick<CreateDebateRequest, 'preset' | 'routing'>,
   streamPath: string,
-): Promise<CreatedDebate> {
-  const user = await ctx.core.accounts.findUser(ctx.caller.userId);
+): CreatedDebate {
   const response: CreatedDebate = {
     debateId: result.debateId,
     streamUrl: `${ctx.core.config.publicBaseUrl}${streamPath}`,
     cached: result.cached,
   };
-  if (user?.plan === 'free') {
+  if (result.plan === 'free') {
     response.judgeModel = judgeModelFor(ctx.core.config, {
       fundingSource: result.fundingSource,
       preset: request.preset,
