@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
+import type { DebateEvent } from '@verdict/contracts';
 import { type Core, createEngineNode, type EngineNode, type NewDebate } from '@verdict/core';
 import { createTestCore, eventually, type TestCore } from '@verdict/core/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -257,6 +258,40 @@ describe('debate streams (SSE)', () => {
     expect(seqs(union)).toEqual(range(1, union.length));
     expect(union.at(-1)?.event).toBe('debate.completed');
     expect(seqs(union)).toEqual(await storedSeqs(id));
+  });
+
+  it('fills a gap in the bus from the database: an event stored but never published still reaches the client', async () => {
+    // A debate no engine runs (no job), so the test plays the node: it stores seq 1 and dies before
+    // publishing it; the next holder publishes seq 2.
+    const [row] = await core.db.execute<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, 'Gap test', 'fast', 'running', 'user_credits', 3, 1) returning id`,
+      [owner.id],
+    );
+    const id = row!.id;
+    const stream = await openStream(harness.baseUrl, v1(id), { key: owner.key });
+    expect(stream.response.status).toBe(200);
+    const event = (seq: number, type: string, data: Record<string, unknown>) =>
+      ({ debateId: id, attempt: 1, seq, type, data, at: new Date().toISOString() }) as DebateEvent;
+    const store = (e: DebateEvent) =>
+      core.db.execute(
+        'insert into debate_events (debate_id, attempt, seq, type, data) values (?, 1, ?, ?, ?::jsonb)',
+        [id, e.seq, e.type, JSON.stringify(e.data)],
+      );
+    const first = event(1, 'round.started', { round: 1, injected: [] });
+    const second = event(2, 'agent.thinking', { agent: 'Advocate', round: 1 });
+    const last = event(3, 'debate.failed', { debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' });
+    await store(first);
+    await store(second);
+    await core.bus.events.publish(second);
+    await store(last);
+    await core.bus.events.publish(last);
+    const received = await stream.rest();
+    expect(received.map((e) => [Number(e.id), e.event])).toEqual([
+      [1, 'round.started'],
+      [2, 'agent.thinking'],
+      [3, 'debate.failed'],
+    ]);
   });
 
   it('answers a finished debate with all its events at once and closes; Last-Event-ID and ?lastEventId skip', async () => {

@@ -112,6 +112,26 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
       if (TERMINAL.has(event.type)) end();
     };
 
+    /**
+     * Bus events in order; when the bus skipped some (a node died between storing and publishing them, or
+     * NATS was away), the missing ones are read from the database, which has every event, first.
+     */
+    let busChain: Promise<void> = Promise.resolve();
+    const fromBus = (event: StreamEvent) => {
+      busChain = busChain
+        .then(async () => {
+          if (ended || event.seq <= lastSent) return;
+          if (event.seq > lastSent + 1) {
+            for (const missed of await storedEvents(p.id, p.attempt, lastSent)) deliver(missed);
+          }
+          deliver(event);
+        })
+        .catch((err: unknown) => {
+          req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
+          end();
+        });
+    };
+
     open.add(end);
     writer.open(headers);
 
@@ -124,7 +144,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
 
     keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
     core.bus.events
-      .follow(p.id, p.attempt, lastSent, (event) => deliver(event))
+      .follow(p.id, p.attempt, lastSent, fromBus)
       .then((stop) => {
         // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
         if (ended) stop();

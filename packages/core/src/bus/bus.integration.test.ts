@@ -99,7 +99,7 @@ describe.each([
   it('answers a command from the node serving the debate, and says no_engine when none does', async () => {
     const id = randomUUID();
     expect(await bus.commands.send(id, { type: 'pause' })).toBe('no_engine');
-    const stop = await bus.commands.serve(id, (command) => ({
+    const stop = await bus.commands.serve(id, async (command) => ({
       accepted: true,
       state: `got ${command.type}`,
     }));

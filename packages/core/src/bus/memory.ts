@@ -47,7 +47,7 @@ function memoryEventBus(): EventBus {
 }
 
 function memoryJobQueue(): JobQueue & { close: () => void } {
-  const waiting: DebateJob[] = [];
+  const waiting: { job: DebateJob; redelivered: boolean }[] = [];
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
@@ -55,15 +55,15 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
   let closed = false;
   return {
     enqueue: async (job) => {
-      waiting.push(job);
+      waiting.push({ job, redelivered: false });
       wake();
     },
     consume: (slots, handle) => {
       let stopped = false;
       const workers = Array.from({ length: slots }, async () => {
         while (!stopped && !closed) {
-          const job = waiting.shift();
-          if (!job) {
+          const next = waiting.shift();
+          if (!next) {
             await new Promise<void>((resolve) => {
               const w = () => {
                 wakeups.delete(w);
@@ -74,8 +74,10 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             continue;
           }
           let settled = false;
+          const { job } = next;
           const jobHandle: JobHandle = {
             job,
+            redelivered: next.redelivered,
             heartbeat: () => {},
             ack: async () => {
               settled = true;
@@ -83,7 +85,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             retry: (delayMs) => {
               settled = true;
               setTimeout(() => {
-                waiting.push(job);
+                waiting.push({ job, redelivered: true });
                 wake();
               }, delayMs).unref();
             },
@@ -112,9 +114,9 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
 }
 
 function memoryCommandBus(): CommandBus {
-  const handlers = new Map<string, (command: DebateCommand) => CommandReply>();
+  const handlers = new Map<string, (command: DebateCommand) => Promise<CommandReply>>();
   return {
-    send: async (debateId, command) => handlers.get(debateId)?.(command) ?? 'no_engine',
+    send: async (debateId, command) => (await handlers.get(debateId)?.(command)) ?? 'no_engine',
     serve: async (debateId, handler) => {
       handlers.set(debateId, handler);
       return () => {

@@ -81,15 +81,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     subjects: [names.jobsSubject],
     retention: RetentionPolicy.Workqueue,
   });
-  await jsm.consumers.add(names.jobs, {
-    durable_name: 'engine',
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(options.jobAckWaitMs ?? 30_000),
-    max_ack_pending: -1,
-    // Every idle slot of every node parks one pull request here; NATS's default of 512 would cap the whole
-    // cluster at 512 debates in flight.
-    max_waiting: 100_000,
-  });
+  await ensureJobConsumer(jsm, names.jobs, options.jobAckWaitMs ?? 6000);
   const js = jetstream(nc);
   return {
     connection: nc,
@@ -116,6 +108,24 @@ async function ensureStream(
     await jsm.streams.update(config.name, { subjects: config.subjects, max_age: config.max_age ?? 0 });
   } catch {
     await jsm.streams.add({ ...config, storage: StorageType.File });
+  }
+}
+
+async function ensureJobConsumer(jsm: JetStreamManager, stream: string, ackWaitMs: number) {
+  const config = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(ackWaitMs),
+    max_ack_pending: -1,
+    // Every idle slot of every node parks one pull request here; NATS's default of 512 would cap the whole
+    // cluster at 512 debates in flight.
+    max_waiting: 100_000,
+  };
+  try {
+    await jsm.consumers.info(stream, 'engine');
+    // A deployment that changes its ack wait updates the shared consumer (max_waiting cannot change).
+    await jsm.consumers.update(stream, 'engine', { ack_wait: config.ack_wait });
+  } catch {
+    await jsm.consumers.add(stream, { durable_name: 'engine', ...config });
   }
 }
 
@@ -147,14 +157,15 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
 
 function natsJobQueue(js: JetStreamClient, stream: string, subject: string): JobQueue {
   return {
-    enqueue: async (job) => {
+    enqueue: async (job, copy) => {
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
-      await js.publish(subject, encode(job), { msgID: `job:${job.debateId}:${job.attempt}` });
+      const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
+      await js.publish(subject, encode(job), { msgID });
     },
     consume: (slots, handle) => {
       let stopped = false;
       const stops: (() => void)[] = [];
-      const slot = async () => {
+      const pull = async () => {
         const consumer: Consumer = await js.consumers.get(stream, 'engine');
         // One message in flight per slot: a busy node does not hoard jobs other nodes could run.
         const messages = await consumer.consume({ max_messages: 1 });
@@ -166,6 +177,7 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
           }
           const jobHandle: JobHandle = {
             job: decode(message.data),
+            redelivered: message.redelivered,
             heartbeat: () => message.working(),
             ack: async () => {
               await message.ackAck();
@@ -173,6 +185,13 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
             retry: (delayMs) => message.nak(delayMs),
           };
           await handle(jobHandle);
+        }
+      };
+      // A slot outlives NATS restarts: when its pull ends or fails, it starts pulling again.
+      const slot = async () => {
+        while (!stopped) {
+          await pull().catch(() => {});
+          if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
         }
       };
       const running = Array.from({ length: slots }, () => slot());
@@ -204,7 +223,7 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
       const subscription = nc.subscribe(subject(debateId), {
         callback: (err, message) => {
           if (err) return;
-          message.respond(encode(handler(decode<DebateCommand>(message.data))));
+          void handler(decode<DebateCommand>(message.data)).then((reply) => message.respond(encode(reply)));
         },
       });
       await nc.flush(); // the subscription is live at the server before anyone is told to send

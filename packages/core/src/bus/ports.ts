@@ -24,6 +24,8 @@ export type DebateJob = { debateId: string; attempt: number };
 
 export type JobHandle = {
   job: DebateJob;
+  /** Delivered before and not acked in time: its node died or stalled, or it was handed back. */
+  redelivered: boolean;
   /** Tells the queue the job is still being worked on, so it is not redelivered. */
   heartbeat: () => void;
   /** Done for good; call only after the final state is stored. */
@@ -36,7 +38,11 @@ export type JobConsumer = { stop: () => Promise<void> };
 
 /** Debates waiting for an engine node. Each job goes to one consumer; unacked jobs come back. */
 export type JobQueue = {
-  enqueue: (job: DebateJob) => Promise<void>;
+  /**
+   * Queues a job. Within the queue's dedupe window a second enqueue of the same debate attempt is dropped;
+   * `copy` names a deliberate extra copy (the reconciler's), which is not.
+   */
+  enqueue: (job: DebateJob, copy?: string) => Promise<void>;
   consume: (slots: number, handle: (job: JobHandle) => Promise<void>) => JobConsumer;
 };
 
@@ -64,7 +70,11 @@ export type CommandReply = {
 /** Commands travel to whichever node holds the debate; 'no_engine' means none does. */
 export type CommandBus = {
   send: (debateId: string, command: DebateCommand, timeoutMs?: number) => Promise<CommandReply | 'no_engine'>;
-  serve: (debateId: string, handler: (command: DebateCommand) => CommandReply) => Promise<() => void>;
+  /** The handler replies once the command's effect is stored, so an accepted command survives a crash. */
+  serve: (
+    debateId: string,
+    handler: (command: DebateCommand) => Promise<CommandReply>,
+  ) => Promise<() => void>;
 };
 
 export type Bus = {

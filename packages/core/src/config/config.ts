@@ -35,8 +35,17 @@ const EnvSchema = z.object({
     .default(''),
   /** Debates one engine node runs at once. */
   ENGINE_SLOTS: z.coerce.number().int().min(1).max(10_000).default(50),
-  /** How long a job may go without a heartbeat before another node takes it over. */
-  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * How long a job may go without a heartbeat before the queue hands it to another node, and how long a
+   * node's lease on a debate lasts unrenewed: the bulk of the time to recover from a dead node.
+   */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(6000),
+  /** How long a node keeps retrying a storage or bus write through an outage before handing a debate back. */
+  ENGINE_STORAGE_TOLERANCE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often each node looks for debates nobody is running (lost jobs, dead nodes). */
+  ENGINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How long a debate may sit unclaimed, or with an expired lease, before the reconciler re-queues it. */
+  ENGINE_STALE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** Per-attempt limit of one LLM call. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
@@ -73,7 +82,14 @@ export type Config = {
   bodyLimitBytes: number;
   sessionTtlMs: number;
   natsPrefix: string;
-  engine: { slots: number; jobAckWaitMs: number; llmTimeoutMs: number };
+  engine: {
+    slots: number;
+    jobAckWaitMs: number;
+    llmTimeoutMs: number;
+    storageToleranceMs: number;
+    reconcileIntervalMs: number;
+    staleAfterMs: number;
+  };
   /** The service's own provider keys (never logged) and endpoints. */
   providers: {
     keys: Partial<Record<ProviderName, string>>;
@@ -116,7 +132,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
     natsPrefix: e.NATS_PREFIX,
-    engine: { slots: e.ENGINE_SLOTS, jobAckWaitMs: e.JOB_ACK_WAIT_MS, llmTimeoutMs: e.LLM_TIMEOUT_MS },
+    engine: {
+      slots: e.ENGINE_SLOTS,
+      jobAckWaitMs: e.JOB_ACK_WAIT_MS,
+      llmTimeoutMs: e.LLM_TIMEOUT_MS,
+      storageToleranceMs: e.ENGINE_STORAGE_TOLERANCE_MS,
+      reconcileIntervalMs: e.ENGINE_RECONCILE_INTERVAL_MS,
+      staleAfterMs: e.ENGINE_STALE_AFTER_MS,
+    },
     providers: {
       keys: defined({
         anthropic: e.ANTHROPIC_API_KEY,

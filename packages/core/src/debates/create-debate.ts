@@ -46,7 +46,13 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
  * creates of one account run one after another — the balance can never be overdrawn and the concurrent
  * limit is exact. The job is enqueued after commit.
  */
-export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config: Config) {
+export function createDebateCreator(
+  db: Database,
+  bus: Bus,
+  clock: Clock,
+  config: Config,
+  onQueueError: (error: unknown) => void = () => {},
+) {
   const upgradeUrl = `${config.appUrl}/pricing`;
 
   return async (request: CreateDebateRequest): Promise<CreateDebateResult> => {
@@ -185,7 +191,7 @@ export function createDebateCreator(db: Database, bus: Bus, clock: Clock, config
     });
 
     if (!result.cached && !result.replayed) {
-      await dispatch(bus, result.debateId, 1, request.providerKeys);
+      await dispatch(bus, { debateId: result.debateId, attempt: 1 }, request.providerKeys, onQueueError);
     }
     return {
       debateId: result.debateId,

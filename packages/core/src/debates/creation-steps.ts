@@ -37,11 +37,24 @@ export async function debitCredits(
   );
 }
 
-/** After commit: BYOK keys wait in memory for the engine, then the job goes on the queue. */
-export async function dispatch(bus: Bus, debateId: string, attempt: number, providerKeys: ByokKeys | null) {
-  if (providerKeys) {
-    const release = await bus.keys.hold(debateId, providerKeys);
-    setTimeout(release, BYOK_HOLD_MS).unref();
+/**
+ * After commit: BYOK keys wait in memory for the engine, then the job goes on the queue. The debate is
+ * stored and paid for by now, so a bus that refuses the job does not fail the request: the engines'
+ * reconciler queues the debate once it has waited ENGINE_STALE_AFTER_MS, and `onQueueError` reports it.
+ */
+export async function dispatch(
+  bus: Bus,
+  job: { debateId: string; attempt: number },
+  providerKeys: ByokKeys | null,
+  onQueueError: (error: unknown) => void,
+) {
+  try {
+    if (providerKeys) {
+      const release = await bus.keys.hold(job.debateId, providerKeys);
+      setTimeout(release, BYOK_HOLD_MS).unref();
+    }
+    await bus.jobs.enqueue(job);
+  } catch (error) {
+    onQueueError(error);
   }
-  await bus.jobs.enqueue({ debateId, attempt });
 }

@@ -59,7 +59,11 @@ export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) 
           : { type: input.type };
       const reply = await bus.commands.send(input.id, command);
       if (reply === 'no_engine') {
-        throw new AppError('DEBATE_NOT_RUNNING', 'No engine is running this debate');
+        // Finished, not started yet, or between two nodes (one died; the next restores it within seconds).
+        throw new AppError(
+          'DEBATE_NOT_RUNNING',
+          'No engine is running this debate right now; if it is not finished, try again in a few seconds',
+        );
       }
       return {
         accepted: reply.accepted,

@@ -34,6 +34,38 @@ export type DebateOutcome =
 
 export type DebateRecords = ReturnType<typeof createDebateRecords>;
 
+/** The attempt a node runs and the lease epoch it claimed (engine/lease.ts); every engine write names both. */
+export type Lease = { attempt: number; epoch: number };
+
+/**
+ * The webhook event of a finished debate, written in the transaction that finishes it. The dedupe key
+ * (one per debate attempt and event) makes a second finish unable to queue a second delivery.
+ */
+async function queueWebhookEvent(
+  em: EntityManager,
+  debateId: string,
+  attempt: number,
+  outcome: DebateOutcome,
+) {
+  const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
+  const payload =
+    outcome.status === 'completed'
+      ? {
+          debateId,
+          status: 'completed',
+          recommendation: outcome.verdict.recommendation,
+          confidence: outcome.verdict.confidence,
+          oneLiner: outcome.verdict.oneLiner,
+        }
+      : { debateId, status: 'failed', code: outcome.code, error: outcome.message };
+  await sqlIn(em)(
+    `insert into webhook_outbox (user_id, event, debate_id, dedupe_key, payload)
+     select owner_id, ?, id, ?, ?::jsonb from debates where id = ?
+     on conflict (dedupe_key) do nothing`,
+    [event, `${event}:${debateId}:${attempt}`, JSON.stringify(payload), debateId],
+  );
+}
+
 const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT']);
 
 async function refundCharge(em: EntityManager, debateId: string, at: Date) {
@@ -80,6 +112,10 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
         failureCode: null,
         failureMessage: null,
         attempt: 1,
+        leaseOwner: null,
+        leaseEpoch: 0,
+        leaseExpiresAt: null,
+        requeuedAt: null,
         workspaceId: null,
         agentsUsed: null,
         deletedAt: null,
@@ -94,34 +130,23 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
 
     find: (id: string) => db.em().findOne(Debate, { id }),
 
-    /** Moves the attempt to `status` unless it has already finished. Returns false when nothing moved. */
-    setStatus: async (id: string, attempt: number, status: Extract<DebateStatus, 'running' | 'paused'>) => {
+    /** Mirrors the holder's paused/running state into the row, while `epoch` still holds the lease. */
+    setStatus: async (id: string, lease: Lease, status: Extract<DebateStatus, 'running' | 'paused'>) => {
       const changed = await db
         .em()
         .nativeUpdate(
           Debate,
-          { id, attempt, status: { $in: ['pending', 'running', 'paused'] } },
-          status === 'running' ? { status, startedAt: now() } : { status },
+          { id, attempt: lease.attempt, leaseEpoch: lease.epoch, status: { $in: ['running', 'paused'] } },
+          { status },
         );
       return changed > 0;
     },
 
     /**
-     * Starts a fresh attempt of a debate whose earlier attempt was left unfinished (its node died), so the
-     * new run's events form their own gap-free stream. Returns the new attempt, or null if another node
-     * got there first or the debate moved on.
+     * Stores the final state of the attempt once, with its webhook outbox row, and only while `lease` holds:
+     * a second call (a redelivered job, a node that lost its lease) changes nothing.
      */
-    restartAttempt: async (id: string, attempt: number): Promise<number | null> => {
-      const rows = await db.execute<{ attempt: number }>(
-        `update debates set attempt = attempt + 1, status = 'pending'
-          where id = ? and attempt = ? and status in ('running', 'paused') returning attempt`,
-        [id, attempt],
-      );
-      return rows[0] ? Number(rows[0].attempt) : null;
-    },
-
-    /** Stores the final state of the attempt once; a second call (a redelivered job) changes nothing. */
-    finish: async (id: string, attempt: number, outcome: DebateOutcome) => {
+    finish: async (id: string, lease: Lease, outcome: DebateOutcome) => {
       const fields =
         outcome.status === 'completed'
           ? {
@@ -141,30 +166,48 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
       return db.em().transactional(async (em) => {
         const changed = await em.nativeUpdate(
           Debate,
-          { id, attempt, status: { $in: ['pending', 'running', 'paused'] } },
-          { ...fields, completedAt: now() },
+          {
+            id,
+            attempt: lease.attempt,
+            leaseEpoch: lease.epoch,
+            status: { $in: ['pending', 'running', 'paused'] },
+          },
+          { ...fields, completedAt: now(), leaseOwner: null, leaseExpiresAt: null },
         );
+        if (changed === 0) return 0;
         // A debate that failed for its provider gave the caller nothing: its credits go back, once (the
         // status guard above lets only the first finish through).
-        if (changed > 0 && outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
+        if (outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
           await refundCharge(em, id, now());
         }
+        await queueWebhookEvent(em, id, lease.attempt, outcome);
         return changed;
       });
     },
 
-    /** Stores one finished turn; its key makes a repeated write a no-op. */
+    /**
+     * Stores one finished turn while `lease` holds; its key makes a repeated write a no-op. Returns false
+     * when the lease is gone (the turn is not stored).
+     */
     saveTurn: async (
-      scope: { debateId: string; attempt: number },
+      debateId: string,
+      lease: Lease,
       turn: { round: number; agent: string; content: string; model: string; targetAgent: string | null },
       usage: { inputTokens: number; outputTokens: number },
-    ) => {
-      await db.execute(
-        `insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent, input_tokens, output_tokens)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    ): Promise<boolean> => {
+      const [result] = await db.execute<{ owned: number }>(
+        `with owner as (
+           select id from debates where id = ? and attempt = ? and lease_epoch = ? for share
+         ), stored as (
+           insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent, input_tokens, output_tokens)
+           select owner.id, ?, ?, ?, ?, ?, ?, ?, ? from owner on conflict do nothing
+         )
+         select count(*)::int as owned from owner`,
         [
-          scope.debateId,
-          scope.attempt,
+          debateId,
+          lease.attempt,
+          lease.epoch,
+          lease.attempt,
           turn.round,
           turn.agent,
           turn.content,
@@ -174,6 +217,7 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
           usage.outputTokens,
         ],
       );
+      return Number(result?.owned ?? 0) > 0;
     },
   };
 }

@@ -11,6 +11,11 @@ const DebateSchema = defineEntity({
   indexes: [
     { name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] },
     { name: 'debates_owner_status_index', properties: ['owner', 'status'] },
+    // Partial: the reconciler (engine/reconciler.ts) scans only unfinished debates.
+    {
+      name: 'debates_unfinished_index',
+      expression: `create index "debates_unfinished_index" on "debates" ("lease_expires_at") where "status" in ('pending', 'running', 'paused')`,
+    },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
@@ -40,6 +45,13 @@ const DebateSchema = defineEntity({
     agentsUsed: p.json<string[]>().nullable(),
     /** Soft delete (DELETE /api/debates/:id): hidden from lists and reads, kept for the owner's records. */
     deletedAt: p.datetime().nullable(),
+    /** The engine node running this attempt and until when its lease holds (engine/lease.ts). */
+    leaseOwner: p.string().length(200).nullable(),
+    /** Raised by every claim; a holder's writes carry the epoch they claimed, so a stale holder's fail. */
+    leaseEpoch: p.integer().default(0),
+    leaseExpiresAt: p.datetime().nullable(),
+    /** When the reconciler last put this debate back on the queue. */
+    requeuedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),

@@ -15,7 +15,13 @@ import type { ByokKeys } from './provider-keys-header.ts';
  * mode; its previous events and turns are cleared. A debit that was refunded on the failure is taken again
  * (same rules as a create); BYOK debates need their X-Provider-Keys again, as they were never stored.
  */
-export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config: Config) {
+export function createDebateRetrier(
+  db: Database,
+  bus: Bus,
+  clock: Clock,
+  config: Config,
+  onQueueError: (error: unknown) => void = () => {},
+) {
   return async (userId: string, id: string, providerKeys: ByokKeys | null): Promise<{ attempt: number }> => {
     const engineHolds = async () => (await bus.commands.send(id, { type: 'inspect' }, 1000)) !== 'no_engine';
     const result = await db.em().transactional(async (em) => {
@@ -75,16 +81,18 @@ export function createDebateRetrier(db: Database, bus: Bus, clock: Clock, config
       }
       await run('delete from debate_events where debate_id = ?', [id]);
       await run('delete from debate_turns where debate_id = ?', [id]);
+      await run('delete from debate_snapshots where debate_id = ?', [id]);
       const [updated] = await run<{ attempt: number }>(
         `update debates set status = 'pending', attempt = attempt + 1, verdict = null, cost = null,
            agent_count = null, round_count = null, agents_used = null, failure_code = null,
-           failure_message = null, started_at = null, completed_at = null
+           failure_message = null, started_at = null, completed_at = null,
+           lease_owner = null, lease_expires_at = null, requeued_at = null
          where id = ? returning attempt`,
         [id],
       );
       return { attempt: Number(updated?.attempt) };
     });
-    await dispatch(bus, id, result.attempt, providerKeys);
+    await dispatch(bus, { debateId: id, attempt: result.attempt }, providerKeys, onQueueError);
     return result;
   };
 }

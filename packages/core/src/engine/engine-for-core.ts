@@ -16,7 +16,12 @@ export function engineNodeFor(core: Core, log?: EngineNodeOptions['log']): Engin
       tokensPerSecond: config.simulated.tokensPerSecond,
     },
     policy: { timeoutMs: config.engine.llmTimeoutMs, retries: 3, backoffMs: 500 },
-    heartbeatMs: Math.max(500, Math.floor(config.engine.jobAckWaitMs / 3)),
+    leaseMs: config.engine.jobAckWaitMs,
+    heartbeatMs: Math.max(200, Math.floor(config.engine.jobAckWaitMs / 3)),
+    storageToleranceMs: config.engine.storageToleranceMs,
+    reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
+    // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
+    exclusive: config.nats.kind === 'memory',
     ...(log ? { log } : {}),
   });
 }

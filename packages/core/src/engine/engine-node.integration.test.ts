@@ -5,7 +5,15 @@ import type { Bus } from '../bus/ports.ts';
 import { createDebateRecords, type NewDebate } from '../debates/debate-records.ts';
 import { systemClock } from '../shared/clock.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
-import { createTestCore, eventually, TEST_NATS_URL, type TestCore, uniqueSchema } from '../testing/index.ts';
+import {
+  createTestCore,
+  debaterTurnOf,
+  eventually,
+  TEST_NATS_URL,
+  type TestCore,
+  turnRefKey,
+  uniqueSchema,
+} from '../testing/index.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
 
 const VALID_VERDICT = JSON.stringify({
@@ -171,22 +179,62 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done?.failureMessage).toContain('no longer available');
   });
 
-  it('hands a debate back when its node stops, and another node reruns it as a new attempt', async () => {
-    await startNode({ simulated: { firstTokenMs: 300 } });
-    const debate = await create({ rounds: 2 });
+  it('hands a debate back when its node stops; the next node restores it and never re-asks a stored turn', async () => {
+    const question = 'Should the restore test keep every turn it already paid for?';
+    fake.setScript(async (request) => {
+      if (request.model.includes('opus')) return { text: VALID_VERDICT };
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { text: 'A considered point.' };
+    });
+    const withFake = {
+      providerKeys: { anthropic: 'sk-test-engine' },
+      providerOptions: { baseUrls: fake.baseUrls },
+    };
+    await startNode(withFake);
+    const before = fake.requests.length;
+    const debate = await create({ question, rounds: 3 });
     await eventually(
-      () => records().find(debate.id),
-      (d) => d?.status === 'running',
+      () => test.core.db.execute('select 1 from debate_turns where debate_id = ?', [debate.id]),
+      (rows) => rows.length >= 4, // round 1 stored, round 2 under way
     );
-    await startNode({ simulated: { firstTokenMs: 5 } }); // stops the first node mid-debate
+    await startNode(withFake); // stops the first node mid-debate
+    const storedAtStop = new Set(
+      (
+        await test.core.db.execute<{ agent: string; round: number }>(
+          'select agent, round from debate_turns where debate_id = ?',
+          [debate.id],
+        )
+      ).map(turnRefKey),
+    );
+    const afterStop = fake.requests.length;
     const done = await finished(debate.id);
-    expect(done).toMatchObject({ status: 'completed', attempt: 2, roundCount: 2 });
-    const second = await test.core.db.execute<{ seq: number; type: string }>(
-      'select seq, type from debate_events where debate_id = ? and attempt = 2 order by seq',
+    expect(done).toMatchObject({ status: 'completed', attempt: 1, roundCount: 3 });
+    const askedAgain = fake.requests
+      .slice(afterStop)
+      .map(debaterTurnOf)
+      .filter((ref) => ref?.question === question && storedAtStop.has(turnRefKey(ref)));
+    expect(askedAgain).toEqual([]);
+    const debaterRequests = fake.requests
+      .slice(before)
+      .filter((r) => debaterTurnOf(r)?.question === question);
+    // Nine turns; at most the three of the round in flight at the stop are asked twice.
+    expect(debaterRequests.length).toBeGreaterThanOrEqual(9);
+    expect(debaterRequests.length).toBeLessThanOrEqual(9 + 3);
+    const events = await test.core.db.execute<{
+      seq: number;
+      type: string;
+      data: { agent?: string; round?: number };
+    }>('select seq, type, data from debate_events where debate_id = ? order by seq', [debate.id]);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const keys = events.map((e) => `${e.type}:${e.data.round}:${e.data.agent}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(events.filter((e) => e.type === 'argument' || e.type === 'rebuttal')).toHaveLength(9);
+    expect(events.filter((e) => e.type === 'debate.started')).toHaveLength(1);
+    expect(events.at(-1)?.type).toBe('debate.completed');
+    const inspectHistory = await test.core.db.execute<{ state: { history: { event: string }[] } }>(
+      'select state from debate_snapshots where debate_id = ?',
       [debate.id],
     );
-    expect(second.map((e) => e.seq)).toEqual(second.map((_, i) => i + 1));
-    expect(second.at(0)?.type).toBe('debate.started');
-    expect(second.at(-1)?.type).toBe('debate.completed');
+    expect(inspectHistory[0]?.state.history.map((h) => h.event)).toContain('xstate.restore');
   });
 });

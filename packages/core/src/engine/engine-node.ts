@@ -1,11 +1,14 @@
-import type { DebateCost, DebateEventBody, ProviderName } from '@verdict/contracts';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { DebateEventBody, ProviderName } from '@verdict/contracts';
 import type { Bus, JobConsumer, JobHandle } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import type { Debate } from '../debates/debate.entity.ts';
-import { createDebateRecords, type DebateOutcome } from '../debates/debate-records.ts';
+import { createDebateRecords, type DebateOutcome, type Lease } from '../debates/debate-records.ts';
 import type { Clock } from '../shared/clock.ts';
 import { applyCommand } from './commands.ts';
-import { createEventLog } from './event-log.ts';
+import { createDurableLog, type DurableLog, replayKey } from './durable-log.ts';
+import { type Claim, createLeases } from './lease.ts';
 import { type DebatePreset, planDebate, RoutingError } from './llm/models.ts';
 import type { LlmProvider } from './llm/port.ts';
 import {
@@ -17,7 +20,11 @@ import {
 import { type SimulatedOptions, simulatedProvider } from './llm/simulated.ts';
 import type { CallPolicy } from './llm-call.ts';
 import { seatPanel } from './panel.ts';
-import { type RunningDebate, startDebate, statePath } from './run-debate.ts';
+import { createReconciler, type Reconciler } from './reconciler.ts';
+import { failureEvent, outcomeOf, resumptionFrom, zeroCost } from './resumption.ts';
+import { type RunningDebate, startDebate } from './run-debate.ts';
+import { loadRestoration, type PersistedState, packState } from './snapshot.ts';
+import { LeaseLost, withStorageRetry } from './storage-retry.ts';
 
 export type EngineNodeOptions = {
   db: Database;
@@ -30,8 +37,15 @@ export type EngineNodeOptions = {
   providerOptions?: ProviderRegistryOptions;
   simulated?: SimulatedOptions;
   policy?: CallPolicy;
-  /** How often a running job tells the queue it is alive; well under the queue's ack wait. */
+  /** The queue's ack wait: a node's lease on a debate lasts as long, renewed with each heartbeat. */
+  leaseMs?: number;
+  /** How often a running job tells the queue (and the lease) it is alive; well under the ack wait. */
   heartbeatMs?: number;
+  /** How long storage and bus writes retry through an outage before the debate is handed back. */
+  storageToleranceMs?: number;
+  reconcile?: { intervalMs: number; staleAfterMs: number };
+  /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
+  exclusive?: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
 };
 
@@ -42,6 +56,9 @@ export type EngineNode = {
   active: Map<string, RunningDebate>;
   /** True when no provider key is configured and debates run on the simulated provider. */
   simulated: boolean;
+  /** How this node signs its leases. */
+  nodeId: string;
+  reconciler: Reconciler;
 };
 
 export const SIMULATED_MODELS = { panel: ['simulated/sonnet', 'simulated/haiku'], judge: 'simulated/opus' };
@@ -59,6 +76,27 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const simulated = service.available.length === 0;
   const simulatedLlm = simulatedProvider(options.simulated);
   const active = new Map<string, RunningDebate>();
+  const nodeId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
+  const leases = createLeases(db, nodeId, leaseMs);
+  const retry = { toleranceMs: options.storageToleranceMs ?? DEFAULT_STORAGE_TOLERANCE_MS };
+  const reconciler = createReconciler(db, bus.jobs, {
+    intervalMs: options.reconcile?.intervalMs ?? 15_000,
+    staleAfterMs: options.reconcile?.staleAfterMs ?? 30_000,
+    log: (message, details) => log('warn', message, details),
+  });
+  /** The leases this node holds, renewed together on each heartbeat. */
+  const held = new Map<string, { epoch: number; lost: () => void }>();
+  const renewLeases = async () => {
+    const entries = [...held].map(([debateId, { epoch }]) => ({ debateId, epoch }));
+    const stillHeld = await leases.renew(entries);
+    for (const { debateId, epoch } of entries) {
+      const entry = held.get(debateId);
+      if (entry?.epoch === epoch && !stillHeld.has(debateId)) entry.lost();
+    }
+  };
+  let leaseTimer: NodeJS.Timeout | null = null;
   let consumer: JobConsumer | null = null;
   let stopping = false;
 
@@ -99,55 +137,101 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   }
 
   async function run(handle: JobHandle) {
-    const { debateId } = handle.job;
-    const debate = await records.find(debateId);
-    // Deleted or finished: a duplicate delivery. Nothing to do.
-    if (!debate || debate.status === 'completed' || debate.status === 'failed') {
-      await handle.ack();
+    const { debateId, attempt } = handle.job;
+    // A second copy of a job this node is already running (a reconciler's copy, a redelivery).
+    if (active.has(debateId)) {
+      await handle.ack().catch(() => {});
       return;
     }
-    let attempt = debate.attempt;
-    if (debate.status === 'pending') {
-      // A pending debate belongs to the job of its current attempt; an older job is stale.
-      if (handle.job.attempt !== attempt) {
-        await handle.ack();
-        return;
-      }
-    } else {
-      // Redelivered after the node running it died: rerun as a new attempt with its own event stream.
-      const next = await records.restartAttempt(debateId, attempt);
-      if (next === null) {
-        await handle.ack();
-        return;
-      }
-      log('warn', `debate ${debateId} was left unfinished; restarting as attempt ${next}`);
-      attempt = next;
+    let claim: Claim;
+    let debate: Debate | null;
+    try {
+      debate = await records.find(debateId);
+      claim =
+        !debate || debate.attempt !== attempt ? { kind: 'gone' } : await leases.claim(debateId, attempt);
+    } catch (err) {
+      log('warn', `debate ${debateId}: storage unavailable; job returned to the queue`, { err });
+      handle.retry(RETRY_AFTER_TROUBLE_MS);
+      return;
     }
-    const heartbeat = setInterval(() => handle.heartbeat(), options.heartbeatMs ?? 5000);
-    const events = createEventLog(db, bus.events, clock, { debateId, attempt, afterSeq: 0 });
+    if (claim.kind === 'gone' || !debate) {
+      await handle.ack().catch(() => {});
+      return;
+    }
+    if (claim.kind === 'held') {
+      // The holder's own job, back because its heartbeats stopped: look again once its lease runs out.
+      // Any other copy is dropped: if the holder dies, its own job (or the reconciler) brings it back.
+      if (handle.redelivered) handle.retry(claim.remainingMs + 250);
+      else await handle.ack().catch(() => {});
+      return;
+    }
+    await runClaimed(handle, debate, { attempt, epoch: claim.epoch });
+  }
+
+  async function runClaimed(handle: JobHandle, debate: Debate, lease: Lease) {
+    const debateId = debate.id;
+    let lost = false;
+    let rejectFatal: (error: unknown) => void = () => {};
+    const fatal = new Promise<never>((_, reject) => {
+      rejectFatal = reject;
+    });
+    fatal.catch(() => {});
+    const heartbeat = setInterval(() => handle.heartbeat(), heartbeatMs);
+    held.set(debateId, { epoch: lease.epoch, lost: () => rejectFatal(new LeaseLost(debateId)) });
+    let log_: DurableLog | null = null;
+    /** The actor's state after its last step, stored with the next batch of events. */
+    let latestState: PersistedState | null = null;
     let stopServing: (() => void) | null = null;
     let cancelled = false;
     try {
+      const restoration = await withStorageRetry(() => loadRestoration(db, debateId, lease.attempt), retry);
+      // Whatever the previous holder stored but may not have published reaches live streams (JetStream
+      // drops the ones it already has by message id).
+      await withStorageRetry(() => Promise.all(restoration.events.map((e) => bus.events.publish(e))), retry);
+      const events = createDurableLog(
+        db,
+        bus.events,
+        clock,
+        {
+          debateId,
+          attempt: lease.attempt,
+          epoch: lease.epoch,
+          afterSeq: restoration.events.at(-1)?.seq ?? 0,
+          storedKeys: restoration.events.flatMap((e) => replayKey(e) ?? []),
+        },
+        {
+          snapshot: () => (latestState ? { state: packState(latestState) } : null),
+          retry,
+          onFailure: (error) => rejectFatal(error),
+        },
+      );
+      log_ = events;
+      const finishWith = async (outcome: DebateOutcome) => {
+        await events.flush();
+        await withStorageRetry(() => records.finish(debateId, lease, outcome), retry);
+        await handle.ack().catch(() => {});
+        log('info', `debate ${debateId} ${outcome.status}`);
+      };
+      const interrupted = restoration.machine ? null : failureEvent(restoration.events);
+      if (interrupted) {
+        // It failed before it ever ran (no provider), and the node died before storing that.
+        await finishWith({
+          status: 'failed',
+          code: interrupted.code,
+          message: interrupted.error,
+          cost: zeroCost(),
+        });
+        return;
+      }
       const providers = await providersFor(debate);
       if ('unavailable' in providers) {
         const message = providers.unavailable;
         events.emit({ type: 'debate.failed', data: { debateId, error: message, code: 'PROVIDER_ERROR' } });
-        await events.flush();
-        await records.finish(debateId, attempt, {
-          status: 'failed',
-          code: 'PROVIDER_ERROR',
-          message,
-          cost: zeroCost(),
-        });
-        await handle.ack();
+        await finishWith({ status: 'failed', code: 'PROVIDER_ERROR', message, cost: zeroCost() });
         return;
       }
-      await records.setStatus(debateId, attempt, 'running');
-      let rejectFatal: (error: unknown) => void = () => {};
-      const fatal = new Promise<never>((_, reject) => {
-        rejectFatal = reject;
-      });
-      const running = startDebate(
+      if (restoration.machine) log('warn', `debate ${debateId} restored from its last snapshot`);
+      const current = startDebate(
         {
           debateId,
           question: debate.question,
@@ -161,59 +245,63 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
           judgeModel: providers.judge,
           ...(options.policy ? { policy: options.policy } : {}),
           emit: (event: DebateEventBody) => events.emit(event),
-          recordTurn: (turn, usage) => records.saveTurn({ debateId, attempt }, turn, usage),
+          recordTurn: async (turn, usage) => {
+            const stored = await withStorageRetry(
+              () => records.saveTurn(debateId, lease, turn, usage),
+              retry,
+            );
+            if (!stored) throw new LeaseLost(debateId);
+          },
           onFatal: (error) => rejectFatal(error),
+          onStateChange: (state) => {
+            latestState = state;
+            events.stateChanged();
+          },
         },
+        restoration.machine ? resumptionFrom(restoration) : undefined,
       );
-      active.set(debateId, running);
-      stopServing = await bus.commands.serve(debateId, (command) => {
+      active.set(debateId, current);
+      stopServing = await bus.commands.serve(debateId, async (command) => {
         if (command.type === 'cancel') cancelled = true;
-        return applyCommand(running, command);
+        const reply = applyCommand(current, command);
+        if (!reply.accepted || command.type === 'inspect' || command.type === 'cancel') return reply;
+        // Accepted means stored: the command survives this node dying right after answering.
+        return events.flush().then(
+          () => reply,
+          () => ({
+            accepted: false,
+            state: reply.state,
+            message: 'The engine could not store the command; try again',
+          }),
+        );
       });
-      const statusSync = trackPausedStatus(running, (status) => records.setStatus(debateId, attempt, status));
-      const final = await Promise.race([running.done, fatal]).catch((error) => {
-        running.actor.stop();
+      const statusSync = trackPausedStatus(current, (status) => records.setStatus(debateId, lease, status));
+      const final = await Promise.race([current.done, fatal]).catch((error) => {
+        current.actor.stop();
         throw error;
       });
       statusSync.unsubscribe();
-      await events.flush();
-      const cost: DebateCost = { ...running.usage, estimatedUsd: 0, credits: 0 };
-      const outcome: DebateOutcome =
-        final.value === 'completed' && final.context.verdict
-          ? {
-              status: 'completed',
-              verdict: final.context.verdict,
-              cost,
-              agentCount: final.context.seats.length - final.context.missing.length,
-              roundCount: final.context.round,
-              agentsUsed: [...new Set(final.context.turns.map((turn) => turn.model))],
-            }
-          : {
-              status: 'failed',
-              code: final.context.failure?.code ?? 'INTERNAL_ERROR',
-              message: final.context.failure?.message ?? 'The debate failed',
-              cost,
-            };
-      await records.finish(debateId, attempt, outcome);
-      await handle.ack();
-      log('info', `debate ${debateId} ${outcome.status}`, { state: statePath(final.value) });
+      await finishWith(outcomeOf(final, current));
     } catch (err) {
+      lost = err instanceof LeaseLost;
       if (cancelled) {
         log('info', `debate ${debateId} cancelled`);
         await handle.ack().catch(() => {});
-        return;
-      }
-      // Storage or bus trouble: hand the job back; the stored turns and events make the rerun idempotent.
-      if (stopping) {
-        log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
-        handle.retry(0);
+      } else if (lost) {
+        // Another node holds it now (or it was deleted); its job, not this one, carries it on.
+        log('warn', `debate ${debateId}: lease lost; leaving it to its new holder`);
       } else {
-        // Storage or bus trouble: retry a little later; stored turns and events are not duplicated.
-        log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
-        handle.retry(5000);
+        // Stopping, or storage/bus trouble beyond the tolerance: everything up to the last step is stored,
+        // so whichever node takes the job next restores it from there.
+        await log_?.flush().catch(() => {});
+        await leases.release(debateId, lease.epoch).catch(() => {});
+        if (stopping) log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
+        else log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
+        handle.retry(stopping ? 0 : RETRY_AFTER_TROUBLE_MS);
       }
     } finally {
       clearInterval(heartbeat);
+      held.delete(debateId);
       stopServing?.();
       active.delete(debateId);
     }
@@ -222,20 +310,39 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   return {
     active,
     simulated,
+    nodeId,
+    reconciler,
     start: () => {
       stopping = false;
-      consumer ??= bus.jobs.consume(options.slots, run);
+      if (consumer) return;
+      consumer = bus.jobs.consume(options.slots, run);
+      // A storage blip fails a renewal: the leases have until they expire, and writes retry on their own.
+      leaseTimer = setInterval(() => void renewLeases().catch(() => {}), heartbeatMs);
+      if (options.exclusive) {
+        void reconciler
+          .takeOverAll(nodeId)
+          .catch((err) => log('error', 'could not take over unfinished debates', { err }));
+      }
+      reconciler.start();
     },
     stop: async () => {
       stopping = true;
       // Stop pulling first (synchronously), then end the running actors so their handlers return the jobs.
       const consumerStopped = consumer?.stop();
+      const reconcilerStopped = reconciler.stop();
       for (const running of active.values()) running.actor.stop();
-      await consumerStopped;
+      await Promise.all([consumerStopped, reconcilerStopped]);
+      if (leaseTimer) clearInterval(leaseTimer);
+      leaseTimer = null;
       consumer = null;
     },
   };
 }
+
+const DEFAULT_LEASE_MS = 6000;
+const DEFAULT_STORAGE_TOLERANCE_MS = 30_000;
+/** A job that met storage trouble comes back after this long. */
+const RETRY_AFTER_TROUBLE_MS = 2000;
 
 /** Mirrors the machine's paused state into the debates row, so readers of the API see it. */
 function trackPausedStatus(
@@ -252,11 +359,3 @@ function trackPausedStatus(
     chain = chain.then(() => write(status)).catch(() => {});
   });
 }
-
-const zeroCost = (): DebateCost => ({
-  inputTokens: 0,
-  outputTokens: 0,
-  estimatedUsd: 0,
-  credits: 0,
-  llmCalls: 0,
-});

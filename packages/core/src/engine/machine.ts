@@ -85,6 +85,9 @@ export const debateMachine = setup({
     isLastRound: ({ context }) => context.round >= context.rounds,
     pauseRequested: ({ context }) => context.pauseRequested,
     nothingSaid: ({ context }) => context.turns.length === 0,
+    newTurn: ({ context, event }) =>
+      event.type === 'TURN_DONE' &&
+      !context.turns.some((t) => t.agent === event.turn.agent && t.round === event.turn.round),
   },
 }).createMachine({
   id: 'debate',
@@ -160,7 +163,11 @@ export const debateMachine = setup({
             }),
           },
           on: {
-            TURN_DONE: { actions: assign({ turns: ({ context, event }) => [...context.turns, event.turn] }) },
+            // A restored round reports turns stored before the crash again; each counts once.
+            TURN_DONE: {
+              guard: 'newTurn',
+              actions: assign({ turns: ({ context, event }) => [...context.turns, event.turn] }),
+            },
             TURN_FAILED: {
               actions: assign({
                 missing: ({ context, event }) =>

@@ -5,6 +5,7 @@ import type { LlmProvider } from './llm/port.ts';
 import { type SimulatedOptions, simulatedProvider } from './llm/simulated.ts';
 import { seatPanel } from './panel.ts';
 import { type EngineDeps, startDebate } from './run-debate.ts';
+import { packState, unpackState } from './snapshot.ts';
 
 const QUESTION = 'Should we move our monolith to microservices this year?';
 const fastPolicy = { timeoutMs: 500, retries: 1, backoffMs: 1 };
@@ -186,5 +187,52 @@ describe('a debate on the simulated provider', () => {
     const text = (events: DebateEventBody[]) =>
       events.filter((e) => e.type === 'argument').map((e) => e.data.content);
     expect(text(a.events)).toEqual(text(b.events));
+  });
+
+  it('restored while judging, asks only the judge again and emits nothing twice', async () => {
+    const simulated = simulatedProvider({ firstTokenMs: 0 });
+    let holdJudge = true;
+    const asked: string[] = [];
+    const provider: LlmProvider = {
+      name: 'test',
+      complete: (request) => {
+        asked.push(request.task);
+        if (request.task === 'synthesizer' && holdJudge) {
+          return new Promise((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+          );
+        }
+        return simulated.complete(request);
+      },
+    };
+    const first = run({ provider });
+    await waitFor(first.actor, (s) => s.matches('judging'));
+    const stored = JSON.parse(
+      packState({ machine: first.actor.getPersistedSnapshot(), history: first.history }),
+    );
+    const turns = first.actor.getSnapshot().context.turns;
+    first.done.catch(() => {}); // settles as "stopped before it finished"
+    first.actor.stop(); // the node dies while the judge is thinking
+    holdJudge = false;
+    asked.length = 0;
+
+    const restoredState = unpackState(stored, turns);
+    const events: DebateEventBody[] = [];
+    const second = startDebate(
+      first.actor.getSnapshot().context,
+      { provider, judgeModel: 'simulated/opus', policy: fastPolicy, emit: (e) => events.push(e) },
+      {
+        machine: restoredState.machine,
+        history: restoredState.history,
+        settled: new Map(),
+        usage: { ...first.usage },
+      },
+    );
+    const final = await second.done;
+    expect(final.value).toBe('completed');
+    expect(asked).toEqual(['synthesizer']);
+    expect(types(events)).toEqual(['verdict', 'debate.completed']);
+    expect(second.history.at(-2)?.event).toBe('xstate.restore');
+    expect(second.usage.llmCalls).toBe(first.usage.llmCalls + 1);
   });
 });

@@ -1,12 +1,13 @@
 import type { DebateEventBody, Verdict } from '@verdict/contracts';
 import { Effect } from 'effect';
-import { type Actor, createActor, fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
+import { type Actor, createActor, fromCallback, fromPromise, type Snapshot, type SnapshotFrom } from 'xstate';
 import type { TransitionRecord } from '../bus/ports.ts';
 import type { LlmProvider } from './llm/port.ts';
 import { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, type ProviderFailure } from './llm-call.ts';
 import {
   DebateFailure,
   type DebateInput,
+  type DebateMachineEvent,
   debateMachine,
   type JudgeInput,
   type RoundInput,
@@ -19,6 +20,7 @@ import {
   judgePrompt,
   type Turn,
 } from './prompts.ts';
+import type { PersistedState } from './snapshot.ts';
 import { parseVerdict } from './verdict-parser.ts';
 
 export type EngineDeps = {
@@ -31,7 +33,27 @@ export type EngineDeps = {
   recordTurn?: (turn: Turn, usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
   /** A failure the debate cannot go on from here (storage down): the node stops the actor and retries the job. */
   onFatal?: (error: unknown) => void;
+  /**
+   * Called after every step of the actor with its persisted snapshot, taken then and there: a snapshot
+   * read later could belong to a stopped actor, or lag the events the step emitted.
+   */
+  onStateChange?: (state: PersistedState) => void;
 };
+
+/** How a seat's turn in a round ended before a restore: spoken (and stored) or failed for good. */
+export type SettledTurn = { turn: Turn } | { failed: string };
+
+/** Where a debate restored from storage picks up. */
+export type Resumption = {
+  /** The machine's persisted snapshot, its turns filled back in from storage. */
+  machine: unknown;
+  history: TransitionRecord[];
+  /** Seats whose turn in a round is already settled: a restored round does not ask them again. */
+  settled: Map<string, SettledTurn>;
+  usage: Usage;
+};
+
+export const settledKey = (agent: string, round: number) => `${round}:${agent}`;
 
 export type Usage = { inputTokens: number; outputTokens: number; llmCalls: number };
 
@@ -53,10 +75,16 @@ export function statePath(value: unknown): string {
   return key ? `${key}.${statePath(child)}` : '';
 }
 
-/** Starts one debate as an actor wired to a provider; resolves `done` when it completes or fails. */
-export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate {
+/**
+ * Starts one debate as an actor wired to a provider — fresh, or from `resumption` when another node left it
+ * unfinished — and resolves `done` when it completes or fails.
+ */
+export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: Resumption): RunningDebate {
   const policy = deps.policy ?? DEFAULT_CALL_POLICY;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, llmCalls: 0 };
+  const usage: Usage = resumption
+    ? { ...resumption.usage }
+    : { inputTokens: 0, outputTokens: 0, llmCalls: 0 };
+  const settled = resumption?.settled ?? new Map<string, SettledTurn>();
   const count = (r: { inputTokens: number; outputTokens: number }) => {
     usage.inputTokens += r.inputTokens;
     usage.outputTokens += r.outputTokens;
@@ -101,20 +129,27 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
         const record = deps.recordTurn;
         yield* Effect.promise(() => record(turn, response));
       }
-      deps.emit(
-        turn.targetAgent
-          ? {
-              type: 'rebuttal',
-              data: {
-                ...agentRound(turn),
-                content: turn.content,
-                model: turn.model,
-                targetAgent: turn.targetAgent,
-              },
-            }
-          : { type: 'argument', data: { ...agentRound(turn), content: turn.content, model: turn.model } },
-      );
+      deps.emit(turnEvent(turn));
       return turn;
+    });
+
+  /** A seat whose turn was settled before a restore: report it again (events already stored are dropped). */
+  const replay = (seat: Seat, round: RoundInput, sendBack: (report: RoundReport) => void) =>
+    Effect.sync(() => {
+      const before = settled.get(settledKey(seat.name, round.round));
+      if (!before) return false;
+      if ('turn' in before) {
+        deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
+        deps.emit(turnEvent(before.turn));
+        sendBack({ type: 'TURN_DONE', turn: before.turn });
+      } else {
+        deps.emit({
+          type: 'agent.failed',
+          data: { agent: seat.name, round: round.round, reason: before.failed },
+        });
+        sendBack({ type: 'TURN_FAILED', agent: seat.name, round: round.round, reason: before.failed });
+      }
+      return true;
     });
 
   const runRound = fromCallback<never, RoundInput>(({ input, sendBack }) => {
@@ -122,25 +157,28 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
     const program = Effect.forEach(
       input.seats,
       (seat) =>
-        speak(seat, input).pipe(
-          Effect.tap((turn) => Effect.sync(() => sendBack({ type: 'TURN_DONE', turn }))),
-          Effect.catchTag('ProviderFailure', (failure: ProviderFailure) =>
-            Effect.sync(() => {
-              deps.emit({
-                type: 'agent.failed',
-                data: { agent: seat.name, round: input.round, reason: failure.message },
-              });
-              sendBack({
-                type: 'TURN_FAILED',
-                agent: seat.name,
-                round: input.round,
-                reason: failure.message,
-              });
-            }),
-          ),
-        ),
+        Effect.flatMap(replay(seat, input, sendBack), (replayed) => (replayed ? Effect.void : spoken(seat))),
       { concurrency: 'unbounded', discard: true },
     );
+    function spoken(seat: Seat) {
+      return speak(seat, input).pipe(
+        Effect.tap((turn) => Effect.sync(() => sendBack({ type: 'TURN_DONE', turn }))),
+        Effect.catchTag('ProviderFailure', (failure: ProviderFailure) =>
+          Effect.sync(() => {
+            deps.emit({
+              type: 'agent.failed',
+              data: { agent: seat.name, round: input.round, reason: failure.message },
+            });
+            sendBack({
+              type: 'TURN_FAILED',
+              agent: seat.name,
+              round: input.round,
+              reason: failure.message,
+            });
+          }),
+        ),
+      );
+    }
     Effect.runPromise(program, { signal: controller.signal }).then(
       () => controller.signal.aborted || sendBack({ type: 'ROUND_DONE' }),
       // Interrupted by a skip or a stop, the machine has already moved on; anything else is fatal.
@@ -157,9 +195,10 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
     actors: { runRound: runRound as never, judge },
     actions: { emit: (_, event) => deps.emit(event) },
   });
-  const history: TransitionRecord[] = [];
+  const history: TransitionRecord[] = resumption ? [...resumption.history] : [];
   const actor = createActor(machine, {
     input,
+    ...(resumption ? { snapshot: resumption.machine as Snapshot<unknown> } : {}),
     inspect: (inspection) => {
       if (inspection.type !== '@xstate.snapshot' || inspection.actorRef !== actor) return;
       const state = statePath((inspection.snapshot as SnapshotFrom<typeof debateMachine>).value);
@@ -170,18 +209,54 @@ export function startDebate(input: DebateInput, deps: EngineDeps): RunningDebate
   });
   const done = new Promise<SnapshotFrom<typeof debateMachine>>((resolve, reject) => {
     actor.subscribe({
-      next: (snapshot) => snapshot.status === 'done' && resolve(snapshot),
+      next: (snapshot) => {
+        if (deps.onStateChange && (snapshot.status === 'active' || snapshot.status === 'done')) {
+          deps.onStateChange({ machine: actor.getPersistedSnapshot(), history: [...history] });
+        }
+        if (snapshot.status === 'done') resolve(snapshot);
+      },
       error: reject,
-      // Stopped before a final state (node shutting down): settle, so the caller can hand the job back.
-      complete: () => reject(new Error('the debate actor was stopped before it finished')),
+      // Restored already final: done. Stopped before a final state (node shutting down): settle, so the
+      // caller can hand the job back.
+      complete: () => {
+        const snapshot = actor.getSnapshot();
+        if (snapshot.status === 'done') resolve(snapshot);
+        else reject(new Error('the debate actor was stopped before it finished'));
+      },
     });
   });
   actor.start();
-  actor.send({ type: 'START' });
+  if (resumption) {
+    history.push({
+      at: new Date().toISOString(),
+      event: 'xstate.restore',
+      state: statePath(actor.getSnapshot().value),
+    });
+    if (actor.getSnapshot().status === 'done')
+      return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
+  } else {
+    actor.send({ type: 'START' });
+  }
   return { actor, usage, history, done };
 }
 
 const agentRound = (turn: Turn) => ({ agent: turn.agent, round: turn.round });
+
+function turnEvent(turn: Turn): DebateEventBody {
+  return turn.targetAgent
+    ? {
+        type: 'rebuttal',
+        data: {
+          ...agentRound(turn),
+          content: turn.content,
+          model: turn.model,
+          targetAgent: turn.targetAgent,
+        },
+      }
+    : { type: 'argument', data: { ...agentRound(turn), content: turn.content, model: turn.model } };
+}
+
+type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;
 
 /** Round 2+ rebuts someone: preferably an agent of the opposite lean, else anyone who spoke. */
 function pickTarget(seat: Seat, previous: Turn[], seats: Seat[]): string | null {

@@ -44,6 +44,7 @@ export async function createTestCore(
     },
   };
 }
+export { type DebaterTurnRef, debaterTurnOf, turnRefKey } from './debater-requests.ts';
 export {
   DEFAULT_FAKE_REPLY_TEXT,
   type FakeLlmServer,

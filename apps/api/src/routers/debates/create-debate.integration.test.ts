@@ -239,8 +239,8 @@ describe('creating debates', () => {
     expect(await balance(user)).toBe(7);
     const cost = { inputTokens: 0, outputTokens: 0, estimatedUsd: 0, credits: 3, llmCalls: 1 };
     const failed = { status: 'failed' as const, code: 'PROVIDER_ERROR', message: 'judge failed', cost };
-    expect(await h.core.debates.finish(res.json.debateId, 1, failed)).toBe(1);
-    expect(await h.core.debates.finish(res.json.debateId, 1, failed)).toBe(0);
+    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, failed)).toBe(1);
+    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, failed)).toBe(0);
     expect(await balance(user)).toBe(10);
     expect(await ledgerSum(user)).toBe(10);
   });

@@ -3,6 +3,7 @@ import { Migration0002Debates } from './0002-debates.ts';
 import { Migration0003DebateReads } from './0003-debate-reads.ts';
 import { Migration0004DebateCreation } from './0004-debate-creation.ts';
 import { Migration0005DebateRemoval } from './0005-debate-removal.ts';
+import { Migration0006DurableEngine } from './0006-durable-engine.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: '0003-debate-reads', class: Migration0003DebateReads },
   { name: '0004-debate-creation', class: Migration0004DebateCreation },
   { name: '0005-debate-removal', class: Migration0005DebateRemoval },
+  { name: '0006-durable-engine', class: Migration0006DurableEngine },
 ];

@@ -1,0 +1,290 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NatsBus } from '../bus/nats.ts';
+import type { Core } from '../core.ts';
+import { createDebateCreator } from '../debates/create-debate.ts';
+import {
+  createTestCore,
+  eventually,
+  type FakeLlmServer,
+  startFakeLlmServer,
+  TEST_NATS_URL,
+  type TestCore,
+  uniqueSchema,
+} from '../testing/index.ts';
+import { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine-node.ts';
+import { createReconciler } from './reconciler.ts';
+
+const VERDICT = JSON.stringify({
+  recommendation: 'PROCEED',
+  oneLiner: 'Pilot it.',
+  confidence: 0.7,
+  narrative: 'Cheap to undo.',
+  arguments: [],
+  keyEvidence: [],
+  decisionMatrix: [],
+  nextSteps: [],
+  revisitTriggers: [],
+});
+
+/** The judge fails for good on questions containing this, so those debates end PROVIDER_ERROR. */
+const JUDGE_FAILS = '[judge-fails]';
+
+// Two "processes" (two Cores on one schema and one NATS prefix), each with its own engine node, racing
+// for the same jobs: duplicates, redeliveries, lost leases and lost jobs must not change any outcome.
+describe('engine nodes racing for the same debates', () => {
+  const prefix = `${uniqueSchema('race')}.`;
+  let a: TestCore;
+  let b: TestCore;
+  let fake: FakeLlmServer;
+  const nodes: EngineNode[] = [];
+  const logs: string[] = [];
+  let ownerId: string;
+
+  const node = (core: Core, options: Partial<EngineNodeOptions> = {}) => {
+    const started = createEngineNode({
+      db: core.db,
+      bus: core.bus,
+      clock: core.clock,
+      slots: 6,
+      providerKeys: { anthropic: 'sk-test-race' },
+      providerOptions: { baseUrls: fake.baseUrls },
+      policy: { timeoutMs: 3000, retries: 0, backoffMs: 10 },
+      leaseMs: 1500,
+      heartbeatMs: 300,
+      storageToleranceMs: 2000,
+      // Reconciliation is exercised explicitly below; keep the background pass out of the way.
+      reconcile: { intervalMs: 60_000, staleAfterMs: 60_000 },
+      log: (_level, message) => logs.push(message),
+      ...options,
+    });
+    started.start();
+    nodes.push(started);
+    return started;
+  };
+
+  const create = async (question: string) => {
+    const result = await a.core.createDebate({
+      ownerId,
+      route: 'api',
+      question,
+      context: null,
+      mode: 'fast',
+      agents: 3,
+      rounds: 2,
+      preset: null,
+      routing: null,
+      compare: false,
+      skipCache: true,
+      providerKeys: null,
+      idempotencyKey: null,
+      fingerprint: question,
+    });
+    return result.debateId;
+  };
+  const finished = (id: string) =>
+    eventually(
+      () => a.core.debates.find(id),
+      (d) => d?.status === 'completed' || d?.status === 'failed',
+      30_000,
+    );
+  const rows = <T>(sql: string, params: unknown[]) => a.core.db.execute<T>(sql, params);
+  const eventsOf = (id: string) =>
+    rows<{ seq: number; type: string; data: { agent?: string; round?: number } }>(
+      'select seq, type, data from debate_events where debate_id = ? order by seq',
+      [id],
+    );
+  const balance = async () =>
+    Number(
+      (await rows<{ b: number }>('select credit_balance as b from users where id = ?', [ownerId]))[0]?.b,
+    );
+  const jobsWaiting = async () => {
+    const jsm = await jetstreamManager((a.core.bus as NatsBus).connection);
+    const info = await jsm.streams.info(`${prefix.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase()}DEBATE_JOBS`);
+    return info.state.messages;
+  };
+  /** One stream per debate: seq 1..N, one start and one end, no turn or thinking event twice. */
+  const expectCleanStream = async (id: string, end: 'debate.completed' | 'debate.failed') => {
+    const events = await eventsOf(id);
+    expect(events.map((e) => Number(e.seq))).toEqual(events.map((_, i) => i + 1));
+    const keys = events.map((e) => `${e.type}:${e.data.round}:${e.data.agent}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(events.filter((e) => e.type === 'debate.started')).toHaveLength(1);
+    expect(events.filter((e) => e.type === end)).toHaveLength(1);
+    expect(events.at(-1)?.type).toBe(end);
+    return events;
+  };
+
+  beforeAll(async () => {
+    const env = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, JOB_ACK_WAIT_MS: '1500' };
+    a = await createTestCore(env);
+    b = await createTestCore({ ...env, DATABASE_SCHEMA: a.schema });
+    fake = await startFakeLlmServer(async (request) => {
+      const body = JSON.stringify(request.body);
+      if (request.model.includes('opus')) {
+        return body.includes(JUDGE_FAILS) ? { status: 400, message: 'judge refuses' } : { text: VERDICT };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return { text: 'A point worth weighing.' };
+    });
+    const owner = await a.core.accounts.createUser({ email: 'racer@example.com', name: 'Racer' });
+    ownerId = owner.id;
+    await a.core.accounts.setPlan(ownerId, 'pro');
+    await a.core.accounts.grantCredits(ownerId, 100);
+  });
+  afterAll(async () => {
+    for (const n of nodes) await n.stop();
+    await (a.core.bus as NatsBus).deleteStreams();
+    await fake.close();
+    await b.core.close();
+    await a.cleanup();
+  });
+
+  it('runs each debate once under duplicate jobs and redeliveries after completion: one verdict, one outbox row, one charge', async () => {
+    node(a.core);
+    node(b.core);
+    const before = await balance();
+    const ids = [
+      await create('Race one: should we pilot it?'),
+      await create(`Race two: should we pilot it? ${JUDGE_FAILS}`),
+      await create('Race three: should we pilot it?'),
+    ];
+    const charged = before - (await balance());
+    expect(charged).toBeGreaterThan(0);
+    // Duplicate publishes of every job, racing the originals across both nodes.
+    for (const id of ids) {
+      for (const copy of ['dup-1', 'dup-2', 'dup-3'])
+        await a.core.bus.jobs.enqueue({ debateId: id, attempt: 1 }, copy);
+    }
+    const done = await Promise.all(ids.map(finished));
+    expect(done.map((d) => d?.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(done[1]?.failureCode).toBe('PROVIDER_ERROR');
+    await expectCleanStream(ids[0]!, 'debate.completed');
+    await expectCleanStream(ids[1]!, 'debate.failed');
+    await expectCleanStream(ids[2]!, 'debate.completed');
+    for (const id of [ids[0]!, ids[2]!]) {
+      expect((await eventsOf(id)).filter((e) => e.type === 'verdict')).toHaveLength(1);
+    }
+
+    // Jobs redelivered after completion change nothing.
+    for (const id of ids) await b.core.bus.jobs.enqueue({ debateId: id, attempt: 1 }, 'late');
+    await eventually(jobsWaiting, (n) => n === 0);
+    const outbox = await rows<{ debate_id: string; event: string }>(
+      'select debate_id, event from webhook_outbox where debate_id in (?, ?, ?) order by event',
+      ids,
+    );
+    expect(outbox.map((o) => [o.debate_id, o.event]).sort()).toEqual(
+      [
+        [ids[0], 'debate.completed'],
+        [ids[1], 'debate.failed'],
+        [ids[2], 'debate.completed'],
+      ].sort(),
+    );
+    // Charged once per debate; the failed one refunded once.
+    const perDebate = charged / ids.length;
+    expect(await balance()).toBe(before - 2 * perDebate);
+    const refunds = await rows<{ n: number }>(
+      `select count(*)::int as n from credit_ledger where debate_id = ? and reason = 'refund'`,
+      [ids[1]],
+    );
+    expect(refunds[0]?.n).toBe(1);
+    const turns = await rows<{ n: number }>(
+      'select count(*)::int as n from debate_turns where debate_id in (?, ?, ?)',
+      ids,
+    );
+    expect(turns[0]?.n).toBe(3 * 2 * 3);
+  });
+
+  it('a node that lost its lease writes nothing more; the debate finishes on the next holder', async () => {
+    const id = await create('Lease test: should the stalled node keep writing?');
+    await eventually(
+      () => rows('select 1 from debate_turns where debate_id = ?', [id]),
+      (r) => r.length >= 2,
+    );
+    // Another node claimed it (and then vanished): the epoch moves on and the lease has run out.
+    await rows(
+      `update debates set lease_epoch = lease_epoch + 1, lease_owner = 'vanished-node',
+         lease_expires_at = now() - interval '1 second' where id = ?`,
+      [id],
+    );
+    const done = await finished(id);
+    expect(done?.status).toBe('completed');
+    expect(logs.some((line) => line.includes(`debate ${id}: lease lost`))).toBe(true);
+    await expectCleanStream(id, 'debate.completed');
+    const turns = await rows<{ n: number }>(
+      'select count(*)::int as n from debate_turns where debate_id = ?',
+      [id],
+    );
+    expect(turns[0]?.n).toBe(6);
+  });
+
+  it('re-queues debates nobody runs exactly once, however many nodes reconcile at the same moment', async () => {
+    const insertStale = (status: string, lease: string) =>
+      rows<{ id: string }>(
+        `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds,
+           created_at, lease_owner, lease_expires_at)
+         values (?, ?, 'fast', ?, 'user_credits', 3, 1, now() - interval '1 hour', ${lease}) returning id`,
+        [ownerId, `Reconcile ${status}: lost job?`, status],
+      );
+    const [lost] = await insertStale('pending', 'null, null');
+    const [orphan] = await insertStale('running', `'dead-node', now() - interval '1 hour'`);
+    const [live] = await insertStale('running', `'live-node', now() + interval '1 hour'`);
+    const enqueued: string[] = [];
+    const counting = (core: Core) =>
+      createReconciler(
+        core.db,
+        {
+          ...core.bus.jobs,
+          enqueue: async (job, copy) => {
+            enqueued.push(job.debateId);
+            await core.bus.jobs.enqueue(job, copy);
+          },
+        },
+        { staleAfterMs: 1000, intervalMs: 60_000 },
+      );
+    const passes = await Promise.all(
+      [counting(a.core), counting(b.core), counting(a.core)].map((r) => r.runOnce()),
+    );
+    expect(passes.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(enqueued.sort()).toEqual([lost!.id, orphan!.id].sort());
+    // A second pass within the stale period leaves them alone.
+    expect(await counting(b.core).runOnce()).toBe(0);
+    expect((await finished(lost!.id))?.status).toBe('completed');
+    expect((await finished(orphan!.id))?.status).toBe('completed');
+    const [stillHeld] = await rows<{ status: string }>('select status from debates where id = ?', [live!.id]);
+    expect(stillHeld?.status).toBe('running');
+  });
+
+  it('answers a create whose job the bus refused, and the reconciler queues that debate later', async () => {
+    const refused: unknown[] = [];
+    const down = {
+      ...a.core.bus,
+      jobs: { ...a.core.bus.jobs, enqueue: () => Promise.reject(new Error('bus down')) },
+    };
+    const createWhileDown = createDebateCreator(a.core.db, down, a.core.clock, a.core.config, (error) =>
+      refused.push(error),
+    );
+    const { debateId } = await createWhileDown({
+      ownerId,
+      route: 'api',
+      question: 'Created while the bus was down: does it still run?',
+      context: null,
+      mode: 'fast',
+      agents: 3,
+      rounds: 1,
+      preset: null,
+      routing: null,
+      compare: false,
+      skipCache: true,
+      providerKeys: null,
+      idempotencyKey: null,
+      fingerprint: 'bus-down',
+    });
+    expect(refused).toHaveLength(1);
+    expect((await a.core.debates.find(debateId))?.status).toBe('pending');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reconciler = createReconciler(a.core.db, a.core.bus.jobs, { staleAfterMs: 20, intervalMs: 60_000 });
+    expect(await reconciler.runOnce()).toBeGreaterThanOrEqual(1);
+    expect((await finished(debateId))?.status).toBe('completed');
+  });
+});
