@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from './support/http.ts';
 import { type RunningProcess, startApi } from './support/processes.ts';
@@ -53,5 +55,36 @@ describe('the start command on the embedded default', () => {
       body: { email: user.email, password: 'correct horse' },
     });
     expect(login.status).toBe(200);
+  });
+
+  it('resumes a debate left unfinished by a killed process when it starts again on the same DATA_DIR', async () => {
+    await api.stop();
+    api = await startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '1500' });
+    const user = await registerUser(api.baseUrl, 'crash');
+    const created = await call(api.baseUrl, 'POST', '/api/debates', {
+      cookie: user.cookie,
+      body: { question: 'Should the embedded node finish what it started?', agentCount: 3, maxRounds: 2 },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.debateId as string;
+    const read = () => call(api.baseUrl, 'GET', `/api/debates/${id}`, { cookie: user.cookie });
+    await eventually(read, (res) => res.body.status === 'running');
+    api.child.kill('SIGKILL');
+    await once(api.child, 'exit');
+
+    api = await startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '10' });
+    const done = await eventually(read, (res) => res.body.status === 'completed', 30_000);
+    expect(done.body).toMatchObject({ status: 'completed', agentCount: 3, roundCount: 2 });
+    // The finished debate's stream: one attempt, every event once, in order.
+    const stream = await fetch(`${api.baseUrl}/api/debates/${id}/stream`, {
+      headers: { cookie: user.cookie },
+    });
+    expect(stream.status).toBe(200);
+    const text = await stream.text();
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    expect(text.match(/^event: debate\.started$/gm)).toHaveLength(1);
+    expect(text).toContain('event: debate.completed');
   });
 });

@@ -28,10 +28,10 @@ async function startProcess(
   });
   let output = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${entry} did not start in ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a process that never became ready must not outlive the test
+      reject(new Error(`${entry} did not start in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const found = ready.exec(output);

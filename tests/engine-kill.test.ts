@@ -1,0 +1,162 @@
+import type { Core } from '@verdict/core';
+import {
+  createTestCore,
+  debaterTurnOf,
+  eventually,
+  type FakeLlmServer,
+  startFakeLlmServer,
+  TEST_DATABASE_URL,
+  TEST_NATS_URL,
+  type TestCore,
+  uniqueSchema,
+} from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createDebates,
+  expectBusHasStoredEvents,
+  expectCompleteAndConsistent,
+  expectedTurnKeys,
+  expectNoStoredTurnAskedAgain,
+  type FaultMark,
+  markFault,
+  PANEL_OF_3,
+  slowDebaters,
+} from './support/fault-checks.ts';
+import { type RunningEngine, startEngine } from './support/processes.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Two engine processes share the queue; the test SIGKILLs one of them at random moments while debates
+// are mid-round, starts a replacement each time, and then checks that every debate finished exactly once,
+// with a gap-free event log, without asking the provider again for any turn that was already stored.
+describe('engine nodes killed at random points', () => {
+  const shape = { agents: 3, rounds: 3 };
+  const DEBATES = 30;
+  const KILLS = 5;
+  /** Debates one node runs at once: what a kill can interrupt. */
+  const SLOTS = 2;
+  const prefix = uniqueSchema('kill');
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: uniqueSchema('kill'),
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: `${prefix}.`,
+    // The lease and the job's ack wait: what a dead node's debates wait before another node takes them.
+    JOB_ACK_WAIT_MS: '3000',
+    ENGINE_RECONCILE_INTERVAL_MS: '1000',
+    ENGINE_STALE_AFTER_MS: '4000',
+  };
+  let fake: FakeLlmServer;
+  let api: TestCore;
+  let core: Core;
+  let ownerId: string;
+  const engines: RunningEngine[] = [];
+  const everStarted: RunningEngine[] = [];
+
+  const engineEnv = () => ({
+    ...env,
+    ENGINE_SLOTS: String(SLOTS),
+    LOG_LEVEL: 'info',
+    ANTHROPIC_API_KEY: 'sk-ant-fake-kill',
+    ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
+  });
+  const launch = async () => {
+    const engine = await startEngine(engineEnv());
+    everStarted.push(engine);
+    return engine;
+  };
+  /** Debates the node of `pid` holds that are past their first stored turn: the kill lands mid-debate. */
+  const heldMidDebate = (pid: number) =>
+    core.db.execute<{ id: string }>(
+      `select d.id from debates d
+        where d.status in ('running', 'paused') and d.lease_owner like ?
+          and exists (select 1 from debate_turns t where t.debate_id = d.id)
+          and exists (select 1 from debate_snapshots s where s.debate_id = d.id)`,
+      [`%:${pid}:%`],
+    );
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer(slowDebaters(250, 450));
+    api = await createTestCore({ ...env, LOG_LEVEL: 'silent' });
+    core = api.core;
+    ownerId = (await core.accounts.createUser({ email: 'kill@example.com', name: 'Kill' })).id;
+    engines.push(...(await Promise.all([launch(), launch()]))); // each is in everStarted once up
+  });
+  afterAll(async () => {
+    await Promise.all(everStarted.map((engine) => engine.stop('SIGKILL')));
+    await (core?.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
+    await api?.cleanup();
+    await fake?.close();
+  });
+
+  it('finishes every debate once, never re-asks a stored turn, and restores what each kill interrupted', async () => {
+    const debates = await createDebates(core, ownerId, `kill-${prefix}`, DEBATES, shape);
+    const ids = new Set(debates.map((d) => d.id));
+    const unfinished = async () =>
+      Number(
+        (
+          await core.db.execute<{ n: number }>(
+            `select count(*)::int as n from debates where status not in ('completed', 'failed')`,
+          )
+        )[0]?.n,
+      );
+
+    const faults: FaultMark[] = [];
+    /** Debates each kill left unfinished on the dead node: each must have been restored elsewhere. */
+    const orphaned = new Set<string>();
+    /** Kills that left the dead node's debates unfinished (a held debate may just have completed). */
+    let midDebateKills = 0;
+    while (midDebateKills < KILLS && (await unfinished()) > 0) {
+      await sleep(200 + Math.random() * 800);
+      // A random node among those mid-debate right now, so the kill interrupts stored work.
+      const candidates: number[] = [];
+      for (const [i, engine] of engines.entries())
+        if ((await heldMidDebate(engine.child.pid as number)).length > 0) candidates.push(i);
+      const index = candidates[Math.floor(Math.random() * candidates.length)];
+      if (index === undefined) continue;
+      const victim = engines[index] as RunningEngine;
+      const pid = victim.child.pid as number;
+      await victim.stop('SIGKILL');
+      // The dead node's debates keep its name on their lease until another node claims them.
+      const stillOpen = await core.db.execute<{ id: string; question: string }>(
+        `select id, question from debates where status in ('running', 'paused') and lease_owner like ?`,
+        [`%:${pid}:%`],
+      );
+      for (const row of stillOpen) orphaned.add(row.id);
+      if (stillOpen.length > 0) midDebateKills += 1;
+      const label = `kill ${faults.length + 1} (pid ${pid}, ${stillOpen.length} debates held)`;
+      faults.push(await markFault(core, fake, label, new Set(stillOpen.map((row) => row.question))));
+      engines[index] = await launch();
+    }
+    expect(midDebateKills).toBe(KILLS);
+
+    await eventually(unfinished, (n) => n === 0, 30_000);
+
+    const stored = await expectCompleteAndConsistent(core, debates, shape);
+    const { requested, inFlightTotal } = expectNoStoredTurnAskedAgain(
+      fake,
+      expectedTurnKeys(debates, PANEL_OF_3, shape.rounds),
+      faults,
+    );
+    // Each kill caught turns in flight (requests it had made and not stored): the bound above is not vacuous.
+    expect(inFlightTotal).toBeGreaterThan(0);
+    expect(requested).toBeGreaterThanOrEqual(DEBATES * shape.agents * shape.rounds);
+
+    // Every debate a kill interrupted was picked up by another node from its snapshot.
+    const restored = await core.db.execute<{ debate_id: string }>(
+      `select debate_id from debate_snapshots
+        where state->'history' @> '[{"event": "xstate.restore"}]'::jsonb`,
+    );
+    const restoredIds = new Set(restored.map((row) => row.debate_id));
+    expect([...orphaned].filter((id) => !restoredIds.has(id))).toEqual([]);
+    expect([...restoredIds].filter((id) => !ids.has(id))).toEqual([]);
+    // What the dead nodes stored but may not have published reached the bus: the stream of each debate a
+    // kill interrupted is its stored log, in order, once.
+    for (const id of orphaned) await expectBusHasStoredEvents(core, id, stored.get(id) ?? []);
+
+    // The judge is asked per debate (again only for a debate whose judge call a kill interrupted).
+    const judged = fake.requests.filter((r) => debaterTurnOf(r) === null).length;
+    expect(judged).toBeGreaterThanOrEqual(DEBATES);
+    expect(judged).toBeLessThanOrEqual(DEBATES + faults.length * SLOTS);
+  }, 60_000);
+});
