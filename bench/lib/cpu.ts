@@ -57,3 +57,19 @@ export async function machineBusyShare(ms = 1000): Promise<number | null> {
   if (!a || !b || b.total === a.total) return null;
   return 1 - (b.idle - a.idle) / (b.total - a.total);
 }
+
+/**
+ * Busy CPU seconds of the whole machine since boot, all cores together (/proc/stat: user, nice, system,
+ * irq, softirq, steal; not idle or iowait); 0 where /proc/stat is missing. Two readings give how many
+ * cores were busy in between.
+ */
+export function machineBusySeconds(): number {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+    const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const idle = (v[3] ?? 0) + (v[4] ?? 0);
+    return (v.reduce((a, b) => a + b, 0) - idle) / TICKS;
+  } catch {
+    return 0;
+  }
+}

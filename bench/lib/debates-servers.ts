@@ -41,6 +41,18 @@ export type EngineEnded = {
   published: PublishedEvent[];
 };
 
+/** The engine's answer to {type:'stats'} (bench/servers/debates-engine.ts). */
+export type EngineStats = {
+  type: 'stats';
+  /** Debates the node holds now, and the least and most it held (sampled every 100 ms) since the last stats. */
+  active: number;
+  minActive: number;
+  maxActive: number;
+  cpuSeconds: number;
+  /** monitorEventLoopDelay since the previous stats request (values include its 10 ms resolution). */
+  lag: { p50Ms: number; p99Ms: number; maxMs: number };
+};
+
 export type Deployment = {
   databaseUrl: string;
   natsUrl: string;
@@ -110,13 +122,21 @@ export type DebatesEngine = {
   start: () => void;
   /** The report of debate `debateId` once it ended (also if it ended before the call); rejects after `timeoutMs`. */
   ended: (debateId: string, timeoutMs: number) => Promise<EngineEnded>;
+  /** Debates held and event-loop delay since the previous call (which this call resets). */
+  stats: () => Promise<EngineStats>;
   stop: () => Promise<void>;
 };
 
 export async function startDebatesEngine(
   d: Deployment,
   simulated: { firstTokenMs: number; tokensPerSecond: number },
-  options: { slots?: number } = {},
+  options: {
+    slots?: number;
+    /** Called with every debate's report as it ends (reports are kept for `ended` too unless `forget`). */
+    onEnded?: (report: EngineEnded) => void;
+    /** Do not keep reports for `ended` (a long run with many debates nobody asks about). */
+    forget?: (debateId: string) => boolean;
+  } = {},
 ): Promise<DebatesEngine> {
   const server = await spawnServer<{ pid: number }>(join(SERVERS, 'debates-engine.ts'), {
     env: {
@@ -133,8 +153,9 @@ export async function startDebatesEngine(
   child.on('message', (m: { type?: string }) => {
     if (m?.type !== 'ended') return;
     const report = m as EngineEnded;
-    reports.set(report.debateId, report);
+    if (!options.forget?.(report.debateId)) reports.set(report.debateId, report);
     waiting.get(report.debateId)?.(report);
+    options.onEnded?.(report);
   });
   return {
     pid: child.pid ?? 0,
@@ -161,6 +182,7 @@ export async function startDebatesEngine(
         });
       });
     },
+    stats: () => request<EngineStats>(child, { type: 'stats' }, 'stats', 30_000),
     stop: async () => {
       try {
         await server.stop();

@@ -10,10 +10,15 @@
  *            `published` listing each event of it with the epoch ms (performance.timeOrigin + now, which
  *            every process on the machine shares) just before and just after its JetStream publish.
  *
+ *   parent → {type:'stats'}
+ *   child  → {type:'stats', …} EngineStats: debates held now, the least and most held at once and the
+ *            event-loop delay since the previous stats request (bench/suites/scale.ts)
+ *
  * It stops its node and closes its connections when the IPC channel closes (spawnServer's stop).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Bus, createEngineNode, type NatsBus, natsBus, openDatabase, systemClock } from '@verdict/core';
-import type { EngineEnded, PublishedEvent } from '../lib/debates-servers.ts';
+import type { EngineEnded, EngineStats, PublishedEvent } from '../lib/debates-servers.ts';
 import { onStopRequest } from '../lib/spawn-server.ts';
 
 const env = (name: string) => {
@@ -22,6 +27,10 @@ const env = (name: string) => {
   return value;
 };
 const now = () => performance.timeOrigin + performance.now();
+/** Debates still ending while the node stops, after the parent closed the channel, are not reported. */
+const send = (message: object) => {
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
+};
 
 const db = await openDatabase({ kind: 'postgres', url: env('DATABASE_URL'), schema: env('DATABASE_SCHEMA') });
 const bus: NatsBus = await natsBus({
@@ -68,18 +77,44 @@ const node = createEngineNode({
         published: published.get(debateId) ?? [],
       };
       published.delete(debateId);
-      process.send?.(report);
+      send(report);
     } else if (level === 'error') {
       process.stderr.write(`engine: ${message}\n`);
     }
   },
 });
 
+const lag = monitorEventLoopDelay({ resolution: 10 });
+lag.enable();
+let held = { min: Number.POSITIVE_INFINITY, max: 0 };
+const sampleHeld = setInterval(() => {
+  held = { min: Math.min(held.min, node.active.size), max: Math.max(held.max, node.active.size) };
+}, 100);
+sampleHeld.unref();
+
+function stats(): EngineStats {
+  const ms = (ns: number) => ns / 1e6;
+  const cpu = process.cpuUsage();
+  const report: EngineStats = {
+    type: 'stats',
+    active: node.active.size,
+    minActive: Number.isFinite(held.min) ? held.min : node.active.size,
+    maxActive: held.max,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    lag: { p50Ms: ms(lag.percentile(50)), p99Ms: ms(lag.percentile(99)), maxMs: ms(lag.max) },
+  };
+  lag.reset();
+  held = { min: Number.POSITIVE_INFINITY, max: 0 };
+  return report;
+}
+
 let started = false;
 process.on('message', (message: { type?: string }) => {
   if (message?.type === 'start' && !started) {
     started = true;
     node.start();
+  } else if (message?.type === 'stats') {
+    send(stats());
   }
 });
 
