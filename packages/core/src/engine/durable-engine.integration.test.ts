@@ -13,6 +13,7 @@ import {
   uniqueSchema,
 } from '../testing/index.ts';
 import { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine-node.ts';
+import { createLeases } from './lease.ts';
 import { createReconciler } from './reconciler.ts';
 
 const VERDICT = JSON.stringify({
@@ -216,6 +217,36 @@ describe('engine nodes racing for the same debates', () => {
       [id],
     );
     expect(turns[0]?.n).toBe(6);
+  });
+
+  it('a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {
+    // A row no job points at, so only the leases below ever touch it.
+    const [row] = await rows<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, 'Lease bookkeeping: who renews?', 'fast', 'pending', 'user_credits', 3, 1) returning id`,
+      [ownerId],
+    );
+    const id = row!.id;
+    const first = createLeases(a.core.db, 'node-first', 60_000);
+    const second = createLeases(b.core.db, 'node-second', 60_000);
+    const claim = await first.claim(id, 1);
+    expect(claim.kind).toBe('claimed');
+    const epoch = claim.kind === 'claimed' ? claim.epoch : -1;
+    expect(await second.claim(id, 1)).toMatchObject({ kind: 'held' });
+    // Another node naming the same epoch cannot keep the lease alive for the holder.
+    expect([...(await second.renew([{ debateId: id, epoch }]))]).toEqual([]);
+    expect([...(await first.renew([{ debateId: id, epoch }]))]).toEqual([id]);
+
+    await first.release(id, epoch);
+    // The holder's heartbeat that was already on its way lands after the release: the lease stays free.
+    expect([...(await first.renew([{ debateId: id, epoch }]))]).toEqual([]);
+    const [lease] = await rows<{ lease_owner: string | null; lease_expires_at: Date | null }>(
+      'select lease_owner, lease_expires_at from debates where id = ?',
+      [id],
+    );
+    expect(lease).toEqual({ lease_owner: null, lease_expires_at: null });
+    expect(await second.claim(id, 1)).toEqual({ kind: 'claimed', epoch: epoch + 1 });
+    await rows(`update debates set status = 'failed' where id = ?`, [id]);
   });
 
   it('re-queues debates nobody runs exactly once, however many nodes reconcile at the same moment', async () => {

@@ -230,6 +230,8 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         await finishWith({ status: 'failed', code: 'PROVIDER_ERROR', message, cost: zeroCost() });
         return;
       }
+      // Stopping while this debate was being claimed or loaded: hand it back rather than start it.
+      if (stopping) throw new HandedBack(debateId);
       if (restoration.machine) log('warn', `debate ${debateId} restored from its last snapshot`);
       const current = startDebate(
         {
@@ -260,6 +262,8 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         },
         restoration.machine ? resumptionFrom(restoration) : undefined,
       );
+      // A stop before the race below settles `done` with nobody listening yet; the race still sees it.
+      current.done.catch(() => {});
       active.set(debateId, current);
       stopServing = await bus.commands.serve(debateId, async (command) => {
         if (command.type === 'cancel') cancelled = true;
@@ -294,6 +298,8 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         // Stopping, or storage/bus trouble beyond the tolerance: everything up to the last step is stored,
         // so whichever node takes the job next restores it from there.
         await log_?.flush().catch(() => {});
+        // Out of the renewal set first, so a heartbeat in flight cannot extend the lease being released.
+        held.delete(debateId);
         await leases.release(debateId, lease.epoch).catch(() => {});
         if (stopping) log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
         else log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
@@ -337,6 +343,13 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       consumer = null;
     },
   };
+}
+
+/** A debate handed back to the queue unstarted because its node is stopping. */
+class HandedBack extends Error {
+  constructor(debateId: string) {
+    super(`debate ${debateId} handed back: the node is stopping`);
+  }
 }
 
 const DEFAULT_LEASE_MS = 6000;

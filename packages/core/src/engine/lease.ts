@@ -53,14 +53,18 @@ export function createLeases(db: Database, nodeId: string, ttlMs: number) {
       const rows = await db.execute<{ id: string }>(
         `update debates d set lease_expires_at = now() + make_interval(secs => ?)
            from jsonb_to_recordset(?::jsonb) as h(id uuid, epoch int)
-          where d.id = h.id and d.lease_epoch = h.epoch and d.status in ('running', 'paused')
+          where d.id = h.id and d.lease_epoch = h.epoch and d.lease_owner = ?
+            and d.status in ('running', 'paused')
           returning d.id`,
-        [ttlSeconds, JSON.stringify(held.map((h) => ({ id: h.debateId, epoch: h.epoch })))],
+        [ttlSeconds, JSON.stringify(held.map((h) => ({ id: h.debateId, epoch: h.epoch }))), nodeId],
       );
       return new Set(rows.map((row) => row.id));
     },
 
-    /** Lets another node claim at once (a node shutting down hands its debates back). */
+    /**
+     * Lets another node claim at once (a node shutting down hands its debates back). Clearing the owner also
+     * stops a renewal already in flight from extending the lease again.
+     */
     release: async (debateId: string, epoch: number): Promise<void> => {
       await db.execute(
         `update debates set lease_owner = null, lease_expires_at = null where id = ? and lease_epoch = ?`,
