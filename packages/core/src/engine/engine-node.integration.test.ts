@@ -2,6 +2,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { natsBus } from '../bus/nats.ts';
 import type { Bus } from '../bus/ports.ts';
+import { sqlIn } from '../db/sql.ts';
 import { createDebateRecords, type NewDebate } from '../debates/debate-records.ts';
 import { systemClock } from '../shared/clock.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
@@ -177,6 +178,41 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     const done = await finished(debate.id);
     expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
     expect(done?.failureMessage).toContain('no longer available');
+  });
+
+  it('hands back, unstarted, a debate it was still claiming when it stops', async () => {
+    const node = await startNode();
+    // Hold the snapshot table so the node stalls in the middle of picking the debate up.
+    let unlock: () => void = () => {};
+    const locked = new Promise<void>((taken) => {
+      void test.core.db.em().transactional(async (em) => {
+        await sqlIn(em)('lock table debate_snapshots in access exclusive mode');
+        taken();
+        await new Promise<void>((resolve) => {
+          unlock = resolve;
+        });
+      });
+    });
+    await locked;
+    const debate = await create({ question: 'Should a stopping node start what it just claimed?' });
+    const leaseOf = () =>
+      test.core.db.execute<{ status: string; lease_owner: string | null }>(
+        'select status, lease_owner from debates where id = ?',
+        [debate.id],
+      );
+    await eventually(leaseOf, (rows) => rows[0]?.lease_owner === node.nodeId);
+    nodes.splice(nodes.indexOf(node), 1);
+    const stopped = node.stop();
+    unlock();
+    await stopped;
+    expect(await leaseOf()).toEqual([{ status: 'running', lease_owner: null }]);
+    expect(await storedEvents(debate.id)).toEqual([]);
+
+    await startNode();
+    expect((await finished(debate.id))?.status).toBe('completed');
+    const events = await storedEvents(debate.id);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'debate.started')).toHaveLength(1);
   });
 
   it('hands a debate back when its node stops; the next node restores it and never re-asks a stored turn', async () => {
