@@ -106,6 +106,20 @@ describe.each([
     expect(await bus.commands.send(id, { type: 'skip' })).toEqual({ accepted: true, state: 'got skip' });
     stop();
     expect(await bus.commands.send(id, { type: 'resume' }, 500)).toBe('no_engine');
+
+    // A node that gave the debate up answers so at once, and one whose handler throws does not go silent.
+    const givenUp = randomUUID();
+    const stopGivenUp = await bus.commands.serve(givenUp, async () => 'no_engine');
+    expect(await bus.commands.send(givenUp, { type: 'pause' })).toBe('no_engine');
+    stopGivenUp();
+    const broken = randomUUID();
+    const stopBroken = await bus.commands.serve(broken, async () => {
+      throw new Error('handler defect');
+    });
+    const started = Date.now();
+    await expect(bus.commands.send(broken, { type: 'pause' }, 3000)).resolves.toBe('no_engine');
+    expect(Date.now() - started).toBeLessThan(1500);
+    stopBroken();
   });
 
   it('hands BYOK keys from the process holding them, and nothing once released', async () => {

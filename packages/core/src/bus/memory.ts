@@ -114,9 +114,11 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
 }
 
 function memoryCommandBus(): CommandBus {
-  const handlers = new Map<string, (command: DebateCommand) => Promise<CommandReply>>();
+  const handlers = new Map<string, (command: DebateCommand) => Promise<CommandReply | 'no_engine'>>();
   return {
-    send: async (debateId, command) => (await handlers.get(debateId)?.(command)) ?? 'no_engine',
+    // As over NATS: a handler that throws leaves the caller with nobody running the debate.
+    send: async (debateId, command) =>
+      (await handlers.get(debateId)?.(command).catch(() => 'no_engine' as const)) ?? 'no_engine',
     serve: async (debateId, handler) => {
       handlers.set(debateId, handler);
       return () => {

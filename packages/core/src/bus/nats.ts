@@ -211,7 +211,7 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
     send: async (debateId, command, timeoutMs = 5000) => {
       try {
         const reply = await nc.request(subject(debateId), encode(command), { timeout: timeoutMs });
-        return decode<CommandReply>(reply.data);
+        return decode<CommandReply | 'no_engine'>(reply.data);
       } catch (err) {
         // No subscriber answers in ~1 ms; a silent one is as good as none for the caller.
         if (err instanceof NoRespondersError || err instanceof TimeoutError) return 'no_engine';
@@ -223,7 +223,11 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
       const subscription = nc.subscribe(subject(debateId), {
         callback: (err, message) => {
           if (err) return;
-          void handler(decode<DebateCommand>(message.data)).then((reply) => message.respond(encode(reply)));
+          void handler(decode<DebateCommand>(message.data)).then(
+            (reply) => message.respond(encode(reply)),
+            // A handler that throws is a node defect: the caller hears that no engine runs it; nothing crashes.
+            () => message.respond(encode('no_engine')),
+          );
         },
       });
       await nc.flush(); // the subscription is live at the server before anyone is told to send

@@ -70,10 +70,13 @@ export type CommandReply = {
 /** Commands travel to whichever node holds the debate; 'no_engine' means none does. */
 export type CommandBus = {
   send: (debateId: string, command: DebateCommand, timeoutMs?: number) => Promise<CommandReply | 'no_engine'>;
-  /** The handler replies once the command's effect is stored, so an accepted command survives a crash. */
+  /**
+   * The handler replies once the command's effect is stored, so an accepted command survives a crash; it
+   * answers 'no_engine' when it gave the debate up before running it.
+   */
   serve: (
     debateId: string,
-    handler: (command: DebateCommand) => Promise<CommandReply>,
+    handler: (command: DebateCommand) => Promise<CommandReply | 'no_engine'>,
   ) => Promise<() => void>;
 };
 

@@ -233,6 +233,8 @@ describe('engine nodes racing for the same debates', () => {
     expect(claim.kind).toBe('claimed');
     const epoch = claim.kind === 'claimed' ? claim.epoch : -1;
     expect(await second.claim(id, 1)).toMatchObject({ kind: 'held' });
+    expect(await second.markRunning(id, epoch)).toBe(false);
+    expect(await first.markRunning(id, epoch)).toBe(true);
     // Another node naming the same epoch cannot keep the lease alive for the holder.
     expect([...(await second.renew([{ debateId: id, epoch }]))]).toEqual([]);
     expect([...(await first.renew([{ debateId: id, epoch }]))]).toEqual([id]);

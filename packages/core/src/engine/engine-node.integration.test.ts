@@ -180,20 +180,41 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done?.failureMessage).toContain('no longer available');
   });
 
-  it('hands back, unstarted, a debate it was still claiming when it stops', async () => {
-    const node = await startNode();
-    // Hold the snapshot table so the node stalls in the middle of picking the debate up.
-    let unlock: () => void = () => {};
-    const locked = new Promise<void>((taken) => {
+  /** Holds the snapshot table until the returned function is called: a node picking a debate up stalls. */
+  const holdSnapshotTable = () =>
+    new Promise<() => void>((locked) => {
       void test.core.db.em().transactional(async (em) => {
         await sqlIn(em)('lock table debate_snapshots in access exclusive mode');
-        taken();
-        await new Promise<void>((resolve) => {
-          unlock = resolve;
-        });
+        await new Promise<void>((unlock) => locked(unlock));
       });
     });
-    await locked;
+
+  it('takes a command sent as soon as the debate reads running, even before its actor has started', async () => {
+    await startNode();
+    const unlock = await holdSnapshotTable();
+    const debate = await create({
+      question: 'Should a command right after the start wait for the actor?',
+      rounds: 3,
+    });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    const reply = bus.commands.send(debate.id, { type: 'pause' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    unlock();
+    expect(await reply).toMatchObject({ accepted: true });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    expect((await finished(debate.id))?.status).toBe('completed');
+  });
+
+  it('hands back, unstarted, a debate it was still claiming when it stops', async () => {
+    const node = await startNode();
+    const unlock = await holdSnapshotTable();
     const debate = await create({ question: 'Should a stopping node start what it just claimed?' });
     const leaseOf = () =>
       test.core.db.execute<{ status: string; lease_owner: string | null }>(

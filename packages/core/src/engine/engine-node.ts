@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DebateEventBody, ProviderName } from '@verdict/contracts';
-import type { Bus, JobConsumer, JobHandle } from '../bus/ports.ts';
+import type { Bus, CommandReply, JobConsumer, JobHandle } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import type { Debate } from '../debates/debate.entity.ts';
 import { createDebateRecords, type DebateOutcome, type Lease } from '../debates/debate-records.ts';
@@ -178,12 +178,36 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     fatal.catch(() => {});
     const heartbeat = setInterval(() => handle.heartbeat(), heartbeatMs);
     held.set(debateId, { epoch: lease.epoch, lost: () => rejectFatal(new LeaseLost(debateId)) });
-    let log_: DurableLog | null = null;
+    let eventLog: DurableLog | null = null;
     /** The actor's state after its last step, stored with the next batch of events. */
     let latestState: PersistedState | null = null;
     let stopServing: (() => void) | null = null;
     let cancelled = false;
+    /** The actor once it runs; null when this node gives the debate up before starting it. */
+    let started: (debate: RunningDebate | null) => void = () => {};
+    const actorReady = new Promise<RunningDebate | null>((resolve) => {
+      started = resolve;
+    });
     try {
+      // Answer commands from before the debate reads `running`; those that arrive while the debate is
+      // being restored wait for the actor.
+      stopServing = await bus.commands.serve(debateId, async (command) => {
+        const current = await actorReady;
+        if (!current) return 'no_engine';
+        if (command.type === 'cancel') cancelled = true;
+        const reply = applyCommand(current, command);
+        if (!reply.accepted || command.type === 'inspect' || command.type === 'cancel') return reply;
+        // Accepted means stored: the command survives this node dying right after answering.
+        return eventLog
+          ? eventLog.flush().then(
+              () => reply,
+              () => refusedUnstored(reply),
+            )
+          : reply;
+      });
+      if (!(await withStorageRetry(() => leases.markRunning(debateId, lease.epoch), retry))) {
+        throw new LeaseLost(debateId);
+      }
       const restoration = await withStorageRetry(() => loadRestoration(db, debateId, lease.attempt), retry);
       // Whatever the previous holder stored but may not have published reaches live streams (JetStream
       // drops the ones it already has by message id).
@@ -205,7 +229,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
           onFailure: (error) => rejectFatal(error),
         },
       );
-      log_ = events;
+      eventLog = events;
       const finishWith = async (outcome: DebateOutcome) => {
         await events.flush();
         await withStorageRetry(() => records.finish(debateId, lease, outcome), retry);
@@ -265,20 +289,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       // A stop before the race below settles `done` with nobody listening yet; the race still sees it.
       current.done.catch(() => {});
       active.set(debateId, current);
-      stopServing = await bus.commands.serve(debateId, async (command) => {
-        if (command.type === 'cancel') cancelled = true;
-        const reply = applyCommand(current, command);
-        if (!reply.accepted || command.type === 'inspect' || command.type === 'cancel') return reply;
-        // Accepted means stored: the command survives this node dying right after answering.
-        return events.flush().then(
-          () => reply,
-          () => ({
-            accepted: false,
-            state: reply.state,
-            message: 'The engine could not store the command; try again',
-          }),
-        );
-      });
+      started(current);
       const statusSync = trackPausedStatus(current, (status) => records.setStatus(debateId, lease, status));
       const final = await Promise.race([current.done, fatal]).catch((error) => {
         current.actor.stop();
@@ -297,7 +308,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       } else {
         // Stopping, or storage/bus trouble beyond the tolerance: everything up to the last step is stored,
         // so whichever node takes the job next restores it from there.
-        await log_?.flush().catch(() => {});
+        await eventLog?.flush().catch(() => {});
         // Out of the renewal set first, so a heartbeat in flight cannot extend the lease being released.
         held.delete(debateId);
         await leases.release(debateId, lease.epoch).catch(() => {});
@@ -306,6 +317,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
         handle.retry(stopping ? 0 : RETRY_AFTER_TROUBLE_MS);
       }
     } finally {
+      started(null); // no effect once the actor ran; otherwise waiting commands learn nobody runs it here
       clearInterval(heartbeat);
       held.delete(debateId);
       stopServing?.();
@@ -344,6 +356,12 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     },
   };
 }
+
+const refusedUnstored = (reply: CommandReply): CommandReply => ({
+  accepted: false,
+  state: reply.state,
+  message: 'The engine could not store the command; try again',
+});
 
 /** A debate handed back to the queue unstarted because its node is stopping. */
 class HandedBack extends Error {

@@ -2,9 +2,9 @@ import type { Database } from '../db/orm.ts';
 
 /**
  * Who runs a debate is decided in PostgreSQL, not by the queue: a job only wakes a node up. A node claims
- * the debate's lease (raising its epoch), renews it with each job heartbeat, and every write it makes
- * about the debate names the epoch it claimed — so a node that stalled and lost its lease cannot write
- * over the node that took over.
+ * the debate's lease (raising its epoch), marks it running once it answers the debate's commands, renews
+ * the lease with each job heartbeat, and every write it makes about the debate names the epoch it claimed —
+ * so a node that stalled and lost its lease cannot write over the node that took over.
  */
 export type Claim =
   | { kind: 'claimed'; epoch: number }
@@ -24,9 +24,7 @@ export function createLeases(db: Database, nodeId: string, ttlMs: number) {
     claim: async (debateId: string, attempt: number): Promise<Claim> => {
       const [claimed] = await db.execute<{ lease_epoch: number }>(
         `update debates set lease_owner = ?, lease_epoch = lease_epoch + 1,
-           lease_expires_at = now() + make_interval(secs => ?),
-           status = case when status = 'pending' then 'running' else status end,
-           started_at = coalesce(started_at, now())
+           lease_expires_at = now() + make_interval(secs => ?)
          where id = ? and attempt = ? and status in ('pending', 'running', 'paused')
            and (lease_expires_at is null or lease_expires_at <= now() or lease_owner = ?)
          returning lease_epoch`,
@@ -44,6 +42,21 @@ export function createLeases(db: Database, nodeId: string, ttlMs: number) {
     },
 
     /**
+     * Marks a claimed debate as running, once the node answers its commands: a caller who reads `running`
+     * can pause it. False when the lease is no longer this node's.
+     */
+    markRunning: async (debateId: string, epoch: number): Promise<boolean> => {
+      const rows = await db.execute(
+        `update debates set status = case when status = 'pending' then 'running' else status end,
+           started_at = coalesce(started_at, now())
+         where id = ? and lease_epoch = ? and lease_owner = ? and status in ('pending', 'running', 'paused')
+         returning id`,
+        [debateId, epoch, nodeId],
+      );
+      return rows.length > 0;
+    },
+
+    /**
      * Extends every lease this node holds in one statement (a node with a thousand debates renews them with
      * one round trip per heartbeat). Returns the debates still held; the others were taken over, finished
      * or deleted.
@@ -54,7 +67,7 @@ export function createLeases(db: Database, nodeId: string, ttlMs: number) {
         `update debates d set lease_expires_at = now() + make_interval(secs => ?)
            from jsonb_to_recordset(?::jsonb) as h(id uuid, epoch int)
           where d.id = h.id and d.lease_epoch = h.epoch and d.lease_owner = ?
-            and d.status in ('running', 'paused')
+            and d.status in ('pending', 'running', 'paused')
           returning d.id`,
         [ttlSeconds, JSON.stringify(held.map((h) => ({ id: h.debateId, epoch: h.epoch }))), nodeId],
       );
