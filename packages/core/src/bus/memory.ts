@@ -116,9 +116,12 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
 function memoryCommandBus(): CommandBus {
   const handlers = new Map<string, (command: DebateCommand) => Promise<CommandReply | 'no_engine'>>();
   return {
-    // As over NATS: a handler that throws leaves the caller with nobody running the debate.
-    send: async (debateId, command) =>
-      (await handlers.get(debateId)?.(command).catch(() => 'no_engine' as const)) ?? 'no_engine',
+    send: async (debateId, command) => {
+      const handler = handlers.get(debateId);
+      if (!handler) return 'no_engine';
+      // As over NATS: a handler that throws leaves the caller with nobody running the debate.
+      return handler(command).catch(() => 'no_engine' as const);
+    },
     serve: async (debateId, handler) => {
       handlers.set(debateId, handler);
       return () => {
