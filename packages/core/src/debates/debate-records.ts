@@ -66,7 +66,8 @@ async function queueWebhookEvent(
   );
 }
 
-const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT']);
+/** Failures that gave the caller nothing through no fault of theirs: the provider's, or the engine's. */
+const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERNAL_ERROR']);
 
 async function refundCharge(em: EntityManager, debateId: string, at: Date) {
   const run = sqlIn(em);

@@ -50,6 +50,8 @@ const DebateSchema = defineEntity({
     /** Raised by every claim; a holder's writes carry the epoch they claimed, so a stale holder's fail. */
     leaseEpoch: p.integer().default(0),
     leaseExpiresAt: p.datetime().nullable(),
+    /** Interruptions of this attempt that were not a node stopping or losing its lease (engine-node.ts). */
+    interruptions: p.integer().default(0),
     /** When the reconciler last put this debate back on the queue. */
     requeuedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),

@@ -86,7 +86,7 @@ export function createDebateRetrier(
         `update debates set status = 'pending', attempt = attempt + 1, verdict = null, cost = null,
            agent_count = null, round_count = null, agents_used = null, failure_code = null,
            failure_message = null, started_at = null, completed_at = null,
-           lease_owner = null, lease_expires_at = null, requeued_at = null
+           lease_owner = null, lease_expires_at = null, requeued_at = null, interruptions = 0
          where id = ? returning attempt`,
         [id],
       );

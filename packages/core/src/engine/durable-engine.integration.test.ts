@@ -196,21 +196,64 @@ describe('engine nodes racing for the same debates', () => {
     expect(turns[0]?.n).toBe(3 * 2 * 3);
   });
 
+  it('runs a debate once when one node is handed several copies of its job at the same moment', async () => {
+    for (const running of nodes.splice(0)) await running.stop();
+    const question = 'Copies on one node: does it run twice?';
+    const id = await create(question);
+    for (const copy of ['dup-1', 'dup-2', 'dup-3'])
+      await a.core.bus.jobs.enqueue({ debateId: id, attempt: 1 }, copy);
+    // One node, free slots for every copy: all of them reach it together.
+    node(a.core);
+    expect((await finished(id))?.status).toBe('completed');
+    await expectCleanStream(id, 'debate.completed');
+    const asked = fake.requests.filter((r) => JSON.stringify(r.body).includes(question));
+    expect(asked).toHaveLength(3 * 2 + 1);
+    const [row] = await rows<{ lease_epoch: number }>('select lease_epoch from debates where id = ?', [id]);
+    expect(Number(row?.lease_epoch)).toBe(1);
+    await eventually(jobsWaiting, (n) => n === 0);
+  });
+
+  it('fails a debate that breaks every time it runs, refunded once, instead of cycling through the queue', async () => {
+    for (const running of nodes.splice(0)) await running.stop();
+    const before = await balance();
+    const id = await create('Corrupt snapshot: does it cycle forever?');
+    // A snapshot that names a turn nobody stored: no node can ever restore it.
+    await rows(
+      `insert into debate_snapshots (debate_id, attempt, state, last_seq)
+       values (?, 1, '{"machine": {"$turn": "1:Ghost"}, "history": []}'::jsonb, 0)`,
+      [id],
+    );
+    node(a.core, { maxInterruptions: 3 });
+    const done = await finished(id);
+    expect(done).toMatchObject({ status: 'failed', failureCode: 'INTERNAL_ERROR', interruptions: 3 });
+    expect(await balance()).toBe(before);
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.type)).toEqual(['debate.failed']);
+    const outbox = await rows<{ event: string }>('select event from webhook_outbox where debate_id = ?', [
+      id,
+    ]);
+    expect(outbox.map((o) => o.event)).toEqual(['debate.failed']);
+    expect(logs.filter((line) => line.startsWith(`debate ${id} interrupted`))).toHaveLength(2);
+    await eventually(jobsWaiting, (n) => n === 0);
+  });
+
   it('a node that lost its lease writes nothing more; the debate finishes on the next holder', async () => {
     const id = await create('Lease test: should the stalled node keep writing?');
     await eventually(
       () => rows('select 1 from debate_turns where debate_id = ?', [id]),
       (r) => r.length >= 2,
     );
-    // Another node claimed it (and then vanished): the epoch moves on and the lease has run out.
+    // Another node claimed it (and then vanished): the epoch moves on and the lease has run out. The
+    // vanished node's job comes back once its ack wait is over; the node that lost the lease drops its own.
     await rows(
       `update debates set lease_epoch = lease_epoch + 1, lease_owner = 'vanished-node',
          lease_expires_at = now() - interval '1 second' where id = ?`,
       [id],
     );
+    await eventually(async () => logs.some((line) => line.includes(`debate ${id}: lease lost`)), Boolean);
+    await a.core.bus.jobs.enqueue({ debateId: id, attempt: 1 }, 'vanished-node');
     const done = await finished(id);
     expect(done?.status).toBe('completed');
-    expect(logs.some((line) => line.includes(`debate ${id}: lease lost`))).toBe(true);
     await expectCleanStream(id, 'debate.completed');
     const turns = await rows<{ n: number }>(
       'select count(*)::int as n from debate_turns where debate_id = ?',

@@ -152,6 +152,32 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(await bus.commands.send(debate.id, { type: 'skip' })).toBe('no_engine');
   });
 
+  it('restores a paused debate paused, and the row follows when it is resumed on the new node', async () => {
+    await startNode({ simulated: { firstTokenMs: 150 } });
+    const debate = await create({ question: 'Should a paused debate stay paused across nodes?', rounds: 2 });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    await startNode({ simulated: { firstTokenMs: 150 } }); // stops the first node; the second restores it
+    await eventually(
+      () => bus.commands.send(debate.id, { type: 'inspect' }),
+      (reply) => reply !== 'no_engine' && reply.state === 'running.paused',
+    );
+    expect((await records().find(debate.id))?.status).toBe('paused');
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    await eventually(
+      () => records().find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    expect((await finished(debate.id))?.status).toBe('completed');
+  });
+
   it('runs on a real SDK against the fake provider, and fails with PROVIDER_ERROR when the judge fails for good', async () => {
     fake.setScript((request) =>
       request.model.includes('opus') ? { status: 500 } : { text: 'A fair point.' },

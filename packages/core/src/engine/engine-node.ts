@@ -44,6 +44,11 @@ export type EngineNodeOptions = {
   /** How long storage and bus writes retry through an outage before the debate is handed back. */
   storageToleranceMs?: number;
   reconcile?: { intervalMs: number; staleAfterMs: number };
+  /**
+   * Interruptions (other than a node stopping or losing its lease) after which a debate fails INTERNAL_ERROR
+   * instead of going back to the queue again: a debate that breaks every time must not cycle forever.
+   */
+  maxInterruptions?: number;
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
@@ -80,6 +85,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
   const leases = createLeases(db, nodeId, leaseMs);
+  const maxInterruptions = options.maxInterruptions ?? DEFAULT_MAX_INTERRUPTIONS;
   const retry = { toleranceMs: options.storageToleranceMs ?? DEFAULT_STORAGE_TOLERANCE_MS };
   const reconciler = createReconciler(db, bus.jobs, {
     intervalMs: options.reconcile?.intervalMs ?? 15_000,
@@ -136,13 +142,29 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     return { provider: dispatchingProvider(set), panel: debatePlan.panelModels, judge: debatePlan.judge.id };
   }
 
+  /** Debates whose job this node is handling, from the first look until the job is acked or given back. */
+  const handling = new Set<string>();
+
   async function run(handle: JobHandle) {
-    const { debateId, attempt } = handle.job;
-    // A second copy of a job this node is already running (a reconciler's copy, a redelivery).
-    if (active.has(debateId)) {
-      await handle.ack().catch(() => {});
+    const { debateId } = handle.job;
+    // Another copy of a job this node is already handling (a duplicate publish, a reconciler's copy, its
+    // own job redelivered): claiming again would start a second actor. Treated like a copy whose debate
+    // another node holds: a distinct copy is dropped, a redelivery comes back after a lease period.
+    if (handling.has(debateId)) {
+      if (handle.redelivered) handle.retry(leaseMs);
+      else await handle.ack().catch(() => {});
       return;
     }
+    handling.add(debateId);
+    try {
+      await claimAndRun(handle);
+    } finally {
+      handling.delete(debateId);
+    }
+  }
+
+  async function claimAndRun(handle: JobHandle) {
+    const { debateId, attempt } = handle.job;
     let claim: Claim;
     let debate: Debate | null;
     try {
@@ -170,7 +192,6 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
 
   async function runClaimed(handle: JobHandle, debate: Debate, lease: Lease) {
     const debateId = debate.id;
-    let lost = false;
     let rejectFatal: (error: unknown) => void = () => {};
     const fatal = new Promise<never>((_, reject) => {
       rejectFatal = reject;
@@ -232,9 +253,12 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       eventLog = events;
       const finishWith = async (outcome: DebateOutcome) => {
         await events.flush();
-        await withStorageRetry(() => records.finish(debateId, lease, outcome), retry);
+        const stored = await withStorageRetry(() => records.finish(debateId, lease, outcome), retry);
+        // Nothing stored means another node took the debate over (its own job carries it) or it was
+        // deleted: either way this job is done.
         await handle.ack().catch(() => {});
-        log('info', `debate ${debateId} ${outcome.status}`);
+        if (stored) log('info', `debate ${debateId} ${outcome.status}`);
+        else log('warn', `debate ${debateId}: lease lost before its final state was stored`);
       };
       const interrupted = restoration.machine ? null : failureEvent(restoration.events);
       if (interrupted) {
@@ -290,7 +314,11 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       current.done.catch(() => {});
       active.set(debateId, current);
       started(current);
-      const statusSync = trackPausedStatus(current, (status) => records.setStatus(debateId, lease, status));
+      const statusSync = trackPausedStatus(
+        current,
+        debate.status === 'paused' ? 'paused' : 'running',
+        (status) => withStorageRetry(() => records.setStatus(debateId, lease, status), retry),
+      );
       const final = await Promise.race([current.done, fatal]).catch((error) => {
         current.actor.stop();
         throw error;
@@ -298,23 +326,42 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       statusSync.unsubscribe();
       await finishWith(outcomeOf(final, current));
     } catch (err) {
-      lost = err instanceof LeaseLost;
-      if (cancelled) {
-        log('info', `debate ${debateId} cancelled`);
-        await handle.ack().catch(() => {});
-      } else if (lost) {
-        // Another node holds it now (or it was deleted); its job, not this one, carries it on.
-        log('warn', `debate ${debateId}: lease lost; leaving it to its new holder`);
-      } else {
-        // Stopping, or storage/bus trouble beyond the tolerance: everything up to the last step is stored,
-        // so whichever node takes the job next restores it from there.
-        await eventLog?.flush().catch(() => {});
+      const release = async () => {
         // Out of the renewal set first, so a heartbeat in flight cannot extend the lease being released.
         held.delete(debateId);
         await leases.release(debateId, lease.epoch).catch(() => {});
-        if (stopping) log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
-        else log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
-        handle.retry(stopping ? 0 : RETRY_AFTER_TROUBLE_MS);
+      };
+      if (cancelled) {
+        // Being deleted; should the delete not happen, the debate is free for the reconciler to resume.
+        log('info', `debate ${debateId} cancelled`);
+        await release();
+        await handle.ack().catch(() => {});
+      } else if (err instanceof LeaseLost) {
+        // Another node claimed it (with a job of its own, which carries it on), or it was deleted.
+        log('warn', `debate ${debateId}: lease lost; leaving it to its new holder`);
+        await handle.ack().catch(() => {});
+      } else if (stopping) {
+        // Everything up to the last step is stored: whichever node takes the job next restores it from there.
+        await eventLog?.flush().catch(() => {});
+        await release();
+        log('info', `debate ${debateId} handed back to the queue: this node is stopping`);
+        handle.retry(0);
+      } else {
+        await eventLog?.flush().catch(() => {});
+        const interruptions = await leases.countInterruption(debateId, lease.epoch).catch(() => null);
+        if (interruptions !== null && interruptions >= maxInterruptions) {
+          // The same debate keeps breaking while storage answers: a defect or a corrupt state, not a blip.
+          log('error', `debate ${debateId} failed: interrupted ${interruptions} times`, { err });
+          await giveUp(lease).catch((error) =>
+            log('error', `debate ${debateId}: could not fail it`, { error }),
+          );
+          await handle.ack().catch(() => {});
+        } else {
+          // Storage or bus trouble beyond the tolerance (the count above failed too, then): try again later.
+          await release();
+          log('error', `debate ${debateId} interrupted; job returned to the queue`, { err });
+          handle.retry(RETRY_AFTER_TROUBLE_MS);
+        }
       }
     } finally {
       started(null); // no effect once the actor ran; otherwise waiting commands learn nobody runs it here
@@ -322,6 +369,32 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
       held.delete(debateId);
       stopServing?.();
       active.delete(debateId);
+    }
+
+    /** Ends the attempt as failed INTERNAL_ERROR (refunded), with the failure at the end of its stream. */
+    async function giveUp(lease: Lease) {
+      const message = 'The engine could not run this debate; its credits were refunded';
+      const failure = createDurableLog(
+        db,
+        bus.events,
+        clock,
+        {
+          debateId,
+          attempt: lease.attempt,
+          epoch: lease.epoch,
+          afterSeq: await lastStoredSeq(db, debateId, lease.attempt),
+          storedKeys: [],
+        },
+        { snapshot: () => null, retry, onFailure: () => {} },
+      );
+      failure.emit({ type: 'debate.failed', data: { debateId, error: message, code: 'INTERNAL_ERROR' } });
+      await failure.flush();
+      await records.finish(debateId, lease, {
+        status: 'failed',
+        code: 'INTERNAL_ERROR',
+        message,
+        cost: zeroCost(),
+      });
     }
   }
 
@@ -372,21 +445,37 @@ class HandedBack extends Error {
 
 const DEFAULT_LEASE_MS = 6000;
 const DEFAULT_STORAGE_TOLERANCE_MS = 30_000;
+const DEFAULT_MAX_INTERRUPTIONS = 5;
 /** A job that met storage trouble comes back after this long. */
 const RETRY_AFTER_TROUBLE_MS = 2000;
 
-/** Mirrors the machine's paused state into the debates row, so readers of the API see it. */
+/**
+ * Mirrors the machine's paused state into the debates row, so readers of the API see it. Starts from what
+ * the row says (a debate restored while paused reads `paused`), so the first change after a restore is
+ * written too; each write retries through a storage blip, in order.
+ */
 function trackPausedStatus(
   running: RunningDebate,
+  stored: 'running' | 'paused',
   write: (status: 'running' | 'paused') => Promise<unknown>,
 ) {
-  let last: 'running' | 'paused' = 'running';
+  let last = stored;
   let chain: Promise<unknown> = Promise.resolve();
-  return running.actor.subscribe((snapshot) => {
+  const sync = (snapshot: ReturnType<RunningDebate['actor']['getSnapshot']>) => {
     if (!snapshot.matches('running')) return;
     const status = snapshot.matches({ running: 'paused' }) ? 'paused' : 'running';
     if (status === last) return;
     last = status;
     chain = chain.then(() => write(status)).catch(() => {});
-  });
+  };
+  sync(running.actor.getSnapshot());
+  return running.actor.subscribe(sync);
+}
+
+async function lastStoredSeq(db: Database, debateId: string, attempt: number): Promise<number> {
+  const [row] = await db.execute<{ seq: number }>(
+    'select coalesce(max(seq), 0)::int as seq from debate_events where debate_id = ? and attempt = ?',
+    [debateId, attempt],
+  );
+  return Number(row?.seq ?? 0);
 }

@@ -75,6 +75,20 @@ export function createLeases(db: Database, nodeId: string, ttlMs: number) {
     },
 
     /**
+     * Counts one more interruption of the attempt while `epoch` holds it, and returns the count; null when
+     * the lease is no longer this node's.
+     */
+    countInterruption: async (debateId: string, epoch: number): Promise<number | null> => {
+      const [row] = await db.execute<{ interruptions: number }>(
+        `update debates set interruptions = interruptions + 1
+          where id = ? and lease_epoch = ? and lease_owner = ? and status in ('pending', 'running', 'paused')
+          returning interruptions`,
+        [debateId, epoch, nodeId],
+      );
+      return row ? Number(row.interruptions) : null;
+    },
+
+    /**
      * Lets another node claim at once (a node shutting down hands its debates back). Clearing the owner also
      * stops a renewal already in flight from extending the lease again.
      */

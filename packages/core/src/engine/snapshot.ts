@@ -2,6 +2,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import type { TransitionRecord } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import type { Turn } from './prompts.ts';
+import { PermanentFailure } from './storage-retry.ts';
 
 /**
  * What a node needs to pick up a debate another node left unfinished: the actor's last persisted snapshot
@@ -53,7 +54,7 @@ export function unpackState(json: unknown, turns: Turn[]): PersistedState {
     const ref = (value as { $turn?: unknown }).$turn;
     if (typeof ref === 'string') {
       const turn = byKey.get(ref);
-      if (!turn) throw new Error(`snapshot refers to turn ${ref}, which is not stored`);
+      if (!turn) throw new PermanentFailure(`snapshot refers to turn ${ref}, which is not stored`);
       return { ...turn };
     }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));

@@ -6,6 +6,11 @@ export class LeaseLost extends Error {
   }
 }
 
+/** A failure no waiting fixes (stored state that cannot be read back): surfaced at once, never retried. */
+export class PermanentFailure extends Error {
+  override name = 'PermanentFailure';
+}
+
 /**
  * SQLSTATE classes that no amount of waiting fixes (bad data, constraint, syntax or permission errors):
  * those are bugs, surfaced at once. Everything else (refused or reset connections, pool timeouts, a
@@ -14,7 +19,7 @@ export class LeaseLost extends Error {
 const PERMANENT_SQLSTATE = /^(22|23|42|28|2B|3D|3F)/;
 
 export function isTransientStorageError(error: unknown): boolean {
-  if (error instanceof LeaseLost) return false;
+  if (error instanceof LeaseLost || error instanceof PermanentFailure) return false;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return !PERMANENT_SQLSTATE.test(code);
   return true;

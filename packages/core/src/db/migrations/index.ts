@@ -4,6 +4,7 @@ import { Migration0003DebateReads } from './0003-debate-reads.ts';
 import { Migration0004DebateCreation } from './0004-debate-creation.ts';
 import { Migration0005DebateRemoval } from './0005-debate-removal.ts';
 import { Migration0006DurableEngine } from './0006-durable-engine.ts';
+import { Migration0007DebateInterruptions } from './0007-debate-interruptions.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: '0004-debate-creation', class: Migration0004DebateCreation },
   { name: '0005-debate-removal', class: Migration0005DebateRemoval },
   { name: '0006-durable-engine', class: Migration0006DurableEngine },
+  { name: '0007-debate-interruptions', class: Migration0007DebateInterruptions },
 ];
