@@ -96,6 +96,40 @@ describe.each([
     expect([...handled].sort()).toEqual([...ids].sort());
   });
 
+  it('pulls a job only for a free slot: a busy node leaves the next job to another and never sees it', async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    let release: () => void = () => {};
+    const busy = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seenByBusy: string[] = [];
+    const busyNode = bus.jobs.consume(1, async (handle) => {
+      seenByBusy.push(handle.job.debateId);
+      if (handle.job.debateId === first) {
+        const alive = setInterval(() => handle.heartbeat(), 200);
+        await busy;
+        clearInterval(alive);
+      }
+      await handle.ack();
+    });
+    await bus.jobs.enqueue({ debateId: first, attempt: 1 });
+    await eventually(() => seenByBusy.includes(first), Boolean);
+    await bus.jobs.enqueue({ debateId: second, attempt: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seenByFree: string[] = [];
+    const freeNode = bus.jobs.consume(1, async (handle) => {
+      seenByFree.push(handle.job.debateId);
+      await handle.ack();
+    });
+    await eventually(() => seenByFree.includes(second), Boolean);
+    release();
+    // Long enough for a job fetched ahead by the busy node to reach its handler once it is free.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await Promise.all([busyNode.stop(), freeNode.stop()]);
+    expect(seenByBusy).toEqual([first]);
+    expect(seenByFree).toEqual([second]);
+  });
+
   it('answers a command from the node serving the debate, and says no_engine when none does', async () => {
     const id = randomUUID();
     expect(await bus.commands.send(id, { type: 'pause' })).toBe('no_engine');

@@ -167,7 +167,9 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
       const stops: (() => void)[] = [];
       const pull = async () => {
         const consumer: Consumer = await js.consumers.get(stream, 'engine');
-        // One message in flight per slot: a busy node does not hoard jobs other nodes could run.
+        // One message in flight per slot: a busy node does not hoard jobs other nodes could run. The iterator
+        // sends its next pull request only when the loop asks for the next message, that is once the handler
+        // has returned, so a busy slot holds no job it has not started (tested in the bus contract).
         const messages = await consumer.consume({ max_messages: 1 });
         stops.push(() => void messages.stop());
         for await (const message of messages) {
