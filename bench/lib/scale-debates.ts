@@ -29,6 +29,7 @@ export async function insertDebates(
       consume: () => {
         throw new Error('not a consumer');
       },
+      waiting: async () => 0,
     },
     systemClock,
   );

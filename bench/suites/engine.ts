@@ -319,6 +319,7 @@ async function capacityStep(
         consume: () => {
           throw new Error('not a consumer');
         },
+        waiting: async () => 0,
       },
       systemClock,
     );

@@ -58,6 +58,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
       waiting.push({ job, redelivered: false });
       wake();
     },
+    waiting: async () => waiting.length,
     consume: (slots, handle) => {
       let stopped = false;
       const workers = Array.from({ length: slots }, async () => {

@@ -162,6 +162,10 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
       const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
       await js.publish(subject, encode(job), { msgID });
     },
+    waiting: async () => {
+      const consumer = await js.consumers.get(stream, 'engine');
+      return (await consumer.info()).num_pending;
+    },
     consume: (slots, handle) => {
       let stopped = false;
       const stops: (() => void)[] = [];

@@ -44,6 +44,8 @@ export type JobQueue = {
    */
   enqueue: (job: DebateJob, copy?: string) => Promise<void>;
   consume: (slots: number, handle: (job: JobHandle) => Promise<void>) => JobConsumer;
+  /** Jobs queued that no node has taken yet: the backlog. */
+  waiting: () => Promise<number>;
 };
 
 export type DebateCommand =

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsBus } from '../bus/nats.ts';
@@ -362,5 +363,60 @@ describe('engine nodes racing for the same debates', () => {
     const reconciler = createReconciler(a.core.db, a.core.bus.jobs, { staleAfterMs: 20, intervalMs: 60_000 });
     expect(await reconciler.runOnce()).toBeGreaterThanOrEqual(1);
     expect((await finished(debateId))?.status).toBe('completed');
+  });
+  it('lets unclaimed debates wait their turn while the queue has a backlog, and retries a re-queue the bus refused', async () => {
+    for (const running of nodes.splice(0)) await running.stop();
+    const insertPending = (question: string, age: string) =>
+      rows<{ id: string }>(
+        `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds,
+           created_at) values (?, ?, 'fast', 'pending', 'user_credits', 3, 1, now() - interval '${age}') returning id`,
+        [ownerId, question],
+      ).then((r) => r[0]!.id);
+    const reconciler = createReconciler(a.core.db, a.core.bus.jobs, {
+      staleAfterMs: 1000,
+      intervalMs: 60_000,
+    });
+
+    // Jobs nobody has taken yet: a debate unclaimed for 3 s is more likely behind them than lost.
+    for (let i = 0; i < 2; i++) await a.core.bus.jobs.enqueue({ debateId: randomUUID(), attempt: 1 });
+    const waitingTurn = await insertPending('Backlog: is it lost or just waiting?', '3 seconds');
+    expect(await a.core.bus.jobs.waiting()).toBe(2);
+    expect(await reconciler.runOnce()).toBe(0);
+    node(a.core);
+    await eventually(
+      () => a.core.bus.jobs.waiting(),
+      (n) => n === 0,
+    );
+    expect(await reconciler.runOnce()).toBe(1);
+    expect((await finished(waitingTurn))?.status).toBe('completed');
+
+    // The bus refuses the second re-queue of a pass: that debate is not stamped, so the next pass takes it.
+    const [first, second] = [
+      await insertPending('Refused re-queue one', '1 hour'),
+      await insertPending('Refused re-queue two', '1 hour'),
+    ];
+    const queued: string[] = [];
+    const flaky = createReconciler(
+      a.core.db,
+      {
+        ...a.core.bus.jobs,
+        enqueue: async (job, copy) => {
+          if (queued.length === 1) throw new Error('bus refused');
+          await a.core.bus.jobs.enqueue(job, copy);
+          queued.push(job.debateId);
+        },
+      },
+      { staleAfterMs: 1000, intervalMs: 60_000 },
+    );
+    await expect(flaky.runOnce()).rejects.toThrow('bus refused');
+    const stamps = await rows<{ id: string; requeued: boolean }>(
+      'select id, requeued_at is not null as requeued from debates where id in (?, ?)',
+      [first, second],
+    );
+    expect(queued).toHaveLength(1);
+    expect(stamps.filter((r) => r.requeued).map((r) => r.id)).toEqual(queued);
+    expect(await reconciler.runOnce()).toBe(1);
+    expect((await finished(first))?.status).toBe('completed');
+    expect((await finished(second))?.status).toBe('completed');
   });
 });

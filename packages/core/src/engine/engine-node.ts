@@ -148,11 +148,11 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   async function run(handle: JobHandle) {
     const { debateId } = handle.job;
     // Another copy of a job this node is already handling (a duplicate publish, a reconciler's copy, its
-    // own job redelivered): claiming again would start a second actor. Treated like a copy whose debate
-    // another node holds: a distinct copy is dropped, a redelivery comes back after a lease period.
+    // own job redelivered): claiming again would start a second actor. It comes back a lease period later,
+    // when this node may have finished (the copy is then dropped) or handed the debate over (it is the
+    // job that carries it on).
     if (handling.has(debateId)) {
-      if (handle.redelivered) handle.retry(leaseMs);
-      else await handle.ack().catch(() => {});
+      handle.retry(leaseMs);
       return;
     }
     handling.add(debateId);

@@ -15,6 +15,9 @@ export type ReconcilerOptions = {
  * held by a lease that ran out long ago (the node died and its job did not come back). Claimed with
  * `skip locked` and stamped, so several nodes running this at once re-queue each debate once per period;
  * a surplus copy is harmless anyway, since running a debate needs its lease.
+ *
+ * Unclaimed debates get their own, longer period while the queue has a backlog: then they are most likely
+ * waiting their turn in it, and a copy every period would only grow the queue.
  */
 const STALE_DEBATES = `update debates set requeued_at = now() where id in (
     select id from debates
@@ -27,6 +30,12 @@ const STALE_DEBATES = `update debates set requeued_at = now() where id in (
      order by created_at limit ?
      for update skip locked)
   returning id, attempt`;
+
+/** A stamp taken back for debates whose re-queue did not happen, so the next pass tries them again. */
+const UNSTAMP = 'update debates set requeued_at = null where id = any(?::uuid[])';
+
+/** How much longer an unclaimed debate waits for its job while the queue has a backlog. */
+const BACKLOG_PATIENCE = 10;
 
 /** Every debate not held by `nodeId`: at the start of the only node there is (embedded mode). */
 const FOREIGN_DEBATES = `update debates set requeued_at = now(), lease_owner = null, lease_expires_at = null
@@ -42,20 +51,30 @@ export function createReconciler(db: Database, jobs: JobQueue, options: Reconcil
 
   const requeue = async (rows: { id: string; attempt: number }[]) => {
     const copy = `requeue-${Date.now()}`;
-    for (const row of rows) await jobs.enqueue({ debateId: row.id, attempt: Number(row.attempt) }, copy);
+    for (const [index, row] of rows.entries()) {
+      try {
+        await jobs.enqueue({ debateId: row.id, attempt: Number(row.attempt) }, copy);
+      } catch (error) {
+        const missed = rows.slice(index).map((r) => r.id);
+        await db.execute(UNSTAMP, [`{${missed.join(',')}}`]).catch(() => {});
+        throw error;
+      }
+    }
     if (rows.length > 0) options.log?.(`re-queued ${rows.length} debate(s) nobody was running`);
     return rows.length;
   };
 
-  const runOnce = async (): Promise<number> =>
-    requeue(
+  const runOnce = async (): Promise<number> => {
+    const unclaimedStale = (await jobs.waiting()) > 0 ? stale * BACKLOG_PATIENCE : stale;
+    return requeue(
       await db.execute<{ id: string; attempt: number }>(STALE_DEBATES, [
         stale,
-        stale,
+        unclaimedStale,
         stale,
         options.batch ?? 500,
       ]),
     );
+  };
 
   return {
     runOnce,
