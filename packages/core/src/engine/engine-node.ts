@@ -1,25 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { DebateEventBody, ProviderName } from '@verdict/contracts';
+import type { DebateEventBody } from '@verdict/contracts';
 import type { Bus, CommandReply, JobConsumer, JobHandle } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import type { Debate } from '../debates/debate.entity.ts';
 import { createDebateRecords, type DebateOutcome, type Lease } from '../debates/debate-records.ts';
 import type { Clock } from '../shared/clock.ts';
 import { applyCommand } from './commands.ts';
+import { createProviderChoice } from './debate-providers.ts';
 import { createDurableLog, type DurableLog, replayKey } from './durable-log.ts';
 import { type Claim, createLeases } from './lease.ts';
-import { type DebatePreset, planDebate, RoutingError } from './llm/models.ts';
-import type { LlmProvider } from './llm/port.ts';
-import {
-  createProviders,
-  dispatchingProvider,
-  type ProviderKeys,
-  type ProviderRegistryOptions,
-} from './llm/registry.ts';
-import { type SimulatedOptions, simulatedProvider } from './llm/simulated.ts';
+import type { ProviderKeys, ProviderRegistryOptions } from './llm/registry.ts';
+import type { SimulatedOptions } from './llm/simulated.ts';
 import type { CallPolicy } from './llm-call.ts';
 import { seatPanel } from './panel.ts';
+import { trackPausedStatus } from './paused-status.ts';
 import { createReconciler, type Reconciler } from './reconciler.ts';
 import { failureEvent, outcomeOf, resumptionFrom, zeroCost } from './resumption.ts';
 import { type RunningDebate, startDebate } from './run-debate.ts';
@@ -66,9 +61,6 @@ export type EngineNode = {
   reconciler: Reconciler;
 };
 
-export const SIMULATED_MODELS = { panel: ['simulated/sonnet', 'simulated/haiku'], judge: 'simulated/opus' };
-export const SIMULATED_FREE_JUDGE = 'simulated/haiku';
-
 /**
  * One engine node: pulls debate jobs, runs each as an actor, stores every turn and event, answers
  * commands for the debates it holds, and acks a job only after the final state is stored.
@@ -77,9 +69,12 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const { db, bus, clock } = options;
   const log = options.log ?? (() => {});
   const records = createDebateRecords(db, bus.jobs, clock);
-  const service = createProviders(options.providerKeys, options.providerOptions);
-  const simulated = service.available.length === 0;
-  const simulatedLlm = simulatedProvider(options.simulated);
+  const { simulated, providersFor } = createProviderChoice({
+    keys: bus.keys,
+    providerKeys: options.providerKeys,
+    providerOptions: options.providerOptions,
+    simulated: options.simulated,
+  });
   const active = new Map<string, RunningDebate>();
   const nodeId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -105,42 +100,6 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   let leaseTimer: NodeJS.Timeout | null = null;
   let consumer: JobConsumer | null = null;
   let stopping = false;
-
-  type Providers = { provider: LlmProvider; panel: string[]; judge: string };
-
-  /** The providers a debate runs on, or why it cannot run at all. */
-  async function providersFor(debate: Debate): Promise<Providers | { unavailable: string }> {
-    try {
-      if (debate.fundingSource === 'byok') {
-        const keys = await bus.keys.fetch(debate.id);
-        if (!keys) {
-          return {
-            unavailable:
-              'The provider keys of this BYOK debate are no longer available (the service restarted before it ran); create it again',
-          };
-        }
-        return plan(debate, createProviders(keys as ProviderKeys, options.providerOptions));
-      }
-      if (simulated) {
-        // The free tier's lighter judge, as the create response announced (judgeModel).
-        const judge = debate.fundingSource === 'free_tier' ? SIMULATED_FREE_JUDGE : SIMULATED_MODELS.judge;
-        return { provider: simulatedLlm, panel: SIMULATED_MODELS.panel, judge };
-      }
-      return plan(debate, service);
-    } catch (err) {
-      if (err instanceof RoutingError) return { unavailable: err.message };
-      throw err;
-    }
-  }
-
-  function plan(debate: Debate, set: ReturnType<typeof createProviders>) {
-    const debatePlan = planDebate(
-      debate.preset as DebatePreset | null,
-      debate.routing,
-      set.available as ProviderName[],
-    );
-    return { provider: dispatchingProvider(set), panel: debatePlan.panelModels, judge: debatePlan.judge.id };
-  }
 
   /** Debates whose job this node is handling, from the first look until the job is acked or given back. */
   const handling = new Set<string>();
@@ -448,29 +407,6 @@ const DEFAULT_STORAGE_TOLERANCE_MS = 30_000;
 const DEFAULT_MAX_INTERRUPTIONS = 5;
 /** A job that met storage trouble comes back after this long. */
 const RETRY_AFTER_TROUBLE_MS = 2000;
-
-/**
- * Mirrors the machine's paused state into the debates row, so readers of the API see it. Starts from what
- * the row says (a debate restored while paused reads `paused`), so the first change after a restore is
- * written too; each write retries through a storage blip, in order.
- */
-function trackPausedStatus(
-  running: RunningDebate,
-  stored: 'running' | 'paused',
-  write: (status: 'running' | 'paused') => Promise<unknown>,
-) {
-  let last = stored;
-  let chain: Promise<unknown> = Promise.resolve();
-  const sync = (snapshot: ReturnType<RunningDebate['actor']['getSnapshot']>) => {
-    if (!snapshot.matches('running')) return;
-    const status = snapshot.matches({ running: 'paused' }) ? 'paused' : 'running';
-    if (status === last) return;
-    last = status;
-    chain = chain.then(() => write(status)).catch(() => {});
-  };
-  sync(running.actor.getSnapshot());
-  return running.actor.subscribe(sync);
-}
 
 async function lastStoredSeq(db: Database, debateId: string, attempt: number): Promise<number> {
   const [row] = await db.execute<{ seq: number }>(

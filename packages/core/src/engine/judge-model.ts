@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { FundingSource } from '../debates/debate.entity.ts';
-import { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from './engine-node.ts';
+import { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from './debate-providers.ts';
 import { type DebatePreset, type KeyRouting, PROVIDERS, planDebate } from './llm/models.ts';
 
 /** The judge a debate will get, as the engine will choose it: for the create response's `judgeModel`. */
