@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(6000),
   /** How long a node keeps retrying a storage or bus write through an outage before handing a debate back. */
   ENGINE_STORAGE_TOLERANCE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Interruptions (storage answering) after which a debate fails INTERNAL_ERROR instead of being retried. */
+  ENGINE_MAX_INTERRUPTIONS: z.coerce.number().int().min(1).default(5),
   /** How often each node looks for debates nobody is running (lost jobs, dead nodes). */
   ENGINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
   /** How long a debate may sit unclaimed, or with an expired lease, before the reconciler re-queues it. */
@@ -87,6 +89,7 @@ export type Config = {
     jobAckWaitMs: number;
     llmTimeoutMs: number;
     storageToleranceMs: number;
+    maxInterruptions: number;
     reconcileIntervalMs: number;
     staleAfterMs: number;
   };
@@ -137,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jobAckWaitMs: e.JOB_ACK_WAIT_MS,
       llmTimeoutMs: e.LLM_TIMEOUT_MS,
       storageToleranceMs: e.ENGINE_STORAGE_TOLERANCE_MS,
+      maxInterruptions: e.ENGINE_MAX_INTERRUPTIONS,
       reconcileIntervalMs: e.ENGINE_RECONCILE_INTERVAL_MS,
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
     },

@@ -19,6 +19,7 @@ export function engineNodeFor(core: Core, log?: EngineNodeOptions['log']): Engin
     leaseMs: config.engine.jobAckWaitMs,
     heartbeatMs: Math.max(200, Math.floor(config.engine.jobAckWaitMs / 3)),
     storageToleranceMs: config.engine.storageToleranceMs,
+    maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
