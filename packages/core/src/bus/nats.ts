@@ -163,8 +163,9 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
       await js.publish(subject, encode(job), { msgID });
     },
     waiting: async () => {
+      // Getting the consumer fetches its info: the cached copy is current, no second round trip.
       const consumer = await js.consumers.get(stream, 'engine');
-      return (await consumer.info()).num_pending;
+      return (await consumer.info(true)).num_pending;
     },
     consume: (slots, handle) => {
       let stopped = false;
