@@ -50,7 +50,9 @@ let ready: { key: string; userId: string };
 try {
   const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
   // 100,000 per minute is the highest per-key limit the API accepts; a run stays far below it.
-  const key = await core.apiKeys.create(user.id, 'bench', { rateLimit: 100_000 });
+  // The account's own limit (an operator setting); its key inherits it.
+  await core.accounts.setRateLimit(user.id, 100_000);
+  const key = await core.apiKeys.create(user.id, 'bench', null);
   app = await buildServer({ core });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);
   ready = { key: key.key, userId: user.id };

@@ -3,7 +3,7 @@
  * production (loadConfig + createCore + buildServer). The environment carries DATABASE_URL,
  * DATABASE_SCHEMA (fresh), NATS_URL, NATS_PREFIX (fresh) and CONCURRENT_DEBATES; bench-only knobs:
  *   BENCH_USERS=<n>  users to create (default 1), each pro with 10,000,000 credits and one key
- *                    (rateLimit 100,000 per minute, the highest the API accepts)
+ *                    (the account set to 100,000 requests per minute by the operator setting)
  * Once listening it prints {"port","keys","userIds"} as one JSON line on stdout. Over IPC it answers
  * {type:'stats', gc?} with {type:'stats', memory, gc, cpuSeconds, lag}: process.memoryUsage() after gc()
  * (start it with --expose-gc; `gc: false` skips it) and the event-loop delay since the previous request. On stop it closes the server
@@ -72,7 +72,9 @@ try {
     });
     await core.accounts.setPlan(user.id, 'pro');
     await core.accounts.grantCredits(user.id, 10_000_000, 'bench');
-    const key = await core.apiKeys.create(user.id, 'bench', { rateLimit: 100_000 });
+    // The account's own limit (an operator setting); its key inherits it.
+    await core.accounts.setRateLimit(user.id, 100_000);
+    const key = await core.apiKeys.create(user.id, 'bench', null);
     keys.push(key.key);
     userIds.push(user.id);
   }

@@ -33,11 +33,12 @@ export function registerExperimentRoutes(app: FastifyInstance, core: Core): void
     const raw = request.headers.authorization?.slice('Bearer '.length) ?? '';
     const principal = await core.apiKeys.authenticate(raw);
     if (!principal) return reply.code(401).send({ error: { code: 'UNAUTHORIZED' } });
-    const decision = await core.rateLimits.hitKey(
-      principal.keyId,
-      principal.plan,
-      principal.config?.rateLimit ?? null,
-    );
+    const decision = await core.rateLimits.hitRequest({
+      userId: principal.userId,
+      accountLimit: principal.accountLimit,
+      keyId: principal.keyId,
+      keyLimit: principal.config?.rateLimit,
+    });
     if (!decision.allowed) return reply.code(429).send({ error: { code: 'RATE_LIMITED' } });
     return core.accounts.profile(principal.userId);
   });
@@ -46,11 +47,12 @@ export function registerExperimentRoutes(app: FastifyInstance, core: Core): void
     const raw = request.headers.authorization?.slice('Bearer '.length) ?? '';
     const principal = await core.apiKeys.authenticate(raw);
     if (!principal) return reply.code(401).send({ error: { code: 'UNAUTHORIZED' } });
-    const decision = await core.rateLimits.hitKey(
-      principal.keyId,
-      principal.plan,
-      principal.config?.rateLimit ?? null,
-    );
+    const decision = await core.rateLimits.hitRequest({
+      userId: principal.userId,
+      accountLimit: principal.accountLimit,
+      keyId: principal.keyId,
+      keyLimit: principal.config?.rateLimit,
+    });
     if (!decision.allowed) return reply.code(429).send({ error: { code: 'RATE_LIMITED' } });
     const [user] = await core.db.execute<{
       id: string;

@@ -1,15 +1,25 @@
 import { z } from 'zod';
 import { Plan } from './plans.ts';
+import { hasVisibleCharacter, visibleText } from './text.ts';
 
 const Email = z
   .email()
   .max(254)
   .transform((email) => email.toLowerCase());
 
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** At least 10 characters, at least one of them visible; the server also refuses the most common ones. */
+export const NewPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, { abort: true })
+  .max(200)
+  .refine(hasVisibleCharacter, { message: 'Must contain visible characters' });
+
 export const RegisterInput = z.strictObject({
   email: Email,
-  password: z.string().min(8).max(200),
-  name: z.string().trim().min(1).max(100),
+  password: NewPassword,
+  name: visibleText(1, 100),
 });
 export type RegisterInput = z.infer<typeof RegisterInput>;
 

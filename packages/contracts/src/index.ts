@@ -6,3 +6,4 @@ export * from './events.ts';
 export * from './health.ts';
 export * from './keys.ts';
 export * from './plans.ts';
+export * from './text.ts';

@@ -62,7 +62,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     debateAnalytics: createDebateAnalytics(db, debateReads),
     accounts: createAccounts(db, clock, config.sessionTtlMs),
     apiKeys: createApiKeys(db, clock),
-    rateLimits: createRateLimits(counters, clock),
+    rateLimits: createRateLimits(counters, clock, config.rateLimits),
     close: async () => {
       await counters.close();
       await bus.close();

@@ -46,13 +46,16 @@ export { panelSize, type Seat, seatPanel } from './engine/panel.ts';
 export { type EngineDeps, type RunningDebate, startDebate, statePath } from './engine/run-debate.ts';
 export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
 export { KEY_PREFIX } from './keys/api-keys.ts';
+export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
 export {
+  accountRateLimit,
   createRateLimits,
   LOGIN_FAILURE_LIMITS,
   PUBLIC_IP_LIMIT,
   type RateLimits,
+  type RequestPrincipal,
   rateLimitedError,
   rateLimitHeaders,
 } from './ratelimit/rate-limits.ts';

@@ -9,6 +9,7 @@ Commands:
   set-plan      --email <email> --plan <free|starter|pro|byok|byok_pro|enterprise>
   grant-credits --email <email> --amount <n> [--note <text>]
   create-key    --email <email> --name <key name> [--rate-limit <per minute>]
+  set-rate-limit --email <email> --per-minute <n|plan>   the account's own limit (all its keys share it)
 
 Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).`;
 
@@ -20,6 +21,7 @@ const OPTIONS = {
   amount: { type: 'string' },
   note: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'per-minute': { type: 'string' },
 } as const;
 
 type Options = { [K in keyof typeof OPTIONS]?: string };
@@ -90,6 +92,17 @@ export async function runAdminCommand(core: Core, argv: string[]): Promise<strin
         `created key ${key.id} (${key.keyPrefix}…) for ${userId}`,
         'The key is shown once; store it now:',
         key.key,
+      ];
+    }
+    case 'set-rate-limit': {
+      const userId = await userIdByEmail(core, required(values, 'email'));
+      const value = required(values, 'per-minute');
+      const perMinute = value === 'plan' ? null : positiveInt(value, 'per-minute');
+      await core.accounts.setRateLimit(userId, perMinute);
+      return [
+        perMinute === null
+          ? `user ${userId} is back on the plan's rate limit`
+          : `user ${userId} may send ${perMinute} requests per minute`,
       ];
     }
     default:

@@ -76,13 +76,29 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
 
   /** Everything that can still fail with an envelope: input, caller, visibility, the stored events. */
   async function prepare(req: FastifyRequest, credentials: Credentials, headers: Record<string, string>) {
-    // The caller first, as the procedures do: a keyed request is counted and gets its rate-limit headers.
-    const caller = await authenticate(core, req, credentials, headers);
+    // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
+    // client that spent its request budget can still reconnect (EventSource gives up on a 429).
+    const caller = await authenticate(core, req, credentials, headers, 'streams');
     const { id } = parse(Params, req.params, '');
-    const afterSeq = lastEventId(req);
+    const requested = lastEventId(req);
     const debate = await core.debateReads.visible(caller.userId, id);
-    const stored = await storedEvents(id, debate.attempt, afterSeq);
-    return { id, attempt: debate.attempt, finished: FINISHED.has(debate.status), afterSeq, stored };
+    const stored = await storedEvents(id, debate.attempt, requested);
+    if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
+      return {
+        id,
+        attempt: debate.attempt,
+        finished: FINISHED.has(debate.status),
+        afterSeq: requested,
+        stored,
+      };
+    }
+    // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
+    // (204). If the id lies past the last stored event (a stale or made-up id), resume from the last stored
+    // event instead: otherwise every later event, the final one included, would look already seen.
+    const last = await lastStoredEvent(id, debate.attempt);
+    const finished = last !== null && TERMINAL.has(last.type);
+    const afterSeq = Math.min(requested, last?.seq ?? 0);
+    return { id, attempt: debate.attempt, finished, afterSeq, stored };
   }
 
   function stream(
@@ -155,6 +171,14 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
         end();
       });
     return end;
+  }
+
+  async function lastStoredEvent(id: string, attempt: number): Promise<{ seq: number; type: string } | null> {
+    const [row] = await core.db.execute<{ seq: number; type: string }>(
+      'select seq, type from debate_events where debate_id = ? and attempt = ? order by seq desc limit 1',
+      [id, attempt],
+    );
+    return row ? { seq: Number(row.seq), type: row.type } : null;
   }
 
   async function storedEvents(id: string, attempt: number, afterSeq: number): Promise<StreamEvent[]> {

@@ -34,7 +34,8 @@ describe('deprecated routes', () => {
     h = await startServer({ router: testRouter });
     // The test router has no auth or key routes; create the user and key through the core.
     const user = await h.core.accounts.createUser({ email: 'deprecation@example.com', name: 'Dep' });
-    key = (await h.core.apiKeys.create(user.id, 'deprecation test', { rateLimit: 100 })).key;
+    await h.core.accounts.setRateLimit(user.id, 100);
+    key = (await h.core.apiKeys.create(user.id, 'deprecation test')).key;
   });
   afterAll(async () => {
     await h.close();

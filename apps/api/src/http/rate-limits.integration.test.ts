@@ -9,6 +9,7 @@ import {
   type HttpResult,
   registerUser,
   startServer,
+  uniqueEmail,
 } from '../testing/http-harness.ts';
 
 const MINUTE = 60_000;
@@ -42,7 +43,7 @@ describe('rate-limit headers (system clock)', () => {
   });
 
   it('sends X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, in the future, within 60 s) on a keyed success', async () => {
-    const user = await registerUser(h);
+    const user = await registerUser(h, { rateLimit: 'plan' });
     const { key } = await createKey(h, user);
     const before = Date.now();
     const res = await h.request('GET', '/v1/me', { key });
@@ -50,7 +51,8 @@ describe('rate-limit headers (system clock)', () => {
     expect(res.status).toBe(200);
     const headers = limitHeaders(res);
     expect(headers.limit).toBe(String(PLAN_RATE_LIMITS.free));
-    expect(headers.remaining).toBe(String(PLAN_RATE_LIMITS.free - 1));
+    // Creating the key with the session was the account's first request.
+    expect(headers.remaining).toBe(String(PLAN_RATE_LIMITS.free - 2));
     expect(headers.reset).toMatch(/^\d+$/);
     const resetMs = Number(headers.reset) * 1000;
     expect(resetMs).toBeGreaterThan(before);
@@ -65,14 +67,23 @@ describe('rate-limit headers (system clock)', () => {
     expect(limitHeaders(res)).toMatchObject({ limit: '7', remaining: '6' });
   });
 
-  it('does not send them on session-only or unauthenticated responses', async () => {
-    const user = await registerUser(h);
-    expect(limitHeaders(await h.request('GET', '/api/keys', { cookie: user.cookie })).limit).toBeNull();
+  it('sends them on session-authenticated responses, errors included, and not on unauthenticated ones', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const ok = await h.request('GET', '/api/keys', { cookie: user.cookie });
+    expect(limitHeaders(ok)).toMatchObject({ limit: '10', remaining: '9' });
+    const invalid = await h.request('POST', '/api/keys', { cookie: user.cookie, body: { name: '' } });
+    expectError(invalid, 'VALIDATION_ERROR');
+    expect(limitHeaders(invalid)).toMatchObject({ limit: '10', remaining: '8' });
+    const missing = await h.request('GET', '/api/debates/00000000-0000-4000-8000-000000000000', {
+      cookie: user.cookie,
+    });
+    expectError(missing, 'NOT_FOUND');
+    expect(limitHeaders(missing)).toMatchObject({ limit: '10', remaining: '7' });
     expect(limitHeaders(await h.request('GET', '/v1/health')).limit).toBeNull();
   });
 });
 
-describe('per-key limits (manual clock, database counters)', () => {
+describe('account and key limits (manual clock, database counters)', () => {
   const clock = manualClock();
   let h: Harness;
   beforeAll(async () => {
@@ -82,10 +93,19 @@ describe('per-key limits (manual clock, database counters)', () => {
     await h.close();
   });
 
-  it('uses the plan default when the key sets no rateLimit: free 10, then pro 120 after a plan change', async () => {
-    const user = await registerUser(h);
-    const { key } = await createKey(h, user, { config: { description: 'no limit of its own' } });
-    const free = await h.request('GET', '/v1/me', { key });
+  /** A free account on its plan's limit with `keys` keys, made while the clock is a window behind. */
+  async function freeAccountWithKeys(keys: number) {
+    clock.advance(-MINUTE);
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const created = [];
+    for (let i = 0; i < keys; i++) created.push(await createKey(h, user, { name: `key ${i}` }));
+    clock.advance(MINUTE);
+    return { user, keys: created.map((k) => k.key) };
+  }
+
+  it('uses the plan limit: free 10, then pro 120 after a plan change', async () => {
+    const { user, keys } = await freeAccountWithKeys(1);
+    const free = await h.request('GET', '/v1/me', { key: keys[0] });
     expect(limitHeaders(free)).toEqual({
       limit: String(PLAN_RATE_LIMITS.free),
       remaining: String(PLAN_RATE_LIMITS.free - 1),
@@ -93,45 +113,77 @@ describe('per-key limits (manual clock, database counters)', () => {
     });
     expect(PLAN_RATE_LIMITS.free).toBe(10);
     await h.core.accounts.setPlan(user.session.user.id, 'pro');
-    const pro = await h.request('GET', '/v1/me', { key });
+    const pro = await h.request('GET', '/v1/me', { key: keys[0] });
     expect(PLAN_RATE_LIMITS.pro).toBe(120);
     expect(limitHeaders(pro)).toMatchObject({ limit: '120', remaining: '118' });
   });
 
-  it('sends them on keyed errors too: 404, 403 and 400 from /api/keys', async () => {
-    const user = await registerUser(h);
-    const other = await registerUser(h);
-    const { key } = await createKey(h, user, { config: { rateLimit: 50 } });
-    const othersKey = await createKey(h, other);
-    const responses = [
-      await h.request('PATCH', '/api/keys/00000000-0000-4000-8000-000000000000', {
-        key,
-        body: { name: 'x' },
-      }),
-      await h.request('DELETE', `/api/keys/${othersKey.id}`, { key }),
-      await h.request('POST', '/api/keys', { key, body: { name: '' } }),
-    ];
-    expectError(responses[0]!, 'NOT_FOUND');
-    expectError(responses[1]!, 'FORBIDDEN');
-    expectError(responses[2]!, 'VALIDATION_ERROR');
-    responses.forEach((res, i) => {
-      expect(limitHeaders(res)).toMatchObject({ limit: '50', remaining: String(50 - 1 - i) });
-      expect(limitHeaders(res).reset).toBe(String(clock.windowEnd() / 1000));
-    });
+  it("holds the plan's limit per account: five keys and the session share 10 requests a minute", async () => {
+    const { user, keys } = await freeAccountWithKeys(5);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res =
+        i % 6 === 5
+          ? await h.request('GET', '/api/keys', { cookie: user.cookie })
+          : await h.request('GET', '/v1/me', { key: keys[i % 6] });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
+    const refused = await h.request('GET', '/api/keys', { cookie: user.cookie });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expect(limitHeaders(refused)).toMatchObject({ limit: '10', remaining: '0' });
+    // Another account is not affected.
+    const other = await freeAccountWithKeys(1);
+    expect((await h.request('GET', '/v1/me', { key: other.keys[0] })).status).toBe(200);
   });
 
-  it("lets the key's own rateLimit override the plan default, up or down", async () => {
-    const user = await registerUser(h);
+  it("refuses a key rateLimit above the account's limit with 400 on create and on PATCH, naming the limit", async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const tooHigh = await h.request('POST', '/api/keys', {
+      cookie: user.cookie,
+      body: { name: 'greedy', config: { rateLimit: 11 } },
+    });
+    const error = expectError(tooHigh, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([expect.objectContaining({ path: 'config.rateLimit', code: 'too_big' })]);
+    expect(error.details?.[0]?.message).toContain('10');
+    const key = await createKey(h, user, { config: { rateLimit: 10 } });
+    const patched = await h.request('PATCH', `/api/keys/${key.id}`, {
+      cookie: user.cookie,
+      body: { config: { rateLimit: 100_000 } },
+    });
+    expectError(patched, 'VALIDATION_ERROR');
+    const stored = await h.request<{ keys: { id: string; config: { rateLimit: number } }[] }>(
+      'GET',
+      '/api/keys',
+      { cookie: user.cookie },
+    );
+    expect(stored.json.keys.find((k) => k.id === key.id)?.config.rateLimit).toBe(10);
+  });
+
+  it("lets the key's own rateLimit lower the account's limit, and an operator raise the account's", async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
     await h.core.accounts.setPlan(user.session.user.id, 'pro');
     const low = await createKey(h, user, { config: { rateLimit: 3 } });
-    const high = await createKey(h, user, { config: { rateLimit: 500 } });
+    const plain = await createKey(h, user);
     expect(limitHeaders(await h.request('GET', '/v1/me', { key: low.key })).limit).toBe('3');
-    expect(limitHeaders(await h.request('GET', '/v1/me', { key: high.key })).limit).toBe('500');
+    expect(limitHeaders(await h.request('GET', '/v1/me', { key: plain.key })).limit).toBe('120');
+    await h.core.accounts.setRateLimit(user.session.user.id, 500);
+    const high = await createKey(h, user, { config: { rateLimit: 400 } });
+    expect(limitHeaders(await h.request('GET', '/v1/me', { key: high.key })).limit).toBe('400');
+    expect(limitHeaders(await h.request('GET', '/v1/me', { key: plain.key })).limit).toBe('500');
+  });
+
+  it('holds a key to the lower account limit after a downgrade, whatever the key says', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    await h.core.accounts.setPlan(user.session.user.id, 'pro');
+    const key = await createKey(h, user, { config: { rateLimit: 100 } });
+    await h.core.accounts.setPlan(user.session.user.id, 'free');
+    expect(limitHeaders(await h.request('GET', '/v1/me', { key: key.key })).limit).toBe('10');
   });
 
   it('applies a PATCHed rateLimit on the next request', async () => {
     const user = await registerUser(h);
-    const created = await createKey(h, user);
+    const created = await createKey(h, user, { config: { rateLimit: 10 } });
     expect(limitHeaders(await h.request('GET', '/v1/me', { key: created.key })).limit).toBe('10');
     await h.request('PATCH', `/api/keys/${created.id}`, {
       cookie: user.cookie,
@@ -187,7 +239,7 @@ describe('per-key limits (manual clock, database counters)', () => {
     expect(names).not.toContain('fourth');
   });
 
-  it("keeps keys independent: one exhausted key leaves the same user's other key untouched", async () => {
+  it("keeps a key's own limit to itself: one exhausted key leaves the account's other key untouched", async () => {
     const user = await registerUser(h);
     const a = await createKey(h, user, { config: { rateLimit: 1 } });
     const b = await createKey(h, user, { config: { rateLimit: 1 } });
@@ -204,6 +256,41 @@ describe('per-key limits (manual clock, database counters)', () => {
     expect(res.status).toBe(429);
     expect(res.json.error.data.appCode).toBe('RATE_LIMITED');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('sign-ups per client IP', () => {
+  const clock = manualClock();
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startServer({ env: { REGISTER_LIMIT_PER_HOUR: '3' }, coreOptions: { clock } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const signUp = () =>
+    h.request('POST', '/api/auth/register', {
+      body: { email: uniqueEmail('ip'), password: 'correct horse battery', name: 'Ip' },
+    });
+
+  it('allows REGISTER_LIMIT_PER_HOUR sign-ups an hour from one IP, then 429 with Retry-After and headers', async () => {
+    const first = await signUp();
+    expect(first.status).toBe(201);
+    expect(limitHeaders(first)).toMatchObject({ limit: '3', remaining: '2' });
+    expect([(await signUp()).status, (await signUp()).status]).toEqual([201, 201]);
+    const refused = await signUp();
+    const error = expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(error.retryAfter).toBe(Number(refused.headers.get('retry-after')));
+    expect(limitHeaders(refused)).toMatchObject({ limit: '3', remaining: '0' });
+    // Signing in is not a sign-up: it keeps working from the same address.
+    const login = await h.request('POST', '/api/auth/login', {
+      body: { email: uniqueEmail('nobody'), password: 'correct horse battery' },
+    });
+    expectError(login, 'UNAUTHORIZED');
+    clock.advance(2 * 60 * MINUTE);
+    expect((await signUp()).status).toBe(201);
   });
 });
 

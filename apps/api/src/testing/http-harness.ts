@@ -12,7 +12,7 @@ import { createTestCore } from '@verdict/core/testing';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { expect } from 'vitest';
-import { buildServer } from '../http/server.ts';
+import { buildServer, type ServerOptions } from '../http/server.ts';
 import type { AppRouter } from '../router.ts';
 import { SESSION_COOKIE } from '../trpc/context.ts';
 
@@ -52,6 +52,8 @@ export type StartOptions = {
   env?: Record<string, string>;
   coreOptions?: CoreOptions;
   router?: AppRouter | OpenApiRouter;
+  /** The server's logger (tests that read log lines pass one); silent by default. */
+  logger?: ServerOptions['logger'];
 };
 
 /** A real server on a random loopback port over a real PostgreSQL schema of its own (or a shared one). */
@@ -59,7 +61,11 @@ export async function startServer(options: StartOptions = {}): Promise<Harness> 
   const env = options.env ?? {};
   const joinsSchema = env.DATABASE_SCHEMA !== undefined;
   const test = await createTestCore(env, options.coreOptions);
-  const app = await buildServer({ core: test.core, ...(options.router ? { router: options.router } : {}) });
+  const app = await buildServer({
+    core: test.core,
+    ...(options.router ? { router: options.router } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -125,10 +131,16 @@ export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toStri
 
 export type TestUser = { email: string; password: string; cookie: string; session: SessionInfo };
 
-/** Registers a fresh user through the API and returns its session cookie. */
+/** A per-minute limit no test reaches, so tests that are not about rate limits are never throttled. */
+export const ROOMY_RATE_LIMIT = 100_000;
+
+/**
+ * Registers a fresh user through the API and returns its session cookie. The account gets ROOMY_RATE_LIMIT
+ * (the operator's per-account setting) unless `rateLimit: 'plan'` keeps the plan's own limit.
+ */
 export async function registerUser(
   harness: Harness,
-  overrides: Partial<{ email: string; password: string; name: string }> = {},
+  overrides: Partial<{ email: string; password: string; name: string; rateLimit: 'plan' | number }> = {},
 ): Promise<TestUser> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
@@ -136,6 +148,8 @@ export async function registerUser(
     body: { email, password, name: overrides.name ?? 'Test User' },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  const rateLimit = overrides.rateLimit ?? ROOMY_RATE_LIMIT;
+  if (rateLimit !== 'plan') await harness.core.accounts.setRateLimit(res.json.user.id, rateLimit);
   return { email, password, cookie: sessionToken(res.headers), session: res.json };
 }
 

@@ -4,9 +4,11 @@ import { type Plan, type Profile, type SessionUser, SIGNUP_CREDITS } from '@verd
 import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
 import type { Database } from '../db/orm.ts';
 import { sqlIn } from '../db/sql.ts';
+import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { assertAcceptablePassword } from './password-policy.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import { Session } from './session.entity.ts';
 import { User } from './user.entity.ts';
@@ -17,16 +19,24 @@ export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser 
 export type Accounts = ReturnType<typeof createAccounts>;
 
 export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number) {
+  const conflict = (cause?: unknown) =>
+    new AppError('CONFLICT', 'An account with this email already exists', { cause });
+
+  /** Cheap checks first (policy, email taken), so a refused sign-up never costs a password hash. */
   async function createUser(input: NewUser): Promise<User> {
+    const email = input.email.toLowerCase();
+    if (input.password !== undefined) assertAcceptablePassword(input.password);
+    if (await db.em().findOne(User, { email }, { fields: ['id'] })) throw conflict();
     const em = db.em();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const user = em.create(User, {
       id: randomUUID(),
-      email: input.email.toLowerCase(),
+      email,
       name: input.name,
       passwordHash,
       plan: input.plan ?? 'free',
       creditBalance: SIGNUP_CREDITS,
+      rateLimitPerMinute: null,
       createdAt: new Date(clock.now()),
     });
     em.create(CreditLedgerEntry, {
@@ -41,9 +51,8 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
     try {
       await em.flush(); // one transaction: the user and its first ledger row
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) {
-        throw new AppError('CONFLICT', 'An account with this email already exists', { cause: err });
-      }
+      // Two sign-ups of one email racing past the check above.
+      if (err instanceof UniqueConstraintViolationException) throw conflict(err);
       throw err;
     }
     return user;
@@ -80,8 +89,13 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
       await db.em().nativeDelete(Session, { tokenHash: sha256Hex(token) });
     },
 
-    /** The user behind a session cookie, or null when it is unknown or expired. */
-    sessionUser: async (token: string): Promise<{ user: SessionUser; expiresAt: Date } | null> => {
+    /**
+     * The user behind a session cookie, or null when it is unknown or expired; with the account's request
+     * limit, which the session's requests count against like a key's.
+     */
+    sessionUser: async (
+      token: string,
+    ): Promise<{ user: SessionUser; expiresAt: Date; rateLimit: number } | null> => {
       const session = await db
         .em()
         .findOne(
@@ -89,7 +103,13 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
           { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date(clock.now()) } },
           { populate: ['user'] },
         );
-      return session ? { user: toSessionUser(session.user), expiresAt: session.expiresAt } : null;
+      if (!session) return null;
+      const { user } = session;
+      return {
+        user: toSessionUser(user),
+        expiresAt: session.expiresAt,
+        rateLimit: accountRateLimit(user.plan, user.rateLimitPerMinute),
+      };
     },
 
     findUser: async (id: string) => db.em().findOne(User, { id }),
@@ -110,6 +130,18 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
 
     setPlan: async (userId: string, plan: Plan) => {
       const updated = await db.em().nativeUpdate(User, { id: userId }, { plan });
+      if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
+    },
+
+    /**
+     * Sets the account's own per-minute request limit (an enterprise contract's custom limit), or with null
+     * goes back to the plan's. Its keys can still only lower it.
+     */
+    setRateLimit: async (userId: string, perMinute: number | null) => {
+      if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute <= 0)) {
+        throw new AppError('VALIDATION_ERROR', 'A rate limit must be a positive integer');
+      }
+      const updated = await db.em().nativeUpdate(User, { id: userId }, { rateLimitPerMinute: perMinute });
       if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
 

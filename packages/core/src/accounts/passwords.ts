@@ -1,20 +1,40 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { AppError } from '../shared/app-error.ts';
+import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
 
 // OWASP's scrypt floor (N=2^17, r=8, p=1) costs ~128 MiB and ~150 ms; 2^15 keeps a login near 40 ms on
-// these 2-core machines while staying far above what offline cracking finds cheap for 8+ char passwords.
+// these 2-core machines while staying far above what offline cracking finds cheap for 10+ char passwords.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
 const MAX_MEMORY = 64 * 1024 * 1024;
 
+/**
+ * scrypt runs on libuv's thread pool, but every hash burns a core for tens of milliseconds: fifty parallel
+ * sign-ups would take every core from the event loop. Hashes run one core short of all of them, and a burst
+ * beyond the queue is refused at once (503 with Retry-After) instead of slowing every other request.
+ */
+const hashing = createConcurrencyLimit(
+  Math.max(1, availableParallelism() - 1),
+  64,
+  () =>
+    new AppError('SERVICE_UNAVAILABLE', 'The server is busy signing people in; retry in a moment', {
+      headers: { 'Retry-After': '1' },
+    }),
+);
+
 function derive(password: string, salt: Buffer, params = PARAMS): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(
-      password,
-      salt,
-      params.keyLength,
-      { N: params.N, r: params.r, p: params.p, maxmem: MAX_MEMORY },
-      (err, key) => (err ? reject(err) : resolve(key)),
-    );
-  });
+  return hashing.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(
+          password,
+          salt,
+          params.keyLength,
+          { N: params.N, r: params.r, p: params.p, maxmem: MAX_MEMORY },
+          (err, key) => (err ? reject(err) : resolve(key)),
+        );
+      }),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash base64url; parameters travel with the hash so they can change. */
@@ -39,6 +59,9 @@ let dummyHash: Promise<string> | undefined;
 
 /** A hash of nothing in particular, verified against when the email is unknown so timing reveals nothing. */
 export const dummyPasswordHash = () => {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((err: unknown) => {
+    dummyHash = undefined; // a refusal while busy must not stick
+    throw err;
+  });
   return dummyHash;
 };

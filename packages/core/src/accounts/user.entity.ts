@@ -15,6 +15,8 @@ const UserSchema = defineEntity({
     plan: p.string().$type<Plan>().default('free'),
     /** Cached balance; every change also writes a credit_ledger row in the same transaction. */
     creditBalance: p.integer().default(0),
+    /** Operator-set per-minute request limit of the whole account; null means the plan's limit. */
+    rateLimitPerMinute: p.integer().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

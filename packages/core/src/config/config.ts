@@ -25,9 +25,20 @@ const EnvSchema = z.object({
   /** NATS server(s); absent means the in-process bus. */
   NATS_URL: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Browser origins allowed to call the API with CORS (comma-separated, e.g. https://app.example.com);
+   * default: the origin of APP_URL. Cookie-authenticated writes from any other origin are refused (CSRF).
+   */
+  CORS_ORIGINS: z.string().optional(),
+  /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Registrations one client IP may attempt per hour (each hashes a password). */
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Debate streams one account may open (or resume) per minute; counted apart from its requests. */
+  STREAM_OPENS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Prepended to NATS subjects and stream names, to share one NATS between deployments or tests. */
   NATS_PREFIX: z
     .string()
@@ -78,11 +89,15 @@ export type Config = {
   publicBaseUrl: string;
   appUrl: string;
   secureCookies: boolean;
+  /** Origins of browser apps trusted with CORS and cookie-authenticated writes. */
+  corsOrigins: string[];
+  requestTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
   nats: { kind: 'nats'; servers: string[] } | { kind: 'memory' };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;
+  rateLimits: { registrationsPerHour: number; streamOpensPerMinute: number };
   natsPrefix: string;
   engine: {
     slots: number;
@@ -119,12 +134,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const publicBaseUrl = stripSlash(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`);
+  const appUrl = stripSlash(e.APP_URL ?? publicBaseUrl);
+  const corsOrigins = e.CORS_ORIGINS
+    ? e.CORS_ORIGINS.split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean)
+    : [new URL(appUrl).origin];
+  const badOrigin = corsOrigins.find((origin) => !isOrigin(origin));
+  if (badOrigin !== undefined) {
+    throw new ConfigError(
+      `Invalid environment:\n  CORS_ORIGINS: "${badOrigin}" is not an origin (scheme://host[:port])`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     publicBaseUrl,
-    appUrl: stripSlash(e.APP_URL ?? publicBaseUrl),
+    appUrl,
     secureCookies: publicBaseUrl.startsWith('https://'),
+    corsOrigins,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'pglite', dataDir: resolve(e.DATA_DIR, 'pglite') },
@@ -134,6 +163,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
+    rateLimits: {
+      registrationsPerHour: e.REGISTER_LIMIT_PER_HOUR,
+      streamOpensPerMinute: e.STREAM_OPENS_PER_MINUTE,
+    },
     natsPrefix: e.NATS_PREFIX,
     engine: {
       slots: e.ENGINE_SLOTS,
@@ -171,6 +204,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 function defined<T>(record: Record<string, T | undefined>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, T>;
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
 }
 
 function stripSlash(url: string): string {

@@ -9,6 +9,7 @@ import type {
 } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 import type { Database } from '../db/orm.ts';
+import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
@@ -24,6 +25,8 @@ export type KeyPrincipal = {
   keyId: string;
   userId: string;
   plan: Plan;
+  /** The account's per-minute request limit, which every key and session of the account shares. */
+  accountLimit: number;
   config: StoredApiKeyConfig | null;
   /** The owner's profile, read in the same query: /v1/me needs no further round trip. */
   profile: Profile;
@@ -39,8 +42,28 @@ export function createApiKeys(db: Database, clock: Clock) {
     return key;
   }
 
+  /** A key's rateLimit can lower its account's limit, never raise it (the account's limit holds anyway). */
+  async function assertWithinAccountLimit(userId: string, config: ApiKeyConfig | null | undefined) {
+    if (config?.rateLimit == null) return;
+    const user = await db.em().findOne(User, { id: userId }, { fields: ['plan', 'rateLimitPerMinute'] });
+    if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
+    const limit = accountRateLimit(user.plan, user.rateLimitPerMinute);
+    if (config.rateLimit > limit) {
+      throw new AppError('VALIDATION_ERROR', 'Request validation failed', {
+        details: [
+          {
+            path: 'config.rateLimit',
+            message: `At most ${limit} per minute, this account's limit: a key can lower it, not raise it`,
+            code: 'too_big',
+          },
+        ],
+      });
+    }
+  }
+
   return {
     create: async (userId: string, name: string, config?: ApiKeyConfig | null): Promise<CreatedApiKey> => {
+      await assertWithinAccountLimit(userId, config);
       const em = db.em();
       const raw = `${KEY_PREFIX}${randomToken(KEY_BYTES)}`;
       const key = em.create(ApiKey, {
@@ -71,6 +94,7 @@ export function createApiKeys(db: Database, clock: Clock) {
       patch: { name?: string | undefined; config?: ApiKeyConfig | null | undefined },
     ): Promise<ApiKeyDto> => {
       const key = await ownedActiveKey(userId, id);
+      await assertWithinAccountLimit(userId, patch.config);
       if (patch.name !== undefined) key.name = patch.name;
       if (patch.config !== undefined) key.config = normalizeConfig(patch.config);
       await db.em().persist(key).flush();
@@ -93,12 +117,13 @@ export function createApiKeys(db: Database, clock: Clock) {
         key_id: string;
         user_id: string;
         plan: Plan;
+        rate_limit_per_minute: number | null;
         config: unknown;
         name: string;
         email: string;
         created_at: Date | string;
       }>(
-        `select k.id as key_id, k.user_id, u.plan, k.config, u.name, u.email, u.created_at
+        `select k.id as key_id, k.user_id, u.plan, u.rate_limit_per_minute, k.config, u.name, u.email, u.created_at
            from api_keys k join users u on u.id = k.user_id
           where k.key_hash = ? and k.revoked_at is null`,
         [sha256Hex(raw)],
@@ -109,6 +134,7 @@ export function createApiKeys(db: Database, clock: Clock) {
         keyId: row.key_id,
         userId: row.user_id,
         plan: row.plan,
+        accountLimit: accountRateLimit(row.plan, row.rate_limit_per_minute),
         config: config ?? null,
         profile: {
           id: row.user_id,

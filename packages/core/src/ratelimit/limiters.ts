@@ -13,7 +13,6 @@ export type LimitDecision = {
 
 /**
  * Fixed one-window counter: cheap (one upsert), and the window boundary is what X-RateLimit-Reset reports.
- * Used per API key per minute.
  */
 export async function hitFixedWindow(
   store: CounterStore,
@@ -22,18 +21,46 @@ export async function hitFixedWindow(
   limit: number,
   windowMs: number,
 ): Promise<LimitDecision> {
+  return hitFixedWindows(store, clock, [{ bucket, limit }], windowMs);
+}
+
+/**
+ * Counts one request against several fixed-window buckets at once (one round trip) — an account and one of
+ * its keys — and answers with the decision of the tightest: a refusal if any refuses, else the bucket with
+ * the fewest requests left. All buckets share the window, so they reset together.
+ */
+export async function hitFixedWindows(
+  store: CounterStore,
+  clock: Clock,
+  buckets: { bucket: string; limit: number }[],
+  windowMs: number,
+): Promise<LimitDecision> {
   const now = clock.now();
   const window = Math.floor(now / windowMs);
-  const count = await store.increment(bucket, window, windowMs * 2);
+  const counts = await store.incrementMany(
+    buckets.map((b) => b.bucket),
+    window,
+    windowMs * 2,
+  );
   const resetMs = (window + 1) * windowMs;
-  const allowed = count <= limit;
-  return {
-    allowed,
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetAt: Math.ceil(resetMs / 1000),
-    retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetMs - now) / 1000)),
-  };
+  const decisions = buckets.map(({ limit }, i): LimitDecision => {
+    const allowed = (counts[i] ?? 0) <= limit;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - (counts[i] ?? 0)),
+      resetAt: Math.ceil(resetMs / 1000),
+      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    };
+  });
+  return decisions.reduce((tightest, d) => (isTighter(d, tightest) ? d : tightest));
+}
+
+/** A refusal beats an allowance; then fewer requests left; then the lower limit. */
+function isTighter(a: LimitDecision, b: LimitDecision): boolean {
+  if (a.allowed !== b.allowed) return !a.allowed;
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining;
+  return a.limit < b.limit;
 }
 
 /**

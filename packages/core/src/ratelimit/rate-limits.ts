@@ -2,25 +2,66 @@ import { PLAN_RATE_LIMITS, type Plan } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CounterStore } from './counter-store.ts';
-import { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './limiters.ts';
+import { hitFixedWindow, hitFixedWindows, hitSlidingWindow, type LimitDecision } from './limiters.ts';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 export const PUBLIC_IP_LIMIT = { limit: 30, windowMs: 60_000 };
 /** Failed logins allowed before further attempts are refused for the rest of the window. */
 export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
 
+/** The per-minute request limit of an account: the operator's override, else its plan's. */
+export const accountRateLimit = (plan: Plan, override: number | null | undefined): number =>
+  override ?? PLAN_RATE_LIMITS[plan];
+
+/**
+ * Who a request counts against. Every request counts against its account, whichever key or session sent
+ * it; a key with a `rateLimit` of its own is also held to that (it can only lower the account's limit).
+ */
+export type RequestPrincipal = {
+  userId: string;
+  /** The account's effective limit (accountRateLimit). */
+  accountLimit: number;
+  keyId?: string | undefined;
+  keyLimit?: number | null | undefined;
+};
+
+export type RateLimitSettings = {
+  /** Registrations one client IP may attempt per hour. */
+  registrationsPerHour: number;
+  /** Debate streams one account may open per minute, counted apart from its requests. */
+  streamOpensPerMinute: number;
+};
+
 export type RateLimits = ReturnType<typeof createRateLimits>;
 
-export function createRateLimits(store: CounterStore, clock: Clock) {
+export function createRateLimits(store: CounterStore, clock: Clock, settings: RateLimitSettings) {
   return {
-    /** Per key per minute: the key's own rateLimit, else its owner's plan default. */
-    hitKey: (keyId: string, plan: Plan, keyRateLimit: number | null) =>
-      hitFixedWindow(store, clock, `key:${keyId}`, keyRateLimit ?? PLAN_RATE_LIMITS[plan], MINUTE),
+    /** One authenticated request: the account's bucket, and the key's when it sets a lower limit. */
+    hitRequest: (principal: RequestPrincipal) => {
+      const buckets = [{ bucket: `account:${principal.userId}`, limit: principal.accountLimit }];
+      const { keyId, keyLimit } = principal;
+      if (keyId && keyLimit != null && keyLimit < principal.accountLimit) {
+        buckets.push({ bucket: `key:${keyId}`, limit: keyLimit });
+      }
+      return hitFixedWindows(store, clock, buckets, MINUTE);
+    },
+
+    /**
+     * Opening (or resuming) a debate stream. Streams have a budget of their own, so a client that spent its
+     * request budget can still reconnect to a stream it was reading: EventSource treats a 429 as fatal.
+     */
+    hitStreamOpen: (userId: string) =>
+      hitFixedWindow(store, clock, `streams:${userId}`, settings.streamOpensPerMinute, MINUTE),
 
     /** Per client IP, sliding window; for unauthenticated public endpoints. */
     hitPublicIp: (ip: string) =>
       hitSlidingWindow(store, clock, `ip:${ip}`, PUBLIC_IP_LIMIT.limit, PUBLIC_IP_LIMIT.windowMs),
+
+    /** One registration attempt from this client IP: `registrationsPerHour` per sliding hour. */
+    hitRegistration: (ip: string) =>
+      hitSlidingWindow(store, clock, `register-ip:${ip}`, settings.registrationsPerHour, HOUR),
 
     /** Throws RATE_LIMITED when too many logins failed lately for this email or from this IP. */
     assertLoginAllowed: async (email: string, ip: string) => {
@@ -41,15 +82,12 @@ export function createRateLimits(store: CounterStore, clock: Clock) {
     recordLoginFailure: async (email: string, ip: string) => {
       const { windowMs } = LOGIN_FAILURE_LIMITS;
       const window = Math.floor(clock.now() / windowMs);
-      await Promise.all([
-        store.increment(`login-email:${email}`, window, windowMs),
-        store.increment(`login-ip:${ip}`, window, windowMs),
-      ]);
+      await store.incrementMany([`login-email:${email}`, `login-ip:${ip}`], window, windowMs);
     },
   };
 }
 
-/** The X-RateLimit-* headers of a decision, sent on every keyed response. */
+/** The X-RateLimit-* headers of a decision, sent on every limited response. */
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(decision.limit),
@@ -59,8 +97,11 @@ export function rateLimitHeaders(decision: LimitDecision): Record<string, string
 }
 
 /** The 429 for a refused decision, with Retry-After. */
-export function rateLimitedError(decision: LimitDecision): AppError {
-  return new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} requests exceeded; retry later`, {
+export function rateLimitedError(
+  decision: LimitDecision,
+  message = `Rate limit of ${decision.limit} requests exceeded; retry later`,
+): AppError {
+  return new AppError('RATE_LIMITED', message, {
     headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfter) },
     extra: { retryAfter: decision.retryAfter },
   });

@@ -5,6 +5,7 @@ import { Migration0004DebateCreation } from './0004-debate-creation.ts';
 import { Migration0005DebateRemoval } from './0005-debate-removal.ts';
 import { Migration0006DurableEngine } from './0006-durable-engine.ts';
 import { Migration0007DebateInterruptions } from './0007-debate-interruptions.ts';
+import { Migration0008AccountRateLimit } from './0008-account-rate-limit.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: '0005-debate-removal', class: Migration0005DebateRemoval },
   { name: '0006-durable-engine', class: Migration0006DurableEngine },
   { name: '0007-debate-interruptions', class: Migration0007DebateInterruptions },
+  { name: '0008-account-rate-limit', class: Migration0008AccountRateLimit },
 ];
