@@ -1,5 +1,4 @@
-import { ConfigError, createCore, engineNodeFor, loadConfig } from '@verdict/core';
-import pino from 'pino';
+import { ConfigError, createCore, createLogger, engineNodeFor, loadConfig } from '@verdict/core';
 import { buildServer } from './http/server.ts';
 
 /**
@@ -17,7 +16,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel });
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),

@@ -1,5 +1,4 @@
-import { ConfigError, createCore, engineNodeFor, loadConfig } from '@verdict/core';
-import pino from 'pino';
+import { ConfigError, createCore, createLogger, engineNodeFor, loadConfig } from '@verdict/core';
 
 /**
  * Composition root of an engine node in distributed mode: PostgreSQL, NATS JetStream, the configured
@@ -22,7 +21,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel, base: { role: 'engine' } });
+  const logger = createLogger({ level: config.logLevel, base: { role: 'engine' } });
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DebateCost, DebateMode, DebateStatus, Recommendation, Verdict } from './debates.ts';
+import { visibleText } from './text.ts';
 
 export const FundingSource = z.enum(['free_tier', 'user_credits', 'byok']);
 export type FundingSource = z.infer<typeof FundingSource>;
@@ -47,7 +48,7 @@ export const DebateCommandInput = z
   .object({
     id: z.uuid(),
     type: z.enum(['pause', 'resume', 'skip', 'inject']),
-    payload: z.object({ content: z.string().trim().min(1).max(5000) }).optional(),
+    payload: z.object({ content: visibleText(1, 5000) }).optional(),
   })
   .superRefine((command, ctx) => {
     if (command.type === 'inject' && !command.payload) {
@@ -122,9 +123,9 @@ export const DebatePresetName = z.enum(['hackathon', 'balanced', 'economy', 'dee
 
 /** POST /api/debates. */
 export const CreateDebateInput = z.strictObject({
-  question: z.string().trim().min(10).max(2000),
+  question: visibleText(10, 2000),
   mode: DebateMode.default('fast'),
-  context: z.string().max(5000).optional(),
+  context: visibleText(1, 5000).optional(),
   agentCount: z.number().int().min(2).max(7).optional(),
   maxRounds: z.number().int().min(1).max(5).optional(),
   enableSearch: z.boolean().optional(),
@@ -137,11 +138,11 @@ export type CreateDebateInput = z.infer<typeof CreateDebateInput>;
 
 /** POST /v1/verdicts. `options` (2–5) makes it a comparison, priced as such. */
 export const CreateVerdictInput = z.strictObject({
-  question: z.string().trim().min(1).max(2000),
+  question: visibleText(1, 2000),
   mode: DebateMode.default('balanced'),
-  context: z.string().max(5000).optional(),
-  options: z.array(z.string().trim().min(1).max(200)).min(2).max(5).optional(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  context: visibleText(1, 5000).optional(),
+  options: z.array(visibleText(1, 200)).min(2).max(5).optional(),
+  tags: z.array(visibleText(1, 50)).max(20).optional(),
 });
 export type CreateVerdictInput = z.infer<typeof CreateVerdictInput>;
 
@@ -168,7 +169,7 @@ export const VerdictListQuery = z.object({
   mode: DebateMode.optional(),
   sortBy: z.enum(['createdAt', 'completedAt']).default('createdAt'),
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
-  search: z.string().trim().min(1).max(200).optional(),
+  search: visibleText(1, 200).optional(),
 });
 export type VerdictListQuery = z.infer<typeof VerdictListQuery>;
 
@@ -194,7 +195,7 @@ export const RetryResult = z.object({
 /** POST /api/debates/:id/fork. */
 export const ForkInput = z.strictObject({
   id: z.uuid(),
-  modifiedQuestion: z.string().trim().min(10).max(500).optional(),
+  modifiedQuestion: visibleText(10, 500).optional(),
 });
 
 /** GET /api/debates/:id/analytics. Durations in ms; token counts summed over the current attempt. */

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   DEBATE_NOT_FAILED: { status: 409, doc: 'Retry of a debate that has not failed' },
   DEBATE_ALREADY_RUNNING: { status: 409, doc: 'Retry while an engine runs the debate' },
   POLL_CLOSED: { status: 409, doc: 'Vote on a closed poll' },
+  /** The request (headers and body) did not arrive within the server's request timeout. */
+  REQUEST_TIMEOUT: { status: 408, doc: 'Request not received in time' },
   /** Request body larger than the server accepts. */
   PAYLOAD_TOO_LARGE: { status: 413, doc: 'Request body too large' },
   /** A body was sent with a content type other than application/json. */
@@ -45,6 +47,8 @@ export const ERROR_CODES = {
   QUOTA_EXCEEDED: { status: 429, doc: 'Insufficient credits (create, fork on /api)' },
   /** Per-key, per-IP or login-attempt limit exceeded; see Retry-After and X-RateLimit-Reset. */
   RATE_LIMITED: { status: 429, doc: 'Rate limit exceeded' },
+  /** The request's headers are larger than the server accepts. */
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, doc: 'Request headers too large' },
   /** Unexpected failure; the message never carries internals. */
   INTERNAL_ERROR: { status: 500, doc: 'Unexpected failure' },
   STREAKS_ERROR: { status: 500, doc: 'Streak computation failure' },

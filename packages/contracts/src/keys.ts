@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visibleText } from './text.ts';
 
 export const KeyPreset = z.enum(['balanced', 'economy', 'hackathon', 'local', 'custom']);
 export type KeyPreset = z.infer<typeof KeyPreset>;
@@ -52,7 +53,7 @@ export const ApiKeyConfig = z
       .nullable()
       .optional()
       .meta({ description: 'Per-minute request cap for this key; null = plan default' }),
-    description: z.string().max(500).nullable().optional(),
+    description: visibleText(1, 500).nullable().optional(),
   })
   .meta({ id: 'ApiKeyConfig' });
 export type ApiKeyConfig = z.infer<typeof ApiKeyConfig>;
@@ -68,7 +69,7 @@ export const StoredApiKeyConfig = z.object({
 export type StoredApiKeyConfig = z.infer<typeof StoredApiKeyConfig>;
 
 const KeyId = z.uuid();
-const KeyName = z.string().trim().min(1).max(100);
+const KeyName = visibleText(1, 100);
 
 export const ApiKey = z
   .object({

@@ -190,7 +190,8 @@ describe('debate streams (SSE)', () => {
     expect(headers.get('cache-control')).toBe('no-cache');
     expect(headers.get('connection')).toBe('keep-alive');
     expect(headers.get('x-accel-buffering')).toBe('no');
-    expect(headers.get('x-ratelimit-limit')).toBe('120');
+    // Streams count against their own budget (STREAM_OPENS_PER_MINUTE, default 60), not the request budget.
+    expect(headers.get('x-ratelimit-limit')).toBe('60');
     expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
 
@@ -258,6 +259,57 @@ describe('debate streams (SSE)', () => {
     expect(seqs(union)).toEqual(range(1, union.length));
     expect(union.at(-1)?.event).toBe('debate.completed');
     expect(seqs(union)).toEqual(await storedSeqs(id));
+  });
+
+  it.each([
+    ['at the last event', (lastSeen: number) => lastSeen],
+    ['past the last event', () => 10_000],
+  ])(
+    "ends a running debate's stream when the debate ends, opened with a Last-Event-ID %s",
+    async (_label, idFor) => {
+      const id = await createDebate(owner.id);
+      const first = await openStream(harness.baseUrl, v1(id), { key: owner.key });
+      const seen: SseEvent[] = [];
+      for (let i = 0; i < 3; i++) seen.push((await first.next()) as SseEvent);
+      await first.abort();
+      const stream = await openStream(harness.baseUrl, v1(id), {
+        key: owner.key,
+        lastEventId: String(idFor(Number(seen.at(-1)?.id))),
+      });
+      expect(stream.response.status).toBe(200);
+      await stream.ended(15_000);
+      await finished(id);
+      const [row] = await core.db.execute<{ status: string }>('select status from debates where id = ?', [
+        id,
+      ]);
+      expect(row?.status).toBe('completed');
+      const stored = await storedSeqs(id);
+      // Nothing skipped from the last event the client really saw, the final one included.
+      const received = await stream.rest();
+      expect(received.at(-1)?.event).toBe('debate.completed');
+      expect(seqs(received).at(-1)).toBe(stored.at(-1));
+    },
+  );
+
+  it('answers 204 to a resume whose Last-Event-ID is the final event, even while the row still reads running', async () => {
+    const [row] = await core.db.execute<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, 'Ended, row not yet final', 'fast', 'running', 'user_credits', 3, 1) returning id`,
+      [owner.id],
+    );
+    const id = row!.id;
+    await core.db.execute(
+      `insert into debate_events (debate_id, attempt, seq, type, data) values
+         (?, 1, 1, 'round.started', '{"round":1,"injected":[]}'::jsonb),
+         (?, 1, 2, 'debate.failed', '{"error":"gave up","code":"PROVIDER_ERROR"}'::jsonb)`,
+      [id, id],
+    );
+    for (const lastEventId of ['2', '7']) {
+      const res = await fetch(`${harness.baseUrl}${v1(id)}`, {
+        headers: { authorization: `Bearer ${owner.key}`, 'last-event-id': lastEventId },
+      });
+      expect(res.status).toBe(204);
+    }
   });
 
   it('fills a gap in the bus from the database: an event stored but never published still reaches the client', async () => {
@@ -332,7 +384,7 @@ describe('debate streams (SSE)', () => {
     const stream = await openStream(harness.baseUrl, api(id), { cookie: user.cookie });
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
-    expect(stream.response.headers.get('x-ratelimit-limit')).toBeNull(); // not a keyed request
+    expect(stream.response.headers.get('x-ratelimit-limit')).toBe('60'); // a session's stream counts too
     const events = await stream.rest();
     expect(seqs(events)).toEqual(range(1, events.length));
     expect(events.at(-1)?.event).toBe('debate.completed');
@@ -351,7 +403,7 @@ describe('debate streams (SSE)', () => {
     for (const path of [v1(id), api(id), v1('5f0c6b1e-8a4c-4d8e-9a51-0c3f1b6f2a10')]) {
       const res = await harness.request('GET', path, { key: stranger.key });
       expectError(res, 'NOT_FOUND');
-      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
     }
     // Made public, the same debate is visible to anyone.
     await finished(id);
@@ -372,7 +424,7 @@ describe('debate streams (SSE)', () => {
     const badId = await harness.request('GET', v1('not-a-uuid'), { key: owner.key });
     const error = expectError(badId, 'VALIDATION_ERROR');
     expect(error.details).toEqual([expect.objectContaining({ path: 'id' })]);
-    expect(badId.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(badId.headers.get('x-ratelimit-limit')).toBe('60');
     expectError(await harness.request('GET', api('123'), { key: owner.key }), 'VALIDATION_ERROR');
 
     const id = await createDebate(owner.id);
@@ -452,5 +504,43 @@ describe('debate streams (SSE)', () => {
       expect(await stream.rest()).toEqual([]);
       expect(following).toBe(0);
     });
+  });
+});
+
+describe('the stream budget', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startServer({ env: { STREAM_OPENS_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('lets a client that spent its request budget reconnect to a stream, and limits stream opens apart', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const [row] = await h.core.db.execute<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, 'Finished long ago', 'fast', 'completed', 'user_credits', 3, 1) returning id`,
+      [user.session.user.id],
+    );
+    await h.core.db.execute(
+      `insert into debate_events (debate_id, attempt, seq, type, data) values
+         (?, 1, 1, 'debate.completed', '{"status":"completed"}'::jsonb)`,
+      [row!.id],
+    );
+    const path = `/api/debates/${row!.id}/stream`;
+    // The account's 10 requests a minute are spent…
+    for (let i = 0; i < 10; i++) await h.request('GET', '/api/keys', { cookie: user.cookie });
+    expectError(await h.request('GET', '/api/keys', { cookie: user.cookie }), 'RATE_LIMITED', {
+      extras: ['retryAfter'],
+    });
+    // …and its stream still opens, three times a minute.
+    const opens = [];
+    for (let i = 0; i < 3; i++) opens.push(await h.request('GET', path, { cookie: user.cookie }));
+    expect(opens.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect(opens.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
+    const refused = await h.request('GET', path, { cookie: user.cookie });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
+import { docsContentSecurityPolicy } from './security.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -20,7 +21,9 @@ const page = `<!doctype html>
 /** The API reference, served entirely from this process: the page and Redoc's bundle, no CDN. */
 export function registerDocs(app: FastifyInstance) {
   let bundle: Promise<Buffer> | undefined;
-  app.get('/docs', (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/docs', { helmet: { contentSecurityPolicy: docsContentSecurityPolicy } }, (_req, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
   app.get('/docs/redoc.standalone.js', (_req, reply) => {
     bundle ??= readFile(require.resolve('redoc/bundles/redoc.standalone.js'));
     return bundle.then((js) =>

@@ -98,11 +98,28 @@ describe('error envelope', () => {
       ['POST', '/v1/nope'],
       ['GET', '/api/keys/extra/segment'],
       ['OPTIONS', '/nope'],
-      ['OPTIONS', '/v1/me'],
     ])('answers %s %s with 404 NOT_FOUND in the envelope', async (method, path) => {
       const res = await h.request(method, path, { key });
       expectError(res, 'NOT_FOUND');
     });
+
+    it.each([
+      ['OPTIONS', '/v1/me', 'GET'],
+      ['DELETE', '/v1/me', 'GET'],
+      ['GET', '/api/auth/login', 'POST'],
+      ['PUT', '/api/keys/00000000-0000-4000-8000-000000000000', 'DELETE, PATCH'],
+      ['POST', '/health', 'GET, HEAD'],
+      ['PATCH', '/v1/verdicts/00000000-0000-4000-8000-000000000000/stream', 'GET'],
+      ['HEAD', '/openapi.json', 'GET'],
+    ])(
+      'answers %s %s (a known path) with 405 METHOD_NOT_ALLOWED and Allow: %s',
+      async (method, path, allow) => {
+        const res = await h.request(method, path, { key });
+        if (method !== 'HEAD') expectError(res, 'METHOD_NOT_ALLOWED');
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe(allow);
+      },
+    );
 
     it('answers HEAD of an unknown path with 404', async () => {
       const res = await h.request('HEAD', '/nope');

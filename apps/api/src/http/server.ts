@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { AppError, type Core } from '@verdict/core';
@@ -11,7 +12,11 @@ import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
 import { fromFastifyError, rewriteRestErrorBody, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
+import { clientErrorHandler, installJsonBodyParser } from './input-guards.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
+import { createRouteTable, type RouteTable } from './route-table.ts';
+import { registerSecurity } from './security.ts';
 
 export type ServerOptions = {
   core: Core;
@@ -29,40 +34,61 @@ export async function buildServer({
   logger,
   router = appRouter,
 }: ServerOptions): Promise<FastifyInstance> {
+  const { config } = core;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    bodyLimit: core.config.bodyLimitBytes,
+    bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: true,
     // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
     exposeHeadRoutes: false,
-    // Request ids for log correlation; trust no proxy headers by default.
-    requestIdHeader: 'x-request-id',
+    // Ids are generated here: a caller's X-Request-Id is recorded on the log line, never trusted as the id.
+    requestIdHeader: false,
+    genReqId: newRequestId,
+    logController: new OneLinePerRequest(),
+    // A request must arrive whole within the timeout (408), checked every second rather than Node's 30 s,
+    // so a client that stops sending cannot hold a socket for minutes.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
+    clientErrorHandler,
+    // A path Fastify cannot decode (bad percent-encoding) answers the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      noteRequestFailure(request, error);
+      return sendAppError(
+        reply,
+        new AppError('VALIDATION_ERROR', 'The request path is not valid', {
+          details: [{ path: '', message: error.message, code: 'invalid_path' }],
+        }),
+      );
+    },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
   });
 
+  const routes = createRouteTable(app, router as OpenApiRouter);
+  await registerSecurity(app, config);
   await app.register(fastifyCookie);
-  acceptEmptyJsonBodies(app);
+  installJsonBodyParser(app);
 
   app.setErrorHandler((error, request, reply) => {
     const appError = fromFastifyError(error as FastifyError);
-    if (appError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+    if (appError.code === 'INTERNAL_ERROR') noteRequestFailure(request, error);
     return sendAppError(reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendAppError(
-      reply,
-      new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
-    ),
+    sendAppError(reply, unroutable(routes, request) ?? notFound(request)),
   );
 
-  const onError = ({
-    error,
-    path,
-  }: {
-    error: { code: string; cause?: unknown };
-    path?: string | undefined;
-  }) => {
+  const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: unknown }) => {
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
-      app.log.error({ err: error.cause ?? error, path }, 'procedure failed');
+      noteRequestFailure(req, error.cause ?? error);
     }
   };
 
@@ -75,7 +101,10 @@ export async function buildServer({
 
   // REST lives in its own scope so the envelope rewrite touches only its responses.
   await app.register(async (rest) => {
-    rest.addHook('onRequest', async (request) => {
+    rest.addHook('onRequest', async (request, reply) => {
+      // A path no procedure has, or a method the path does not take, is answered here, before the adapter.
+      const refusal = unroutable(routes, request);
+      if (refusal) return sendAppError(reply, refusal);
       // trpc-to-openapi insists on a JSON content type even when there is no body (DELETE, bare POST).
       const length = request.headers['content-length'];
       const hasBody =
@@ -92,11 +121,11 @@ export async function buildServer({
       createContext: contextFactory(core, 'rest'),
       responseMeta,
       onError,
-      maxBodySize: core.config.bodyLimitBytes,
+      maxBodySize: config.bodyLimitBytes,
     } as never);
   });
 
-  const openApiDocument = buildOpenApiDocument(router as OpenApiRouter, core.config.publicBaseUrl);
+  const openApiDocument = buildOpenApiDocument(router as OpenApiRouter, config.publicBaseUrl);
   app.get('/openapi.json', (_req, reply) => reply.send(openApiDocument));
   registerDocs(app);
   registerHealth(app, core);
@@ -104,13 +133,19 @@ export async function buildServer({
   return app;
 }
 
-/** Fastify rejects `Content-Type: application/json` with an empty body; a bodyless POST is legitimate here. */
-function acceptEmptyJsonBodies(app: FastifyInstance) {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
+/**
+ * Why no route serves the request: 405 with Allow when the path exists with other methods, 404 when it does
+ * not exist; null when a route takes this method on this path.
+ */
+function unroutable(routes: RouteTable, request: { method: string; url: string }): AppError | null {
+  const allowed = routes.allowedMethods(request.url);
+  if (allowed?.includes(request.method)) return null;
+  const path = request.url.split('?')[0];
+  if (allowed === null) return notFound(request);
+  return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not supported on ${path}`, {
+    headers: { Allow: allowed.join(', ') },
   });
 }
+
+const notFound = (request: { method: string; url: string }) =>
+  new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);

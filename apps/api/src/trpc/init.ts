@@ -3,6 +3,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorStatus } from '@verdict/contracts';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { authenticate } from '../auth/authenticate.ts';
+import { findNulPath, nulRefused } from '../http/input-guards.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
 
@@ -57,18 +58,30 @@ const base = t.procedure.use(({ ctx, meta, next }) => {
   return next();
 });
 
-export const publicProcedure = base.meta({ auth: 'none' });
+/**
+ * PostgreSQL cannot store a NUL character in text: input holding one (query, path or body, over REST or
+ * tRPC) is refused as invalid before any schema or query sees it.
+ */
+const refuseNulCharacters = t.middleware(async ({ getRawInput, next }) => {
+  const path = findNulPath(await getRawInput());
+  if (path !== null) throw nulRefused(path);
+  return next();
+});
+
+export const publicProcedure = base.meta({ auth: 'none' }).use(refuseNulCharacters);
 
 /** /api routes: an API key when one is presented, else the dashboard session cookie. */
 export const userProcedure = base
   .meta({ auth: 'user' })
   .use(async ({ ctx, next }) =>
     next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'user', ctx.response.headers) } }),
-  );
+  )
+  .use(refuseNulCharacters);
 
 /** /v1 routes: an API key is required. */
 export const keyProcedure = base
   .meta({ auth: 'key' })
   .use(async ({ ctx, next }) =>
     next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'key', ctx.response.headers) } }),
-  );
+  )
+  .use(refuseNulCharacters);

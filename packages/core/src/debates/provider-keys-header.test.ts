@@ -31,3 +31,18 @@ describe('X-Provider-Keys', () => {
     if (header.length > 8) expect(error.message).not.toContain('sk-aaaaaaaa');
   });
 });
+
+describe('X-Provider-Keys errors', () => {
+  it('never echo a key pasted where the provider name belongs', () => {
+    const header = 'sk-proj-SECRETSECRETSECRET:sk-ant-bbbbbbbb';
+    let message = '';
+    try {
+      parseProviderKeysHeader(header);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('unknown provider');
+    expect(message).not.toContain('SECRET');
+    expect(message).not.toContain('sk-proj');
+  });
+});

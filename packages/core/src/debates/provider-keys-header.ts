@@ -37,7 +37,8 @@ export function parseProviderKeysHeader(header: string | undefined): ByokKeys | 
   const keys: ByokKeys = {};
   for (const [provider, key] of pairs) {
     if (!(BYOK_PROVIDERS as readonly string[]).includes(provider)) {
-      throw invalid(`unknown provider "${provider.slice(0, 20)}" (use ${BYOK_PROVIDERS.join(', ')})`);
+      // Never echoed: a key pasted in the wrong place would otherwise come back in the error.
+      throw invalid(`unknown provider name (use ${BYOK_PROVIDERS.join(', ')})`);
     }
     if (typeof key !== 'string' || key.length < 8 || key.length > 500 || /\s/.test(key)) {
       throw invalid(`the ${provider} key is malformed`);

@@ -1,0 +1,155 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createKey,
+  expectError,
+  type Harness,
+  registerUser,
+  startServer,
+  type TestUser,
+} from '../testing/http-harness.ts';
+
+/** Writes `payload` on a raw socket and resolves with everything the server sends before it closes. */
+function rawExchange(baseUrl: string, payload: string): Promise<{ text: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+    socket.on('error', reject);
+    socket.write(payload);
+  });
+}
+
+/** Status and JSON body of a raw HTTP/1.1 response. */
+function parseRaw(text: string) {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  return {
+    status: Number(head.split(' ')[1]),
+    contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1],
+    body: JSON.parse(body) as { error: { code: string; message: string } },
+  };
+}
+
+const INVISIBLE = ['\u200b\u200c\u200d', '\u202e\u2066\u2069', ' \u00ad\ufeff ', '\u2800\u3164'];
+
+describe('input that cannot crash the server', () => {
+  let h: Harness;
+  let user: TestUser;
+  beforeAll(async () => {
+    h = await startServer({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+    user = await registerUser(h);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const keyNames = async () =>
+    (
+      await h.request<{ keys: { name: string }[] }>('GET', '/api/keys', { cookie: user.cookie })
+    ).json.keys.map((k) => k.name);
+
+  it('refuses a NUL character in a body, a query or a path with 400 VALIDATION_ERROR, REST and tRPC alike', async () => {
+    const body = await h.request('POST', '/api/keys', { cookie: user.cookie, body: { name: 'a\u0000b' } });
+    expect(expectError(body, 'VALIDATION_ERROR').details).toEqual([
+      expect.objectContaining({ path: 'name', code: 'invalid_characters' }),
+    ]);
+    const nested = await h.request('POST', '/api/keys', {
+      cookie: user.cookie,
+      body: { name: 'fine', config: { description: 'x\u0000' } },
+    });
+    expect(expectError(nested, 'VALIDATION_ERROR').details?.[0]?.path).toBe('config.description');
+    const { key } = await createKey(h, user, { name: 'reader' });
+    const query = await h.request('GET', '/v1/verdicts?search=a%00b', { key });
+    expect(expectError(query, 'VALIDATION_ERROR').details?.[0]?.path).toBe('search');
+    const apiQuery = await h.request('GET', '/api/debates?status=%00', { cookie: user.cookie });
+    expectError(apiQuery, 'VALIDATION_ERROR');
+    const path = await h.request('GET', '/api/debates/%00', { cookie: user.cookie });
+    expectError(path, 'VALIDATION_ERROR');
+    const trpcPost = await h.request<{ error: { data: { appCode: string } } }>('POST', '/trpc/keys.create', {
+      cookie: user.cookie,
+      body: { name: 'x\u0000' },
+    });
+    expect(trpcPost.status).toBe(400);
+    expect(trpcPost.json.error.data.appCode).toBe('VALIDATION_ERROR');
+    const input = encodeURIComponent(JSON.stringify({ status: 'x\u0000' }));
+    const trpcGet = await h.request('GET', `/trpc/debates.list?input=${input}`, { cookie: user.cookie });
+    expect(trpcGet.status).toBe(400);
+    expect(await keyNames()).toEqual(['reader']);
+  });
+
+  it('refuses JSON nested deeper than 32 levels with 400 before parsing it', async () => {
+    const depth = 10_000;
+    const res = await h.request('POST', '/api/keys', {
+      cookie: user.cookie,
+      rawBody: `{"name":"deep","config":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
+    expect(expectError(res, 'VALIDATION_ERROR').message).toContain('32 levels');
+  });
+
+  it('answers a path with bad percent-encoding with the envelope', async () => {
+    for (const path of ['/api/debates/%zz', '/v1/verdicts/%E0%A4%A', '/api/%']) {
+      expectError(await h.request('GET', path, { cookie: user.cookie }), 'VALIDATION_ERROR');
+    }
+  });
+
+  it("answers what Node's HTTP parser refuses with the envelope: a malformed request, oversized headers", async () => {
+    const malformed = parseRaw(
+      (await rawExchange(h.baseUrl, 'GET /v1/me HTTP/1.1\r\nBad Header\r\n\r\n')).text,
+    );
+    expect(malformed).toMatchObject({ status: 400, contentType: 'application/json' });
+    expect(malformed.body.error.code).toBe('VALIDATION_ERROR');
+    const huge = parseRaw(
+      (await rawExchange(h.baseUrl, `GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+        .text,
+    );
+    expect(huge).toMatchObject({ status: 431, contentType: 'application/json' });
+    expect(huge.body.error.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
+  });
+
+  it('cuts off a body shorter than its Content-Length after REQUEST_TIMEOUT_MS with 408, and writes nothing', async () => {
+    const request =
+      'POST /api/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Cookie: verdict_session=${user.cookie}\r\nContent-Length: 100\r\n\r\n{"name":"never"`;
+    const { text, ms } = await rawExchange(h.baseUrl, request);
+    const response = parseRaw(text);
+    expect(response).toMatchObject({ status: 408, contentType: 'application/json' });
+    expect(response.body.error.code).toBe('REQUEST_TIMEOUT');
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    expect(await keyNames()).not.toContain('never');
+  });
+
+  it('cuts off a client that stops sending its headers the same way', async () => {
+    const { text } = await rawExchange(h.baseUrl, 'GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Slow: 1');
+    expect(parseRaw(text)).toMatchObject({ status: 408, body: { error: { code: 'REQUEST_TIMEOUT' } } });
+  });
+
+  it.each(INVISIBLE.map((text) => [JSON.stringify(text), text]))(
+    'refuses text made only of invisible characters (%s) where text is required',
+    async (_label, invisible) => {
+      const name = await h.request('POST', '/api/keys', { cookie: user.cookie, body: { name: invisible } });
+      expect(expectError(name, 'VALIDATION_ERROR').details?.map((d) => d.path)).toEqual(['name']);
+      const question = await h.request('POST', '/api/debates', {
+        cookie: user.cookie,
+        body: { question: invisible.repeat(10) },
+      });
+      expect(expectError(question, 'VALIDATION_ERROR').details?.map((d) => d.path)).toEqual(['question']);
+      const signUp = await h.request('POST', '/api/auth/register', {
+        body: { email: 'invisible@example.com', password: 'correct horse battery', name: invisible },
+      });
+      expect(expectError(signUp, 'VALIDATION_ERROR').details?.map((d) => d.path)).toEqual(['name']);
+    },
+  );
+
+  it('keeps visible text that contains invisible characters', async () => {
+    const res = await h.request<{ name: string }>('POST', '/api/keys', {
+      cookie: user.cookie,
+      body: { name: 'zero\u200bwidth' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.name).toBe('zero\u200bwidth');
+  });
+});

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+
+/** Failures noted while a request was served, to go on its one log line (keyed by the raw request). */
+const failures = new WeakMap<object, unknown>();
+
+/**
+ * Records why a request failed, for its log line. Takes a Fastify request or the object a tRPC adapter hands
+ * to its error hook (a Fastify request too, or the raw message).
+ */
+export function noteRequestFailure(req: unknown, error: unknown) {
+  const raw = (req as { raw?: IncomingMessage } | null)?.raw ?? req;
+  if (raw && typeof raw === 'object') failures.set(raw, error);
+}
+
+/** Ids are the server's own; a caller's X-Request-Id is kept on the line when it is short and printable. */
+export const newRequestId = () => randomUUID();
+
+function clientRequestId(req: FastifyRequest): string | undefined {
+  const value = req.headers['x-request-id'];
+  return typeof value === 'string' && /^[\x21-\x7e]{1,128}$/.test(value) ? value : undefined;
+}
+
+/**
+ * One line per request, when it completes: method, path, status, duration, and the failure behind a 5xx
+ * (noted by the error handlers instead of logged on a line of its own).
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const failure = error ?? failures.get(request.raw);
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...(clientRequestId(request) ? { clientRequestId: clientRequestId(request) } : {}),
+    };
+    const message = `${line.method} ${line.url} ${line.status} ${line.ms} ms`;
+    if (reply.statusCode >= 500) reply.log.error({ ...line, err: failure }, message);
+    else reply.log.info(line, message);
+  }
+}

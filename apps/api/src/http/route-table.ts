@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { OpenApiRouter } from 'trpc-to-openapi';
+import type { Meta } from '../trpc/init.ts';
+
+type Route = { segments: string[]; methods: Set<string> };
+
+/** "/api/debates/{id}" and "/api/debates/:id" alike: a parameter segment matches any one segment. */
+const segmentsOf = (path: string) => path.split('/').map((s) => (/^(\{\w+\}|:\w+)$/.test(s) ? '*' : s));
+
+const matches = (pattern: string[], path: string[]) =>
+  pattern.length === path.length && pattern.every((segment, i) => segment === '*' || segment === path[i]);
+
+/**
+ * Every path the server answers and with which methods: the REST procedures (from the router) and the
+ * plain routes (collected as they are registered). Lets a known path with an unsupported method answer
+ * 405 with Allow, and an unknown path 404, without running the REST adapter.
+ */
+export function createRouteTable(app: FastifyInstance, router: OpenApiRouter) {
+  const routes = new Map<string, Route>();
+  const add = (path: string, methods: string[]) => {
+    const key = segmentsOf(path).join('/');
+    const route = routes.get(key) ?? { segments: segmentsOf(path), methods: new Set<string>() };
+    for (const method of methods) route.methods.add(method.toUpperCase());
+    routes.set(key, route);
+  };
+  for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: Meta } }[]) {
+    const openapi = procedure._def.meta?.openapi;
+    if (openapi) add(openapi.path, [openapi.method]);
+  }
+  app.addHook('onRoute', (route) => {
+    // Catch-alls (the REST and tRPC adapters, CORS preflight) say nothing about which paths exist.
+    if (route.url.includes('*')) return;
+    add(route.url, [route.method].flat());
+  });
+  return {
+    /** The methods a path accepts, or null when no route has that path. */
+    allowedMethods: (url: string): string[] | null => {
+      const path = (url.split('?')[0] ?? url).split('/');
+      const methods = new Set<string>();
+      for (const route of routes.values()) {
+        if (matches(route.segments, path)) for (const method of route.methods) methods.add(method);
+      }
+      return methods.size > 0 ? [...methods].sort() : null;
+    },
+  };
+}
+
+export type RouteTable = ReturnType<typeof createRouteTable>;

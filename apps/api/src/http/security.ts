@@ -1,0 +1,129 @@
+import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import { AppError, type Config } from '@verdict/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { presentedKey } from '../trpc/context.ts';
+import { sendAppError } from './envelope.ts';
+
+/**
+ * The API answers JSON only: a page that somehow renders a response may load nothing, run nothing and be
+ * framed by nobody. /docs gets its own policy (docsContentSecurityPolicy).
+ */
+const API_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+  },
+};
+
+/**
+ * What Redoc needs and nothing more: its bundle from this server, the inline styles it injects, the
+ * document from /openapi.json, the search worker it starts from a blob, images and fonts inlined as data.
+ */
+export const docsContentSecurityPolicy = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", 'blob:'],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+  },
+};
+
+/** Paths anyone may read from any page (no credentials): health checks, and the spec's public reads. */
+const PUBLIC_READS = [/^\/health$/, /^\/v1\/health$/];
+
+const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  'Deprecation',
+  'Sunset',
+  'Link',
+];
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'Authorization',
+  'X-Api-Key',
+  'Idempotency-Key',
+  'X-Provider-Keys',
+  'Last-Event-ID',
+];
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+
+/**
+ * True for a browser request that another site made. A page on a trusted origin (or this server's own) is
+ * fine; so is a non-browser client, which sends neither Origin nor Sec-Fetch-Site.
+ */
+export function isCrossSite(req: FastifyRequest, trusted: ReadonlySet<string>): boolean {
+  if (req.headers['sec-fetch-site'] === 'same-origin') return false;
+  const origin = req.headers.origin;
+  if (typeof origin === 'string') return !trusted.has(origin);
+  return req.headers['sec-fetch-site'] === 'cross-site';
+}
+
+/** The origins a browser page may act from: CORS_ORIGINS, the web app's and this API's own. */
+export function trustedOrigins(config: Config): Set<string> {
+  return new Set([
+    ...config.corsOrigins,
+    new URL(config.appUrl).origin,
+    new URL(config.publicBaseUrl).origin,
+  ]);
+}
+
+/** Security headers on every response, CORS by origin, and the CSRF guard for cookie-authenticated writes. */
+export async function registerSecurity(app: FastifyInstance, config: Config) {
+  const trusted = trustedOrigins(config);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: API_CSP,
+    // An API response is not a document another site should embed or open in its window group.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    hsts: config.publicBaseUrl.startsWith('https://'),
+  });
+
+  await app.register(fastifyCors, {
+    delegator: (req, done) => done(null, corsPolicy(req, trusted)),
+  });
+
+  // Keys are not ambient: a browser never attaches one on its own, so only requests without a key (the
+  // session cookie's, or sign-in itself) can be forged by another site. Refused before any work.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!UNSAFE_METHODS.has(req.method) || presentedKey(req) !== null) return;
+    if (!isCrossSite(req, trusted)) return;
+    return sendAppError(
+      reply,
+      new AppError('FORBIDDEN', 'Cross-site request refused: this origin may not act with your session'),
+    );
+  });
+}
+
+function corsPolicy(req: FastifyRequest, trusted: ReadonlySet<string>): FastifyCorsOptions {
+  const path = pathOf(req.url);
+  if (PUBLIC_READS.some((pattern) => pattern.test(path))) {
+    return { origin: '*', methods: ['GET', 'OPTIONS'], allowedHeaders: ['Content-Type'], credentials: false };
+  }
+  const origin = req.headers.origin;
+  return {
+    origin: typeof origin === 'string' && trusted.has(origin) ? origin : false,
+    // The session cookie serves the dashboard's routes only; /v1 is for API keys.
+    credentials: path.startsWith('/api/') || path.startsWith('/trpc/'),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  };
+}
