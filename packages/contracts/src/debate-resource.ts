@@ -146,6 +146,32 @@ export const CreateVerdictInput = z.strictObject({
 });
 export type CreateVerdictInput = z.infer<typeof CreateVerdictInput>;
 
+const ProviderKeysHeader = z
+  .string()
+  .max(4000)
+  .optional()
+  .meta({
+    description:
+      'BYOK plans: your provider keys, used in memory only and never stored, as `openai:sk-…,anthropic:sk-ant-…` ' +
+      'or a JSON object `{"openai":"sk-…"}` (providers openai, anthropic, google). Other plans: 402 BYOK_REQUIRED.',
+  });
+
+/** Request headers of the create routes (documented; read by the routes themselves). */
+export const CreateDebateHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .optional()
+    .meta({
+      description:
+        'The same key and body within 24 h answer the first debate, charged once; another body is 409 CONFLICT',
+    }),
+  'X-Provider-Keys': ProviderKeysHeader,
+});
+
+/** Request headers of a retry: a BYOK debate's keys were never stored, so a retry sends them again. */
+export const RetryDebateHeaders = z.object({ 'X-Provider-Keys': ProviderKeysHeader });
+
 export const CreatedDebate = z
   .object({
     debateId: z.uuid(),

@@ -23,6 +23,15 @@ export const Recommendation = z.enum([
 ]);
 export type Recommendation = z.infer<typeof Recommendation>;
 
+/**
+ * Confidence as the spec's public forms show it: a whole-number percent. Stored and on the debate object it
+ * is 0–1; /v1 verdicts and the stream use this.
+ *
+ * @example
+ * confidencePercent(0.644) // 64
+ */
+export const confidencePercent = (fraction: number) => Math.min(100, Math.max(0, Math.round(fraction * 100)));
+
 export const Stance = z.enum(['for', 'against', 'mixed']);
 export type Stance = z.infer<typeof Stance>;
 

@@ -96,3 +96,60 @@ export const ErrorEnvelope = z
   })
   .meta({ id: 'ErrorEnvelope' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+const count = (description: string) => z.number().int().min(0).max(2_147_483_647).meta({ description });
+
+/**
+ * Fields some codes add next to `code` and `message`. A client may rely on them for those codes only.
+ *
+ * @example
+ * // 429 MONTHLY_LIMIT_REACHED
+ * { "error": { "code": "MONTHLY_LIMIT_REACHED", "message": "…", "limit": 5, "upgradeUrl": "https://…/pricing" } }
+ */
+export const ERROR_EXTRAS = {
+  VALIDATION_ERROR: { details: z.array(ValidationIssue).max(100).optional() },
+  RATE_LIMITED: { retryAfter: count('Seconds to wait before retrying (also in Retry-After)') },
+  MONTHLY_LIMIT_REACHED: {
+    limit: count('Free-tier debates per month'),
+    upgradeUrl: z.string().max(2048).meta({ description: 'Where to choose a paid plan' }),
+  },
+  CONCURRENT_LIMIT: {
+    activeCount: count('Debates of the account now pending, running or paused'),
+    limit: count('Debates the account may have running at once'),
+  },
+  QUOTA_EXCEEDED: {
+    required: count('Credits the debate costs'),
+    balance: count('Credits the account has'),
+  },
+  INSUFFICIENT_CREDITS: {
+    required: count('Credits the debate costs'),
+    balance: count('Credits the account has'),
+  },
+} as const satisfies Partial<Record<ErrorCode, z.ZodRawShape>>;
+
+/** "RATE_LIMITED" → "RateLimitedError", "INTERNAL_ERROR" → "InternalError": the component name of a code. */
+export const errorSchemaName = (code: ErrorCode) => {
+  const pascal = code
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+  return pascal.endsWith('Error') ? pascal : `${pascal}Error`;
+};
+
+/**
+ * The envelope of one code exactly: the code itself, its message and the fields that code adds. The API
+ * document describes each route's errors with these, so a generated client knows which fields it gets.
+ */
+export function errorEnvelopeOf(code: ErrorCode) {
+  const extras: z.ZodRawShape = (ERROR_EXTRAS as Partial<Record<ErrorCode, z.ZodRawShape>>)[code] ?? {};
+  return z
+    .object({
+      error: z.object({
+        code: z.literal(code),
+        message: z.string().max(2000).meta({ description: 'For people; may change between releases' }),
+        ...extras,
+      }),
+    })
+    .meta({ id: errorSchemaName(code), description: ERROR_CODES[code].doc });
+}

@@ -42,6 +42,17 @@ export const DebateEventData = {
 } as const;
 
 export type DebateEventType = keyof typeof DebateEventData;
+
+/**
+ * The `data` of each message of a debate stream (SSE): the stored payloads, except that the verdict's
+ * confidence is sent as the spec's whole-number percent (0.64 → 64).
+ */
+export const StreamEventData = {
+  ...DebateEventData,
+  verdict: DebateEventData.verdict.extend({
+    confidence: z.number().int().min(0).max(100).meta({ description: 'Whole-number percent' }),
+  }),
+} as const;
 export type DebateEventPayload<T extends DebateEventType> = z.infer<(typeof DebateEventData)[T]>;
 
 /** A union member per event type, so `switch (event.type)` narrows `data`. */

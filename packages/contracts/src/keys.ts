@@ -43,6 +43,7 @@ export const ApiKeyConfig = z
     allowedProviders: z
       .array(ProviderName)
       .min(1, 'allowedProviders needs at least one provider when given')
+      .max(ProviderName.options.length)
       .nullable()
       .optional(),
     rateLimit: z

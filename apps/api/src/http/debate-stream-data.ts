@@ -1,3 +1,5 @@
+import { confidencePercent } from '@verdict/contracts';
+
 /**
  * The `data` of a debate stream message, from a stored or published event's data. Every event passes
  * through unchanged except the verdict, whose confidence is stored 0–1 and sent as the spec's whole-number
@@ -5,10 +7,8 @@
  */
 export function streamData(type: string, data: unknown): unknown {
   if (type !== 'verdict' || !isObject(data) || typeof data.confidence !== 'number') return data;
-  return { ...data, confidence: toPercent(data.confidence) };
+  return { ...data, confidence: confidencePercent(data.confidence) };
 }
-
-const toPercent = (fraction: number) => Math.min(100, Math.max(0, Math.round(fraction * 100)));
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -108,7 +108,11 @@ describe('security headers, CORS and CSRF', () => {
 
   it("lets the web app's origin, a same-origin page and clients without browser headers write", async () => {
     const user = await registerUser(h);
-    const cases = [{ origin: APP }, { origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-origin' }, {}];
+    const cases: Record<string, string>[] = [
+      { origin: APP },
+      { origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-origin' },
+      {},
+    ];
     for (const [i, headers] of cases.entries()) {
       const res = await h.request('POST', '/api/keys', {
         cookie: user.cookie,

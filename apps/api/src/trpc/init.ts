@@ -1,6 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { errorStatus } from '@verdict/contracts';
+import { type ErrorCode, errorStatus } from '@verdict/contracts';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { authenticate } from '../auth/authenticate.ts';
 import { findNulPath, nulRefused } from '../http/input-guards.ts';
@@ -9,6 +9,12 @@ import type { Context } from './context.ts';
 
 export type AuthKind = 'none' | 'user' | 'key';
 
+/**
+ * What a route can fail with beyond what every route of its kind can (authentication, rate limits, body
+ * parsing, CSRF, 500 — see openapi/route-errors.ts), and what each failure means on this route.
+ */
+export type RouteErrors = Partial<Record<ErrorCode, string>>;
+
 export type Meta = OpenApiMeta<{
   /** Which credentials the route accepts: none, session cookie or key (/api), key only (/v1). */
   auth?: AuthKind;
@@ -16,6 +22,11 @@ export type Meta = OpenApiMeta<{
   successStatus?: 200 | 201 | 204;
   /** Marks the route deprecated: Deprecation, Sunset and Link headers, and `deprecated` in OpenAPI. */
   deprecation?: { sunset: Date; link: string };
+  errors?: RouteErrors;
+  /** Sends X-RateLimit-* although it takes no credentials (sign-up's per-IP budget). */
+  rateLimitHeaders?: boolean;
+  /** A route the interface specification does not name: marked as an extension in the document. */
+  extension?: boolean;
 }>;
 
 const t = initTRPC

@@ -73,20 +73,23 @@ describe('auth over HTTP', () => {
       ['of spaces and control characters only', ' \t\u200b\u202e        ', 'custom'],
       ['among the most common ones (any case)', 'Password123', 'common_password'],
       ['among the most common ones', '1234567890', 'common_password'],
-    ])('rejects a password %s with 400 VALIDATION_ERROR naming the password', async (_label, password, code) => {
-      const email = uniqueEmail();
-      const res = await h.request('POST', '/api/auth/register', {
-        body: { email, password, name: 'Weak' },
-      });
-      const error = expectError(res, 'VALIDATION_ERROR');
-      expect(error.details).toEqual([expect.objectContaining({ path: 'password', code })]);
-      expect(sessionSetCookie(res.headers)).toBeUndefined();
-      // Nothing was created: the same email registers fine with a good password.
-      const retry = await h.request('POST', '/api/auth/register', {
-        body: { email, password: 'a much better passphrase', name: 'Strong' },
-      });
-      expect(retry.status).toBe(201);
-    });
+    ])(
+      'rejects a password %s with 400 VALIDATION_ERROR naming the password',
+      async (_label, password, code) => {
+        const email = uniqueEmail();
+        const res = await h.request('POST', '/api/auth/register', {
+          body: { email, password, name: 'Weak' },
+        });
+        const error = expectError(res, 'VALIDATION_ERROR');
+        expect(error.details).toEqual([expect.objectContaining({ path: 'password', code })]);
+        expect(sessionSetCookie(res.headers)).toBeUndefined();
+        // Nothing was created: the same email registers fine with a good password.
+        const retry = await h.request('POST', '/api/auth/register', {
+          body: { email, password: 'a much better passphrase', name: 'Strong' },
+        });
+        expect(retry.status).toBe(201);
+      },
+    );
 
     it('rejects an invalid email, a missing name and unknown fields, listing each in details', async () => {
       const res = await h.request('POST', '/api/auth/register', {

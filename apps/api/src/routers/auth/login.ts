@@ -5,16 +5,17 @@ import { setSessionCookie } from './session-cookie.ts';
 
 export const login = publicProcedure
   .meta({
+    errors: {
+      UNAUTHORIZED: 'Wrong email or password',
+      RATE_LIMITED: 'Too many failed attempts for this email or from this address',
+      FORBIDDEN: 'Sent from a page of another origin (CSRF)',
+      SERVICE_UNAVAILABLE: 'Too many passwords being hashed right now; retry after Retry-After',
+    },
+    extension: true,
     openapi: {
       method: 'POST',
       path: '/api/auth/login',
-      tags: ['auth'],
       summary: 'Sign in with email and password; sets the session cookie',
-      errorResponses: {
-        400: 'Invalid input',
-        401: 'Wrong email or password',
-        429: 'Too many failed attempts',
-      },
     },
   })
   .input(LoginInput)

@@ -6,8 +6,9 @@ import { clearSessionCookie } from './session-cookie.ts';
 /** Idempotent: ends the session if there is one and always clears the cookie. */
 export const logout = publicProcedure
   .meta({
+    extension: true,
     successStatus: 204,
-    openapi: { method: 'POST', path: '/api/auth/logout', tags: ['auth'], summary: 'Sign out' },
+    openapi: { method: 'POST', path: '/api/auth/logout', summary: 'Sign out' },
   })
   .input(z.void())
   .output(z.void())

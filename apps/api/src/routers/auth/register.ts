@@ -5,13 +5,19 @@ import { setSessionCookie } from './session-cookie.ts';
 
 export const register = publicProcedure
   .meta({
+    errors: {
+      CONFLICT: 'An account with this email exists',
+      RATE_LIMITED: 'Too many sign-ups from this address (REGISTER_LIMIT_PER_HOUR)',
+      FORBIDDEN: 'Sent from a page of another origin (CSRF)',
+      SERVICE_UNAVAILABLE: 'Too many passwords being hashed right now; retry after Retry-After',
+    },
+    extension: true,
+    rateLimitHeaders: true,
     successStatus: 201,
     openapi: {
       method: 'POST',
       path: '/api/auth/register',
-      tags: ['auth'],
       summary: 'Create an account (free plan, 10 credits) and sign in',
-      errorResponses: { 400: 'Invalid input', 409: 'Email already registered' },
     },
   })
   .input(RegisterInput)

@@ -6,12 +6,12 @@ import { publicProcedure } from '../../trpc/init.ts';
 
 export const session = publicProcedure
   .meta({
+    errors: { UNAUTHORIZED: 'No valid session cookie' },
+    extension: true,
     openapi: {
       method: 'GET',
       path: '/api/auth/session',
-      tags: ['auth'],
       summary: 'The signed-in user of the session cookie',
-      errorResponses: { 401: 'No valid session' },
     },
   })
   .input(z.void())

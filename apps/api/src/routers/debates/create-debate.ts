@@ -1,15 +1,23 @@
-import { CreateDebateInput, CreatedDebate, MODE_PANEL } from '@verdict/contracts';
+import { CreateDebateHeaders, CreateDebateInput, CreatedDebate, MODE_PANEL } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { userProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from './create-helpers.ts';
 
 export const createDebate = userProcedure
   .meta({
+    errors: {
+      BYOK_REQUIRED: 'X-Provider-Keys on a plan without BYOK, or attachments without BYOK Pro',
+      FORBIDDEN: 'Not a member of the workspace',
+      CONFLICT: 'Idempotency-Key reused with another body',
+      MONTHLY_LIMIT_REACHED: 'The free plan\u2019s debates of the month are used up',
+      CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
+      QUOTA_EXCEEDED: 'Not enough credits for the mode',
+    },
     successStatus: 201,
     openapi: {
+      requestHeaders: CreateDebateHeaders,
       method: 'POST',
       path: '/api/debates',
-      tags: ['debates'],
       summary: 'Start a debate; answers at once with its id and stream URL',
       description:
         'Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts ' +
@@ -17,15 +25,6 @@ export const createDebate = userProcedure
         'charged. Idempotency-Key: the same key and body within 24 h returns the first debate; a ' +
         'different body is 409. An identical completed debate of the last 24 h answers from cache ' +
         '(cached: true, no charge) unless skipCache.',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid body or X-Provider-Keys',
-        401: 'Not authenticated',
-        402: 'Provider keys need a BYOK plan, or attachments need BYOK Pro (BYOK_REQUIRED)',
-        403: 'Not a member of the workspace',
-        409: 'Idempotency-Key reused with another body',
-        429: 'MONTHLY_LIMIT_REACHED, CONCURRENT_LIMIT, QUOTA_EXCEEDED or RATE_LIMITED',
-      },
     },
   })
   .input(CreateDebateInput)

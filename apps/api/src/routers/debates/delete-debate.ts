@@ -1,19 +1,17 @@
 import { DebateIdInput } from '@verdict/contracts';
 import { z } from 'zod';
 import { userProcedure } from '../../trpc/init.ts';
-import { DEBATE_ROUTE_ERRORS } from './error-responses.ts';
+import { ONE_DEBATE_ERRORS } from './error-responses.ts';
 
 /** Soft delete: hidden from lists and reads. The owner only; anyone else gets 404. */
 export const deleteDebate = userProcedure
   .meta({
+    errors: ONE_DEBATE_ERRORS,
     successStatus: 204,
     openapi: {
       method: 'DELETE',
       path: '/api/debates/{id}',
-      tags: ['debates'],
       summary: 'Hide a debate (soft delete)',
-      protect: true,
-      errorResponses: DEBATE_ROUTE_ERRORS,
     },
   })
   .input(DebateIdInput)

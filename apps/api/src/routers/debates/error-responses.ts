@@ -1,7 +1,6 @@
-/** The failures every route on one debate can answer with, as documented in OpenAPI. */
-export const DEBATE_ROUTE_ERRORS = {
-  400: 'Invalid id',
-  401: 'Not authenticated',
-  404: 'Missing, deleted, or not yours',
-  429: 'Rate limited',
-} as const;
+import type { RouteErrors } from '../../trpc/init.ts';
+
+/** What a route on one debate of the caller's answers when that debate is not there for them. */
+export const ONE_DEBATE_ERRORS = {
+  NOT_FOUND: 'Missing, deleted, or not yours',
+} as const satisfies RouteErrors;

@@ -5,19 +5,17 @@ import { createdResponse, routingOf } from './create-helpers.ts';
 
 export const forkDebate = userProcedure
   .meta({
+    errors: {
+      NOT_FOUND: 'Missing, or not public',
+      MONTHLY_LIMIT_REACHED: 'The free plan\u2019s debates of the month are used up',
+      CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
+      QUOTA_EXCEEDED: 'Not enough credits for a fast debate',
+    },
     successStatus: 201,
     openapi: {
       method: 'POST',
       path: '/api/debates/{id}/fork',
-      tags: ['debates'],
       summary: 'Run a public debate again, optionally with a modified question, in fast mode on your billing',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid body',
-        401: 'Not authenticated',
-        404: 'Source missing or not public',
-        429: 'MONTHLY_LIMIT_REACHED, QUOTA_EXCEEDED, CONCURRENT_LIMIT or RATE_LIMITED',
-      },
     },
   })
   .input(ForkInput)

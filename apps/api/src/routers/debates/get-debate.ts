@@ -4,18 +4,11 @@ import { userProcedure } from '../../trpc/init.ts';
 
 export const getDebate = userProcedure
   .meta({
+    errors: { NOT_FOUND: 'Missing, deleted, or a private debate of another account' },
     openapi: {
       method: 'GET',
       path: '/api/debates/{id}',
-      tags: ['debates'],
       summary: 'One debate (own, or public); counts, verdict and cost once completed',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Not authenticated',
-        404: 'Missing, deleted or private',
-        429: 'Rate limited',
-      },
     },
   })
   .input(DebateIdInput)

@@ -1,16 +1,15 @@
 import { DebateIdInput, DebateStateChart } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { DEBATE_ROUTE_ERRORS } from './error-responses.ts';
+import { ONE_DEBATE_ERRORS } from './error-responses.ts';
 
 export const getStateChart = userProcedure
   .meta({
+    errors: ONE_DEBATE_ERRORS,
+    extension: true,
     openapi: {
       method: 'GET',
       path: '/api/debates/{id}/statechart',
-      tags: ['debates'],
       summary: "The engine's state chart, this debate's current state and its transition history",
-      protect: true,
-      errorResponses: DEBATE_ROUTE_ERRORS,
     },
   })
   .input(DebateIdInput)

@@ -6,10 +6,7 @@ export const listDebates = userProcedure
     openapi: {
       method: 'GET',
       path: '/api/debates',
-      tags: ['debates'],
       summary: "The caller's debates, newest first by default; deleted ones are not listed",
-      protect: true,
-      errorResponses: { 400: 'Invalid query', 401: 'Not authenticated', 429: 'Rate limited' },
     },
   })
   .input(DebateListQuery)

@@ -1,24 +1,24 @@
-import { DebateIdInput, RetryResult } from '@verdict/contracts';
+import { DebateIdInput, RetryDebateHeaders, RetryResult } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
 import { providerKeysOf } from './create-helpers.ts';
+import { ONE_DEBATE_ERRORS } from './error-responses.ts';
 
 export const retryDebate = userProcedure
   .meta({
+    errors: {
+      ...ONE_DEBATE_ERRORS,
+      DEBATE_NOT_FAILED: 'The debate has not failed',
+      DEBATE_ALREADY_RUNNING: 'An engine is running the debate',
+      CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
+      QUOTA_EXCEEDED: 'Not enough credits to take the refunded charge again',
+    },
     openapi: {
+      requestHeaders: RetryDebateHeaders,
       method: 'POST',
       path: '/api/debates/{id}/retry',
-      tags: ['debates'],
       summary: 'Start a failed debate over (same question and mode; previous events cleared)',
       description:
         'A debit refunded on the failure is taken again; a BYOK debate needs X-Provider-Keys again.',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid id, or X-Provider-Keys missing for a BYOK debate',
-        401: 'Not authenticated',
-        404: 'Missing or not yours',
-        409: 'DEBATE_NOT_FAILED, or DEBATE_ALREADY_RUNNING when an engine runs it',
-        429: 'CONCURRENT_LIMIT, QUOTA_EXCEEDED or RATE_LIMITED',
-      },
     },
   })
   .input(DebateIdInput)

@@ -7,10 +7,7 @@ export const createKey = userProcedure
     openapi: {
       method: 'POST',
       path: '/api/keys',
-      tags: ['keys'],
       summary: 'Create an API key; the full key is in this response only',
-      protect: true,
-      errorResponses: { 400: 'Invalid name or config', 401: 'Not authenticated', 429: 'Rate limited' },
     },
   })
   .input(CreateApiKeyInput)

@@ -7,10 +7,7 @@ export const listKeys = userProcedure
     openapi: {
       method: 'GET',
       path: '/api/keys',
-      tags: ['keys'],
       summary: 'Active API keys of the caller, newest first; never the key values',
-      protect: true,
-      errorResponses: { 401: 'Not authenticated', 429: 'Rate limited' },
     },
   })
   .input(z.void())

@@ -4,20 +4,15 @@ import { userProcedure } from '../../trpc/init.ts';
 
 export const revokeKey = userProcedure
   .meta({
+    errors: {
+      FORBIDDEN: 'The key belongs to another account',
+      NOT_FOUND: 'No such key, or it was revoked',
+    },
     successStatus: 204,
     openapi: {
       method: 'DELETE',
       path: '/api/keys/{id}',
-      tags: ['keys'],
       summary: 'Revoke a key permanently; its next request gets 401',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Not authenticated',
-        403: 'Key of another account',
-        404: 'Key missing or already revoked',
-        429: 'Rate limited',
-      },
     },
   })
   .input(KeyIdInput)

@@ -3,19 +3,14 @@ import { userProcedure } from '../../trpc/init.ts';
 
 export const updateKey = userProcedure
   .meta({
+    errors: {
+      FORBIDDEN: 'The key belongs to another account',
+      NOT_FOUND: 'No such key, or it was revoked',
+    },
     openapi: {
       method: 'PATCH',
       path: '/api/keys/{id}',
-      tags: ['keys'],
       summary: 'Rename a key or replace its whole config',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid name or config',
-        401: 'Not authenticated',
-        403: 'Key of another account',
-        404: 'Key missing or revoked',
-        429: 'Rate limited',
-      },
     },
   })
   .input(UpdateApiKeyInput)

@@ -7,10 +7,7 @@ export const me = keyProcedure
     openapi: {
       method: 'GET',
       path: '/v1/me',
-      tags: ['v1'],
       summary: 'Profile of the account that owns the key',
-      protect: true,
-      errorResponses: { 401: 'Missing or invalid key', 429: 'Rate limited' },
     },
   })
   .input(z.void())

@@ -1,4 +1,4 @@
-import { CreatedDebate, CreateVerdictInput, MODE_PANEL } from '@verdict/contracts';
+import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput, MODE_PANEL } from '@verdict/contracts';
 import { keyProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from '../debates/create-helpers.ts';
 
@@ -14,23 +14,22 @@ function contextWithOptions(input: CreateVerdictInput): string | null {
 
 export const createVerdict = keyProcedure
   .meta({
+    errors: {
+      INSUFFICIENT_CREDITS: 'Not enough credits for the mode',
+      BYOK_REQUIRED: 'X-Provider-Keys on a plan without BYOK',
+      CONFLICT: 'Idempotency-Key reused with another body',
+      MONTHLY_LIMIT_REACHED: 'The free plan\u2019s debates of the month are used up',
+      CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
+    },
     successStatus: 201,
     openapi: {
+      requestHeaders: CreateDebateHeaders,
       method: 'POST',
       path: '/v1/verdicts',
-      tags: ['v1'],
       summary: 'Start a debate (default mode balanced); answers at once with its id and stream URL',
       description:
         'Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on ' +
         'POST /api/debates.',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid body',
-        401: 'Missing or invalid key',
-        402: 'INSUFFICIENT_CREDITS or BYOK_REQUIRED',
-        409: 'Idempotency-Key reused with another body',
-        429: 'MONTHLY_LIMIT_REACHED, CONCURRENT_LIMIT or RATE_LIMITED',
-      },
     },
   })
   .input(CreateVerdictInput)

@@ -1,21 +1,14 @@
-import { DebateIdInput, VerdictDetail } from '@verdict/contracts';
+import { confidencePercent, DebateIdInput, VerdictDetail } from '@verdict/contracts';
 import { toDebateObject } from '@verdict/core';
 import { keyProcedure } from '../../trpc/init.ts';
 
 export const getVerdict = keyProcedure
   .meta({
+    errors: { NOT_FOUND: 'Missing, or a private debate of another account' },
     openapi: {
       method: 'GET',
       path: '/v1/verdicts/{id}',
-      tags: ['v1'],
       summary: 'A debate and its full verdict (confidence as a whole-number percent)',
-      protect: true,
-      errorResponses: {
-        400: 'Invalid id',
-        401: 'Missing or invalid key',
-        404: 'Missing or private',
-        429: 'Rate limited',
-      },
     },
   })
   .input(DebateIdInput)
@@ -25,6 +18,6 @@ export const getVerdict = keyProcedure
     const verdict = debate.status === 'completed' ? debate.verdict : null;
     return {
       debate: toDebateObject(debate),
-      verdict: verdict ? { ...verdict, confidence: Math.round(verdict.confidence * 100) } : null,
+      verdict: verdict ? { ...verdict, confidence: confidencePercent(verdict.confidence) } : null,
     };
   });

@@ -6,10 +6,7 @@ export const listVerdicts = keyProcedure
     openapi: {
       method: 'GET',
       path: '/v1/verdicts',
-      tags: ['v1'],
       summary: "The key owner's debates, paginated; search looks within questions",
-      protect: true,
-      errorResponses: { 400: 'Invalid query', 401: 'Missing or invalid key', 429: 'Rate limited' },
     },
   })
   .input(VerdictListQuery)

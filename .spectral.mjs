@@ -1,0 +1,69 @@
+// Spectral ruleset of `npm run lint:api`: the OpenAPI ruleset and the OWASP API Security Top 10 ruleset,
+// with each rule that does not fit this API narrowed or waived below, and the reason next to it.
+
+import { schema } from '@stoplight/spectral-functions';
+import owasp from '@stoplight/spectral-owasp-ruleset';
+import { oas } from '@stoplight/spectral-rulesets';
+
+/** Every schema a client sends: request bodies (with what they refer to) and parameters. */
+const REQUEST_SCHEMAS = ['$.paths[*][*].requestBody..schema', '$.paths[*][*].parameters[*].schema'];
+const within = (type) => REQUEST_SCHEMAS.map((path) => `${path}..[?(@ && @.type=="${type}")]`);
+const requires = (...alternatives) => ({
+  function: schema,
+  functionOptions: {
+    schema: { type: 'object', anyOf: alternatives.map((field) => ({ required: [field] })) },
+  },
+});
+
+/** The sign-in routes and the health checks: how a caller gets credentials, and what load balancers poll. */
+const UNAUTHENTICATED = [
+  'openapi.json#/paths/~1api~1auth~1register',
+  'openapi.json#/paths/~1api~1auth~1login',
+  'openapi.json#/paths/~1api~1auth~1logout',
+  'openapi.json#/paths/~1api~1auth~1session',
+  'openapi.json#/paths/~1health',
+  'openapi.json#/paths/~1v1~1health',
+];
+
+export default {
+  extends: [oas, owasp],
+  rules: {
+    // Size limits protect the server from what it receives. The OWASP rules ask them of every schema,
+    // responses included; here they are enforced on everything a client sends, and waived on what the
+    // server sends (a verdict's narrative, a page of debates), whose size the server itself controls.
+    'owasp:api4:2023-string-limit': 'off',
+    'owasp:api4:2023-array-limit': 'off',
+    'owasp:api4:2023-string-restricted': 'off',
+    // A route that takes no input cannot fail validation, and the document lists no error a route cannot
+    // return; every route that takes input documents its 400.
+    'owasp:api8:2023-define-error-validation': 'off',
+    'verdict:request-string-limit': {
+      description: 'A string a client sends has maxLength, enum, const or a format that bounds it.',
+      severity: 'error',
+      given: within('string'),
+      then: requires('maxLength', 'enum', 'const', 'format'),
+    },
+    'verdict:request-array-limit': {
+      description: 'An array a client sends has maxItems.',
+      severity: 'error',
+      given: within('array'),
+      then: requires('maxItems'),
+    },
+  },
+  overrides: [
+    {
+      files: UNAUTHENTICATED,
+      rules: {
+        // Signing up or in is how a caller gets credentials; signing out needs none (it is idempotent).
+        'owasp:api2:2023-write-restricted': 'off',
+        'owasp:api2:2023-read-restricted': 'off',
+        // Not counted against a request budget: sign-in failures are limited per email and IP (429 with
+        // Retry-After), sign-ups per IP (with X-RateLimit-*); health checks are for load balancers.
+        'owasp:api4:2023-rate-limit': 'off',
+        'owasp:api4:2023-rate-limit-responses-429': 'off',
+        // Nothing to authenticate, so nothing to refuse with 401.
+        'owasp:api8:2023-define-error-responses-401': 'off',
+      },
+    },
+  ],
+};
