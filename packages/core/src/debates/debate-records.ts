@@ -86,6 +86,16 @@ async function refundCharge(em: EntityManager, debateId: string, at: Date) {
   );
 }
 
+/** cost.credits: what the debate's attempts were charged in the end, net of refunds, from the ledger. */
+async function settleCreditsCharged(em: EntityManager, debateId: string) {
+  await sqlIn(em)(
+    `update debates set cost = jsonb_set(cost, '{credits}', to_jsonb(coalesce(
+       (select -sum(delta) from credit_ledger where debate_id = ?), 0)::int))
+     where id = ?`,
+    [debateId, debateId],
+  );
+}
+
 /** Rows of the debates table as the engine moves them along; the API's create flow builds on `insert`. */
 export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) {
   const now = () => new Date(clock.now());
@@ -181,6 +191,7 @@ export function createDebateRecords(db: Database, jobs: JobQueue, clock: Clock) 
         if (outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
           await refundCharge(em, id, now());
         }
+        await settleCreditsCharged(em, id);
         await queueWebhookEvent(em, id, lease.attempt, outcome);
         return changed;
       });

@@ -191,11 +191,19 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
     expect(fake.count('anthropic')).toBe(3 + 2); // three debaters, the judge tried twice (one retry)
     fake.setScript((request) =>
-      request.model.includes('opus') ? { text: VALID_VERDICT } : { text: 'Agreed.' },
+      request.model.includes('opus')
+        ? { text: VALID_VERDICT, inputTokens: 2000, outputTokens: 500 }
+        : { text: 'Agreed.', inputTokens: 1000, outputTokens: 100 },
     );
     const second = await finished((await create()).id);
     expect(second?.verdict).toMatchObject({ recommendation: 'DEFER', confidence: 0.64 });
     expect(second?.verdict?.keyEvidence[0]?.weight).toBe('high');
+    // At list price (llm/prices.ts): three sonnet debaters at $3/$15 per million tokens, the opus judge at
+    // $15/$75.
+    expect(second?.cost).toMatchObject({ inputTokens: 5000, outputTokens: 800, llmCalls: 4 });
+    const debaters = 3 * ((1000 * 3 + 100 * 15) / 1e6);
+    const judge = (2000 * 15 + 500 * 75) / 1e6;
+    expect(second?.cost?.estimatedUsd).toBeCloseTo(debaters + judge, 6);
   });
 
   it('fails a BYOK debate whose provider keys are gone, instead of using the service keys', async () => {

@@ -2,19 +2,24 @@ import type { DebateCost, DebateEvent } from '@verdict/contracts';
 import type { SnapshotFrom } from 'xstate';
 import type { DebateOutcome } from '../debates/debate-records.ts';
 import type { debateMachine } from './machine.ts';
-import { type Resumption, type RunningDebate, type SettledTurn, settledKey } from './run-debate.ts';
+import {
+  addCall,
+  noUsage,
+  type Resumption,
+  type RunningDebate,
+  type SettledTurn,
+  settledKey,
+} from './run-debate.ts';
 import type { Restoration } from './snapshot.ts';
 
 // Between the engine node and the actor: what a restore reads back, and what a finished actor amounts to.
 
 export function resumptionFrom(restoration: Restoration): Resumption {
   const settled = new Map<string, SettledTurn>();
-  const usage = { inputTokens: 0, outputTokens: 0, llmCalls: 0 };
+  const usage = noUsage();
   for (const { inputTokens, outputTokens, ...turn } of restoration.turns) {
     settled.set(settledKey(turn.agent, turn.round), { turn });
-    usage.inputTokens += inputTokens;
-    usage.outputTokens += outputTokens;
-    usage.llmCalls += 1;
+    addCall(usage, { model: turn.model, inputTokens, outputTokens });
   }
   for (const failure of restoration.failures) {
     const key = settledKey(failure.agent, failure.round);
@@ -29,7 +34,9 @@ export function failureEvent(events: DebateEvent[]) {
 }
 
 export function outcomeOf(final: SnapshotFrom<typeof debateMachine>, running: RunningDebate): DebateOutcome {
-  const cost: DebateCost = { ...running.usage, estimatedUsd: 0, credits: 0 };
+  // What was charged is settled when the final state is stored (debate-records.ts#finish), refunds included.
+  const { estimatedUsd, ...counts } = running.usage;
+  const cost: DebateCost = { ...counts, estimatedUsd: roundUsd(estimatedUsd), credits: 0 };
   if (final.value === 'completed' && final.context.verdict) {
     return {
       status: 'completed',
@@ -47,6 +54,9 @@ export function outcomeOf(final: SnapshotFrom<typeof debateMachine>, running: Ru
     cost,
   };
 }
+
+/** Dollars to a hundredth of a cent: list prices are no finer, and float sums are noisier. */
+const roundUsd = (usd: number) => Math.round(usd * 10_000) / 10_000;
 
 export const zeroCost = (): DebateCost => ({
   inputTokens: 0,

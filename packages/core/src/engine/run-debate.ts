@@ -3,6 +3,7 @@ import { Effect } from 'effect';
 import { type Actor, createActor, fromCallback, fromPromise, type Snapshot, type SnapshotFrom } from 'xstate';
 import type { TransitionRecord } from '../bus/ports.ts';
 import type { LlmProvider } from './llm/port.ts';
+import { estimateUsd } from './llm/prices.ts';
 import { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, type ProviderFailure } from './llm-call.ts';
 import {
   DebateFailure,
@@ -55,7 +56,18 @@ export type Resumption = {
 
 export const settledKey = (agent: string, round: number) => `${round}:${agent}`;
 
-export type Usage = { inputTokens: number; outputTokens: number; llmCalls: number };
+/** Tokens and calls of a debate, and what they cost at list price (llm/prices.ts). */
+export type Usage = { inputTokens: number; outputTokens: number; llmCalls: number; estimatedUsd: number };
+
+export const noUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, llmCalls: 0, estimatedUsd: 0 });
+
+/** Adds one call's tokens and list-price cost to a debate's usage. */
+export function addCall(usage: Usage, call: { model: string; inputTokens: number; outputTokens: number }) {
+  usage.inputTokens += call.inputTokens;
+  usage.outputTokens += call.outputTokens;
+  usage.llmCalls += 1;
+  usage.estimatedUsd += estimateUsd(call.model, call.inputTokens, call.outputTokens);
+}
 
 /** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
 const JUDGE_ATTEMPTS = 3;
@@ -81,15 +93,9 @@ export function statePath(value: unknown): string {
  */
 export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: Resumption): RunningDebate {
   const policy = deps.policy ?? DEFAULT_CALL_POLICY;
-  const usage: Usage = resumption
-    ? { ...resumption.usage }
-    : { inputTokens: 0, outputTokens: 0, llmCalls: 0 };
+  const usage: Usage = resumption ? { ...resumption.usage } : noUsage();
   const settled = resumption?.settled ?? new Map<string, SettledTurn>();
-  const count = (r: { inputTokens: number; outputTokens: number }) => {
-    usage.inputTokens += r.inputTokens;
-    usage.outputTokens += r.outputTokens;
-    usage.llmCalls += 1;
-  };
+  const count = (call: { model: string; inputTokens: number; outputTokens: number }) => addCall(usage, call);
 
   const speak = (seat: Seat, round: RoundInput) =>
     Effect.gen(function* () {
@@ -265,7 +271,12 @@ function pickTarget(seat: Seat, previous: Turn[], seats: Seat[]): string | null 
   return (opposite ?? previous[0])?.agent ?? null;
 }
 
-function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, count: (u: Usage) => void) {
+function judgeProgram(
+  input: JudgeInput,
+  deps: EngineDeps,
+  policy: CallPolicy,
+  count: (call: { model: string; inputTokens: number; outputTokens: number }) => void,
+) {
   return Effect.gen(function* () {
     let prompt = judgePrompt(input.brief, input.seats, input.turns, input.missing);
     for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
@@ -290,7 +301,7 @@ function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, c
             ),
         ),
       );
-      count({ ...response, llmCalls: 1 });
+      count(response);
       const parsed = parseVerdict(response.text, input.missing);
       if (parsed.ok) return parsed.verdict;
       prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;

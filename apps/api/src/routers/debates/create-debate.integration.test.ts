@@ -243,5 +243,42 @@ describe('creating debates', () => {
     expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, failed)).toBe(0);
     expect(await balance(user)).toBe(10);
     expect(await ledgerSum(user)).toBe(10);
+    // The stored cost says what was charged in the end: nothing, whatever the engine reported.
+    const [row] = await h.core.db.execute<{ cost: { credits: number } }>(
+      'select cost from debates where id = ?',
+      [res.json.debateId],
+    );
+    expect(row?.cost.credits).toBe(0);
+  });
+
+  it("stores in cost.credits what a completed debate was charged: its mode's credits", async () => {
+    const user = await registerUser(h);
+    const res = await post(user, { question: QUESTION, mode: 'balanced' });
+    const completed = {
+      status: 'completed' as const,
+      verdict: {
+        recommendation: 'PROCEED' as const,
+        oneLiner: 'Go',
+        confidence: 0.7,
+        narrative: 'Because.',
+        arguments: [],
+        keyEvidence: [],
+        decisionMatrix: [],
+        nextSteps: [],
+        revisitTriggers: [],
+        missingAgents: [],
+      },
+      cost: { inputTokens: 10, outputTokens: 20, estimatedUsd: 0.0012, credits: 0, llmCalls: 6 },
+      agentCount: 5,
+      roundCount: 2,
+      agentsUsed: ['simulated/sonnet'],
+    };
+    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, completed)).toBe(1);
+    const read = await h.request<{ cost: { credits: number; estimatedUsd: number } }>(
+      'GET',
+      `/api/debates/${res.json.debateId}`,
+      { cookie: user.cookie },
+    );
+    expect(read.json.cost).toMatchObject({ credits: 3, estimatedUsd: 0.0012 });
   });
 });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { MODEL_TABLE } from './models.ts';
+import { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
+
+describe('call cost at list price', () => {
+  it('prices input and output tokens per million', () => {
+    expect(estimateUsd('anthropic:claude-sonnet-5-5', 1_000_000, 0)).toBe(3);
+    expect(estimateUsd('anthropic:claude-sonnet-5-5', 2000, 500)).toBeCloseTo(0.0135, 10);
+  });
+
+  it("prices a provider's dated answer by the model it was asked for", () => {
+    expect(estimateUsd('anthropic:claude-haiku-5-5-20261001', 1_000_000, 1_000_000)).toBe(6);
+  });
+
+  it('counts the simulated model, self-hosted Ollama models and unknown models as free', () => {
+    expect(estimateUsd('simulated/opus', 10_000, 10_000)).toBe(0);
+    expect(estimateUsd('ollama:qwen3:32b', 10_000, 10_000)).toBe(0);
+    expect(estimateUsd('openai:some-future-model', 10_000, 10_000)).toBe(0);
+  });
+
+  it('has a price for every cloud model the routing table can pick', () => {
+    const cloud = Object.values(MODEL_TABLE)
+      .flatMap((byProvider) => Object.entries(byProvider))
+      .filter(([provider]) => provider !== 'ollama')
+      .map(([provider, model]) => `${provider}:${model}`);
+    expect(cloud.filter((id) => !PRICES_PER_MILLION_TOKENS[id])).toEqual([]);
+  });
+});
