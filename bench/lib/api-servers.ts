@@ -24,13 +24,15 @@ export type ApiServerOptions = {
   counters?: 'memory' | 'database';
   /** Adds GET /bench/direct-me (see servers/api-server.ts). */
   directRoute?: boolean;
+  /** More environment for the server (its configuration variables). */
+  env?: Record<string, string>;
   execArgv?: string[];
 };
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApi> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { ...options.env };
   let dataDir: string | undefined;
   if (options.mode === 'postgres') {
     env.DATABASE_URL = options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;

@@ -49,7 +49,6 @@ let app: FastifyInstance;
 let ready: { key: string; userId: string };
 try {
   const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
-  // 100,000 per minute is the highest per-key limit the API accepts; a run stays far below it.
   // The account's own limit (an operator setting); its key inherits it.
   await core.accounts.setRateLimit(user.id, 100_000);
   const key = await core.apiKeys.create(user.id, 'bench', null);
