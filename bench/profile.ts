@@ -21,6 +21,7 @@ import { expectOk, startApiServer, startBareServer } from './lib/api-servers.ts'
 import { summarizeProfile } from './lib/cpuprofile.ts';
 import { measure } from './lib/load.ts';
 import { measureWithCpu } from './lib/measure-cpu.ts';
+import { BENCH_DATABASE_URL } from './lib/services.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,7 +37,7 @@ const { values: args } = parseArgs({
 });
 const mode = args.mode === 'embedded' ? 'embedded' : 'postgres';
 const counters = args.counters === 'memory' || args.counters === 'database' ? args.counters : undefined;
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseUrl = BENCH_DATABASE_URL;
 
 /** Committed transactions of the whole cluster database, or null without psql. */
 function xactCommits(): number | null {

@@ -3,7 +3,7 @@
  * `suite: Suite`), runs them one after another, prints a table and writes bench-results.json at the repo
  * root. Without arguments it runs every suite not marked optIn; with arguments, the named ones.
  * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS (default
- * 50), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ * 50); PostgreSQL and NATS: lib/services.ts.
  */
 import { readdir } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { machineBusyShare } from './lib/cpu.ts';
 import { type BenchResult, formatTable, writeResults } from './lib/results.ts';
+import { BENCH_DATABASE_URL } from './lib/services.ts';
 import type { BenchSettings, Suite } from './lib/suite.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -28,7 +29,7 @@ const settings: BenchSettings = {
   durationS: numberFromEnv('BENCH_DURATION', 10),
   warmupS: numberFromEnv('BENCH_WARMUP', 2),
   connections: numberFromEnv('BENCH_CONNECTIONS', 50),
-  databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  databaseUrl: BENCH_DATABASE_URL,
 };
 
 async function loadSuites(): Promise<Map<string, Suite>> {

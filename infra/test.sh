@@ -1,6 +1,71 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): real PostgreSQL and NATS first, then every vitest project.
+# The test command (`npm test [-- vitest arguments]`): every vitest project against a PostgreSQL and a
+# NATS of the run's own, started here from the installed binaries and removed afterwards, whether the
+# tests pass, fail or the run is interrupted. The machine's own PostgreSQL and NATS are never used.
+#
+# DATABASE_URL / NATS_URL, when set, name a PostgreSQL / NATS to use instead (each on its own).
+# The tests learn the URLs from TEST_DATABASE_URL / TEST_NATS_URL, which only this script sets
+# (packages/core/src/testing/index.ts reads them and refuses to run without them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash infra/ensure-services.sh
-exec vitest run "$@"
+source infra/private-services.sh
+
+VITEST_PID=""
+
+main() {
+  trap on_exit EXIT
+  # A signal only has to end the script: the EXIT trap then stops everything. 130/143 as a shell would.
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  if [ -n "${DATABASE_URL:-}" ]; then
+    say "PostgreSQL from DATABASE_URL"
+    TEST_DATABASE_URL="$DATABASE_URL"
+  else
+    start_private_postgres
+    TEST_DATABASE_URL="$PRIVATE_DATABASE_URL"
+  fi
+  if [ -n "${NATS_URL:-}" ]; then
+    say "NATS from NATS_URL"
+    TEST_NATS_URL="$NATS_URL"
+  else
+    start_private_nats
+    TEST_NATS_URL="$PRIVATE_NATS_URL"
+  fi
+  # Tests that start their own nats-server (tests/support/nats-server.ts) use the same binary.
+  NATS_SERVER_BIN="$(nats_server_bin)"
+  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN
+
+  run_vitest "$@"
+}
+
+# vitest runs in a process group of its own, in the background: `wait` returns as soon as a signal
+# arrives (a foreground child would make the traps wait for the whole run), and on the way out the group
+# can be stopped at once with everything the tests started in it (API and engine processes, nats-servers).
+run_vitest() {
+  setsid vitest run "$@" &
+  VITEST_PID=$! # setsid does not fork here (a background job is no group leader): this is the group id
+  wait "$VITEST_PID"
+}
+
+# Whatever the test run left: processes of vitest's group, then the private services.
+on_exit() {
+  local status=$?
+  trap '' INT TERM # a second Ctrl-C must not cut the clean-up short
+  stop_test_processes
+  stop_private_services
+  exit "$status"
+}
+
+stop_test_processes() {
+  [ -n "$VITEST_PID" ] || return 0
+  kill -TERM -- "-$VITEST_PID" 2>/dev/null || return 0 # nothing left in the group: the usual case
+  local _
+  for _ in $(seq 1 50); do
+    kill -0 -- "-$VITEST_PID" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL -- "-$VITEST_PID" 2>/dev/null || true
+}
+
+main "$@"

@@ -3,9 +3,9 @@ import type { AppRouter } from '@verdict/api';
 import type { ErrorCode } from '@verdict/contracts';
 import {
   createTestCore,
-  TEST_DATABASE_URL,
-  TEST_NATS_URL,
   type TestCore,
+  testDatabaseUrl,
+  testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,9 @@ import { readSse } from './support/sse.ts';
 // The API and an engine node as separate processes on the real PostgreSQL and NATS, driven over HTTP.
 describe('debates end to end over HTTP, with the engine in its own process', () => {
   const env = {
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: testDatabaseUrl(),
     DATABASE_SCHEMA: uniqueSchema('e2e'),
-    NATS_URL: TEST_NATS_URL,
+    NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${uniqueSchema('e2e')}.`,
     SIMULATED_FIRST_TOKEN_MS: '150',
     CONCURRENT_DEBATES: '20',

@@ -1,4 +1,4 @@
-import { createTestCore, TEST_DATABASE_URL, type TestCore, uniqueSchema } from '@verdict/core/testing';
+import { createTestCore, type TestCore, testDatabaseUrl, uniqueSchema } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from './support/http.ts';
 import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
@@ -6,7 +6,7 @@ import { type RunningProcess, runAdmin, startApi } from './support/processes.ts'
 // Two API processes on one PostgreSQL schema: what horizontal scaling of the API looks like.
 describe('two API processes sharing one database', () => {
   const schema = uniqueSchema('e2e');
-  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+  const env = { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: schema };
   let first: RunningProcess;
   let second: RunningProcess;
   let db: TestCore;

@@ -5,9 +5,9 @@ import {
   eventually,
   type FakeLlmServer,
   startFakeLlmServer,
-  TEST_DATABASE_URL,
-  TEST_NATS_URL,
   type TestCore,
+  testDatabaseUrl,
+  testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,9 +37,9 @@ describe('engine nodes killed at random points', () => {
   const SLOTS = 2;
   const prefix = uniqueSchema('kill');
   const env = {
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: testDatabaseUrl(),
     DATABASE_SCHEMA: uniqueSchema('kill'),
-    NATS_URL: TEST_NATS_URL,
+    NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${prefix}.`,
     // The lease and the job's ack wait: what a dead node's debates wait before another node takes them.
     JOB_ACK_WAIT_MS: '3000',

@@ -5,9 +5,9 @@ import {
   eventually,
   type FakeLlmServer,
   startFakeLlmServer,
-  TEST_DATABASE_URL,
-  TEST_NATS_URL,
   type TestCore,
+  testDatabaseUrl,
+  testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,9 +29,9 @@ const VERDICT = JSON.stringify({
 // real Anthropic SDK; this test process plays the API's part (writes debates, sends commands, reads events).
 describe('a debate in a separate engine process', () => {
   const env = {
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: testDatabaseUrl(),
     DATABASE_SCHEMA: uniqueSchema('e2e'),
-    NATS_URL: TEST_NATS_URL,
+    NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${uniqueSchema('e2e')}.`,
     JOB_ACK_WAIT_MS: '5000',
     LOG_LEVEL: 'warn',

@@ -4,9 +4,9 @@ import {
   eventually,
   type FakeLlmServer,
   startFakeLlmServer,
-  TEST_DATABASE_URL,
-  TEST_NATS_URL,
   type TestCore,
+  testDatabaseUrl,
+  testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('NATS restarted while debates run', () => {
   const prefix = uniqueSchema('natsout');
   const schema = uniqueSchema('natsout');
   const env = () => ({
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: testDatabaseUrl(),
     DATABASE_SCHEMA: schema,
     NATS_URL: nats.url,
     NATS_PREFIX: `${prefix}.`,
@@ -161,10 +161,10 @@ describe('NATS restarted while debates run', () => {
 describe('PostgreSQL unreachable for a few seconds while debates run', () => {
   const schema = uniqueSchema('pgout');
   const prefix = uniqueSchema('pgout');
-  const database = new URL(TEST_DATABASE_URL);
+  const database = new URL(testDatabaseUrl());
   const env = {
     DATABASE_SCHEMA: schema,
-    NATS_URL: TEST_NATS_URL,
+    NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${prefix}.`,
     // Shorter than the outage: leases run out while the database is away, and must be taken back by
     // their own holder, not lost.
@@ -187,10 +187,10 @@ describe('PostgreSQL unreachable for a few seconds while debates run', () => {
 
   beforeAll(async () => {
     proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
-    const viaProxy = new URL(TEST_DATABASE_URL);
+    const viaProxy = new URL(testDatabaseUrl());
     viaProxy.port = String(proxy.port);
     fake = await startFakeLlmServer(slowDebaters(300, 500));
-    tc = await createTestCore({ ...env, DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: 'silent' });
+    tc = await createTestCore({ ...env, DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' });
     core = tc.core;
     ownerId = (await core.accounts.createUser({ email: 'pg-out@example.com', name: 'Pg' })).id;
     // Kept as each resolves, so afterAll stops whichever started even if the other did not.

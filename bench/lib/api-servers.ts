@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_DATABASE_URL } from './services.ts';
 import { spawnServer } from './spawn-server.ts';
 
 const SERVERS = join(import.meta.dirname, '..', 'servers');
@@ -29,13 +30,11 @@ export type ApiServerOptions = {
   execArgv?: string[];
 };
 
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApi> {
   const env: Record<string, string> = { ...options.env };
   let dataDir: string | undefined;
   if (options.mode === 'postgres') {
-    env.DATABASE_URL = options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+    env.DATABASE_URL = options.databaseUrl ?? BENCH_DATABASE_URL;
     env.DATABASE_SCHEMA = `bench_${randomBytes(5).toString('hex')}`;
     env.BENCH_DROP_SCHEMA = '1';
   } else {

@@ -2,7 +2,6 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { TEST_NATS_URL } from '@verdict/core/testing';
 import autocannon from 'autocannon';
 import { expectOk, startBareServer } from '../lib/api-servers.ts';
 import { commandCpuSeconds, processCpuSeconds } from '../lib/cpu.ts';
@@ -20,6 +19,7 @@ import {
 import { type ClientOutcome, openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
 import { describeLoad, type LoadOptions, type LoadResult, measure, toLoadResult } from '../lib/load.ts';
 import { type BenchResult, round } from '../lib/results.ts';
+import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
 
 /**
@@ -33,7 +33,6 @@ import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
  *     engine's publish of the event (both epoch ms on one machine's clock).
  */
 
-const NATS_URL = process.env.NATS_URL ?? TEST_NATS_URL;
 const SSE_CLIENTS = 1000;
 const SSE_AGENTS = 3;
 const SSE_ROUNDS = 5;
@@ -160,11 +159,11 @@ async function createThroughput(settings: BenchSettings, log: SuiteContext['log'
     await bareServer.stop();
   }
 
-  const d = newDeployment(settings.databaseUrl, NATS_URL);
+  const d = newDeployment(settings.databaseUrl, BENCH_NATS_URL);
   const users = Math.max(1, settings.connections);
   log(`distributed API (schema ${d.schema}, ${users} accounts): POST /api/debates, skipCache, no engine`);
   const api = await startDebatesApi(d, { users });
-  const nc = await connect({ servers: [NATS_URL], name: 'bench-debates-runner' });
+  const nc = await connect({ servers: [BENCH_NATS_URL], name: 'bench-debates-runner' });
   try {
     const probe = await fetch(`${api.baseUrl}/api/debates`, {
       method: 'POST',
@@ -428,12 +427,12 @@ async function createDebate(api: DebatesApi): Promise<{ id: string; path: string
  * other debate) while the baseline runs.
  */
 async function sseFanout(settings: BenchSettings, log: SuiteContext['log']): Promise<BenchResult[]> {
-  const d = newDeployment(settings.databaseUrl, NATS_URL);
+  const d = newDeployment(settings.databaseUrl, BENCH_NATS_URL);
   log(`SSE fan-out: API + engine node (schema ${d.schema}), ${SSE_CLIENTS} clients on one debate`);
   let api: DebatesApi | undefined;
   let engine: DebatesEngine | undefined;
   const fleets: SseFleet[] = [];
-  const nc = await connect({ servers: [NATS_URL], name: 'bench-debates-runner' });
+  const nc = await connect({ servers: [BENCH_NATS_URL], name: 'bench-debates-runner' });
   try {
     // One after the other: the API runs the migrations the engine's database then finds.
     api = await startDebatesApi(d);

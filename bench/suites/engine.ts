@@ -14,11 +14,12 @@ import {
   startDebate,
   systemClock,
 } from '@verdict/core';
-import { createTestCore, TEST_NATS_URL, type TestCore } from '@verdict/core/testing';
+import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { commandCpuSeconds, processCpuSeconds } from '../lib/cpu.ts';
 import type { StepReport } from '../lib/engine-node-child.ts';
 import { type EngineNodeHost, startEngineNodeHost } from '../lib/engine-node-host.ts';
 import { type BenchResult, round } from '../lib/results.ts';
+import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
 /**
@@ -134,7 +135,7 @@ type Env = { test: TestCore; ownerId: string; host: EngineNodeHost; log: SuiteCo
 /** A bus on a fresh prefix for one step (its own job stream and consumer), dropped afterwards. */
 async function withStepBus<T>(body: (bus: NatsBus, prefix: string) => Promise<T>): Promise<T> {
   const prefix = `bench_engine_${randomBytes(4).toString('hex')}.`;
-  const bus = await natsBus({ servers: [TEST_NATS_URL], prefix, name: 'bench-engine-runner' });
+  const bus = await natsBus({ servers: [BENCH_NATS_URL], prefix, name: 'bench-engine-runner' });
   try {
     return await body(bus, prefix);
   } finally {
@@ -410,7 +411,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     host = await startEngineNodeHost({
       databaseUrl: settings.databaseUrl,
       schema: test.schema,
-      natsUrl: TEST_NATS_URL,
+      natsUrl: BENCH_NATS_URL,
     });
     const env: Env = { test, ownerId, host, log };
     results.push(await nodeCriticalPath(env));

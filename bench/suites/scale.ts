@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { type Database, type NatsBus, natsBus, openDatabase } from '@verdict/core';
-import { createTestCore, TEST_NATS_URL, type TestCore } from '@verdict/core/testing';
+import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { commandCpuSeconds, machineBusySeconds, processCpuSeconds } from '../lib/cpu.ts';
 import {
   type DebatesApi,
@@ -30,6 +30,7 @@ import {
   uuidArray,
   waitForPulling,
 } from '../lib/scale-debates.ts';
+import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
 
 /**
@@ -47,7 +48,6 @@ import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
  * BENCH_SCALE_DUMP.
  */
 
-const NATS_URL = process.env.NATS_URL ?? TEST_NATS_URL;
 /** JOB_ACK_WAIT_MS's default in packages/core/src/config/config.ts: the lease and the job's ack wait. */
 const ACK_WAIT_MS = 6000;
 
@@ -111,7 +111,7 @@ async function withPart<T>(
   const test = await createTestCore({ DATABASE_URL: settings.databaseUrl, DATABASE_SCHEMA: schema });
   let bus: NatsBus | undefined;
   try {
-    bus = await natsBus({ servers: [NATS_URL], prefix, name: 'bench-scale-runner' });
+    bus = await natsBus({ servers: [BENCH_NATS_URL], prefix, name: 'bench-scale-runner' });
     const ownerId = (
       await test.core.accounts.createUser({ email: `bench-scale-${tag}@example.com`, name: 'Bench' })
     ).id;
@@ -139,7 +139,7 @@ async function dropSchema(test: TestCore) {
 const engineOptions = (part: Part, label: string, slots: number, firstTokenMs: number) => ({
   databaseUrl: part.settings.databaseUrl,
   schema: part.schema,
-  natsUrl: NATS_URL,
+  natsUrl: BENCH_NATS_URL,
   prefix: part.prefix,
   slots,
   firstTokenMs,
@@ -618,7 +618,7 @@ type ThroughputRun = {
 
 async function throughputRun(part: Part, nodes: number, index: number): Promise<ThroughputRun> {
   const prefix = `${part.prefix.slice(0, -1)}_${index}.`;
-  const bus = await natsBus({ servers: [NATS_URL], prefix, name: 'bench-scale-runner' });
+  const bus = await natsBus({ servers: [BENCH_NATS_URL], prefix, name: 'bench-scale-runner' });
   const engines: EngineProcess[] = [];
   try {
     const ids = await insertDebates(part.db, part.ownerId, THROUGHPUT_DEBATES, THROUGHPUT_SHAPE);
@@ -762,7 +762,7 @@ async function throughput(settings: BenchSettings, log: SuiteContext['log']): Pr
 // 3. Event latency engine publish → SSE client, under load
 
 async function sseUnderLoad(settings: BenchSettings, log: SuiteContext['log']): Promise<BenchResult[]> {
-  const d = newDeployment(settings.databaseUrl, NATS_URL);
+  const d = newDeployment(settings.databaseUrl, BENCH_NATS_URL);
   let api: DebatesApi | undefined;
   let engine: DebatesEngine | undefined;
   let db: Database | undefined;
@@ -772,7 +772,7 @@ async function sseUnderLoad(settings: BenchSettings, log: SuiteContext['log']): 
   try {
     api = await startDebatesApi(d); // runs the migrations first
     db = await openDatabase({ kind: 'postgres', url: d.databaseUrl, schema: d.schema });
-    bus = await natsBus({ servers: [NATS_URL], prefix: d.prefix, name: 'bench-scale-runner' });
+    bus = await natsBus({ servers: [BENCH_NATS_URL], prefix: d.prefix, name: 'bench-scale-runner' });
     const ownerId = api.userIds[0] as string;
     // The load: LOAD_IN_FLIGHT at once, each one that ends replaced by the next (closed loop).
     const spare = await insertDebates(db, ownerId, LOAD_IN_FLIGHT * 4, LOAD_SHAPE);

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Health } from '@verdict/contracts';
-import { TEST_DATABASE_URL } from '@verdict/core/testing';
+import { testDatabaseUrl } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Harness, startServer } from '../testing/http-harness.ts';
 
@@ -54,13 +54,13 @@ function databaseProxy(target: { host: string; port: number }) {
 describe('GET /health', () => {
   let direct: Harness;
   let proxied: Harness;
-  const database = new URL(TEST_DATABASE_URL);
+  const database = new URL(testDatabaseUrl());
   const proxy = databaseProxy({ host: database.hostname, port: Number(database.port || 5432) });
 
   beforeAll(async () => {
     direct = await startServer();
     const port = await proxy.start();
-    const viaProxy = new URL(TEST_DATABASE_URL);
+    const viaProxy = new URL(testDatabaseUrl());
     viaProxy.port = String(port);
     proxied = await startServer({
       env: { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: direct.schema },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DebateEvent } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, TEST_NATS_URL, uniqueSchema } from '../testing/index.ts';
+import { eventually, testNatsUrl, uniqueSchema } from '../testing/index.ts';
 import { memoryBus } from './memory.ts';
 import { natsBus } from './nats.ts';
 import type { Bus, JobHandle } from './ports.ts';
@@ -22,7 +22,7 @@ describe.each([
     'NATS JetStream',
     async () => {
       const bus = await natsBus({
-        servers: [TEST_NATS_URL],
+        servers: [testNatsUrl()],
         prefix: `${uniqueSchema('bus')}.`,
         jobAckWaitMs: 1000,
       });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestCore, TEST_DATABASE_URL, type TestCore } from '../testing/index.ts';
+import { createTestCore, type TestCore, testDatabaseUrl } from '../testing/index.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { type Database, openDatabase } from './orm.ts';
@@ -32,7 +32,7 @@ describe('migrations', () => {
     cores.push(test);
     const orm = await MikroORM.init({
       entities,
-      clientUrl: TEST_DATABASE_URL,
+      clientUrl: testDatabaseUrl(),
       schema: test.schema,
       driverOptions: { options: `-c search_path=${test.schema}` },
       discovery: { warnWhenNoEntities: false },

@@ -9,8 +9,8 @@ import {
   eventually,
   type FakeLlmServer,
   startFakeLlmServer,
-  TEST_NATS_URL,
   type TestCore,
+  testNatsUrl,
   uniqueSchema,
 } from '../testing/index.ts';
 import { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine-node.ts';
@@ -118,7 +118,7 @@ describe('engine nodes racing for the same debates', () => {
   };
 
   beforeAll(async () => {
-    const env = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, JOB_ACK_WAIT_MS: '1500' };
+    const env = { NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, JOB_ACK_WAIT_MS: '1500' };
     a = await createTestCore(env);
     b = await createTestCore({ ...env, DATABASE_SCHEMA: a.schema });
     fake = await startFakeLlmServer(async (request) => {

@@ -10,8 +10,8 @@ import {
   createTestCore,
   debaterTurnOf,
   eventually,
-  TEST_NATS_URL,
   type TestCore,
+  testNatsUrl,
   turnRefKey,
   uniqueSchema,
 } from '../testing/index.ts';
@@ -82,7 +82,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
 
   beforeAll(async () => {
     test = await createTestCore();
-    bus = await natsBus({ servers: [TEST_NATS_URL], prefix: `${uniqueSchema('eng')}.`, jobAckWaitMs: 2000 });
+    bus = await natsBus({ servers: [testNatsUrl()], prefix: `${uniqueSchema('eng')}.`, jobAckWaitMs: 2000 });
     fake = await startFakeLlmServer();
     ownerId = (await test.core.accounts.createUser({ email: 'owner@example.com', name: 'Owner' })).id;
   });

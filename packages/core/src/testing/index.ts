@@ -4,17 +4,32 @@ import { type Core, type CoreOptions, createCore } from '../core.ts';
 import { createEngineNode, type EngineNode } from '../engine/engine-node.ts';
 import type { SimulatedOptions } from '../engine/llm/simulated.ts';
 
-/** PostgreSQL the tests use: the machine's own server unless TEST_DATABASE_URL says otherwise. */
-export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+/**
+ * The PostgreSQL and NATS the tests use. The test command (`npm test`, infra/test.sh) starts a throwaway
+ * server of each for the run, or takes DATABASE_URL / NATS_URL, and passes them on as TEST_DATABASE_URL /
+ * TEST_NATS_URL. There is deliberately no default: a run that did not get them fails here, loudly, instead
+ * of writing into whatever PostgreSQL or NATS the machine happens to run. Read on use, not on import, so
+ * unit tests and the benchmarks (which pass their own URLs) can import this module without them.
+ */
+export const testDatabaseUrl = (): string => requiredUrl('TEST_DATABASE_URL');
+export const testNatsUrl = (): string => requiredUrl('TEST_NATS_URL');
+
+function requiredUrl(name: 'TEST_DATABASE_URL' | 'TEST_NATS_URL'): string {
+  const url = process.env[name];
+  if (!url)
+    throw new Error(
+      `${name} is not set. Run the tests with \`npm test\` (\`npm test -- <file>\` for one file): it starts ` +
+        'a private PostgreSQL and NATS for the run and sets it (DATABASE_URL / NATS_URL choose existing ones).',
+    );
+  return url;
+}
 
 /** A schema name no other test file uses. */
 export const uniqueSchema = (label = 't') => `${label}_${randomBytes(6).toString('hex')}`;
 
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(),
     DATABASE_SCHEMA: uniqueSchema(),
     LOG_LEVEL: 'silent',
     // Every test registers its users from 127.0.0.1; the sign-up limit has a test of its own.
