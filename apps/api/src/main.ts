@@ -1,10 +1,17 @@
-import { ConfigError, createCore, engineNodeFor, loadConfig } from '@verdict/core';
+import {
+  ConfigError,
+  createCore,
+  engineNodeFor,
+  loadConfig,
+  lockDataDir,
+  OperatorError,
+} from '@verdict/core';
 import pino from 'pino';
 import { buildServer } from './http/server.ts';
 
 /**
  * Composition root of the API process. In embedded mode (no NATS_URL) it also runs an engine node, since
- * nothing else could run the debates.
+ * nothing else could run the debates. With the embedded database it owns DATA_DIR (a lock).
  */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -18,9 +25,12 @@ async function main() {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  const lock =
+    config.database.kind === 'pglite' ? await lockDataDir(config.database.dataDir, 'server') : undefined;
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
+    dataDirLock: lock,
   });
   const app = await buildServer({ core, logger });
   const mode =
@@ -49,4 +59,10 @@ async function main() {
   logger.info(`API reference: ${config.publicBaseUrl}/docs`);
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof OperatorError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}

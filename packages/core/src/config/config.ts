@@ -21,6 +21,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lowercase identifier')
     .default('public'),
+  /** Embedded mode's folder: the lock and (in pglite/) the database. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** NATS server(s); absent means the in-process bus. */
   NATS_URL: z.string().min(1).optional(),
@@ -127,7 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: publicBaseUrl.startsWith('https://'),
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
-      : { kind: 'pglite', dataDir: resolve(e.DATA_DIR, 'pglite') },
+      : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },
     nats: e.NATS_URL
       ? { kind: 'nats', servers: e.NATS_URL.split(',').map((s) => s.trim()) }
       : { kind: 'memory' },

@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { EntityManager } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config.ts';
+import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -30,18 +32,30 @@ const common = {
   colors: false,
 };
 
+export type OpenDatabaseOptions = {
+  /** Receives the ORM's own messages (migrations applied …). */
+  log?: (message: string) => void;
+  /**
+   * Embedded mode: the DATA_DIR lock, if the caller took it already (the server takes it first thing).
+   * The database releases it on close. Without one, the database takes it as `lockRole`.
+   */
+  lock?: DataDirLock;
+  lockRole?: LockRole;
+};
+
 /**
- * Opens the configured database and applies pending migrations before returning. `log` receives the ORM's
- * own messages (migrations applied …).
+ * Opens the configured database and applies pending migrations before returning. Embedded mode first
+ * locks DATA_DIR: one process at a time.
  */
 export async function openDatabase(
   config: Config['database'],
-  log: (message: string) => void = () => {},
+  options: OpenDatabaseOptions = {},
 ): Promise<Database> {
+  const log = options.log ?? (() => {});
   const { orm, release } =
     config.kind === 'postgres'
       ? { orm: await openPostgres(config, log), release: undefined }
-      : await openPglite(config.dataDir, log);
+      : await openPglite(config, options, log);
   await orm.migrator.up();
   const execute = <T>(sql: string, params: unknown[] = []) =>
     orm.em.getConnection().execute(sql, params) as Promise<T[]>;
@@ -79,13 +93,35 @@ async function openPostgres(config: { url: string; schema: string }, logger: (me
   return orm;
 }
 
-async function openPglite(dataDir: string, logger: (message: string) => void) {
-  await mkdir(dataDir, { recursive: true });
-  // The app owns the PGlite instance: the driver's bundled copy cannot load newer extensions.
-  const pglite = await PGlite.create({ dataDir });
-  const orm = await PgliteMikroORM.init({ ...common, logger, dbName: 'verdict', driverOptions: { pglite } });
-  // The ORM leaves an instance it did not create open; closing it flushes the data folder.
-  return { orm, release: () => pglite.close() };
+async function openPglite(
+  config: Extract<Config['database'], { kind: 'pglite' }>,
+  options: OpenDatabaseOptions,
+  logger: (message: string) => void,
+) {
+  const lock = options.lock ?? (await lockDataDir(config.dataDir, options.lockRole ?? 'server'));
+  try {
+    const dataDir = join(config.dataDir, 'pglite');
+    await mkdir(dataDir, { recursive: true });
+    // The app owns the PGlite instance: the driver's bundled copy cannot load newer extensions.
+    const pglite = await PGlite.create({ dataDir });
+    const orm = await PgliteMikroORM.init({
+      ...common,
+      logger,
+      dbName: 'verdict',
+      driverOptions: { pglite },
+    });
+    // The ORM leaves an instance it did not create open; closing it flushes the data folder.
+    return {
+      orm,
+      release: async () => {
+        await pglite.close();
+        await lock.release();
+      },
+    };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
