@@ -7,11 +7,13 @@ import {
   OperatorError,
 } from '@verdict/core';
 import pino from 'pino';
+import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
 
 /**
  * Composition root of the API process. In embedded mode (no NATS_URL) it also runs an engine node, since
- * nothing else could run the debates. With the embedded database it owns DATA_DIR (a lock).
+ * nothing else could run the debates. With the embedded database it owns DATA_DIR (a lock) and serves
+ * `npm run admin` on it (the admin channel).
  */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -36,6 +38,7 @@ async function main() {
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
   const engine =
     config.nats.kind === 'memory'
       ? engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message))
@@ -48,6 +51,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await adminChannel?.close();
     await engine?.stop();
     await core.close();
     process.exit(0);

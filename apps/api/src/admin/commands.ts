@@ -10,7 +10,8 @@ Commands:
   grant-credits --email <email> --amount <n> [--note <text>]
   create-key    --email <email> --name <key name> [--rate-limit <per minute>]
 
-Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).`;
+Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR). When an embedded
+server is running on DATA_DIR, the command runs inside that server, over its admin channel.`;
 
 const OPTIONS = {
   email: { type: 'string' },

@@ -21,7 +21,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lowercase identifier')
     .default('public'),
-  /** Embedded mode's folder: the lock and (in pglite/) the database. */
+  /** Embedded mode's folder: the lock, the admin channel and (in pglite/) the database. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** NATS server(s); absent means the in-process bus. */
   NATS_URL: z.string().min(1).optional(),
