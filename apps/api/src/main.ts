@@ -9,6 +9,8 @@ import {
 import pino from 'pino';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
+import { assertPortFree, portRefusal } from './startup/port-check.ts';
+import { readyLine } from './startup/ready-line.ts';
 
 /**
  * Composition root of the API process. In embedded mode (no NATS_URL) it also runs an engine node, since
@@ -27,8 +29,13 @@ async function main() {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  // The refusals that need no slow work come first: DATA_DIR in use, then the port.
   const lock =
     config.database.kind === 'pglite' ? await lockDataDir(config.database.dataDir, 'server') : undefined;
+  await assertPortFree(config.host, config.port).catch(async (err) => {
+    await lock?.release();
+    throw err;
+  });
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
@@ -48,19 +55,30 @@ async function main() {
     logger.info('engine: in-process, on the SIMULATED debater model (no provider key configured)');
   }
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
+  const stop = async () => {
     await app.close();
     await adminChannel?.close();
     await engine?.stop();
     await core.close();
+  };
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  logger.info(`API reference: ${config.publicBaseUrl}/docs`);
+  try {
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => readyLine(config.publicBaseUrl, address),
+    });
+  } catch (err) {
+    await stop();
+    throw portRefusal(err, config.host, config.port);
+  }
 }
 
 try {
