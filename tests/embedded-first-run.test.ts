@@ -4,7 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { prepareTemplate } from '@verdict/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './support/http.ts';
 import { type RunningProcess, runApiExpectingRefusal, startApi } from './support/processes.ts';
 
 /** Pino's JSON lines reduced to their messages. */
@@ -14,7 +16,7 @@ const messages = (output: string) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line).msg as string);
 
-// `npm start` on an empty DATA_DIR: what it says once ready, and when it refuses.
+// `npm start` on an empty DATA_DIR: what it says while it creates the database, and when it refuses.
 describe('the first start on an empty DATA_DIR', () => {
   const dirs: string[] = [];
   let api: RunningProcess | undefined;
@@ -24,6 +26,9 @@ describe('the first start on an empty DATA_DIR', () => {
     return dir;
   };
 
+  beforeAll(async () => {
+    await prepareTemplate(); // what npm install did; a no-op when the template is there
+  }, 120_000);
   afterEach(async () => {
     await api?.stop();
     api = undefined;
@@ -32,10 +37,16 @@ describe('the first start on an empty DATA_DIR', () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('prints one ready line at the end: the base URL, the API reference and the OpenAPI document', async () => {
+  it('copies the prepared database, saying so and how long it took, then prints one ready line', async () => {
     const dataDir = await tempDir('verdict-first-');
     api = await startApi({ DATA_DIR: dataDir });
     const said = messages(api.output());
+    const creating = said.indexOf(
+      `creating the embedded database in ${dataDir}/pglite from the template prepared at install`,
+    );
+    expect(creating).toBeGreaterThanOrEqual(0);
+    expect(said[creating + 1]).toMatch(/^embedded database created in (\d+ ms|\d+\.\d s)$/);
+
     const base = api.baseUrl.replace('127.0.0.1', 'localhost');
     const ready = said.filter((m) => m.startsWith('ready: '));
     expect(ready).toEqual([
@@ -43,6 +54,18 @@ describe('the first start on an empty DATA_DIR', () => {
     ]);
     expect(said.at(-1)).toBe(ready[0]);
   });
+
+  it('still works without a prepared template, and says why it takes longer', async () => {
+    const dataDir = await tempDir('verdict-first-');
+    api = await startApi(
+      { DATA_DIR: dataDir, PGLITE_TEMPLATES: await tempDir('verdict-no-template-') },
+      180_000,
+    );
+    expect(messages(api.output())).toContainEqual(
+      expect.stringMatching(/^creating the embedded database in .*; no template was prepared at install/),
+    );
+    expect((await call(api.baseUrl, 'GET', '/health')).status).toBe(200);
+  }, 200_000);
 
   it('stops at once, before any slow work, when the port is taken', async () => {
     const squatter = createServer().listen(0, '127.0.0.1');

@@ -43,15 +43,26 @@ async function run({ log }: SuiteContext): Promise<BenchResult[]> {
       log(`run ${i + 1}/${RUNS}: first ${Math.round(first.at(-1)!)} ms, warm ${Math.round(warm.at(-1)!)} ms`);
     });
   }
+  // A first start when install scripts did not run: an empty template folder leaves nothing to copy.
+  const bare: number[] = [];
+  for (let i = 0; i < Math.min(RUNS, 3); i++) {
+    await withTempDir('verdict-startup-', (dataDir) =>
+      withTempDir('verdict-no-template-', async (templates) => {
+        bare.push(await msToHealthy({ DATA_DIR: dataDir, PGLITE_TEMPLATES: templates }));
+        log(`first start without a template: ${Math.round(bare.at(-1)!)} ms`);
+      }),
+    );
+  }
   const how = 'spawn of apps/api/src/main.ts (embedded mode, no keys) to the first 200 from GET /health';
   return [
     ...summary('first_start', `${how}, empty DATA_DIR`, first),
     ...summary('warm_start', `${how}, DATA_DIR holding the database of the previous start`, warm),
+    ...summary('first_start_no_template', `${how}, empty DATA_DIR, no prepared template`, bare),
   ];
 }
 
 export const suite: Suite = {
-  description: 'embedded npm start to healthy: first start on an empty DATA_DIR, warm start',
+  description: 'embedded npm start to healthy: first start on an empty DATA_DIR, warm start, no template',
   optIn: true,
   run,
 };

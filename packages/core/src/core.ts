@@ -25,7 +25,7 @@ export type CoreOptions = {
    * (DATABASE_URL set), so limits hold across API processes.
    */
   counters?: 'memory' | 'database';
-  /** Informational messages of the persistence layer (migrations applied). */
+  /** Informational messages of the persistence layer (migrations applied, embedded database created). */
   log?: (message: string) => void;
   /** Embedded mode: the DATA_DIR lock the caller already holds, or the role to take it as (`server`). */
   dataDirLock?: DataDirLock;
@@ -42,6 +42,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     log: options.log,
     lock: options.dataDirLock,
     lockRole: options.lockRole,
+    templates: config.pgliteTemplates,
   });
   const useDatabaseCounters =
     (options.counters ?? (config.database.kind === 'postgres' ? 'database' : 'memory')) === 'database';

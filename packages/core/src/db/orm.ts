@@ -1,14 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { EntityManager } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
-import { entities } from './entities.ts';
-import { migrations } from './migrations/index.ts';
+import { ormOptions } from './orm-options.ts';
+import { openPgliteOrm } from './pglite.ts';
+import { ensureDatabaseFolder } from './pglite-template.ts';
 
 export type Database = {
   /** Fork per unit of work (request, job); never share the root manager across requests. */
@@ -21,31 +18,22 @@ export type Database = {
   kind: 'postgres' | 'pglite';
 };
 
-const common = {
-  entities,
-  extensions: [Migrator],
-  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
-  // Entities are defined with defineEntity; no reflection or folder scanning is needed.
-  discovery: { warnWhenNoEntities: true },
-  allowGlobalContext: false,
-  debug: false,
-  colors: false,
-};
-
 export type OpenDatabaseOptions = {
-  /** Receives the ORM's own messages (migrations applied …). */
+  /** Receives the ORM's own messages (migrations applied …) and embedded mode's (database created …). */
   log?: (message: string) => void;
   /**
-   * Embedded mode: the DATA_DIR lock, if the caller took it already (the server takes it first thing).
-   * The database releases it on close. Without one, the database takes it as `lockRole`.
+   * Embedded mode: the DATA_DIR lock, if the caller took it already (the server takes it before checking
+   * its port). The database releases it on close. Without one, the database takes it as `lockRole`.
    */
   lock?: DataDirLock;
   lockRole?: LockRole;
+  /** Embedded mode: where prepared databases are looked for (undefined: next to the installed PGlite). */
+  templates?: string | undefined;
 };
 
 /**
  * Opens the configured database and applies pending migrations before returning. Embedded mode first
- * locks DATA_DIR: one process at a time.
+ * locks DATA_DIR (one process at a time) and creates the database there if it is empty.
  */
 export async function openDatabase(
   config: Config['database'],
@@ -55,8 +43,14 @@ export async function openDatabase(
   const { orm, release } =
     config.kind === 'postgres'
       ? { orm: await openPostgres(config, log), release: undefined }
-      : await openPglite(config, options, log);
-  await orm.migrator.up();
+      : await openEmbedded(config, options, log);
+  try {
+    await orm.migrator.up();
+  } catch (err) {
+    await orm.close(true);
+    await release?.();
+    throw err;
+  }
   const execute = <T>(sql: string, params: unknown[] = []) =>
     orm.em.getConnection().execute(sql, params) as Promise<T[]>;
   return {
@@ -75,7 +69,7 @@ export async function openDatabase(
 
 async function openPostgres(config: { url: string; schema: string }, logger: (message: string) => void) {
   const orm = await PostgresMikroORM.init({
-    ...common,
+    ...ormOptions,
     logger,
     clientUrl: config.url,
     schema: config.schema,
@@ -93,28 +87,20 @@ async function openPostgres(config: { url: string; schema: string }, logger: (me
   return orm;
 }
 
-async function openPglite(
+async function openEmbedded(
   config: Extract<Config['database'], { kind: 'pglite' }>,
   options: OpenDatabaseOptions,
-  logger: (message: string) => void,
+  log: (message: string) => void,
 ) {
   const lock = options.lock ?? (await lockDataDir(config.dataDir, options.lockRole ?? 'server'));
   try {
-    const dataDir = join(config.dataDir, 'pglite');
-    await mkdir(dataDir, { recursive: true });
-    // The app owns the PGlite instance: the driver's bundled copy cannot load newer extensions.
-    const pglite = await PGlite.create({ dataDir });
-    const orm = await PgliteMikroORM.init({
-      ...common,
-      logger,
-      dbName: 'verdict',
-      driverOptions: { pglite },
-    });
-    // The ORM leaves an instance it did not create open; closing it flushes the data folder.
+    const folder = join(config.dataDir, 'pglite');
+    await ensureDatabaseFolder(folder, options.templates, log);
+    const { orm, release } = await openPgliteOrm(folder, log);
     return {
       orm,
       release: async () => {
-        await pglite.close();
+        await release();
         await lock.release();
       },
     };
