@@ -1,6 +1,6 @@
 import { createAccounts } from './accounts/accounts.ts';
 import { memoryBus } from './bus/memory.ts';
-import { natsBus } from './bus/nats.ts';
+import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';

@@ -1,7 +1,8 @@
 export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
 export { chooseFunding } from './billing/funding.ts';
 export { memoryBus } from './bus/memory.ts';
-export { type NatsBus, type NatsBusOptions, natsBus } from './bus/nats.ts';
+export type { NatsBus, NatsBusOptions } from './bus/nats.ts';
+export { natsBus } from './bus/nats-on-demand.ts';
 export type {
   Bus,
   CommandBus,

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
 import { migrations } from './migrations/index.ts';
 import { ormOptions } from './orm-options.ts';
-import { openPgliteOrm } from './pglite.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
 
 export type Database = {
@@ -85,6 +83,8 @@ async function allMigrationsApplied(orm: { em: EntityManager }) {
 }
 
 async function openPostgres(config: { url: string; schema: string }, logger: (message: string) => void) {
+  // Loaded here so that embedded mode never loads the PostgreSQL driver, nor distributed mode PGlite.
+  const { MikroORM: PostgresMikroORM } = await import('@mikro-orm/postgresql');
   const orm = await PostgresMikroORM.init({
     ...ormOptions,
     logger,
@@ -113,6 +113,8 @@ async function openEmbedded(
   try {
     const folder = join(config.dataDir, 'pglite');
     await ensureDatabaseFolder(folder, options.templates, log);
+    // Loaded here so that distributed mode never loads PGlite.
+    const { openPgliteOrm } = await import('./pglite.ts');
     const { orm, release } = await openPgliteOrm(folder, log);
     return {
       orm,
