@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** What `npm start` runs (package.json). */
-const START = join(import.meta.dirname, '..', '..', 'apps', 'api', 'src', 'main.ts');
+const START = join(import.meta.dirname, '..', '..', 'apps', 'api', 'src', 'start.ts');
 
 /** A port nobody listens on right now (the kernel's pick); the child binds it a moment later. */
 async function freePort(): Promise<number> {
@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Spawns what `npm start` runs (apps/api/src/main.ts on this Node) with only `env` plus PATH and HOME, as
+ * Spawns what `npm start` runs (apps/api/src/start.ts on this Node) with only `env` plus PATH and HOME, as
  * a user's shell would, polls GET /health every 20 ms and returns the milliseconds from spawn to the first
  * 200. The process is then stopped with SIGTERM, which must end it cleanly.
  */

@@ -53,7 +53,8 @@ async function run({ log }: SuiteContext): Promise<BenchResult[]> {
       }),
     );
   }
-  const how = 'spawn of apps/api/src/main.ts (embedded mode, no keys) to the first 200 from GET /health';
+  const how =
+    'spawn of what npm start runs (apps/api/src/start.ts; embedded mode, no keys) to the first 200 from GET /health';
   return [
     ...summary('first_start', `${how}, empty DATA_DIR`, first),
     ...summary('warm_start', `${how}, DATA_DIR holding the database of the previous start`, warm),
