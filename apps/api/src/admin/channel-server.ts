@@ -26,7 +26,8 @@ type Log = {
 
 /**
  * Serves `npm run admin` commands on the live database (see channel.ts). Embedded mode only, started
- * once the core is open; `close` removes the socket and the info file before the lock is released.
+ * once the core is open. `close` takes no new command and waits for those under way, so a stopping
+ * server never closes the database under a command it accepted; call it before closing the core.
  */
 export async function serveAdminChannel(core: Core, lock: DataDirLock, log: Log) {
   const dir = await privateDirectory(runDir(lock.dir));
@@ -39,7 +40,15 @@ export async function serveAdminChannel(core: Core, lock: DataDirLock, log: Log)
   // We hold the lock: a socket file here is a dead server's.
   await rm(socketPath, { force: true });
   const secret = randomBytes(32);
-  const server = createServer((socket) => void answer(socket, core, secret, log));
+  const underWay = new Set<Promise<void>>();
+  const waiting = new Set<Socket>(); // connected, request not read yet
+  const server = createServer((socket) => {
+    waiting.add(socket);
+    const answering = answer(socket, core, secret, log, () => waiting.delete(socket)).finally(() =>
+      underWay.delete(answering),
+    );
+    underWay.add(answering);
+  });
   server.listen(socketPath);
   await once(server, 'listening');
   await chmod(socketPath, 0o600);
@@ -57,19 +66,23 @@ export async function serveAdminChannel(core: Core, lock: DataDirLock, log: Log)
     close: async () => {
       await rm(infoPath, { force: true });
       server.close();
+      for (const socket of waiting) socket.destroy();
       await rm(socketPath, { force: true });
+      await Promise.allSettled(underWay);
       if (spareDir) await rm(spareDir, { recursive: true, force: true });
     },
   };
 }
 
-async function answer(socket: Socket, core: Core, secret: Buffer, log: Log) {
+async function answer(socket: Socket, core: Core, secret: Buffer, log: Log, read: () => void) {
   socket.on('error', () => {}); // a client that went away; nothing to answer
   let reply: ChannelReply;
   try {
-    const request = JSON.parse(await readLine(socket, 10_000)) as ChannelRequest;
+    const line = await readLine(socket, 10_000).finally(read);
+    const request = JSON.parse(line) as ChannelRequest;
     const given = Buffer.from(String(request.secret), 'base64url');
     if (given.length !== secret.length || !timingSafeEqual(given, secret) || !Array.isArray(request.argv)) {
+      log.warn({}, 'admin channel: refused a request without the right secret');
       reply = { ok: false, error: { code: 'UNAUTHORIZED', message: 'admin channel: request refused' } };
     } else {
       const argv = request.argv.map(String);
