@@ -86,8 +86,20 @@ export async function startEngine(env: Record<string, string>, timeoutMs = 60_00
 }
 
 /** Runs `npm run admin -- …`'s entry point to completion. */
-export async function runAdmin(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['apps/api/src/admin.ts', ...args], {
+export function runAdmin(args: string[], env: Record<string, string>) {
+  return runToExit(['apps/api/src/admin.ts', ...args], env);
+}
+
+/**
+ * Runs what `npm start` runs when it is expected to refuse to start: resolves once it exits. Should it get
+ * ready after all, it is stopped, and exits 0.
+ */
+export function runApiExpectingRefusal(env: Record<string, string>) {
+  return runToExit(['apps/api/src/main.ts'], { PORT: '0', LOG_LEVEL: 'info', ...env }, /listening at/);
+}
+
+async function runToExit(args: string[], env: Record<string, string>, unwanted?: RegExp) {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,6 +108,7 @@ export async function runAdmin(args: string[], env: Record<string, string>) {
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => {
     stdout += c.toString();
+    if (unwanted?.test(stdout)) child.kill('SIGTERM'); // it started after all: the exit code says so
   });
   child.stderr?.on('data', (c: Buffer) => {
     stderr += c.toString();

@@ -1,15 +1,39 @@
-import { AppError, ConfigError, createCore, loadConfig } from '@verdict/core';
+import {
+  AppError,
+  ConfigError,
+  type Core,
+  createCore,
+  DataDirInUseError,
+  loadConfig,
+  OperatorError,
+} from '@verdict/core';
+import { runThroughServer } from './admin/channel-client.ts';
 import { runAdminCommand, USAGE } from './admin/commands.ts';
 
-/** `npm run admin -- <command>`: operator tasks on the configured database. */
+/**
+ * `npm run admin -- <command>`: operator tasks on the configured database. In embedded mode the process
+ * that holds DATA_DIR owns the database: with none, this one takes the lock and works directly; with a
+ * server running, the server runs the command (the same `runAdminCommand`) over its admin channel.
+ */
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const core = await createCore(loadConfig());
+  const print = (lines: string[]) => {
+    for (const line of lines) process.stdout.write(`${line}\n`);
+  };
+  let core: Core;
   try {
-    for (const line of await runAdminCommand(core, argv)) process.stdout.write(`${line}\n`);
+    core = await createCore(loadConfig(), { lockRole: 'admin' });
+  } catch (err) {
+    if (!(err instanceof DataDirInUseError && err.holder?.role === 'server')) throw err;
+    const say = (line: string) => process.stderr.write(`admin: ${line}\n`);
+    print(await runThroughServer(err.dir, err.holder, argv, say));
+    return 0;
+  }
+  try {
+    print(await runAdminCommand(core, argv));
     return 0;
   } finally {
     await core.close();
@@ -22,6 +46,7 @@ try {
   const known =
     err instanceof AppError ||
     err instanceof ConfigError ||
+    err instanceof OperatorError ||
     (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   process.stderr.write(`admin: ${known ? (err as Error).message : String((err as Error).stack ?? err)}\n`);
   process.exitCode = 1;

@@ -1,9 +1,21 @@
-import { ConfigError, createCore, createLogger, engineNodeFor, loadConfig } from '@verdict/core';
+import {
+  ConfigError,
+  createCore,
+  createLogger,
+  engineNodeFor,
+  loadConfig,
+  lockDataDir,
+  OperatorError,
+} from '@verdict/core';
+import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
+import { assertPortFree, portRefusal } from './startup/port-check.ts';
+import { readyLine } from './startup/ready-line.ts';
 
 /**
  * Composition root of the API process. In embedded mode (no NATS_URL) it also runs an engine node, since
- * nothing else could run the debates.
+ * nothing else could run the debates. With the embedded database it owns DATA_DIR (a lock) and serves
+ * `npm run admin` on it (the admin channel).
  */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -17,14 +29,23 @@ async function main() {
     throw err;
   }
   const logger = createLogger({ level: config.logLevel });
+  // The refusals that need no slow work come first: DATA_DIR in use, then the port.
+  const lock =
+    config.database.kind === 'pglite' ? await lockDataDir(config.database.dataDir, 'server') : undefined;
+  await assertPortFree(config.host, config.port).catch(async (err) => {
+    await lock?.release();
+    throw err;
+  });
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
+    dataDirLock: lock,
   });
   const app = await buildServer({ core, logger });
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
   const engine =
     config.nats.kind === 'memory'
       ? engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message))
@@ -34,18 +55,36 @@ async function main() {
     logger.info('engine: in-process, on the SIMULATED debater model (no provider key configured)');
   }
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
+  const stop = async () => {
     await app.close();
+    await adminChannel?.close();
     await engine?.stop();
     await core.close();
+  };
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  logger.info(`API reference: ${config.publicBaseUrl}/docs`);
+  try {
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => readyLine(config.publicBaseUrl, address),
+    });
+  } catch (err) {
+    await stop();
+    throw portRefusal(err, config.host, config.port);
+  }
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof OperatorError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}

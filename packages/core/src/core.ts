@@ -1,6 +1,6 @@
 import { createAccounts } from './accounts/accounts.ts';
 import { memoryBus } from './bus/memory.ts';
-import { natsBus } from './bus/nats.ts';
+import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/orm.ts';
@@ -10,6 +10,7 @@ import { createDebateControl } from './debates/debate-control.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
 import { createDebateRecords } from './debates/debate-records.ts';
 import { createDebateRetrier } from './debates/retry-debate.ts';
+import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
@@ -24,8 +25,11 @@ export type CoreOptions = {
    * (DATABASE_URL set), so limits hold across API processes.
    */
   counters?: 'memory' | 'database';
-  /** Informational messages of the persistence layer (migrations applied). */
+  /** Informational messages of the persistence layer (migrations applied, embedded database created). */
   log?: (message: string) => void;
+  /** Embedded mode: the DATA_DIR lock the caller already holds, or the role to take it as (`server`). */
+  dataDirLock?: DataDirLock;
+  lockRole?: LockRole;
 };
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
@@ -34,7 +38,12 @@ export type Core = Awaited<ReturnType<typeof createCore>>;
 export async function createCore(config: Config, options: CoreOptions = {}) {
   const clock = options.clock ?? systemClock;
   const onError = options.onBackgroundError ?? (() => {});
-  const db: Database = await openDatabase(config.database, options.log);
+  const db: Database = await openDatabase(config.database, {
+    log: options.log,
+    lock: options.dataDirLock,
+    lockRole: options.lockRole,
+    templates: config.pgliteTemplates,
+  });
   const useDatabaseCounters =
     (options.counters ?? (config.database.kind === 'postgres' ? 'database' : 'memory')) === 'database';
   const counters: CounterStore = useDatabaseCounters

@@ -1,7 +1,8 @@
 export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
 export { chooseFunding } from './billing/funding.ts';
 export { memoryBus } from './bus/memory.ts';
-export { type NatsBus, type NatsBusOptions, natsBus } from './bus/nats.ts';
+export type { NatsBus, NatsBusOptions } from './bus/nats.ts';
+export { natsBus } from './bus/nats-on-demand.ts';
 export type {
   Bus,
   CommandBus,
@@ -15,8 +16,9 @@ export type {
 } from './bus/ports.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore } from './core.ts';
-export type { Database } from './db/orm.ts';
+export type { Database, OpenDatabaseOptions } from './db/orm.ts';
 export { openDatabase } from './db/orm.ts';
+export { defaultTemplatesDir, prepareTemplate } from './db/pglite-template.ts';
 export {
   type CreateDebateRequest,
   type CreateDebateResult,
@@ -33,6 +35,14 @@ export {
 } from './debates/debate-records.ts';
 export { toDebateObject } from './debates/debate-view.ts';
 export { type ByokKeys, parseProviderKeysHeader } from './debates/provider-keys-header.ts';
+export {
+  DataDirInUseError,
+  type DataDirLock,
+  type LockHolder,
+  type LockRole,
+  liveHolder,
+  lockDataDir,
+} from './embedded/data-dir-lock.ts';
 export { type Chart, describeChart } from './engine/chart.ts';
 export { engineNodeFor } from './engine/engine-for-core.ts';
 export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';
@@ -61,3 +71,4 @@ export {
 } from './ratelimit/rate-limits.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
+export { OperatorError } from './shared/operator-error.ts';

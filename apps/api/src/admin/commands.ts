@@ -11,7 +11,8 @@ Commands:
   create-key    --email <email> --name <key name> [--rate-limit <per minute>]
   set-rate-limit --email <email> --per-minute <n|plan>   the account's own limit (all its keys share it)
 
-Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).`;
+Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR). When an embedded
+server is running on DATA_DIR, the command runs inside that server, over its admin channel.`;
 
 const OPTIONS = {
   email: { type: 'string' },

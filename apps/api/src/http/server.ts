@@ -11,6 +11,7 @@ import { responseMeta } from '../trpc/response-meta.ts';
 import { keepBodyTypesStrict } from './body-coercion.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
+import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, rewriteRestErrorBody, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
 import { clientErrorHandler, installJsonBodyParser } from './input-guards.ts';
@@ -127,6 +128,7 @@ export async function buildServer({
 
   const openApiDocument = buildOpenApiDocument(router as OpenApiRouter, config.publicBaseUrl);
   app.get('/openapi.json', (_req, reply) => reply.send(openApiDocument));
+  registerEntryPoints(app);
   registerDocs(app);
   registerHealth(app, core);
   registerDebateStreams(app, core);

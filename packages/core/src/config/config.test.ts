@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('defaults to embedded PGlite in ./.data and the in-process bus', () => {
     const config = loadConfig({});
     expect(config.database.kind).toBe('pglite');
-    expect(config.database.kind === 'pglite' && config.database.dataDir).toMatch(/\.data\/pglite$/);
+    expect(config.database.kind === 'pglite' && config.database.dataDir).toMatch(/\/\.data$/);
     expect(config.nats).toEqual({ kind: 'memory' });
     expect(config.port).toBe(3000);
     expect(config.publicBaseUrl).toBe('http://localhost:3000');

@@ -21,7 +21,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lowercase identifier')
     .default('public'),
+  /** Embedded mode's folder: the lock, the admin channel and (in pglite/) the database. */
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Where prepared embedded databases are looked for (default: node_modules/.cache/verdict-pglite). */
+  PGLITE_TEMPLATES: z.string().min(1).optional(),
   /** NATS server(s); absent means the in-process bus. */
   NATS_URL: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -93,6 +96,8 @@ export type Config = {
   corsOrigins: string[];
   requestTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
+  /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
+  pgliteTemplates: string | undefined;
   nats: { kind: 'nats'; servers: string[] } | { kind: 'memory' };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
@@ -156,7 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
-      : { kind: 'pglite', dataDir: resolve(e.DATA_DIR, 'pglite') },
+      : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },
+    pgliteTemplates: e.PGLITE_TEMPLATES === undefined ? undefined : resolve(e.PGLITE_TEMPLATES),
     nats: e.NATS_URL
       ? { kind: 'nats', servers: e.NATS_URL.split(',').map((s) => s.trim()) }
       : { kind: 'memory' },

@@ -1,12 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
-import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config.ts';
-import { entities } from './entities.ts';
+import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
 import { migrations } from './migrations/index.ts';
+import { ormOptions } from './orm-options.ts';
+import { ensureDatabaseFolder } from './pglite-template.ts';
 
 export type Database = {
   /** Fork per unit of work (request, job); never share the root manager across requests. */
@@ -19,30 +17,39 @@ export type Database = {
   kind: 'postgres' | 'pglite';
 };
 
-const common = {
-  entities,
-  extensions: [Migrator],
-  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
-  // Entities are defined with defineEntity; no reflection or folder scanning is needed.
-  discovery: { warnWhenNoEntities: true },
-  allowGlobalContext: false,
-  debug: false,
-  colors: false,
+export type OpenDatabaseOptions = {
+  /** Receives the ORM's own messages (migrations applied …) and embedded mode's (database created …). */
+  log?: (message: string) => void;
+  /**
+   * Embedded mode: the DATA_DIR lock, if the caller took it already (the server takes it before checking
+   * its port). The database releases it on close. Without one, the database takes it as `lockRole`.
+   */
+  lock?: DataDirLock;
+  lockRole?: LockRole;
+  /** Embedded mode: where prepared databases are looked for (undefined: next to the installed PGlite). */
+  templates?: string | undefined;
 };
 
 /**
- * Opens the configured database and applies pending migrations before returning. `log` receives the ORM's
- * own messages (migrations applied …).
+ * Opens the configured database and applies pending migrations before returning. Embedded mode first
+ * locks DATA_DIR (one process at a time) and creates the database there if it is empty.
  */
 export async function openDatabase(
   config: Config['database'],
-  log: (message: string) => void = () => {},
+  options: OpenDatabaseOptions = {},
 ): Promise<Database> {
+  const log = options.log ?? (() => {});
   const { orm, release } =
     config.kind === 'postgres'
       ? { orm: await openPostgres(config, log), release: undefined }
-      : await openPglite(config.dataDir, log);
-  await orm.migrator.up();
+      : await openEmbedded(config, options, log);
+  try {
+    if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
+  } catch (err) {
+    await orm.close(true);
+    await release?.();
+    throw err;
+  }
   const execute = <T>(sql: string, params: unknown[] = []) =>
     orm.em.getConnection().execute(sql, params) as Promise<T[]>;
   return {
@@ -59,9 +66,27 @@ export async function openDatabase(
   };
 }
 
+/**
+ * The migrator spends a quarter of a second of CPU making sure it has nothing to do, at every start; one
+ * query says whether it has. A missing table (a new database) means it has.
+ */
+async function allMigrationsApplied(orm: { em: EntityManager }) {
+  try {
+    const rows: { name: string }[] = await orm.em
+      .getConnection()
+      .execute('select name from mikro_orm_migrations');
+    const applied = new Set(rows.map((row) => row.name));
+    return migrations.every((migration) => applied.has(migration.name));
+  } catch {
+    return false;
+  }
+}
+
 async function openPostgres(config: { url: string; schema: string }, logger: (message: string) => void) {
+  // Loaded here so that embedded mode never loads the PostgreSQL driver, nor distributed mode PGlite.
+  const { MikroORM: PostgresMikroORM } = await import('@mikro-orm/postgresql');
   const orm = await PostgresMikroORM.init({
-    ...common,
+    ...ormOptions,
     logger,
     clientUrl: config.url,
     schema: config.schema,
@@ -79,13 +104,29 @@ async function openPostgres(config: { url: string; schema: string }, logger: (me
   return orm;
 }
 
-async function openPglite(dataDir: string, logger: (message: string) => void) {
-  await mkdir(dataDir, { recursive: true });
-  // The app owns the PGlite instance: the driver's bundled copy cannot load newer extensions.
-  const pglite = await PGlite.create({ dataDir });
-  const orm = await PgliteMikroORM.init({ ...common, logger, dbName: 'verdict', driverOptions: { pglite } });
-  // The ORM leaves an instance it did not create open; closing it flushes the data folder.
-  return { orm, release: () => pglite.close() };
+async function openEmbedded(
+  config: Extract<Config['database'], { kind: 'pglite' }>,
+  options: OpenDatabaseOptions,
+  log: (message: string) => void,
+) {
+  const lock = options.lock ?? (await lockDataDir(config.dataDir, options.lockRole ?? 'server'));
+  try {
+    const folder = join(config.dataDir, 'pglite');
+    await ensureDatabaseFolder(folder, options.templates, log);
+    // Loaded here so that distributed mode never loads PGlite.
+    const { openPgliteOrm } = await import('./pglite.ts');
+    const { orm, release } = await openPgliteOrm(folder, log);
+    return {
+      orm,
+      release: async () => {
+        await release();
+        await lock.release();
+      },
+    };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,4 +1,7 @@
-import { Data, Effect, Schedule } from 'effect';
+// Modules, not the 'effect' barrel, which loads all of Effect (a third of a second of start-up).
+import * as Data from 'effect/Data';
+import * as Effect from 'effect/Effect';
+import * as Schedule from 'effect/Schedule';
 import { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './llm/port.ts';
 
 /** A provider call that failed for good: after retries, or at once when not retryable. */

@@ -1,5 +1,5 @@
 import type { DebateEventBody, Verdict } from '@verdict/contracts';
-import { Effect } from 'effect';
+import * as Effect from 'effect/Effect';
 import { type Actor, createActor, fromCallback, fromPromise, type Snapshot, type SnapshotFrom } from 'xstate';
 import type { TransitionRecord } from '../bus/ports.ts';
 import type { LlmProvider } from './llm/port.ts';

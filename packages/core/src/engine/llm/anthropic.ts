@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { toLlmCallError } from './errors.ts';
 import { LlmCallError, type LlmProvider, type LlmResponse } from './port.ts';
 
@@ -14,12 +14,13 @@ export type AnthropicAdapterOptions = {
  * the judge's system prompt already asks for a single JSON object.
  */
 export function anthropicProvider(options: AnthropicAdapterOptions): LlmProvider {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL ?? null,
-    maxRetries: 0,
-    logLevel: 'off',
-  });
+  // The SDK loads on the first call: a process with no Anthropic key never pays for it.
+  let client: Promise<Anthropic> | undefined;
+  const sdk = () =>
+    (client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Sdk }) =>
+        new Sdk({ apiKey: options.apiKey, baseURL: options.baseURL ?? null, maxRetries: 0, logLevel: 'off' }),
+    ));
   const secrets = [options.apiKey];
   return {
     name: 'anthropic',
@@ -27,7 +28,7 @@ export function anthropicProvider(options: AnthropicAdapterOptions): LlmProvider
       const { signal } = request;
       const context = { provider: 'anthropic', signal, secrets };
       try {
-        const stream = await client.messages.create(
+        const stream = await (await sdk()).messages.create(
           {
             model: request.model,
             max_tokens: request.maxTokens,

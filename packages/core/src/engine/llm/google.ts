@@ -1,4 +1,4 @@
-import { GoogleGenAI } from '@google/genai';
+import type { GoogleGenAI } from '@google/genai';
 import { toLlmCallError } from './errors.ts';
 import { LlmCallError, type LlmProvider, type LlmResponse } from './port.ts';
 
@@ -14,14 +14,20 @@ export type GoogleAdapterOptions = {
  * JSON requests set responseMimeType application/json.
  */
 export function googleProvider(options: GoogleAdapterOptions): LlmProvider {
-  const client = new GoogleGenAI({
-    apiKey: options.apiKey,
-    vertexai: false,
-    httpOptions: {
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      retryOptions: { attempts: 1 },
-    },
-  });
+  // The SDK loads on the first call: a process with no Google key never pays for it.
+  let client: Promise<GoogleGenAI> | undefined;
+  const sdk = () =>
+    (client ??= import('@google/genai').then(
+      ({ GoogleGenAI: Sdk }) =>
+        new Sdk({
+          apiKey: options.apiKey,
+          vertexai: false,
+          httpOptions: {
+            ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+            retryOptions: { attempts: 1 },
+          },
+        }),
+    ));
   const secrets = [options.apiKey];
   return {
     name: 'google',
@@ -29,7 +35,7 @@ export function googleProvider(options: GoogleAdapterOptions): LlmProvider {
       const { signal } = request;
       const context = { provider: 'google', signal, secrets };
       try {
-        const stream = await client.models.generateContentStream({
+        const stream = await (await sdk()).models.generateContentStream({
           model: request.model,
           contents: request.prompt,
           config: {

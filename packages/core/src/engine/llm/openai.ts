@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toLlmCallError } from './errors.ts';
 import { LlmCallError, type LlmProvider, type LlmResponse } from './port.ts';
@@ -24,15 +24,21 @@ export type OpenAiAdapterOptions = {
  */
 export function openAiProvider(options: OpenAiAdapterOptions): LlmProvider {
   const name = options.name ?? 'openai';
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL ?? null,
-    maxRetries: 0,
-    logLevel: 'off',
-    // The SDK would otherwise also pick these up from OPENAI_ORG_ID / OPENAI_PROJECT_ID.
-    organization: null,
-    project: null,
-  });
+  // The SDK loads on the first call: a process with no OpenAI-compatible key never pays for it.
+  let client: Promise<OpenAI> | undefined;
+  const sdk = () =>
+    (client ??= import('openai').then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL ?? null,
+          maxRetries: 0,
+          logLevel: 'off',
+          // The SDK would otherwise also pick these up from OPENAI_ORG_ID / OPENAI_PROJECT_ID.
+          organization: null,
+          project: null,
+        }),
+    ));
   const useMaxCompletionTokens = options.maxCompletionTokens ?? name === 'openai';
   const secrets = [options.apiKey];
   return {
@@ -54,7 +60,7 @@ export function openAiProvider(options: OpenAiAdapterOptions): LlmProvider {
         ...(request.json ? { response_format: { type: 'json_object' as const } } : {}),
       };
       try {
-        const stream = await client.chat.completions.create(body, { signal });
+        const stream = await (await sdk()).chat.completions.create(body, { signal });
         const response: LlmResponse = { text: '', model: request.model, inputTokens: 0, outputTokens: 0 };
         for await (const chunk of stream) {
           if (chunk.model) response.model = chunk.model;
