@@ -24,7 +24,7 @@ export {
   type CreateDebateResult,
   createDebateCreator,
 } from './debates/create-debate.ts';
-export type { Debate, FundingSource } from './debates/debate.entity.ts';
+export type { Debate } from './debates/debate.entity.ts';
 export { createDebateControl, type DebateChart } from './debates/debate-control.ts';
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
 export {
@@ -46,7 +46,6 @@ export {
 export { type Chart, describeChart } from './engine/chart.ts';
 export { engineNodeFor } from './engine/engine-for-core.ts';
 export { createEngineNode, type EngineNode, type EngineNodeOptions } from './engine/engine-node.ts';
-export { judgeModelFor } from './engine/judge-model.ts';
 export * from './engine/llm/index.ts';
 export { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from './engine/llm/port.ts';
 export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './engine/llm/simulated.ts';
@@ -69,6 +68,7 @@ export {
   rateLimitedError,
   rateLimitHeaders,
 } from './ratelimit/rate-limits.ts';
+export * from './routing/index.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';

@@ -1,5 +1,4 @@
-import type { Plan } from '@verdict/contracts';
-import type { FundingSource } from '../debates/debate.entity.ts';
+import type { FundingSource, Plan } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 
 export type FundingRequest = {

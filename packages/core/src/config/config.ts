@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ProviderName } from '@verdict/contracts';
 import { z } from 'zod';
+import { PROVIDERS } from '../routing/providers.ts';
 
 const Url = z.url({ protocol: /^https?$/ });
 
@@ -64,17 +65,6 @@ const EnvSchema = z.object({
   ENGINE_STALE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** Per-attempt limit of one LLM call. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-  ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  GOOGLE_API_KEY: z.string().min(1).optional(),
-  OPENROUTER_API_KEY: z.string().min(1).optional(),
-  OLLAMA_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_BASE_URL: Url.optional(),
-  OPENAI_BASE_URL: Url.optional(),
-  GOOGLE_BASE_URL: Url.optional(),
-  OPENROUTER_BASE_URL: Url.optional(),
-  /** An Ollama server (OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1) enables the local tier. */
-  OLLAMA_BASE_URL: Url.optional(),
   /** The simulated provider's delay to first token and streaming rate (used when no key is configured). */
   SIMULATED_FIRST_TOKEN_MS: z.coerce.number().int().min(0).default(400),
   SIMULATED_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(0),
@@ -85,6 +75,21 @@ const EnvSchema = z.object({
   /** How long a completed debate answers an identical create request (0 turns the cache off). */
   DEBATE_CACHE_HOURS: z.coerce.number().min(0).default(24),
 });
+
+/**
+ * `<NAME>_API_KEY` and `<NAME>_BASE_URL` of every provider in the provider table (ANTHROPIC_API_KEY,
+ * OLLAMA_BASE_URL …). A keyless provider (Ollama) is enabled by its base URL alone.
+ */
+const providerVariable = (name: ProviderName, what: 'API_KEY' | 'BASE_URL') =>
+  `${name.toUpperCase()}_${what}`;
+const ProviderEnv = z.object(
+  Object.fromEntries(
+    PROVIDERS.flatMap((name) => [
+      [providerVariable(name, 'API_KEY'), z.string().min(1).optional()],
+      [providerVariable(name, 'BASE_URL'), Url.optional()],
+    ]),
+  ),
+);
 
 export type Config = {
   port: number;
@@ -133,11 +138,20 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const providerEnv = ProviderEnv.safeParse(env);
+  const issues = [...(parsed.error?.issues ?? []), ...(providerEnv.error?.issues ?? [])];
+  if (!parsed.success || !providerEnv.success) {
+    const lines = issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const fromProviderEnv = (what: 'API_KEY' | 'BASE_URL') =>
+    Object.fromEntries(
+      PROVIDERS.flatMap((name) => {
+        const value = providerEnv.data[providerVariable(name, what)];
+        return typeof value === 'string' ? [[name, value]] : [];
+      }),
+    ) as Partial<Record<ProviderName, string>>;
   const publicBaseUrl = stripSlash(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`);
   const appUrl = stripSlash(e.APP_URL ?? publicBaseUrl);
   const corsOrigins = e.CORS_ORIGINS
@@ -183,22 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reconcileIntervalMs: e.ENGINE_RECONCILE_INTERVAL_MS,
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
     },
-    providers: {
-      keys: defined({
-        anthropic: e.ANTHROPIC_API_KEY,
-        openai: e.OPENAI_API_KEY,
-        google: e.GOOGLE_API_KEY,
-        openrouter: e.OPENROUTER_API_KEY,
-        ollama: e.OLLAMA_API_KEY,
-      }),
-      baseUrls: defined({
-        anthropic: e.ANTHROPIC_BASE_URL,
-        openai: e.OPENAI_BASE_URL,
-        google: e.GOOGLE_BASE_URL,
-        openrouter: e.OPENROUTER_BASE_URL,
-        ollama: e.OLLAMA_BASE_URL,
-      }),
-    },
+    providers: { keys: fromProviderEnv('API_KEY'), baseUrls: fromProviderEnv('BASE_URL') },
     simulated: { firstTokenMs: e.SIMULATED_FIRST_TOKEN_MS, tokensPerSecond: e.SIMULATED_TOKENS_PER_SECOND },
     debates: {
       freeMonthly: e.FREE_MONTHLY_DEBATES,
@@ -206,10 +205,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cacheTtlMs: e.DEBATE_CACHE_HOURS * 3_600_000,
     },
   };
-}
-
-function defined<T>(record: Record<string, T | undefined>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, T>;
 }
 
 function isOrigin(value: string): boolean {

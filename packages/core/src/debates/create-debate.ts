@@ -1,15 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type DebateMode, MODE_CREDITS, type Plan } from '@verdict/contracts';
+import { type DebateMode, type FundingSource, MODE_CREDITS, type Plan } from '@verdict/contracts';
 import { chooseFunding } from '../billing/funding.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/orm.ts';
 import { sqlIn } from '../db/sql.ts';
-import type { KeyRouting } from '../engine/llm/models.ts';
+import type { KeyRouting } from '../routing/models.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { assertConcurrentRoom, debitCredits, dispatch } from './creation-steps.ts';
-import type { FundingSource } from './debate.entity.ts';
 import type { ByokKeys } from './provider-keys-header.ts';
 
 export type CreateDebateRequest = {

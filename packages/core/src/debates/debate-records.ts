@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
+import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 import type { JobQueue } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import { sqlIn } from '../db/sql.ts';
-import type { KeyRouting } from '../engine/llm/models.ts';
+import type { KeyRouting } from '../routing/models.ts';
 import type { Clock } from '../shared/clock.ts';
-import { Debate, type FundingSource } from './debate.entity.ts';
+import { Debate } from './debate.entity.ts';
 
 export type NewDebate = {
   ownerId: string;

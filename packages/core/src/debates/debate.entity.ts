@@ -1,9 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { DebateCost, DebateMode, DebateStatus, Verdict } from '@verdict/contracts';
+import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
-import type { KeyRouting } from '../engine/llm/models.ts';
-
-export type FundingSource = 'free_tier' | 'user_credits' | 'byok';
+import type { KeyRouting } from '../routing/models.ts';
 
 const DebateSchema = defineEntity({
   name: 'Debate',

@@ -1,7 +1,9 @@
+import type { ProviderName } from '@verdict/contracts';
+import { BYOK_PROVIDERS } from '../routing/providers.ts';
 import { AppError } from '../shared/app-error.ts';
 
-const BYOK_PROVIDERS = ['openai', 'anthropic', 'google'] as const;
-export type ByokKeys = Partial<Record<(typeof BYOK_PROVIDERS)[number], string>>;
+/** Keys a caller brought for the providers BYOK plans may use (the provider table's `byok`). */
+export type ByokKeys = Partial<Record<ProviderName, string>>;
 
 const invalid = (message: string) =>
   new AppError('VALIDATION_ERROR', `X-Provider-Keys: ${message}`, {
@@ -36,7 +38,7 @@ export function parseProviderKeysHeader(header: string | undefined): ByokKeys | 
   }
   const keys: ByokKeys = {};
   for (const [provider, key] of pairs) {
-    if (!(BYOK_PROVIDERS as readonly string[]).includes(provider)) {
+    if (!(BYOK_PROVIDERS as string[]).includes(provider)) {
       // Never echoed: a key pasted in the wrong place would otherwise come back in the error.
       throw invalid(`unknown provider name (use ${BYOK_PROVIDERS.join(', ')})`);
     }

@@ -1,4 +1,4 @@
-import { MODE_CREDITS, type Plan } from '@verdict/contracts';
+import { type FundingSource, MODE_CREDITS, type Plan } from '@verdict/contracts';
 import { chooseFunding } from '../billing/funding.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
@@ -7,7 +7,6 @@ import { sqlIn } from '../db/sql.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { assertConcurrentRoom, debitCredits, dispatch } from './creation-steps.ts';
-import type { FundingSource } from './debate.entity.ts';
 import type { ByokKeys } from './provider-keys-header.ts';
 
 /**

@@ -1,7 +1,8 @@
 import type { ProviderName } from '@verdict/contracts';
 import type { KeyCourier } from '../bus/ports.ts';
 import type { Debate } from '../debates/debate.entity.ts';
-import { type DebatePreset, planDebate, RoutingError } from './llm/models.ts';
+import { type DebatePreset, planDebate, RoutingError } from '../routing/models.ts';
+import { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from '../routing/simulated-models.ts';
 import type { LlmProvider } from './llm/port.ts';
 import {
   createProviders,
@@ -10,10 +11,6 @@ import {
   type ProviderRegistryOptions,
 } from './llm/registry.ts';
 import { type SimulatedOptions, simulatedProvider } from './llm/simulated.ts';
-
-/** The simulated models debates run on when no provider key is configured (every reply says so). */
-export const SIMULATED_MODELS = { panel: ['simulated/sonnet', 'simulated/haiku'], judge: 'simulated/opus' };
-export const SIMULATED_FREE_JUDGE = 'simulated/haiku';
 
 export type DebateProviders = { provider: LlmProvider; panel: string[]; judge: string };
 

@@ -198,7 +198,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     const second = await finished((await create()).id);
     expect(second?.verdict).toMatchObject({ recommendation: 'DEFER', confidence: 0.64 });
     expect(second?.verdict?.keyEvidence[0]?.weight).toBe('high');
-    // At list price (llm/prices.ts): three sonnet debaters at $3/$15 per million tokens, the opus judge at
+    // At list price (the provider table): three sonnet debaters at $3/$15 per million tokens, the opus judge at
     // $15/$75.
     expect(second?.cost).toMatchObject({ inputTokens: 5000, outputTokens: 800, llmCalls: 4 });
     const debaters = 3 * ((1000 * 3 + 100 * 15) / 1e6);

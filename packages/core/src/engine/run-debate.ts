@@ -2,8 +2,8 @@ import type { DebateEventBody, Verdict } from '@verdict/contracts';
 import * as Effect from 'effect/Effect';
 import { type Actor, createActor, fromCallback, fromPromise, type Snapshot, type SnapshotFrom } from 'xstate';
 import type { TransitionRecord } from '../bus/ports.ts';
+import { estimateUsd } from '../routing/prices.ts';
 import type { LlmProvider } from './llm/port.ts';
-import { estimateUsd } from './llm/prices.ts';
 import { type CallPolicy, callLlm, DEFAULT_CALL_POLICY, type ProviderFailure } from './llm-call.ts';
 import {
   DebateFailure,

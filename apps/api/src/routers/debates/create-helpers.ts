@@ -49,7 +49,7 @@ export function createdResponse(
     cached: result.cached,
   };
   if (result.plan === 'free') {
-    response.judgeModel = judgeModelFor(ctx.core.config, {
+    response.judgeModel = judgeModelFor(ctx.core.config.providers, {
       fundingSource: result.fundingSource,
       preset: request.preset,
       routing: request.routing,

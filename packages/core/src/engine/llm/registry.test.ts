@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { planDebate } from '../../routing/models.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../../testing/fake-llm-server.ts';
-import { planDebate } from './models.ts';
 import { LlmCallError, type LlmRequest } from './port.ts';
-import {
-  createProviders,
-  dispatchingProvider,
-  needsSimulatedProvider,
-  parseModelId,
-  providerOrSimulated,
-} from './registry.ts';
-import { SIMULATED_LABEL } from './simulated.ts';
+import { createProviders, dispatchingProvider, parseModelId } from './registry.ts';
 
 const KEYS = {
   anthropic: 'sk-ant-api03-REGISTRYkey-abcdefghijkl',
@@ -124,26 +117,5 @@ describe('dispatchingProvider', () => {
     expect(error).toBeInstanceOf(LlmCallError);
     expect((error as LlmCallError).kind).toBe('client');
     expect((error as Error).message).toContain('configured: openai');
-  });
-});
-
-describe('providerOrSimulated', () => {
-  it('falls back to the simulated provider when no key is configured', async () => {
-    const set = createProviders({});
-    expect(needsSimulatedProvider(set)).toBe(true);
-    const resolved = providerOrSimulated(set);
-    expect(resolved.simulated).toBe(true);
-    const response = await resolved.provider.complete(request('anything'));
-    expect(response.text).toContain(SIMULATED_LABEL);
-    expect(fake.count()).toBe(0);
-  });
-
-  it('uses the real adapters when a key is configured', async () => {
-    const set = createProviders({ openai: KEYS.openai }, { baseUrls: { openai: fake.baseUrls.openai } });
-    expect(needsSimulatedProvider(set)).toBe(false);
-    const resolved = providerOrSimulated(set);
-    expect(resolved.simulated).toBe(false);
-    expect(resolved.available).toEqual(['openai']);
-    expect((await resolved.provider.complete(request('openai:gpt-6-luna'))).text).toBe('ok then');
   });
 });

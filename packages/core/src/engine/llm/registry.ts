@@ -1,22 +1,15 @@
 import type { ProviderName } from '@verdict/contracts';
+import { PROVIDER_TABLE, PROVIDERS, type ProviderApi, usableProviders } from '../../routing/providers.ts';
 import { anthropicProvider } from './anthropic.ts';
 import { googleProvider } from './google.ts';
-import { PROVIDERS } from './models.ts';
 import { openAiProvider } from './openai.ts';
 import { LlmCallError, type LlmProvider } from './port.ts';
-import { type SimulatedOptions, simulatedProvider } from './simulated.ts';
 
 export type ProviderKeys = Partial<Record<ProviderName, string>>;
 
 export type ProviderRegistryOptions = {
   /** Per-provider base URL (tests point these at the fake server; Ollama usually needs its own). */
   baseUrls?: Partial<Record<ProviderName, string>>;
-};
-
-/** Base URLs of the OpenAI-compatible providers; the others use their SDK's default. */
-export const DEFAULT_BASE_URLS: Readonly<Partial<Record<ProviderName, string>>> = {
-  openrouter: 'https://openrouter.ai/api/v1',
-  ollama: 'http://127.0.0.1:11434/v1',
 };
 
 export type ProviderSet = {
@@ -26,27 +19,29 @@ export type ProviderSet = {
   available: ProviderName[];
 };
 
+/** One adapter per wire protocol; a provider's entry in the provider table says which it speaks. */
+const ADAPTERS: Record<
+  ProviderApi,
+  (name: ProviderName, apiKey: string, baseUrl: string | undefined) => LlmProvider
+> = {
+  anthropic: (_name, apiKey, baseURL) => anthropicProvider({ apiKey, baseURL }),
+  google: (_name, apiKey, baseUrl) => googleProvider({ apiKey, baseUrl }),
+  openai: (name, apiKey, baseURL) => openAiProvider({ name, apiKey, baseURL }),
+};
+
 /**
- * Builds the adapters for the providers that have a key. Keys stay in memory, inside the SDK clients:
- * they are never logged, never returned, and every adapter scrubs them out of its error messages.
- * Ollama needs no key: it is built when it has a key (any placeholder) or an explicit base URL.
+ * Builds the adapters for the providers the keys and base URLs make usable (routing/providers.ts). Keys stay
+ * in memory, inside the SDK clients: they are never logged, never returned, and every adapter scrubs them
+ * out of its error messages. A keyless provider (Ollama) gets a placeholder key its server ignores.
  */
 export function createProviders(keys: ProviderKeys, options: ProviderRegistryOptions = {}): ProviderSet {
   const providers: Partial<Record<ProviderName, LlmProvider>> = {};
-  const baseUrl = (p: ProviderName) => options.baseUrls?.[p] ?? DEFAULT_BASE_URLS[p];
-  for (const name of PROVIDERS) {
-    const key = keys[name]?.trim();
-    if (name === 'ollama') {
-      if (key || options.baseUrls?.ollama) {
-        providers.ollama = openAiProvider({ name, apiKey: key || 'ollama', baseURL: baseUrl(name) });
-      }
-      continue;
-    }
-    if (!key) continue;
-    if (name === 'anthropic')
-      providers.anthropic = anthropicProvider({ apiKey: key, baseURL: baseUrl(name) });
-    else if (name === 'google') providers.google = googleProvider({ apiKey: key, baseUrl: baseUrl(name) });
-    else providers[name] = openAiProvider({ name, apiKey: key, baseURL: baseUrl(name) });
+  for (const name of usableProviders(keys, options.baseUrls)) {
+    const entry = PROVIDER_TABLE[name];
+    const apiKey = keys[name]?.trim() || name;
+    const baseUrl =
+      options.baseUrls?.[name] ?? ('defaultBaseUrl' in entry ? entry.defaultBaseUrl : undefined);
+    providers[name] = ADAPTERS[entry.api](name, apiKey, baseUrl);
   }
   return { providers, available: PROVIDERS.filter((p) => providers[p]) };
 }
@@ -84,21 +79,3 @@ export function dispatchingProvider(set: ProviderSet): LlmProvider {
     },
   };
 }
-
-export type ResolvedProvider =
-  | { simulated: false; provider: LlmProvider; available: ProviderName[] }
-  | { simulated: true; provider: LlmProvider; available: [] };
-
-/**
- * The provider a debate should run on: the real adapters when any key is configured, otherwise the
- * SIMULATED provider (no network; every text it writes is labelled simulated). `simulated: true` tells
- * the caller it must say so to the user and need not route models (any model name works).
- */
-export function providerOrSimulated(set: ProviderSet, simulated: SimulatedOptions = {}): ResolvedProvider {
-  if (set.available.length === 0)
-    return { simulated: true, provider: simulatedProvider(simulated), available: [] };
-  return { simulated: false, provider: dispatchingProvider(set), available: set.available };
-}
-
-/** True when no provider key is configured and debates must run on the simulated provider. */
-export const needsSimulatedProvider = (set: ProviderSet) => set.available.length === 0;

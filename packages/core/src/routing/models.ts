@@ -1,61 +1,27 @@
 import type { KeyPreset, ProviderName, TaskName, Tier } from '@verdict/contracts';
+import { PROVIDER_TABLE, PROVIDERS } from './providers.ts';
 
 /**
- * Which model serves which task: one table of models per tier and provider, a default tier per task,
- * key presets that shift tiers, a key's per-task overrides, a key's provider allow-list, and the debate
- * presets of POST /api/debates. Everything here is pure; nothing calls a provider.
+ * Which model serves which task: the models per tier and provider (from the provider table), a default tier
+ * per task, key presets that shift tiers, a key's per-task overrides, a key's provider allow-list, and the
+ * debate presets of POST /api/debates. Everything here is pure; nothing calls a provider. Used by debate
+ * creation (the judge a free-plan response names) and by the engine (the models a debate runs on).
  */
 
-export const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'google', 'openrouter', 'ollama'];
-export const TIERS: readonly Tier[] = ['opus', 'sonnet', 'haiku', 'local'];
-
-/**
- * Provider preference when several could serve a tier: the direct APIs first, then the aggregator, then
- * the self-hosted server (it is last so that a cloud key, when present, wins on quality and speed).
- */
-export const PROVIDER_PREFERENCE: readonly ProviderName[] = PROVIDERS;
-
-/**
- * THE model table: tier × provider → model id.
- *
- * These ids are CONFIGURATION, NOT TRUTH. They were plausible current ids when written (taken from the
- * model lists in the SDK typings of @anthropic-ai/sdk 1.12, openai 7.57 and @google/genai 3.1, OpenRouter's
- * vendor/model naming, and Ollama library tags); providers rename and retire models all the time. Change
- * them here, in one place; nothing else in the code names a model.
- *
- * - opus: largest; sonnet: balanced; haiku: fast and economical.
- * - local: self-hosted. Only Ollama serves it: a cloud API is never "local", so a key set to the local
- *   preset never silently leaves the user's machine.
- * - Ollama serves every tier with local models of matching size, so a deployment with only Ollama still
- *   runs every task.
- * - Gemini ids are Google's moving aliases (…-latest) rather than dated versions.
- */
-export const MODEL_TABLE: Readonly<Record<Tier, Readonly<Partial<Record<ProviderName, string>>>>> = {
-  opus: {
-    anthropic: 'claude-opus-5-5',
-    openai: 'gpt-6.1-sol',
-    google: 'gemini-pro-latest',
-    openrouter: 'anthropic/claude-opus-5.5',
-    ollama: 'gpt-oss:120b',
-  },
-  sonnet: {
-    anthropic: 'claude-sonnet-5-5',
-    openai: 'gpt-6.1-terra',
-    google: 'gemini-flash-latest',
-    openrouter: 'anthropic/claude-sonnet-5.5',
-    ollama: 'qwen3:32b',
-  },
-  haiku: {
-    anthropic: 'claude-haiku-5-5',
-    openai: 'gpt-6-luna',
-    google: 'gemini-flash-lite-latest',
-    openrouter: 'anthropic/claude-haiku-5.5',
-    ollama: 'qwen3:8b',
-  },
-  local: {
-    ollama: 'gpt-oss:20b',
-  },
-};
+/** The model table, tier × provider → model id, as the provider table (providers.ts) lists it. */
+export const MODEL_TABLE: Readonly<Record<Tier, Readonly<Partial<Record<ProviderName, string>>>>> = (() => {
+  const table: Record<Tier, Partial<Record<ProviderName, string>>> = {
+    opus: {},
+    sonnet: {},
+    haiku: {},
+    local: {},
+  };
+  for (const provider of PROVIDERS) {
+    const tiers: Partial<Record<Tier, string>> = PROVIDER_TABLE[provider].tiers;
+    for (const [tier, model] of Object.entries(tiers) as [Tier, string][]) table[tier][provider] = model;
+  }
+  return table;
+})();
 
 /**
  * Default tier per task (the balanced preset). The judge (synthesizer) gets the largest model because
@@ -159,7 +125,7 @@ export function tierFor(
 export function candidateProviders(options: RoutingOptions): ProviderName[] {
   const allowed = options.allowedProviders ? new Set(options.allowedProviders) : null;
   const available = new Set(options.available);
-  const order = [...(options.prefer ?? []), ...PROVIDER_PREFERENCE];
+  const order = [...(options.prefer ?? []), ...PROVIDERS];
   return [...new Set(order)].filter((p) => available.has(p) && (!allowed || allowed.has(p)));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_TABLE } from './models.ts';
+import { DEBATE_PRESET_ROUTING, MODEL_TABLE } from './models.ts';
 import { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
 
 describe('call cost at list price', () => {
@@ -18,11 +18,16 @@ describe('call cost at list price', () => {
     expect(estimateUsd('openai:some-future-model', 10_000, 10_000)).toBe(0);
   });
 
-  it('has a price for every cloud model the routing table can pick', () => {
-    const cloud = Object.values(MODEL_TABLE)
-      .flatMap((byProvider) => Object.entries(byProvider))
+  it("has a price for every cloud model routing can pick, the debate presets' included", () => {
+    const cloud = [
+      ...Object.values(MODEL_TABLE).flatMap((byProvider) => Object.entries(byProvider)),
+      ...Object.values(DEBATE_PRESET_ROUTING).flatMap((preset) =>
+        Object.values(preset.models ?? {}).flatMap((byProvider) => Object.entries(byProvider)),
+      ),
+    ]
       .filter(([provider]) => provider !== 'ollama')
       .map(([provider, model]) => `${provider}:${model}`);
+    expect(cloud.length).toBeGreaterThan(15);
     expect(cloud.filter((id) => !PRICES_PER_MILLION_TOKENS[id])).toEqual([]);
   });
 });

@@ -1,0 +1,36 @@
+/** Model routing, pure: which provider and model serve each task, and what they cost at list price. */
+export { judgeModelFor, type ProviderSettings } from './judge-model.ts';
+export {
+  candidateProviders,
+  DEBATE_PRESET_ROUTING,
+  DEBATE_PRESETS,
+  type DebatePlan,
+  type DebatePreset,
+  type DebatePresetRouting,
+  debateRoutingOptions,
+  type KeyRouting,
+  MODEL_TABLE,
+  modelFor,
+  modelId,
+  modelsForPanel,
+  planDebate,
+  presetTier,
+  type Route,
+  RoutingError,
+  type RoutingOptions,
+  routeTask,
+  TASK_DEFAULT_TIER,
+  tierFor,
+} from './models.ts';
+export { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
+export {
+  BYOK_PROVIDERS,
+  type ModelPrice,
+  PROVIDER_TABLE,
+  PROVIDERS,
+  type ProviderApi,
+  type ProviderEntry,
+  providerEntry,
+  usableProviders,
+} from './providers.ts';
+export { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from './simulated-models.ts';

@@ -1,0 +1,122 @@
+import type { ProviderName, Tier } from '@verdict/contracts';
+
+/** The wire protocol a provider speaks, which picks the engine's adapter (the official SDK of it). */
+export type ProviderApi = 'anthropic' | 'openai' | 'google';
+
+/** Price of a model in US dollars per million tokens. */
+export type ModelPrice = { input: number; output: number };
+
+export type ProviderEntry = {
+  api: ProviderApi;
+  /** Its endpoint when the SDK's own default is not it (OpenAI-compatible services). */
+  defaultBaseUrl?: string;
+  /** Runs without a key of its own (a self-hosted server) once its base URL is configured. */
+  keyless?: boolean;
+  /** A caller may bring a key for it in X-Provider-Keys (BYOK plans). */
+  byok: boolean;
+  /** The model it serves at each tier it serves. */
+  tiers: Partial<Record<Tier, string>>;
+  /** List prices of the models it serves, by model id; a model not listed counts 0 (see prices.ts). */
+  prices: Record<string, ModelPrice>;
+};
+
+/**
+ * THE provider table: everything the service knows about each LLM provider. Configuration reads it for the
+ * environment variables (`<NAME>_API_KEY`, `<NAME>_BASE_URL`), X-Provider-Keys for who may be brought,
+ * routing for which model serves which tier, the judge choice and cost estimates through routing, and the
+ * engine for which SDK adapter to build. Adding a provider on a known API is one entry here (and its name in
+ * contracts' ProviderName); a new API is one adapter file in the engine as well. The order is the routing
+ * preference: direct APIs first, then the aggregator, then the self-hosted server, so a cloud key, when
+ * present, wins on quality and speed.
+ *
+ * Model ids and prices are CONFIGURATION, NOT TRUTH: plausible when written (from the SDK typings of
+ * @anthropic-ai/sdk 1.12, openai 7.57 and @google/genai 3.1, OpenRouter's vendor/model naming and Ollama
+ * library tags); providers rename models and change prices, and this is the one place to follow them.
+ * Gemini ids are Google's moving aliases (…-latest). Only Ollama serves the local tier: a cloud API is never
+ * "local", so a key on the local preset never silently leaves the user's machine; Ollama serves every tier
+ * with local models of matching size and costs nothing per token here (the hardware is the owner's).
+ */
+export const PROVIDER_TABLE = {
+  anthropic: {
+    api: 'anthropic',
+    byok: true,
+    tiers: { opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5' },
+    prices: {
+      'claude-opus-5-5': { input: 15, output: 75 },
+      'claude-sonnet-5-5': { input: 3, output: 15 },
+      'claude-haiku-5-5': { input: 1, output: 5 },
+    },
+  },
+  openai: {
+    api: 'openai',
+    byok: true,
+    tiers: { opus: 'gpt-6.1-sol', sonnet: 'gpt-6.1-terra', haiku: 'gpt-6-luna' },
+    prices: {
+      'gpt-6.1-sol': { input: 5, output: 40 },
+      'gpt-6.1-terra': { input: 1.25, output: 10 },
+      'gpt-6-luna': { input: 0.25, output: 2 },
+    },
+  },
+  google: {
+    api: 'google',
+    byok: true,
+    tiers: { opus: 'gemini-pro-latest', sonnet: 'gemini-flash-latest', haiku: 'gemini-flash-lite-latest' },
+    prices: {
+      'gemini-pro-latest': { input: 1.25, output: 10 },
+      'gemini-flash-latest': { input: 0.3, output: 2.5 },
+      'gemini-flash-lite-latest': { input: 0.1, output: 0.4 },
+    },
+  },
+  openrouter: {
+    api: 'openai',
+    defaultBaseUrl: 'https://openrouter.ai/api/v1',
+    byok: false,
+    tiers: {
+      opus: 'anthropic/claude-opus-5.5',
+      sonnet: 'anthropic/claude-sonnet-5.5',
+      haiku: 'anthropic/claude-haiku-5.5',
+    },
+    prices: {
+      'anthropic/claude-opus-5.5': { input: 15, output: 75 },
+      'anthropic/claude-sonnet-5.5': { input: 3, output: 15 },
+      'anthropic/claude-haiku-5.5': { input: 1, output: 5 },
+      // The debate presets' models (models.ts).
+      'deepseek/deepseek-r2': { input: 0.55, output: 2.19 },
+      'deepseek/deepseek-v4': { input: 0.27, output: 1.1 },
+      'deepseek/deepseek-v4-flash': { input: 0.07, output: 0.28 },
+      'openai/gpt-oss-120b:nitro': { input: 0.15, output: 0.6 },
+      'moonshotai/kimi-k2:nitro': { input: 1, output: 3 },
+      'meta-llama/llama-4-maverick:nitro': { input: 0.2, output: 0.6 },
+    },
+  },
+  ollama: {
+    api: 'openai',
+    defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+    keyless: true,
+    byok: false,
+    tiers: { opus: 'gpt-oss:120b', sonnet: 'qwen3:32b', haiku: 'qwen3:8b', local: 'gpt-oss:20b' },
+    prices: {},
+  },
+} as const satisfies Record<ProviderName, ProviderEntry>;
+
+/** Every provider, in routing preference order. */
+export const PROVIDERS = Object.keys(PROVIDER_TABLE) as ProviderName[];
+
+export const providerEntry = (name: ProviderName): ProviderEntry => PROVIDER_TABLE[name];
+
+/** Providers a caller may bring keys for in X-Provider-Keys. */
+export const BYOK_PROVIDERS = PROVIDERS.filter((name) => PROVIDER_TABLE[name].byok);
+
+/**
+ * The providers a deployment can use, given its keys and base URLs: those with a key, and a keyless one
+ * (Ollama) once its base URL is configured. In the table's order.
+ */
+export function usableProviders(
+  keys: Partial<Record<ProviderName, string>>,
+  baseUrls: Partial<Record<ProviderName, string>> = {},
+): ProviderName[] {
+  return PROVIDERS.filter((name) => {
+    const entry: ProviderEntry = PROVIDER_TABLE[name];
+    return Boolean(keys[name]?.trim()) || (entry.keyless === true && baseUrls[name] !== undefined);
+  });
+}
