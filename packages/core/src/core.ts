@@ -3,7 +3,8 @@ import { memoryBus } from './bus/memory.ts';
 import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
-import { type Database, openDatabase } from './db/orm.ts';
+import { openServiceDatabase } from './database.ts';
+import type { Database } from './db/orm.ts';
 import { createDebateCreator } from './debates/create-debate.ts';
 import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
@@ -38,7 +39,7 @@ export type Core = Awaited<ReturnType<typeof createCore>>;
 export async function createCore(config: Config, options: CoreOptions = {}) {
   const clock = options.clock ?? systemClock;
   const onError = options.onBackgroundError ?? (() => {});
-  const db: Database = await openDatabase(config.database, {
+  const db: Database = await openServiceDatabase(config.database, {
     log: options.log,
     lock: options.dataDirLock,
     lockRole: options.lockRole,

@@ -16,8 +16,8 @@ export type {
 } from './bus/ports.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore } from './core.ts';
+export { openServiceDatabase as openDatabase } from './database.ts';
 export type { Database, OpenDatabaseOptions } from './db/orm.ts';
-export { openDatabase } from './db/orm.ts';
 export { defaultTemplatesDir, prepareTemplate } from './db/pglite-template.ts';
 export {
   type CreateDebateRequest,

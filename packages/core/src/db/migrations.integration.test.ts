@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entities } from '../entities.ts';
 import { createTestCore, type TestCore, testDatabaseUrl } from '../testing/index.ts';
-import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { type Database, openDatabase } from './orm.ts';
 
@@ -61,7 +61,7 @@ describe('migrations', () => {
     const postgres = await createTestCore();
     cores.push(postgres);
     const dir = await mkdtemp(join(tmpdir(), 'verdict-pglite-'));
-    const pglite = await openDatabase({ kind: 'pglite', dataDir: dir });
+    const pglite = await openDatabase({ kind: 'pglite', dataDir: dir }, { entities });
     try {
       const onPostgres = await describeSchema(postgres.core.db);
       const onPglite = await describeSchema(pglite);

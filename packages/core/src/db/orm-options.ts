@@ -1,15 +1,21 @@
+import type { EntitySchema } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 
-/** MikroORM options both drivers share. */
-export const ormOptions = {
-  entities,
+/** The entities the ORM maps: the domain's list (src/entities.ts), handed down by the one who opens it. */
+export type Entities = readonly (EntitySchema | (abstract new (...args: never[]) => object))[];
+
+/**
+ * MikroORM options both drivers share. Without entities (preparing the embedded template) the ORM only
+ * runs migrations, which are plain SQL.
+ */
+export const ormOptions = (entities: Entities) => ({
+  entities: [...entities],
   extensions: [Migrator],
   migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
   // Entities are defined with defineEntity; no reflection or folder scanning is needed.
-  discovery: { warnWhenNoEntities: true },
+  discovery: { warnWhenNoEntities: entities.length > 0 },
   allowGlobalContext: false,
   debug: false,
   colors: false,
-};
+});

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
 import { migrations } from './migrations/index.ts';
-import { ormOptions } from './orm-options.ts';
+import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
 
 export type Database = {
@@ -18,6 +18,8 @@ export type Database = {
 };
 
 export type OpenDatabaseOptions = {
+  /** The entities the ORM maps (src/entities.ts). */
+  entities: Entities;
   /** Receives the ORM's own messages (migrations applied …) and embedded mode's (database created …). */
   log?: (message: string) => void;
   /**
@@ -36,12 +38,12 @@ export type OpenDatabaseOptions = {
  */
 export async function openDatabase(
   config: Config['database'],
-  options: OpenDatabaseOptions = {},
+  options: OpenDatabaseOptions,
 ): Promise<Database> {
   const log = options.log ?? (() => {});
   const { orm, release } =
     config.kind === 'postgres'
-      ? { orm: await openPostgres(config, log), release: undefined }
+      ? { orm: await openPostgres(config, log, options.entities), release: undefined }
       : await openEmbedded(config, options, log);
   try {
     if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
@@ -82,11 +84,15 @@ async function allMigrationsApplied(orm: { em: EntityManager }) {
   }
 }
 
-async function openPostgres(config: { url: string; schema: string }, logger: (message: string) => void) {
+async function openPostgres(
+  config: { url: string; schema: string },
+  logger: (message: string) => void,
+  entities: Entities,
+) {
   // Loaded here so that embedded mode never loads the PostgreSQL driver, nor distributed mode PGlite.
   const { MikroORM: PostgresMikroORM } = await import('@mikro-orm/postgresql');
   const orm = await PostgresMikroORM.init({
-    ...ormOptions,
+    ...ormOptions(entities),
     logger,
     clientUrl: config.url,
     schema: config.schema,
@@ -115,7 +121,7 @@ async function openEmbedded(
     await ensureDatabaseFolder(folder, options.templates, log);
     // Loaded here so that distributed mode never loads PGlite.
     const { openPgliteOrm } = await import('./pglite.ts');
-    const { orm, release } = await openPgliteOrm(folder, log);
+    const { orm, release } = await openPgliteOrm(folder, log, options.entities);
     return {
       orm,
       release: async () => {

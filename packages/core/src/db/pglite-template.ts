@@ -60,7 +60,7 @@ async function buildDatabaseFolder(target: string): Promise<boolean> {
   await mkdir(scratch, { recursive: true });
   try {
     const { openPgliteOrm } = await import('./pglite.ts');
-    const { orm, release } = await openPgliteOrm(scratch, () => {});
+    const { orm, release } = await openPgliteOrm(scratch, () => {}, []);
     try {
       await orm.migrator.up();
     } finally {

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { MikroORM } from '@mikro-orm/pglite';
-import { ormOptions } from './orm-options.ts';
+import { type Entities, ormOptions } from './orm-options.ts';
 
 /**
  * PGlite zeroes all of PostgreSQL's shared memory at every open: with the defaults (128 MB of buffers,
@@ -18,11 +18,11 @@ const START_PARAMS = [
  * instance because the driver's bundled copy cannot load newer extensions; `release` closes it, which
  * the ORM does not do for an instance it did not create.
  */
-export async function openPgliteOrm(folder: string, log: (message: string) => void) {
+export async function openPgliteOrm(folder: string, log: (message: string) => void, entities: Entities) {
   const pglite = await PGlite.create({ dataDir: folder, startParams: START_PARAMS });
   try {
     const orm = await MikroORM.init({
-      ...ormOptions,
+      ...ormOptions(entities),
       logger: log,
       dbName: 'verdict',
       driverOptions: { pglite },

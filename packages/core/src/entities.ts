@@ -1,0 +1,23 @@
+/**
+ * Every entity of the service, for the ORM: listed here, at the top of the domain, so the database layer
+ * below knows none of the features above it.
+ */
+import { Session } from './accounts/session.entity.ts';
+import { User } from './accounts/user.entity.ts';
+import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
+import { Debate } from './debates/debate.entity.ts';
+import { DebateEventRow } from './debates/debate-event.entity.ts';
+import { DebateTurn } from './debates/debate-turn.entity.ts';
+import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
+import { ApiKey } from './keys/api-key.entity.ts';
+
+export const entities = [
+  User,
+  Session,
+  ApiKey,
+  CreditLedgerEntry,
+  Debate,
+  DebateEventRow,
+  DebateTurn,
+  IdempotencyKey,
+];
