@@ -238,6 +238,16 @@ describe('debate streams (SSE)', () => {
     expect(verdict.confidence).toBe(Math.round(storedData.confidence * 100));
   });
 
+  it('follows a debate named by its id in capitals live through debate.completed, then closes', async () => {
+    const id = await createDebate(owner.id);
+    const stream = await openStream(harness.baseUrl, api(id.toUpperCase()), { key: owner.key });
+    expect(stream.response.status).toBe(200);
+    await stream.ended(15_000);
+    const events = await stream.rest();
+    expect(seqs(events)).toEqual(await storedSeqs(id));
+    expect(events.at(-1)).toMatchObject({ event: 'debate.completed', data: { debateId: id } });
+  });
+
   it('resumes after Last-Event-ID mid-debate with no gap and no duplicate', async () => {
     const id = await createDebate(owner.id);
     const first = await openStream(harness.baseUrl, v1(id), { key: owner.key });

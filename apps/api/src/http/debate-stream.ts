@@ -1,3 +1,4 @@
+import { UuidInput } from '@verdict/contracts';
 import { AppError, type Core } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ type StreamEvent = { seq: number; type: string; data: unknown };
 const TERMINAL = new Set(['debate.completed', 'debate.failed']);
 const FINISHED = new Set(['completed', 'failed']);
 
-const Params = z.object({ id: z.uuid() });
+const Params = z.object({ id: UuidInput });
 const LastEventId = z
   .string()
   .regex(/^\d+$/, 'Must be a non-negative integer')
