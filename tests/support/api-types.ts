@@ -3723,7 +3723,7 @@ export interface operations {
                 lastEventId?: string;
             };
             header?: {
-                /** @description Resume after this event (what EventSource sends when it reconnects) */
+                /** @description Resume after this event (what EventSource sends when it reconnects); empty is no event */
                 "Last-Event-ID"?: string;
             };
             path: {
@@ -3836,7 +3836,7 @@ export interface operations {
                 lastEventId?: string;
             };
             header?: {
-                /** @description Resume after this event (what EventSource sends when it reconnects) */
+                /** @description Resume after this event (what EventSource sends when it reconnects); empty is no event */
                 "Last-Event-ID"?: string;
             };
             path: {

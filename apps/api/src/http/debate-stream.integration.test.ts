@@ -447,10 +447,31 @@ describe('debate streams (SSE)', () => {
         expect.objectContaining({ path: 'Last-Event-ID' }),
       ]);
     }
-    const res = await harness.request('GET', `${v1(id)}?lastEventId=x`, { key: owner.key });
-    expect(expectError(res, 'VALIDATION_ERROR').details).toEqual([
+    for (const query of ['?lastEventId=x', '?lastEventId=', '?lastEventId=%205']) {
+      const res = await harness.request('GET', `${v1(id)}${query}`, { key: owner.key });
+      expect(expectError(res, 'VALIDATION_ERROR').details, query).toEqual([
+        expect.objectContaining({ path: 'lastEventId' }),
+      ]);
+    }
+    // Last-Event-ID wins over the query, but a malformed query is refused all the same.
+    const both = await harness.request('GET', `${v1(id)}?lastEventId=x`, {
+      key: owner.key,
+      headers: { 'last-event-id': '1' },
+    });
+    expect(expectError(both, 'VALIDATION_ERROR').details).toEqual([
       expect.objectContaining({ path: 'lastEventId' }),
     ]);
+  });
+
+  it('reads an empty Last-Event-ID as no event: the stream starts from the first', async () => {
+    const id = await createDebate(owner.id);
+    await finished(id);
+    const res = await fetch(`${harness.baseUrl}${v1(id)}`, {
+      headers: { authorization: `Bearer ${owner.key}`, 'last-event-id': '' },
+    });
+    expect(res.status).toBe(200);
+    const ids = [...(await res.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids).toEqual(await storedSeqs(id));
   });
 
   describe('on a debate no engine picks up', () => {
