@@ -286,6 +286,16 @@ describe('GET /openapi.json', () => {
     expect(op('get', '/v1/health').responses['429']).toBeUndefined();
   });
 
+  it('marks a request body optional exactly where it requires no field (the server then reads it as {})', () => {
+    const required = (method: string, path: string) =>
+      (op(method, path) as { requestBody?: { required?: boolean } }).requestBody?.required;
+    expect(required('patch', '/api/keys/{id}')).toBe(false);
+    expect(required('post', '/api/debates/{id}/fork')).toBe(false);
+    expect(required('post', '/api/keys')).toBe(true);
+    expect(required('post', '/api/debates')).toBe(true);
+    expect(required('post', '/api/debates/{id}/commands')).toBe(true);
+  });
+
   it('documents the Idempotency-Key and X-Provider-Keys request headers where the routes read them', () => {
     const headers = (method: string, path: string) =>
       ((op(method, path) as { parameters?: { in: string; name: string }[] }).parameters ?? [])

@@ -9,7 +9,7 @@ type Operation = {
   security?: Record<string, string[]>[];
   responses: Record<string, Response>;
   parameters?: unknown[];
-  requestBody?: unknown;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   deprecated?: boolean;
   operationId?: string;
   tags?: string[];
@@ -146,6 +146,11 @@ function completeOperation(operation: Operation, meta: Meta, method: string, pat
     responses[status] = success;
   }
   if (meta.deprecation) operation.deprecated = true;
+
+  // The generator marks every body required; one that requires no field may be left out (read as `{}`).
+  const body = operation.requestBody;
+  if (body && (body.content?.['application/json']?.schema?.required ?? []).length === 0)
+    body.required = false;
 
   const takesInput = (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined;
   Object.assign(responses, errorResponses(routeErrors(meta, { method, takesInput }), limitHeaders));
