@@ -32,29 +32,34 @@ import { errorComponents } from './components.ts';
  * the 404s, and it starts in a second instead of a process's several.
  *
  * What is sent: for every operation listed in /openapi.json (the list comes from the document, so a new
- * operation is fuzzed the moment it is documented, and the last test fails if one was not), requests built
- * by fast-check from the operation's own schemas: all valid; all valid but one parameter, body field or
- * the body as a whole mutated (missing, at or past a bound, of the wrong type, null, empty, invisible-only,
- * with NUL, very long, out of range, a float for an integer, huge, negative, NaN-ish, a bad enum value, a
- * malformed UUID, too many items, unknown or nested fields, malformed JSON, another content type); or every
- * input at random. Requests authenticate with the caller's key (Bearer or X-Api-Key) or session, and some
- * go with no or with broken credentials, or from a foreign origin. Header values are what HTTP lets a
- * header carry: no CR, LF or NUL (a raw request with such bytes is Node's parser's to refuse, which
- * http/input-hardening.integration.test.ts covers).
+ * operation is fuzzed the moment it is documented, and the last test fails if one was not), first every
+ * bound of every input (each string length, number, item count at, just inside and just past its limit,
+ * one per request, the rest valid), then random requests built by fast-check from the operation's own
+ * schemas: all valid; all valid but one parameter, body field or the body as a whole mutated (missing, at
+ * or past a bound, of the wrong type, null, empty, invisible-only, with NUL, very long, out of range, a
+ * float for an integer, huge, negative, NaN-ish, a bad enum value, a malformed UUID, too many items,
+ * unknown or nested fields, malformed JSON, another content type); or every input at random. Requests
+ * authenticate with the caller's key (Bearer or X-Api-Key) or session, as the operation's security allows,
+ * and some go with no, broken or the wrong kind of credentials, or from a foreign origin. Header values are
+ * what HTTP lets a header carry: no CR, LF or NUL (a raw request with such bytes is Node's parser's to
+ * refuse, which http/input-hardening.integration.test.ts covers).
  *
  * What each answer must be: below 500; a status the document lists for that operation, or 405/408/431
  * (which the document says any request may get); a JSON error body that is exactly the envelope of one of
  * the codes the document gives for that status (validated with ajv against the document's own schema); a
- * success body valid against the documented success schema; an empty body where the document has none.
- * For the SSE operations a 200 is checked for its status and content type, then the stream is dropped.
+ * success body valid against the documented success schema; an empty body where the document has none;
+ * and a success only for a request the document accepts (its parameters, headers and body as sent, checked
+ * with ajv): the server is at least as strict as the document. For the SSE operations a 200 is checked for
+ * its status and content type, then the stream is dropped.
  *
- * Size: RUNS_PER_OPERATION requests per operation (26 operations today: 26 × 60 = 1560 requests), plus
- * the dozen that set up the fixtures; the file takes about 25–30 s on a 2-core machine shared with other
- * test runs, most of it in sign-up and sign-in (each valid one hashes a password). FUZZ_RUNS=500 runs a
- * deeper search (13,000 requests, about two minutes). Seeds are random: on a failure fast-check prints the
- * seed and path that replay it (`fc.assert(…, { seed, path })`), and the shrunk request.
+ * Size: the bounds (225 requests over the 26 operations today) and RUNS_PER_OPERATION random requests per
+ * operation (26 × 50 = 1300), so 1525 requests, plus the dozen that set up the fixtures; the file takes
+ * about 20–30 s on a 2-core machine shared with other test runs, most of it in sign-up and sign-in (each
+ * valid one hashes a password). FUZZ_RUNS=500 searches deeper (13,225 requests, about two minutes). The
+ * random seed differs on every run: on a failure fast-check prints the seed and path that replay it
+ * (`fc.assert(…, { seed, path })`) and the shrunk request; the bound requests are fixed, and printed whole.
  */
-const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 60);
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 50);
 
 /** Statuses the document says any request may get: wrong method, request too slow, headers too large. */
 const ANY_REQUEST_STATUSES = [405, 408, 431];
@@ -102,7 +107,15 @@ type FuzzRequest = {
   body: Body;
 };
 
-type Answer = { status: number; contentType: string; text: string; pathname: string; allow: string | null };
+type Answer = {
+  status: number;
+  contentType: string;
+  text: string;
+  pathname: string;
+  allow: string | null;
+  /** The request as it went on the wire: its query, header values and body. */
+  sent: { query: URLSearchParams; headers: Record<string, string>; body: string | undefined };
+};
 
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -190,7 +203,7 @@ describe('the API under schema-driven fuzzing', () => {
             statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
             checkAnswer(op, request, answer);
           }),
-          { numRuns: RUNS_PER_OPERATION },
+          { numRuns: RUNS_PER_OPERATION, examples: boundaryExamples(op).map((request) => [request]) },
         );
       },
       60_000 + RUNS_PER_OPERATION * 200,
@@ -372,9 +385,25 @@ function slotsOf(op: Operation): Slot[] {
   return slots;
 }
 
+/**
+ * The caller's credentials of the schemes the operation's security names, and the others (a session on a
+ * route that takes keys only), which go with the broken ones.
+ */
+function credentialsFor(op: Operation) {
+  const schemes = new Set((op.object.security ?? []).flatMap((requirement) => Object.keys(requirement)));
+  return {
+    accepted: fixtures.credentials.filter((c) => schemes.has(c.scheme)),
+    refused: fixtures.credentials.filter((c) => !schemes.has(c.scheme)),
+  };
+}
+
+/** The ids a path parameter of this operation may name, by route family. */
+const idsFor = (op: Operation) =>
+  op.path.startsWith('/api/keys/') ? fixtures.ids.keys : fixtures.ids.debates;
+
 function validValue(op: Operation, slot: Slot): fc.Arbitrary<unknown> {
   if (slot.where === 'path' && slot.schema.format === 'uuid') {
-    const ids = op.path.startsWith('/api/keys/') ? fixtures.ids.keys : fixtures.ids.debates;
+    const ids = idsFor(op);
     // An id in capitals is the same id (RFC 9562, and the document's pattern).
     const family = [...ids, ...ids.map((id) => id.toUpperCase())];
     return fc.oneof(
@@ -452,11 +481,7 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
     },
     { weight: 2, arbitrary: fc.constant({ mode: 'chaos' as const, target: NaN }) },
   );
-  // The caller's credentials of the schemes the operation's security names; the others (a session on a
-  // route that takes keys only) go with the broken ones.
-  const schemes = new Set((op.object.security ?? []).flatMap((requirement) => Object.keys(requirement)));
-  const accepted = fixtures.credentials.filter((c) => schemes.has(c.scheme));
-  const refused = fixtures.credentials.filter((c) => !schemes.has(c.scheme));
+  const { accepted, refused } = credentialsFor(op);
   const credential =
     accepted.length > 0
       ? fc.oneof(
@@ -475,31 +500,81 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
         : mode === 'chaos' && bodyMethod
           ? fc.option(junkBody, { nil: null, freq: 4 })
           : fc.constant(null);
-    const extra = fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }));
+    const extra = fc
+      .tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+      .map((pair): [string, unknown][] => [pair]);
+    const none = fc.constant<[string, unknown][]>([]);
     return fc
       .record({
         credential,
         values: fc.tuple(...values),
         body,
-        extraQuery: target === -2 ? extra.map((e) => [e]) : fc.constant([]),
-        extraField: target === -3 ? extra.map((e) => [e]) : fc.constant([]),
+        extraQuery: target === -2 ? extra : none,
+        extraField: target === -3 ? extra : none,
       })
-      .map(({ credential, values, body, extraQuery, extraField }): FuzzRequest => {
-        const request: FuzzRequest = { credential, path: {}, query: {}, headers: {}, body: { kind: 'none' } };
-        const fields: Record<string, unknown> = {};
-        slots.forEach((slot, i) => {
-          const value = values[i];
-          if (slot.where === 'body') {
-            if (value !== OMIT) fields[slot.name] = value;
-          } else request[slot.where === 'header' ? 'headers' : slot.where][slot.name] = value;
-        });
-        for (const [name, value] of extraQuery) request.query[`x_${name}`] = value;
-        for (const [name, value] of extraField) fields[`x_${name}`] = value;
-        if (body) request.body = body;
-        else if (hasBody) request.body = { kind: 'json', value: fields };
-        return request;
-      });
+      .map(({ credential, values, body, extraQuery, extraField }) =>
+        assemble(op, slots, { credential, values, body, extraQuery, extraField }),
+      );
   });
+}
+
+/** A request from one value per slot (OMIT leaves it out), a body that replaces the fields, and extras. */
+function assemble(
+  op: Operation,
+  slots: Slot[],
+  parts: {
+    credential: Credential;
+    values: unknown[];
+    body: Body | null;
+    extraQuery: [string, unknown][];
+    extraField: [string, unknown][];
+  },
+): FuzzRequest {
+  const request: FuzzRequest = {
+    credential: parts.credential,
+    path: {},
+    query: {},
+    headers: {},
+    body: { kind: 'none' },
+  };
+  const fields: Record<string, unknown> = {};
+  slots.forEach((slot, i) => {
+    const value = parts.values[i];
+    if (slot.where === 'body') {
+      if (value !== OMIT) fields[slot.name] = value;
+    } else request[slot.where === 'header' ? 'headers' : slot.where][slot.name] = value;
+  });
+  for (const [name, value] of parts.extraQuery) request.query[`x_${name}`] = value;
+  for (const [name, value] of parts.extraField) fields[`x_${name}`] = value;
+  if (parts.body) request.body = parts.body;
+  else if (op.object.requestBody !== undefined) request.body = { kind: 'json', value: fields };
+  return request;
+}
+
+/**
+ * Every bound of every input, each in its own request with the caller's credentials and the other
+ * required inputs valid: what random runs could miss (one value among thousands), always sent first.
+ */
+function boundaryExamples(op: Operation): FuzzRequest[] {
+  const slots = slotsOf(op);
+  const credential = credentialsFor(op).accepted[0] ?? fixtures.publicCredentials[0];
+  if (!credential) throw new Error('no credential for the examples');
+  const base = slots.map((slot) => {
+    if (!slot.required) return OMIT;
+    if (slot.where === 'path' && slot.schema.format === 'uuid') return idsFor(op)[0];
+    return arbs.sampleValid(slot.schema);
+  });
+  return slots.flatMap((slot, i) =>
+    arbs.boundaryValues(slot.schema).map((value) =>
+      assemble(op, slots, {
+        credential,
+        values: base.with(i, value),
+        body: null,
+        extraQuery: [],
+        extraField: [],
+      }),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -556,7 +631,13 @@ async function send(op: Operation, request: FuzzRequest): Promise<Answer> {
     signal: AbortSignal.timeout(20_000),
   });
   const contentType = res.headers.get('content-type') ?? '';
-  const answer = { status: res.status, contentType, pathname: url.pathname, allow: res.headers.get('allow') };
+  const answer = {
+    status: res.status,
+    contentType,
+    pathname: url.pathname,
+    allow: res.headers.get('allow'),
+    sent: { query: url.searchParams, headers, body },
+  };
   if (op.sse && res.status === 200) {
     await res.body?.cancel(); // the stream's headers are what is checked; its events have tests of their own
     return { ...answer, text: '' };
@@ -603,6 +684,11 @@ function checkAnswer(requested: Operation, request: FuzzRequest, answer: Answer)
     expect(problemsOfJson(answer, envelopeValidatorFor(answer.status)), where).toEqual([]);
     return;
   }
+  if (answer.status < 300 && candidates.length === 1 && candidates[0] === requested) {
+    // The server must be at least as strict as the document: what the document refuses does not succeed.
+    const refusals = requestViolations(requested, answer);
+    expect(refusals, `the server accepted a request the document refuses: ${where}`).toEqual([]);
+  }
   const problems = candidates.map((op) => problemsAgainst(op, answer).map((p) => `${labelOf(op)}: ${p}`));
   // The answer must be what one of the operations the path names documents (almost always just one).
   if (problems.some((list) => list.length === 0)) return;
@@ -640,4 +726,97 @@ function problemsOfJson(answer: Answer, validate: ValidateFunction): string[] {
   }
   if (!validate(body)) problems.push(ajv.errorsText(validate.errors, { separator: '; ' }));
   return problems;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The request against the document.
+
+const requestValidators = new Map<string, ValidateFunction>();
+function requestValidator(key: string, schema: JsonSchema): ValidateFunction {
+  let validate = requestValidators.get(key);
+  if (!validate) {
+    validate = ajv.compile(toDefs(schema));
+    requestValidators.set(key, validate);
+  }
+  return validate;
+}
+
+/** A parameter's text as the value its schema types it as (form style), or undefined when it is not one. */
+function parameterValue(text: string, schema: JsonSchema): unknown {
+  const resolved = schema.$ref ? resolveRef(schema.$ref) : schema;
+  const type = [resolved.type].flat()[0];
+  // A number in decimal digits; whether it is a whole one (1.0 is) is the schema's to say.
+  if (type === 'integer' || type === 'number') return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : undefined;
+  return text;
+}
+
+/**
+ * Why the document refuses the request as it was sent (path and query parameters, documented headers, the
+ * body and its content type); empty when the document accepts it.
+ */
+function requestViolations(op: Operation, answer: Answer): string[] {
+  const violations: string[] = [];
+  const check = (where: string, value: unknown, schema: JsonSchema) => {
+    const validate = requestValidator(`${labelOf(op)} ${where}`, schema);
+    if (!validate(value)) violations.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+  };
+  const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const segments = templatePattern(op.path).exec(answer.pathname);
+  const pathValues = new Map<string, string>();
+  if (segments) {
+    const captured = new RegExp(`^${op.path.replace(/\{\w+\}/g, '([^/]*)')}/?$`).exec(answer.pathname);
+    names.forEach((name, i) => {
+      const raw = captured?.[i + 1] ?? '';
+      try {
+        pathValues.set(name ?? '', decodeURIComponent(raw));
+      } catch {
+        violations.push(`path ${name}: not percent-decodable`);
+      }
+    });
+  }
+  for (const parameter of op.object.parameters ?? []) {
+    const where = `${parameter.in} ${parameter.name}`;
+    let texts: string[];
+    if (parameter.in === 'path')
+      texts = pathValues.has(parameter.name) ? [pathValues.get(parameter.name) ?? ''] : [];
+    else if (parameter.in === 'query') texts = answer.sent.query.getAll(parameter.name);
+    else if (parameter.in === 'header') {
+      const entry = Object.entries(answer.sent.headers).find(
+        ([n]) => n.toLowerCase() === parameter.name.toLowerCase(),
+      );
+      // What arrives: Fetch strips surrounding spaces and tabs from a header value.
+      texts = entry ? [entry[1].replace(/^[ \t]+|[ \t]+$/g, '')] : [];
+    } else continue;
+    if (texts.length === 0) {
+      if (parameter.required) violations.push(`${where}: missing`);
+      continue;
+    }
+    if (texts.length > 1) {
+      violations.push(`${where}: sent ${texts.length} times`);
+      continue;
+    }
+    const value = parameterValue(texts[0] ?? '', parameter.schema);
+    if (value === undefined) violations.push(`${where}: "${texts[0]}" is not of its type`);
+    else check(where, value, parameter.schema);
+  }
+  const body = op.object.requestBody;
+  const schema = body?.content['application/json']?.schema;
+  if (body && schema) {
+    const contentType = Object.entries(answer.sent.headers).find(
+      ([n]) => n.toLowerCase() === 'content-type',
+    )?.[1];
+    if (answer.sent.body === undefined || answer.sent.body === '') {
+      if (body.required) violations.push('body: missing');
+    } else if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
+      violations.push(`body: content type ${contentType}`);
+    } else {
+      try {
+        check('body', JSON.parse(answer.sent.body), schema);
+      } catch {
+        violations.push('body: not JSON');
+      }
+    }
+  }
+  return violations;
 }

@@ -242,45 +242,59 @@ export function schemaArbitraries(resolve: (ref: string) => JsonSchema) {
     });
   }
 
-  /** Values at the schema's bounds and one step past them: lengths, ranges, item counts. */
-  function boundary(input: JsonSchema): fc.Arbitrary<unknown> {
+  /** One valid value, the same every time: the base a boundary value is put into. */
+  const sampleValid = (schema: JsonSchema): unknown => fc.sample(valid(schema), { numRuns: 1, seed: 7 })[0];
+
+  /**
+   * Every value at the schema's bounds and one step inside and past them: string lengths (of a character
+   * the pattern accepts), numeric ranges, item counts, the extreme UUIDs; for an object, each of its fields
+   * at each of its bounds in an otherwise valid object. Enums, booleans and unbounded values have none.
+   */
+  function boundaryValues(input: JsonSchema): unknown[] {
     const schema = deref(input);
     const options = branches(schema);
-    if (options) return fc.oneof(...options.map(boundary));
+    if (options) return options.flatMap(boundaryValues);
+    if (schema.enum || schema.const !== undefined) return [];
+    const steps = (bounds: (number | undefined)[], floor = -Infinity) => [
+      ...new Set(
+        bounds
+          .filter((n) => n !== undefined)
+          .flatMap((n) => [n - 1, n, n + 1])
+          .filter((n) => n >= floor),
+      ),
+    ];
     const type = typeOf(schema);
-    if (schema.enum || schema.const !== undefined) return valid(schema);
     if (type === 'string') {
       if (schema.format === 'uuid') {
-        return fromList([
+        return [
           '00000000-0000-0000-0000-000000000000',
           'ffffffff-ffff-ffff-ffff-ffffffffffff',
           'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
-        ]);
+        ];
       }
       const filler = fillerFor(schema);
-      const lengths = [schema.minLength ?? 0, schema.maxLength]
-        .filter((n) => n !== undefined)
-        .flatMap((n) => [n - 1, n, n + 1])
-        .filter((n) => n >= 0);
-      return fromList(lengths.length > 0 ? lengths : [0, 1]).map((n) => filler.repeat(n));
+      return steps([schema.minLength, schema.maxLength], 0).map((n) => filler.repeat(n));
     }
-    if (type === 'integer' || type === 'number') {
-      const edges = [schema.minimum, schema.maximum]
-        .filter((n) => n !== undefined)
-        .flatMap((n) => [n - 1, n, n + 1]);
-      return fromList([...edges, 0, -1]);
-    }
+    if (type === 'integer' || type === 'number') return steps([schema.minimum, schema.maximum]);
     if (type === 'array') {
-      const counts = [schema.minItems ?? 0, schema.maxItems]
-        .filter((n) => n !== undefined)
-        .flatMap((n) => [n - 1, n, n + 1])
-        .filter((n) => n >= 0);
-      return fromList(counts.length > 0 ? counts : [0, 1]).chain((n) =>
-        fc.array(valid(schema.items ?? {}), { minLength: n, maxLength: n }),
+      const item = schema.items ?? {};
+      return steps([schema.minItems, schema.maxItems], 0).map((n) =>
+        n === 0 ? [] : fc.sample(valid(item), { numRuns: n, seed: 7 }),
       );
     }
-    if (type === 'object') return objectWithOneField(schema, boundary);
-    return valid(schema);
+    if (type === 'object') {
+      const base = sampleValid(schema) as Record<string, unknown>;
+      return Object.entries(schema.properties ?? {}).flatMap(([name, child]) =>
+        boundaryValues(child).map((value) => ({ ...base, [name]: value })),
+      );
+    }
+    return [];
+  }
+
+  /** Values at the schema's bounds and one step past them (valid values where it has no bounds). */
+  function boundary(input: JsonSchema): fc.Arbitrary<unknown> {
+    const values = boundaryValues(input);
+    return values.length > 0 ? fromList(values) : valid(input);
   }
 
   /** A valid object whose one field (or nested field) is replaced by what `mutate` makes of it. */
@@ -406,15 +420,10 @@ export function schemaArbitraries(resolve: (ref: string) => JsonSchema) {
 
   return {
     valid,
+    sampleValid,
     boundary,
+    boundaryValues,
     invalid,
-    /** Valid, at a bound, or invalid: what a field of a request under attack holds. */
-    any: (schema: JsonSchema) =>
-      fc.oneof(
-        { weight: 2, arbitrary: valid(schema) },
-        { weight: 1, arbitrary: boundary(schema) },
-        { weight: 2, arbitrary: invalid(schema) },
-      ),
     /** What can stand in a path segment beyond values: raw bad escapes, dot segments, slashes. */
     rawSegment: fromList(RAW_SEGMENTS),
   };
