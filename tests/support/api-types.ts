@@ -1063,6 +1063,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
+        /** @description The dashboard session: verdict_session=<token>; HttpOnly; SameSite=Lax; Path=/; Expires (Secure on https). Sign-out sends it expired, which clears it. */
+        "Set-Cookie": string;
     };
     pathItems: never;
 }
@@ -1094,6 +1096,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1232,6 +1235,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1344,6 +1348,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -142,7 +142,8 @@ function completeOperation(operation: Operation, meta: Meta, method: string, pat
     const status = String(meta.successStatus ?? 200);
     if (status === '204') delete success.content;
     const deprecation: HeaderName[] = meta.deprecation ? ['Deprecation', 'Sunset', 'Link'] : [];
-    success.headers = headerRefs([...limitHeaders, ...deprecation]);
+    const cookie: HeaderName[] = meta.setsSessionCookie ? ['Set-Cookie'] : [];
+    success.headers = headerRefs([...limitHeaders, ...deprecation, ...cookie]);
     responses[status] = success;
   }
   if (meta.deprecation) operation.deprecated = true;
