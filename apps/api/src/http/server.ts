@@ -121,8 +121,10 @@ export async function buildServer({
     });
     const refuseQueryNumber = queryNumberGuard(router as OpenApiRouter);
     rest.addHook('preHandler', async (request, reply) => {
+      // Only a JSON body: another content type is the adapter's to refuse (415).
+      const json = /^application\/json/i.test(request.headers['content-type'] ?? '');
       const refusal =
-        (BODY_METHODS.has(request.method) ? refuseNonObjectBody(request.body) : null) ??
+        (BODY_METHODS.has(request.method) && json ? refuseNonObjectBody(request.body) : null) ??
         refuseQueryNumber(request);
       if (refusal) return sendAppError(reply, refusal);
       keepEmptyQueryValues(request.query);
