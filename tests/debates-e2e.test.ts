@@ -9,7 +9,7 @@ import {
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from './support/http.ts';
+import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
 import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
 import { readSse } from './support/sse.ts';
 
@@ -27,22 +27,26 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
   let api: RunningProcess;
   let engine: RunningEngine;
   let db: TestCore;
-  let alice: { cookie: string; key: string };
-  let bob: { cookie: string; key: string };
+  /** A signed-up user: its key, and a client on its session cookie and one on its key. */
+  type User = { cookie: string; key: string; session: ApiClient; keyed: ApiClient };
+  let alice: User;
+  let bob: User;
 
-  const signUp = async (label: string, plan: 'pro' | 'free' = 'pro') => {
+  const signUp = async (label: string, plan: 'pro' | 'free' = 'pro'): Promise<User> => {
     const user = await registerUser(api.baseUrl, label);
     if (plan === 'pro') await db.core.accounts.setPlan(user.userId, 'pro');
     await db.core.accounts.grantCredits(user.userId, 50);
-    const key = await call(api.baseUrl, 'POST', '/api/keys', { cookie: user.cookie, body: { name: label } });
-    return { cookie: user.cookie, key: key.body.key as string };
+    const session = apiClient(api.baseUrl, { cookie: user.cookie });
+    const created = await session.POST('/api/keys', { body: { name: label } });
+    const key = created.data?.key as string;
+    return { cookie: user.cookie, key, session, keyed: apiClient(api.baseUrl, { key }) };
   };
-  const waitFor = async (id: string, statuses: string[], key: string) => {
+  const waitFor = async (id: string, statuses: string[], user: User) => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const res = await call(api.baseUrl, 'GET', `/v1/verdicts/${id}`, { key });
-      if (statuses.includes(res.body?.debate?.status)) return res.body;
-      if (Date.now() > deadline) throw new Error(`debate ${id} stayed ${res.body?.debate?.status}`);
+      const res = await user.keyed.GET('/v1/verdicts/{id}', { params: { path: { id } } });
+      if (res.data && statuses.includes(res.data.debate.status)) return res.data;
+      if (Date.now() > deadline) throw new Error(`debate ${id} stayed ${res.data?.debate.status}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -62,14 +66,15 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
   });
 
   it('creates on /v1, streams with a reconnect mid-debate, and reads the verdict', async () => {
-    const created = await call(api.baseUrl, 'POST', '/v1/verdicts', {
-      key: alice.key,
-      body: { question: 'Should we move our support desk to a four-day week?', mode: 'balanced' },
-    });
-    expect(created.status).toBe(201);
+    const created = expectBody(
+      await alice.keyed.POST('/v1/verdicts', {
+        body: { question: 'Should we move our support desk to a four-day week?', mode: 'balanced' },
+      }),
+      201,
+    );
     const auth = { authorization: `Bearer ${alice.key}` };
     // PORT=0 here, so the configured public base URL is not the address the test reaches: keep the path.
-    const streamUrl = `${api.baseUrl}${new URL(created.body.streamUrl).pathname}`;
+    const streamUrl = `${api.baseUrl}${new URL(created.streamUrl).pathname}`;
     expect(streamUrl).toMatch(/\/v1\/verdicts\/[0-9a-f-]{36}\/stream$/);
     const first = await readSse(streamUrl, auth, { stopAfter: 4 });
     expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -83,69 +88,75 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
     const verdictEvent = all.find((m) => m.event === 'verdict');
     expect(Number.isInteger(verdictEvent?.data.confidence)).toBe(true);
     expect(all.filter((m) => m.event === 'rebuttal').length).toBe(5); // balanced: 5 agents, round 2 rebuts
-    const read = await waitFor(created.body.debateId, ['completed'], alice.key);
-    expect(read.verdict.recommendation).toBe(verdictEvent?.data.recommendation);
+    const read = await waitFor(created.debateId, ['completed'], alice);
+    expect(read.verdict?.recommendation).toBe(verdictEvent?.data.recommendation);
     const replay = await readSse(streamUrl, auth);
     expect(replay.messages.map((m) => m.id)).toEqual(all.map((m) => m.id)); // a finished debate at once
   });
 
   it('pauses and resumes through REST while the engine process runs the debate', async () => {
-    const created = await call(api.baseUrl, 'POST', '/api/debates', {
-      cookie: alice.cookie,
-      body: {
-        question: 'Should the platform team adopt trunk-based development?',
-        mode: 'thorough',
-        agentCount: 2,
-        maxRounds: 3,
-      },
-    });
-    expect(created.status).toBe(201);
-    const id = created.body.debateId;
-    await waitFor(id, ['running'], alice.key);
-    const paused = await call(api.baseUrl, 'POST', `/api/debates/${id}/commands`, {
-      cookie: alice.cookie,
+    const created = expectBody(
+      await alice.session.POST('/api/debates', {
+        body: {
+          question: 'Should the platform team adopt trunk-based development?',
+          mode: 'thorough',
+          agentCount: 2,
+          maxRounds: 3,
+        },
+      }),
+      201,
+    );
+    const id = created.debateId;
+    const path = { id };
+    await waitFor(id, ['running'], alice);
+    const paused = await alice.session.POST('/api/debates/{id}/commands', {
+      params: { path },
       body: { type: 'pause' },
     });
-    expect(paused.body.accepted).toBe(true);
-    await waitFor(id, ['paused'], alice.key);
-    const chart = await call(api.baseUrl, 'GET', `/api/debates/${id}/statechart`, { cookie: alice.cookie });
-    expect(chart.body.current).toEqual({ state: 'running.paused', live: true });
-    const resumed = await call(api.baseUrl, 'POST', `/api/debates/${id}/commands`, {
-      cookie: alice.cookie,
+    expect(paused.data?.accepted).toBe(true);
+    await waitFor(id, ['paused'], alice);
+    const chart = await alice.session.GET('/api/debates/{id}/statechart', { params: { path } });
+    expect(chart.data?.current).toEqual({ state: 'running.paused', live: true });
+    const resumed = await alice.session.POST('/api/debates/{id}/commands', {
+      params: { path },
       body: { type: 'resume' },
     });
-    expect(resumed.body.accepted).toBe(true);
-    const done = await waitFor(id, ['completed'], alice.key);
+    expect(resumed.data?.accepted).toBe(true);
+    const done = await waitFor(id, ['completed'], alice);
     expect(done.debate.roundCount).toBe(3);
-    const late = await call(api.baseUrl, 'POST', `/api/debates/${id}/commands`, {
-      cookie: alice.cookie,
+    const late = await alice.session.POST('/api/debates/{id}/commands', {
+      params: { path },
       body: { type: 'skip' },
     });
-    expect(late.status).toBe(409);
-    expect(late.body.error.code).toBe('DEBATE_NOT_RUNNING');
+    expect(late.response.status).toBe(409);
+    expect(late.error?.error.code).toBe('DEBATE_NOT_RUNNING');
   });
 
   it("keeps every route of another user's debate at 404", async () => {
-    const created = await call(api.baseUrl, 'POST', '/v1/verdicts', {
-      key: alice.key,
+    const created = await alice.keyed.POST('/v1/verdicts', {
       body: { question: 'Private question?', mode: 'fast' },
     });
-    const id = created.body.debateId;
-    const routes: [string, string, Record<string, unknown>?][] = [
-      ['GET', `/api/debates/${id}`],
-      ['GET', `/v1/verdicts/${id}`],
-      ['GET', `/api/debates/${id}/analytics`],
-      ['GET', `/api/debates/${id}/statechart`],
-      ['POST', `/api/debates/${id}/commands`, { type: 'pause' }],
-      ['POST', `/api/debates/${id}/retry`],
-      ['POST', `/api/debates/${id}/fork`, {}],
-      ['DELETE', `/api/debates/${id}`],
-      ['DELETE', `/v1/verdicts/${id}`],
+    const id = created.data?.debateId as string;
+    const params = { path: { id } };
+    const client = bob.keyed;
+    const routes: [string, () => Promise<{ error?: { error: { code: string } }; response: Response }>][] = [
+      ['GET /api/debates/{id}', () => client.GET('/api/debates/{id}', { params })],
+      ['GET /v1/verdicts/{id}', () => client.GET('/v1/verdicts/{id}', { params })],
+      ['GET /api/debates/{id}/analytics', () => client.GET('/api/debates/{id}/analytics', { params })],
+      ['GET /api/debates/{id}/statechart', () => client.GET('/api/debates/{id}/statechart', { params })],
+      [
+        'POST /api/debates/{id}/commands',
+        () => client.POST('/api/debates/{id}/commands', { params, body: { type: 'pause' } }),
+      ],
+      ['POST /api/debates/{id}/retry', () => client.POST('/api/debates/{id}/retry', { params })],
+      ['POST /api/debates/{id}/fork', () => client.POST('/api/debates/{id}/fork', { params, body: {} })],
+      ['DELETE /api/debates/{id}', () => client.DELETE('/api/debates/{id}', { params })],
+      ['DELETE /v1/verdicts/{id}', () => client.DELETE('/v1/verdicts/{id}', { params })],
     ];
-    for (const [method, path, body] of routes) {
-      const res = await call(api.baseUrl, method, path, { key: bob.key, ...(body ? { body } : {}) });
-      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({
-        path,
+    for (const [route, send] of routes) {
+      const res = await send();
+      expect({ route, status: res.response.status, code: res.error?.error.code }).toEqual({
+        route,
         status: 404,
         code: 'NOT_FOUND',
       });
@@ -154,7 +165,7 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
       authorization: `Bearer ${bob.key}`,
     });
     expect(stream.status).toBe(404);
-    await waitFor(id, ['completed'], alice.key);
+    await waitFor(id, ['completed'], alice);
   });
 
   it('serves the same procedures to a typed tRPC client, with typed error codes', async () => {

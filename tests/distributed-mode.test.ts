@@ -1,6 +1,6 @@
 import { createTestCore, type TestCore, testDatabaseUrl, uniqueSchema } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from './support/http.ts';
+import { apiClient, registerUser } from './support/api-client.ts';
 import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
 
 // Two API processes on one PostgreSQL schema: what horizontal scaling of the API looks like.
@@ -24,14 +24,15 @@ describe('two API processes sharing one database', () => {
 
   it('enforce one per-key limit between them, not one each', async () => {
     const user = await registerUser(first.baseUrl, 'shared');
-    const key = await call(first.baseUrl, 'POST', '/api/keys', {
-      cookie: user.cookie,
+    const key = await apiClient(first.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
       body: { name: 'limited', config: { rateLimit: 6 } },
     });
+    const onFirst = apiClient(first.baseUrl, { key: key.data?.key });
+    const onSecond = apiClient(second.baseUrl, { key: key.data?.key });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const target = i % 2 === 0 ? first : second;
-      statuses.push((await call(target.baseUrl, 'GET', '/v1/me', { key: key.body.key })).status);
+      const target = i % 2 === 0 ? onFirst : onSecond;
+      statuses.push((await target.GET('/v1/me')).response.status);
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(6);
     expect(statuses.filter((s) => s === 429)).toHaveLength(4);
@@ -39,16 +40,15 @@ describe('two API processes sharing one database', () => {
 
   it('see a key revoked on one process fail on the other at once', async () => {
     const user = await registerUser(first.baseUrl, 'revoke');
-    const key = await call(first.baseUrl, 'POST', '/api/keys', {
-      cookie: user.cookie,
-      body: { name: 'short' },
-    });
-    expect((await call(second.baseUrl, 'GET', '/v1/me', { key: key.body.key })).status).toBe(200);
-    const revoked = await call(first.baseUrl, 'DELETE', `/api/keys/${key.body.id}`, { cookie: user.cookie });
-    expect(revoked.status).toBe(204);
-    const after = await call(second.baseUrl, 'GET', '/v1/me', { key: key.body.key });
-    expect(after.status).toBe(401);
-    expect(after.body.error.code).toBe('UNAUTHORIZED');
+    const onFirst = apiClient(first.baseUrl, { cookie: user.cookie });
+    const key = await onFirst.POST('/api/keys', { body: { name: 'short' } });
+    const onSecond = apiClient(second.baseUrl, { key: key.data?.key });
+    expect((await onSecond.GET('/v1/me')).response.status).toBe(200);
+    const revoked = await onFirst.DELETE('/api/keys/{id}', { params: { path: { id: key.data?.id ?? '' } } });
+    expect(revoked.response.status).toBe(204);
+    const after = await onSecond.GET('/v1/me');
+    expect(after.response.status).toBe(401);
+    expect(after.error?.error.code).toBe('UNAUTHORIZED');
   });
 
   it('serve a key the operator command created on the same database', async () => {
@@ -62,10 +62,10 @@ describe('two API processes sharing one database', () => {
     expect(keyRun.code).toBe(0);
     const key = keyRun.stdout.trim().split('\n').at(-1) ?? '';
     expect(key).toMatch(/^vrd_/);
-    const me = await call(second.baseUrl, 'GET', '/v1/me', { key });
-    expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email, plan: 'pro' });
-    expect(me.headers.get('x-ratelimit-limit')).toBe('120');
+    const me = await apiClient(second.baseUrl, { key }).GET('/v1/me');
+    expect(me.response.status).toBe(200);
+    expect(me.data).toMatchObject({ email, plan: 'pro' });
+    expect(me.response.headers.get('x-ratelimit-limit')).toBe('120');
   });
 
   it('rejects a bad operator command with a message and exit code 1, changing nothing', async () => {

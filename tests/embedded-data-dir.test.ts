@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from './support/http.ts';
+import { apiClient, expectBody, registerUser } from './support/api-client.ts';
 import { type RunningProcess, runAdmin, runApiExpectingRefusal, startApi } from './support/processes.ts';
 
 // One process owns an embedded DATA_DIR; `npm run admin` reaches the database through it while it runs.
@@ -13,7 +13,7 @@ describe('an embedded DATA_DIR', () => {
   let api: RunningProcess | undefined;
   const env = () => ({ DATA_DIR: dataDir });
   const credits = async (server: RunningProcess, cookie: string) =>
-    (await call(server.baseUrl, 'GET', '/api/auth/session', { cookie })).body.user.credits as number;
+    expectBody(await apiClient(server.baseUrl, { cookie }).GET('/api/auth/session'), 200).user.credits;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'verdict-data-dir-'));
@@ -37,7 +37,7 @@ describe('an embedded DATA_DIR', () => {
         ),
       ),
     ]);
-    expect((await call(api.baseUrl, 'GET', '/health')).status).toBe(200);
+    expectBody(await apiClient(api.baseUrl).GET('/health'), 200);
   });
 
   it('is not blocked by the lock of a server that was killed', async () => {
@@ -48,7 +48,7 @@ describe('an embedded DATA_DIR', () => {
     expect(left.pid).toBe(api.child.pid);
 
     api = await startApi(env());
-    expect((await call(api.baseUrl, 'GET', '/health')).status).toBe(200);
+    expectBody(await apiClient(api.baseUrl).GET('/health'), 200);
     expect(JSON.parse(await readFile(join(dataDir, 'verdict.lock'), 'utf8')).pid).toBe(api.child.pid);
   });
 
@@ -112,10 +112,9 @@ describe('an embedded DATA_DIR', () => {
     expect(existsSync(join(dataDir, 'verdict.lock'))).toBe(false);
 
     api = await startApi(env());
-    const login = await call(api.baseUrl, 'POST', '/api/auth/login', {
+    const login = await apiClient(api.baseUrl).POST('/api/auth/login', {
       body: { email, password: 'pw-12345678' },
     });
-    expect(login.status).toBe(200);
-    expect(login.body.user.credits).toBe(14);
+    expect(expectBody(login, 200).user.credits).toBe(14);
   });
 });

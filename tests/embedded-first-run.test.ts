@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareTemplate } from '@verdict/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http.ts';
+import { apiClient, expectBody } from './support/api-client.ts';
 import { type RunningProcess, runApiExpectingRefusal, startApi } from './support/processes.ts';
 
 /** Pino's JSON lines reduced to their messages. */
@@ -64,7 +64,7 @@ describe('the first start on an empty DATA_DIR', () => {
     expect(messages(api.output())).toContainEqual(
       expect.stringMatching(/^creating the embedded database in .*; no template was prepared at install/),
     );
-    expect((await call(api.baseUrl, 'GET', '/health')).status).toBe(200);
+    expectBody(await apiClient(api.baseUrl).GET('/health'), 200);
   }, 200_000);
 
   it('stops at once, before any slow work, when the port is taken', async () => {

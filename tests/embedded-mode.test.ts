@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from './support/http.ts';
+import { apiClient, registerUser } from './support/api-client.ts';
 import { type RunningProcess, startApi } from './support/processes.ts';
 
 // `npm start` with no DATABASE_URL and no NATS_URL: embedded PGlite in DATA_DIR, in-process bus, no keys.
@@ -28,53 +28,52 @@ describe('the start command on the embedded default', () => {
   });
 
   it('serves health, accounts, keys and /v1/me with nothing else running', async () => {
-    expect((await call(api.baseUrl, 'GET', '/health')).status).toBe(200);
+    expect((await apiClient(api.baseUrl).GET('/health')).response.status).toBe(200);
     const user = await registerUser(api.baseUrl, 'embedded');
-    const created = await call(api.baseUrl, 'POST', '/api/keys', {
-      cookie: user.cookie,
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
       body: { name: 'cli' },
     });
-    expect(created.status).toBe(201);
-    const me = await call(api.baseUrl, 'GET', '/v1/me', { key: created.body.key });
-    expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: user.userId, email: user.email, plan: 'free' });
+    expect(created.response.status).toBe(201);
+    const me = await apiClient(api.baseUrl, { key: created.data?.key }).GET('/v1/me');
+    expect(me.response.status).toBe(200);
+    expect(me.data).toMatchObject({ id: user.userId, email: user.email, plan: 'free' });
   });
 
   it('keeps accounts and keys in DATA_DIR across a restart', async () => {
     const user = await registerUser(api.baseUrl, 'persist');
-    const created = await call(api.baseUrl, 'POST', '/api/keys', {
-      cookie: user.cookie,
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
       body: { name: 'kept' },
     });
     await api.stop();
     api = await startApi({ DATA_DIR: dataDir });
-    const me = await call(api.baseUrl, 'GET', '/v1/me', { key: created.body.key });
-    expect(me.status).toBe(200);
-    expect(me.body.email).toBe(user.email);
-    const login = await call(api.baseUrl, 'POST', '/api/auth/login', {
+    const me = await apiClient(api.baseUrl, { key: created.data?.key }).GET('/v1/me');
+    expect(me.response.status).toBe(200);
+    expect(me.data?.email).toBe(user.email);
+    const login = await apiClient(api.baseUrl).POST('/api/auth/login', {
       body: { email: user.email, password: 'correct horse' },
     });
-    expect(login.status).toBe(200);
+    expect(login.response.status).toBe(200);
   });
 
   it('resumes a debate left unfinished by a killed process when it starts again on the same DATA_DIR', async () => {
     await api.stop();
     api = await startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '1500' });
     const user = await registerUser(api.baseUrl, 'crash');
-    const created = await call(api.baseUrl, 'POST', '/api/debates', {
-      cookie: user.cookie,
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/debates', {
       body: { question: 'Should the embedded node finish what it started?', agentCount: 3, maxRounds: 2 },
     });
-    expect(created.status).toBe(201);
-    const id = created.body.debateId as string;
-    const read = () => call(api.baseUrl, 'GET', `/api/debates/${id}`, { cookie: user.cookie });
-    await eventually(read, (res) => res.body.status === 'running');
+    expect(created.response.status).toBe(201);
+    const id = created.data?.debateId as string;
+    // A new client on each read: the process (and its port) changes across the kill.
+    const read = () =>
+      apiClient(api.baseUrl, { cookie: user.cookie }).GET('/api/debates/{id}', { params: { path: { id } } });
+    await eventually(read, (res) => res.data?.status === 'running');
     api.child.kill('SIGKILL');
     await once(api.child, 'exit');
 
     api = await startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '10' });
-    const done = await eventually(read, (res) => res.body.status === 'completed', 30_000);
-    expect(done.body).toMatchObject({ status: 'completed', agentCount: 3, roundCount: 2 });
+    const done = await eventually(read, (res) => res.data?.status === 'completed', 30_000);
+    expect(done.data).toMatchObject({ status: 'completed', agentCount: 3, roundCount: 2 });
     // The finished debate's stream: one attempt, every event once, in order.
     const stream = await fetch(`${api.baseUrl}/api/debates/${id}/stream`, {
       headers: { cookie: user.cookie },

@@ -10,6 +10,7 @@ import {
   uniqueSchema,
 } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from './support/api-client.ts';
 import {
   createDebates,
   expectBusHasStoredEvents,
@@ -181,8 +182,8 @@ describe('PostgreSQL unreachable for a few seconds while debates run', () => {
   let apiProcess: RunningProcess;
 
   const health = async () => {
-    const res = await fetch(`${apiProcess.baseUrl}/health`, { signal: AbortSignal.timeout(8000) });
-    return res.status;
+    const res = await apiClient(apiProcess.baseUrl).GET('/health', { signal: AbortSignal.timeout(8000) });
+    return res.response.status;
   };
 
   beforeAll(async () => {

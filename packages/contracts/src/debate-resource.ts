@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DebateCost, DebateMode, DebateStatus, Recommendation, Verdict } from './debates.ts';
+import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
 
 export const FundingSource = z.enum(['free_tier', 'user_credits', 'byok']);
@@ -38,7 +39,7 @@ export const DebateObject = z
   .meta({ id: 'Debate' });
 export type DebateObject = z.infer<typeof DebateObject>;
 
-export const DebateIdInput = z.object({ id: z.uuid() });
+export const DebateIdInput = z.object({ id: UuidInput });
 
 /**
  * POST /api/debates/:id/commands: `type` selects the variant; `inject` needs `payload.content`. One object
@@ -46,7 +47,7 @@ export const DebateIdInput = z.object({ id: z.uuid() });
  */
 export const DebateCommandInput = z
   .object({
-    id: z.uuid(),
+    id: UuidInput,
     type: z.enum(['pause', 'resume', 'skip', 'inject']),
     payload: z.object({ content: visibleText(1, 5000) }).optional(),
   })
@@ -129,8 +130,8 @@ export const CreateDebateInput = z.strictObject({
   agentCount: z.number().int().min(2).max(7).optional(),
   maxRounds: z.number().int().min(1).max(5).optional(),
   enableSearch: z.boolean().optional(),
-  attachmentIds: z.array(z.uuid()).max(5).optional(),
-  workspaceId: z.uuid().optional(),
+  attachmentIds: z.array(UuidInput).max(5).optional(),
+  workspaceId: UuidInput.optional(),
   preset: DebatePresetName.optional(),
   skipCache: z.boolean().optional(),
 });
@@ -220,7 +221,7 @@ export const RetryResult = z.object({
 
 /** POST /api/debates/:id/fork. */
 export const ForkInput = z.strictObject({
-  id: z.uuid(),
+  id: UuidInput,
   modifiedQuestion: visibleText(10, 500).optional(),
 });
 

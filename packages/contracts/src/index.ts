@@ -4,6 +4,7 @@ export * from './debates.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './health.ts';
+export * from './ids.ts';
 export * from './keys.ts';
 export * from './plans.ts';
 export * from './text.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
 
 export const KeyPreset = z.enum(['balanced', 'economy', 'hackathon', 'local', 'custom']);
@@ -69,12 +70,11 @@ export const StoredApiKeyConfig = z.object({
 });
 export type StoredApiKeyConfig = z.infer<typeof StoredApiKeyConfig>;
 
-const KeyId = z.uuid();
 const KeyName = visibleText(1, 100);
 
 export const ApiKey = z
   .object({
-    id: KeyId,
+    id: z.uuid(),
     name: z.string(),
     keyPrefix: z.string().meta({ description: 'First 16 characters of the key; safe to log' }),
     config: StoredApiKeyConfig.nullable(),
@@ -95,12 +95,12 @@ export const CreatedApiKey = ApiKey.extend({
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const UpdateApiKeyInput = z.strictObject({
-  id: KeyId,
+  id: UuidInput,
   name: KeyName.optional(),
   config: ApiKeyConfig.nullable().optional().meta({ description: 'Replaces the whole config; no merge' }),
 });
 export type UpdateApiKeyInput = z.infer<typeof UpdateApiKeyInput>;
 
-export const KeyIdInput = z.object({ id: KeyId });
+export const KeyIdInput = z.object({ id: UuidInput });
 export const ApiKeyList = z.object({ keys: z.array(ApiKey) });
 export type ApiKeyList = z.infer<typeof ApiKeyList>;

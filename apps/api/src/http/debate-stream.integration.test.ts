@@ -238,6 +238,16 @@ describe('debate streams (SSE)', () => {
     expect(verdict.confidence).toBe(Math.round(storedData.confidence * 100));
   });
 
+  it('follows a debate named by its id in capitals live through debate.completed, then closes', async () => {
+    const id = await createDebate(owner.id);
+    const stream = await openStream(harness.baseUrl, api(id.toUpperCase()), { key: owner.key });
+    expect(stream.response.status).toBe(200);
+    await stream.ended(15_000);
+    const events = await stream.rest();
+    expect(seqs(events)).toEqual(await storedSeqs(id));
+    expect(events.at(-1)).toMatchObject({ event: 'debate.completed', data: { debateId: id } });
+  });
+
   it('resumes after Last-Event-ID mid-debate with no gap and no duplicate', async () => {
     const id = await createDebate(owner.id);
     const first = await openStream(harness.baseUrl, v1(id), { key: owner.key });
@@ -437,10 +447,31 @@ describe('debate streams (SSE)', () => {
         expect.objectContaining({ path: 'Last-Event-ID' }),
       ]);
     }
-    const res = await harness.request('GET', `${v1(id)}?lastEventId=x`, { key: owner.key });
-    expect(expectError(res, 'VALIDATION_ERROR').details).toEqual([
+    for (const query of ['?lastEventId=x', '?lastEventId=', '?lastEventId=%205']) {
+      const res = await harness.request('GET', `${v1(id)}${query}`, { key: owner.key });
+      expect(expectError(res, 'VALIDATION_ERROR').details, query).toEqual([
+        expect.objectContaining({ path: 'lastEventId' }),
+      ]);
+    }
+    // Last-Event-ID wins over the query, but a malformed query is refused all the same.
+    const both = await harness.request('GET', `${v1(id)}?lastEventId=x`, {
+      key: owner.key,
+      headers: { 'last-event-id': '1' },
+    });
+    expect(expectError(both, 'VALIDATION_ERROR').details).toEqual([
       expect.objectContaining({ path: 'lastEventId' }),
     ]);
+  });
+
+  it('reads an empty Last-Event-ID as no event: the stream starts from the first', async () => {
+    const id = await createDebate(owner.id);
+    await finished(id);
+    const res = await fetch(`${harness.baseUrl}${v1(id)}`, {
+      headers: { authorization: `Bearer ${owner.key}`, 'last-event-id': '' },
+    });
+    expect(res.status).toBe(200);
+    const ids = [...(await res.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids).toEqual(await storedSeqs(id));
   });
 
   describe('on a debate no engine picks up', () => {

@@ -1,3 +1,4 @@
+import { UuidInput } from '@verdict/contracts';
 import { AppError, type Core } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ type StreamEvent = { seq: number; type: string; data: unknown };
 const TERMINAL = new Set(['debate.completed', 'debate.failed']);
 const FINISHED = new Set(['completed', 'failed']);
 
-const Params = z.object({ id: z.uuid() });
+const Params = z.object({ id: UuidInput });
 const LastEventId = z
   .string()
   .regex(/^\d+$/, 'Must be a non-negative integer')
@@ -195,15 +196,19 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
   }
 }
 
-/** Last-Event-ID (sent by EventSource on reconnect) wins over ?lastEventId= (for a first connect). */
+/**
+ * Last-Event-ID (sent by EventSource on reconnect) wins over ?lastEventId= (for a first connect); an empty
+ * header is no id, as EventSource means it. Both are checked when both come: a malformed one is refused
+ * even where the other wins.
+ */
 function lastEventId(req: FastifyRequest): number {
+  const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
+  const fromQuery = query === undefined ? 0 : parse(LastEventId, query, 'lastEventId');
   const header = req.headers['last-event-id'];
   if (typeof header === 'string' && header.trim() !== '') {
     return parse(LastEventId, header.trim(), 'Last-Event-ID');
   }
-  const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
-  if (query === undefined || query === '') return 0;
-  return parse(LastEventId, typeof query === 'string' ? query.trim() : query, 'lastEventId');
+  return fromQuery;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, path: string): z.output<T> {

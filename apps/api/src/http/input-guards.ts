@@ -75,6 +75,30 @@ export function installJsonBodyParser(app: FastifyInstance) {
   });
 }
 
+/**
+ * A REST body is a JSON object, or nothing. trpc-to-openapi spreads the body into the procedure's input, so
+ * `null`, `[]` or `42` would otherwise read as `{}`: a PATCH that changes nothing, a fork that was asked
+ * nothing, answered 2xx although the document says the body is an object.
+ */
+export function refuseNonObjectBody(body: unknown): AppError | null {
+  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return null;
+  return new AppError('VALIDATION_ERROR', 'The request body must be a JSON object', {
+    details: [{ path: '', message: 'Expected a JSON object', code: 'invalid_type' }],
+  });
+}
+
+/**
+ * trpc-to-openapi drops a query parameter whose value is empty, so `?limit=` read as no limit at all and
+ * `?search=` as no search, where the document says `limit` is an integer and `search` 1–200 characters.
+ * Wrapping the empty value in a one-item array (which it unwraps) lets the input schema judge it: a
+ * parameter the route declares is refused like any other bad value, one it does not declare is ignored.
+ */
+export function keepEmptyQueryValues(query: unknown) {
+  if (typeof query !== 'object' || query === null) return;
+  const values = query as Record<string, unknown>;
+  for (const [name, value] of Object.entries(values)) if (value === '') values[name] = [''];
+}
+
 const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'The request was not received in time'],
   HPE_HEADER_OVERFLOW: ['REQUEST_HEADER_FIELDS_TOO_LARGE', 'Request headers are too large'],

@@ -144,6 +144,55 @@ describe('input that cannot crash the server', () => {
     },
   );
 
+  it('refuses a REST body that is not a JSON object (null, an array, a number) instead of reading it as {}', async () => {
+    const { id } = await createKey(h, user, { name: 'target' });
+    for (const rawBody of ['null', '[]', '42', '"name"', 'true']) {
+      const patched = await h.request('PATCH', `/api/keys/${id}`, { cookie: user.cookie, rawBody });
+      expect(expectError(patched, 'VALIDATION_ERROR').details, rawBody).toEqual([
+        { path: '', message: 'Expected a JSON object', code: 'invalid_type' },
+      ]);
+      expectError(
+        await h.request('DELETE', `/api/keys/${id}`, { cookie: user.cookie, rawBody }),
+        'VALIDATION_ERROR',
+      );
+    }
+    expect(await keyNames()).toContain('target');
+    // No body at all is still the empty object (the document marks this body optional).
+    const bare = await h.request<{ name: string }>('PATCH', `/api/keys/${id}`, { cookie: user.cookie });
+    expect(bare.status).toBe(200);
+    expect(bare.json.name).toBe('target');
+  });
+
+  it('refuses an empty query value of a parameter the route reads, instead of reading it as absent', async () => {
+    const { key } = await createKey(h, user, { name: 'lister' });
+    for (const query of ['limit=', 'page=', 'status=', 'sortOrder=']) {
+      const res = await h.request('GET', `/api/debates?${query}`, { cookie: user.cookie });
+      expect(
+        expectError(res, 'VALIDATION_ERROR').details?.map((d) => d.path),
+        query,
+      ).toEqual([query.slice(0, -1)]);
+    }
+    expectError(await h.request('GET', '/v1/verdicts?search=', { key }), 'VALIDATION_ERROR');
+    // A parameter no route declares is ignored, empty or not.
+    expect((await h.request('GET', '/api/debates?unknown=', { cookie: user.cookie })).status).toBe(200);
+  });
+
+  it('refuses a query number not in decimal digits (hex, exponent, padded) rather than reading it with Number()', async () => {
+    const { key } = await createKey(h, user, { name: 'counter' });
+    for (const value of ['0x1f', '1e3', '0b11', '%207', '+5', 'Infinity']) {
+      const res = await h.request('GET', `/v1/verdicts?limit=${value}`, { key });
+      expect(
+        expectError(res, 'VALIDATION_ERROR').details?.map((d) => d.path),
+        value,
+      ).toEqual(['limit']);
+    }
+    const page = await h.request<{ limit: number; page: number }>('GET', '/api/debates?limit=7&page=2', {
+      cookie: user.cookie,
+    });
+    expect(page.status).toBe(200);
+    expect(page.json).toMatchObject({ limit: 7, page: 2 });
+  });
+
   it('keeps visible text that contains invisible characters', async () => {
     const res = await h.request<{ name: string }>('POST', '/api/keys', {
       cookie: user.cookie,

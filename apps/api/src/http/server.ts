@@ -14,7 +14,13 @@ import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, rewriteRestErrorBody, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
-import { clientErrorHandler, installJsonBodyParser } from './input-guards.ts';
+import {
+  clientErrorHandler,
+  installJsonBodyParser,
+  keepEmptyQueryValues,
+  refuseNonObjectBody,
+} from './input-guards.ts';
+import { queryNumberGuard } from './query-numbers.ts';
 import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
 import { createRouteTable, type RouteTable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
@@ -113,6 +119,16 @@ export async function buildServer({
       if (BODY_METHODS.has(request.method) && !hasBody && !request.headers['content-type']) {
         request.headers['content-type'] = 'application/json';
       }
+    });
+    const refuseQueryNumber = queryNumberGuard(router as OpenApiRouter);
+    rest.addHook('preHandler', async (request, reply) => {
+      // Only a JSON body: another content type is the adapter's to refuse (415).
+      const json = /^application\/json/i.test(request.headers['content-type'] ?? '');
+      const refusal =
+        (BODY_METHODS.has(request.method) && json ? refuseNonObjectBody(request.body) : null) ??
+        refuseQueryNumber(request);
+      if (refusal) return sendAppError(reply, refusal);
+      keepEmptyQueryValues(request.query);
     });
     rest.addHook('onSend', async (_request, reply, payload) =>
       reply.statusCode >= 400 && typeof payload === 'string' ? rewriteRestErrorBody(payload) : payload,

@@ -32,6 +32,12 @@ export const HEADERS = {
     schema: { type: 'string', maxLength: 40 },
   },
   Link: { description: 'Migration guide, rel="deprecation"', schema: { type: 'string', maxLength: 2048 } },
+  'Set-Cookie': {
+    description:
+      'The dashboard session: verdict_session=<token>; HttpOnly; SameSite=Lax; Path=/; Expires (Secure on ' +
+      'https). Sign-out sends it expired, which clears it.',
+    schema: { type: 'string', maxLength: 512 },
+  },
 } as const;
 
 export type HeaderName = keyof typeof HEADERS;

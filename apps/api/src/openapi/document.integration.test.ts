@@ -286,6 +286,33 @@ describe('GET /openapi.json', () => {
     expect(op('get', '/v1/health').responses['429']).toBeUndefined();
   });
 
+  it('marks a request body optional exactly where it requires no field (the server then reads it as {})', () => {
+    const required = (method: string, path: string) =>
+      (op(method, path) as { requestBody?: { required?: boolean } }).requestBody?.required;
+    expect(required('patch', '/api/keys/{id}')).toBe(false);
+    expect(required('post', '/api/debates/{id}/fork')).toBe(false);
+    expect(required('post', '/api/keys')).toBe(true);
+    expect(required('post', '/api/debates')).toBe(true);
+    expect(required('post', '/api/debates/{id}/commands')).toBe(true);
+  });
+
+  it('documents Set-Cookie on the successes of sign-up, sign-in and sign-out, and on no other response', () => {
+    const withCookie = Object.entries(doc.paths)
+      .flatMap(([path, item]) =>
+        Object.entries(item).flatMap(([method, o]) =>
+          Object.entries(o.responses)
+            .filter(([, response]) => Object.keys(response.headers ?? {}).includes('Set-Cookie'))
+            .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+        ),
+      )
+      .sort();
+    expect(withCookie).toEqual([
+      'POST /api/auth/login 200',
+      'POST /api/auth/logout 204',
+      'POST /api/auth/register 201',
+    ]);
+  });
+
   it('documents the Idempotency-Key and X-Provider-Keys request headers where the routes read them', () => {
     const headers = (method: string, path: string) =>
       ((op(method, path) as { parameters?: { in: string; name: string }[] }).parameters ?? [])

@@ -9,7 +9,7 @@ type Operation = {
   security?: Record<string, string[]>[];
   responses: Record<string, Response>;
   parameters?: unknown[];
-  requestBody?: unknown;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   deprecated?: boolean;
   operationId?: string;
   tags?: string[];
@@ -142,10 +142,16 @@ function completeOperation(operation: Operation, meta: Meta, method: string, pat
     const status = String(meta.successStatus ?? 200);
     if (status === '204') delete success.content;
     const deprecation: HeaderName[] = meta.deprecation ? ['Deprecation', 'Sunset', 'Link'] : [];
-    success.headers = headerRefs([...limitHeaders, ...deprecation]);
+    const cookie: HeaderName[] = meta.setsSessionCookie ? ['Set-Cookie'] : [];
+    success.headers = headerRefs([...limitHeaders, ...deprecation, ...cookie]);
     responses[status] = success;
   }
   if (meta.deprecation) operation.deprecated = true;
+
+  // The generator marks every body required; one that requires no field may be left out (read as `{}`).
+  const body = operation.requestBody;
+  if (body && (body.content?.['application/json']?.schema?.required ?? []).length === 0)
+    body.required = false;
 
   const takesInput = (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined;
   Object.assign(responses, errorResponses(routeErrors(meta, { method, takesInput }), limitHeaders));

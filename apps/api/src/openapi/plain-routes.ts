@@ -49,8 +49,8 @@ const STREAM_PARAMETERS = [
     name: 'Last-Event-ID',
     in: 'header',
     required: false,
-    description: 'Resume after this event (what EventSource sends when it reconnects)',
-    schema: { type: 'string', pattern: '^\\d+$', maxLength: 20 },
+    description: 'Resume after this event (what EventSource sends when it reconnects); empty is no event',
+    schema: { type: 'string', pattern: '^\\d*$', maxLength: 20 },
   },
   {
     name: 'lastEventId',

@@ -27,6 +27,8 @@ export type Meta = OpenApiMeta<{
   rateLimitHeaders?: boolean;
   /** A route the interface specification does not name: marked as an extension in the document. */
   extension?: boolean;
+  /** Its success sets (or clears) the session cookie: Set-Cookie in the document. */
+  setsSessionCookie?: boolean;
 }>;
 
 const t = initTRPC

@@ -12,6 +12,7 @@ export const login = publicProcedure
       SERVICE_UNAVAILABLE: 'Too many passwords being hashed right now; retry after Retry-After',
     },
     extension: true,
+    setsSessionCookie: true,
     openapi: {
       method: 'POST',
       path: '/api/auth/login',

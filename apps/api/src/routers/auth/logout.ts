@@ -7,6 +7,7 @@ import { clearSessionCookie } from './session-cookie.ts';
 export const logout = publicProcedure
   .meta({
     extension: true,
+    setsSessionCookie: true,
     successStatus: 204,
     openapi: { method: 'POST', path: '/api/auth/logout', summary: 'Sign out' },
   })

@@ -12,6 +12,7 @@ export const register = publicProcedure
       SERVICE_UNAVAILABLE: 'Too many passwords being hashed right now; retry after Retry-After',
     },
     extension: true,
+    setsSessionCookie: true,
     rateLimitHeaders: true,
     successStatus: 201,
     openapi: {

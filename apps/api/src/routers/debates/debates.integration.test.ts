@@ -179,6 +179,35 @@ describe('debate routes on /api', () => {
     expect(after.json.current).toEqual({ state: 'completed', live: false });
   });
 
+  it('names a debate by its id in capitals too: commands reach its engine and the chart shows it live', async () => {
+    const debate = await create(alice, { rounds: 2 });
+    await eventually(
+      () => h.core.debates.find(debate.id),
+      (d) => d?.status === 'running',
+    );
+    const upper = debate.id.toUpperCase();
+    const paused = await h.request<DebateCommandResult>('POST', `/api/debates/${upper}/commands`, {
+      cookie: alice.cookie,
+      body: { type: 'pause' },
+    });
+    expect(paused.status, paused.text).toBe(200);
+    expect(paused.json.accepted).toBe(true);
+    await eventually(
+      () => h.core.debates.find(debate.id),
+      (d) => d?.status === 'paused',
+    );
+    const chart = await h.request<DebateStateChart>('GET', `/api/debates/${upper}/statechart`, {
+      cookie: alice.cookie,
+    });
+    expect(chart.json.current).toEqual({ state: 'running.paused', live: true });
+    const resumed = await h.request<DebateCommandResult>('POST', `/api/debates/${upper}/commands`, {
+      cookie: alice.cookie,
+      body: { type: 'resume' },
+    });
+    expect(resumed.json.accepted).toBe(true);
+    await finished(debate.id);
+  });
+
   it("keeps the state chart of another user's debate private", async () => {
     const debate = await create(alice);
     expectError(

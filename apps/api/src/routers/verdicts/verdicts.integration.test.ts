@@ -98,4 +98,17 @@ describe('the /v1 verdict routes', () => {
     expectError(await h.request('DELETE', `/v1/verdicts/${id}`, { key: otherKey }), 'NOT_FOUND');
     expectError(await h.request('GET', `/v1/verdicts/${id}`, { key }), 'NOT_FOUND');
   });
+
+  it('cancels a running debate deleted by its id in capitals, and answers with the id in its canonical form', async () => {
+    const id = await create('Move the data centre to another region?', { mode: 'thorough' });
+    await eventually(
+      () => h.core.debates.find(id),
+      (d) => d?.status === 'running',
+    );
+    const removed = await h.request('DELETE', `/v1/verdicts/${id.toUpperCase()}`, { key });
+    expect(removed.status).toBe(200);
+    expect(removed.json).toEqual({ id, deleted: true });
+    expect(engine.active.has(id)).toBe(false);
+    expect(await h.core.debates.find(id)).toBeNull();
+  });
 });
