@@ -9,7 +9,7 @@ import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+import { assertRoomToHash, dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import { Session } from './session.entity.ts';
 import { User } from './user.entity.ts';
 
@@ -77,6 +77,9 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
     createUser,
 
     register: async (input: Required<Omit<NewUser, 'plan'>>) => issueSession(await createUser(input)),
+
+    /** Before anything else a sign-up does: 503 when its password could not even queue for a hash. */
+    assertRoomToSignUp: assertRoomToHash,
 
     /** Same answer, and about the same time, for an unknown email and a wrong password. */
     login: async (email: string, password: string): Promise<IssuedSession | null> => {

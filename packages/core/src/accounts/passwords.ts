@@ -10,20 +10,29 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 
 /**
  * scrypt runs on libuv's thread pool, but every hash burns a core for tens of milliseconds: fifty parallel
- * sign-ups would take every core from the event loop. Hashes run one core short of all of them, and a burst
- * beyond the queue is refused at once (503 with Retry-After) instead of slowing every other request.
+ * sign-ups would take every core from the event loop. Hashes run one core short of all of them. Checking a
+ * password (signing in) goes ahead of hashing a new one (signing up), so a flood of sign-ups never makes
+ * people who already have an account wait; and the sign-up lane is short, so a burst beyond it is refused
+ * at once (503 with Retry-After) instead of piling up.
  */
-const hashing = createConcurrencyLimit(
-  Math.max(1, availableParallelism() - 1),
-  64,
-  () =>
-    new AppError('SERVICE_UNAVAILABLE', 'The server is busy signing people in; retry in a moment', {
-      headers: { 'Retry-After': '1' },
-    }),
-);
+const busy = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'The server is busy checking passwords; retry in a moment', {
+    headers: { 'Retry-After': '1' },
+  });
+const HASH_LANES = { verify: { maxQueued: 64 }, hash: { maxQueued: 8 } };
+const hashing = createConcurrencyLimit(Math.max(1, availableParallelism() - 1), HASH_LANES, busy);
 
-function derive(password: string, salt: Buffer, params = PARAMS): Promise<Buffer> {
+/**
+ * Refuses a sign-up at once (503) when its password could not even wait for a hash: called before any
+ * other work of the sign-up, so a flood of them costs next to nothing.
+ */
+export function assertRoomToHash() {
+  if (hashing.queued('hash') >= HASH_LANES.hash.maxQueued) throw busy();
+}
+
+function derive(lane: 'verify' | 'hash', password: string, salt: Buffer, params = PARAMS): Promise<Buffer> {
   return hashing.run(
+    lane,
     () =>
       new Promise((resolve, reject) => {
         scrypt(
@@ -40,7 +49,7 @@ function derive(password: string, salt: Buffer, params = PARAMS): Promise<Buffer
 /** `scrypt$N$r$p$salt$hash`, salt and hash base64url; parameters travel with the hash so they can change. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt);
+  const key = await derive('hash', password, salt);
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join(
     '$',
   );
@@ -51,7 +60,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const params = { N: Number(n), r: Number(r), p: Number(p), keyLength: expected.length };
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), params);
+  const actual = await derive('verify', password, Buffer.from(salt, 'base64url'), params);
   return timingSafeEqual(actual, expected);
 }
 

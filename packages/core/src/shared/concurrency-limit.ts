@@ -1,23 +1,39 @@
+/** A lane of waiting tasks: served before every lane after it, and refusing work past `maxQueued`. */
+export type Lane = { maxQueued: number };
+
 /**
- * Runs at most `concurrency` tasks at once and queues up to `maxQueued` more; past that, `whenFull()` is
- * thrown at once, so a burst cannot pile up unbounded work (or memory) behind the limit.
+ * Runs at most `concurrency` tasks at once. Tasks that must wait queue in their lane; a freed slot goes to
+ * the first lane with someone waiting, so a flood in a later lane never delays an earlier one by more than
+ * the tasks already running. Past a lane's `maxQueued`, `whenFull()` is thrown at once, so a burst cannot
+ * pile up unbounded work (or memory) behind the limit.
  */
-export function createConcurrencyLimit(concurrency: number, maxQueued: number, whenFull: () => Error) {
+export function createConcurrencyLimit<L extends string>(
+  concurrency: number,
+  lanes: Record<L, Lane>,
+  whenFull: () => Error,
+) {
   let active = 0;
-  const waiting: (() => void)[] = [];
+  const order = Object.keys(lanes) as L[];
+  const waiting = Object.fromEntries(order.map((lane) => [lane, [] as (() => void)[]])) as Record<
+    L,
+    (() => void)[]
+  >;
 
   const release = () => {
-    const next = waiting.shift();
+    const next = order
+      .map((lane) => waiting[lane])
+      .find((queue) => queue.length > 0)
+      ?.shift();
     if (next) next();
     else active -= 1;
   };
 
   return {
-    run: async <T>(task: () => Promise<T>): Promise<T> => {
+    run: async <T>(lane: L, task: () => Promise<T>): Promise<T> => {
       if (active < concurrency) active += 1;
-      else if (waiting.length >= maxQueued) throw whenFull();
+      else if (waiting[lane].length >= lanes[lane].maxQueued) throw whenFull();
       // The slot passes straight from the task that finishes to the next in line: `active` stays put.
-      else await new Promise<void>((resolve) => waiting.push(resolve));
+      else await new Promise<void>((resolve) => waiting[lane].push(resolve));
       try {
         return await task();
       } finally {
@@ -27,8 +43,6 @@ export function createConcurrencyLimit(concurrency: number, maxQueued: number, w
     get active() {
       return active;
     },
-    get queued() {
-      return waiting.length;
-    },
+    queued: (lane: L) => waiting[lane].length,
   };
 }

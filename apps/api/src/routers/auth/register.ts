@@ -24,6 +24,8 @@ export const register = publicProcedure
   .input(RegisterInput)
   .output(SessionInfo)
   .mutation(async ({ ctx, input }) => {
+    // No room to hash a password: refused before any other work, and not counted against the address.
+    ctx.core.accounts.assertRoomToSignUp();
     // Counted per client IP before anything else: each accepted attempt may cost a password hash.
     const decision = await ctx.core.rateLimits.hitRegistration(ctx.req.ip);
     Object.assign(ctx.response.headers, rateLimitHeaders(decision));
