@@ -35,7 +35,7 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
   const signUp = async (label: string, plan: 'pro' | 'free' = 'pro'): Promise<User> => {
     const user = await registerUser(api.baseUrl, label);
     if (plan === 'pro') await db.core.accounts.setPlan(user.userId, 'pro');
-    await db.core.accounts.grantCredits(user.userId, 50);
+    await db.core.billing.grantCredits(user.userId, 50);
     const session = apiClient(api.baseUrl, { cookie: user.cookie });
     const created = await session.POST('/api/keys', { body: { name: label } });
     const key = created.data?.key as string;

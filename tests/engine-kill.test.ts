@@ -1,15 +1,13 @@
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
-  debaterTurnOf,
   eventually,
-  type FakeLlmServer,
-  startFakeLlmServer,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
+import { debaterTurnOf, type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDebates,

@@ -3,13 +3,14 @@ import type { Core } from '@verdict/core';
 import {
   createTestCore,
   eventually,
-  type FakeLlmServer,
-  startFakeLlmServer,
+  insertPendingDebate,
+  readDebate,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from './support/processes.ts';
 
@@ -44,11 +45,11 @@ describe('a debate in a separate engine process', () => {
 
   const finished = (id: string) =>
     eventually(
-      () => core.debates.find(id),
+      () => readDebate(core, id),
       (d) => d?.status === 'completed' || d?.status === 'failed',
     );
   const create = (rounds: number) =>
-    core.debates.insertAndEnqueue({
+    insertPendingDebate(core, {
       ownerId,
       question: 'Should the support team pilot a four-day week?',
       context: 'Forty agents, two time zones.',
@@ -108,12 +109,12 @@ describe('a debate in a separate engine process', () => {
   it('takes pause, inject and resume from another process while the debate runs', async () => {
     const debate = await create(2);
     await eventually(
-      () => core.debates.find(debate.id),
+      () => readDebate(core, debate.id),
       (d) => d?.status === 'running',
     );
     expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
     await eventually(
-      () => core.debates.find(debate.id),
+      () => readDebate(core, debate.id),
       (d) => d?.status === 'paused',
     );
     const injected = await core.bus.commands.send(debate.id, {

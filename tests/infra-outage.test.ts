@@ -2,13 +2,14 @@ import type { Core } from '@verdict/core';
 import {
   createTestCore,
   eventually,
-  type FakeLlmServer,
-  startFakeLlmServer,
+  insertPendingDebate,
+  readDebate,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client.ts';
 import {
@@ -97,7 +98,7 @@ describe('NATS restarted while debates run', () => {
     const paused = debates[0]?.id as string;
     expect(await core.bus.commands.send(paused, { type: 'pause' })).toMatchObject({ accepted: true });
     await eventually(
-      () => core.debates.find(paused),
+      () => readDebate(core, paused),
       (d) => d?.status === 'paused',
     );
     await nats.stop('SIGKILL');
@@ -105,22 +106,20 @@ describe('NATS restarted while debates run', () => {
     expect(fault.stored.size).toBeLessThan(debates.length * shape.agents * shape.rounds);
     // A debate created while NATS is down: its row is stored, its job cannot be published (or only late).
     const lateQuestion = `Fault run nats-${prefix}: a debate created during the outage?`;
-    const createdDuringOutage = core.debates
-      .insertAndEnqueue({
-        ownerId,
-        question: lateQuestion,
-        context: null,
-        mode: 'fast',
-        agents: shape.agents,
-        rounds: shape.rounds,
-        preset: null,
-        routing: null,
-        fundingSource: 'user_credits',
-      })
-      .then(
-        () => 'enqueued',
-        () => 'enqueue failed',
-      );
+    const createdDuringOutage = insertPendingDebate(core, {
+      ownerId,
+      question: lateQuestion,
+      context: null,
+      mode: 'fast',
+      agents: shape.agents,
+      rounds: shape.rounds,
+      preset: null,
+      routing: null,
+      fundingSource: 'user_credits',
+    }).then(
+      () => 'enqueued',
+      () => 'enqueue failed',
+    );
     await sleep(2000);
     await nats.start();
     await createdDuringOutage; // published late, or not at all: then the reconciler queues it

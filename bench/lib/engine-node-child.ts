@@ -7,24 +7,15 @@
  *   child  → {type:'started'}
  *   parent → {type:'go'}        (once the node's pull requests wait at the server)
  *   child  → {type:'measuring'} after gc(); lag histogram and CPU from here on
- *   child  → {type:'done'}      once `expect` debates ended (the node's own "debate … completed" log line,
+ *   child  → {type:'done'}      once `expect` debates ended (the node's own "debate …: completed" log line,
  *                               written after the final row is stored and the job acked)
  *   parent → {type:'stop'}      stop the node and close its bus (before the step's streams are deleted)
  *
  * Env: BENCH_ENGINE_DATABASE_URL, BENCH_ENGINE_SCHEMA, BENCH_ENGINE_NATS_URL.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import {
-  type Bus,
-  type CallPolicy,
-  createEngineNode,
-  type EngineNode,
-  type NatsBus,
-  natsBus,
-  openDatabase,
-  type SimulatedOptions,
-  systemClock,
-} from '@verdict/core';
+import { type Bus, type NatsBus, natsBus, openDatabase, systemClock } from '@verdict/core';
+import { type CallPolicy, createEngineNode, type EngineNode, type SimulatedOptions } from '@verdict/engine';
 
 export type StartMessage = {
   type: 'start';
@@ -135,7 +126,7 @@ async function startStep(start: StartMessage) {
     log: (level, message) => {
       const current = step;
       if (!current) return;
-      const ended = /^debate (\S+) (completed|failed)$/.exec(message);
+      const ended = /^debate (\S+): (completed|failed)$/.exec(message);
       if (level === 'info' && ended) {
         current.peakActive = Math.max(current.peakActive, current.node.active.size);
         if (ended[2] === 'completed') current.completed++;

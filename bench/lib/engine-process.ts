@@ -37,7 +37,7 @@ export type EngineProcess = {
   /** Epoch ms (performance.timeOrigin + now) of the spawn and of the "engine node started" log line. */
   spawnedAt: number;
   startedAt: number;
-  /** Log lines by message, with ids and numbers replaced by '…' ("debate … completed": 120). */
+  /** Log lines by message, with ids and numbers replaced by '…' ("debate …: completed": 120). */
   messages: Map<string, number>;
   /** The last lines of stderr and of non-JSON stdout, for errors. */
   tail: () => string;
@@ -49,7 +49,7 @@ export type EngineProcess = {
 };
 
 const now = () => performance.timeOrigin + performance.now();
-/** "debate 4f0c…-… completed" → "debate … completed": one bucket per kind of message. */
+/** "debate 4f0c…-…: completed" → "debate …: completed": one bucket per kind of message. */
 const bucket = (msg: string) => msg.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|\b\d+\b/g, '…');
 
 export async function startEngineProcess(options: EngineProcessOptions): Promise<EngineProcess> {

@@ -1,5 +1,6 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { createDebateRecords, type Database, type NatsBus, systemClock } from '@verdict/core';
+import type { Database, NatsBus } from '@verdict/core';
+import { insertPendingDebate } from '@verdict/core/testing';
 
 /** Helpers of bench/suites/scale.ts: many debate rows at once, queue readiness, percentiles, machine CPU. */
 
@@ -10,7 +11,7 @@ export type DebateShape = { agents: number; rounds: number };
 
 /**
  * Inserts `count` pending debates of `ownerId` (mode fast, user credits) without queueing them: one through
- * the engine's own records (createDebateRecords.insertAndEnqueue, its job caught here), the rest copied
+ * insertPendingDebate (its job caught here), the rest copied
  * from that row in one INSERT … SELECT over whatever columns the table has, so thousands take well under
  * a second. Returns their ids; queue them with `enqueueAll` when the measurement starts.
  */
@@ -22,28 +23,27 @@ export async function insertDebates(
   question = 'Should we move the billing service to the new region this quarter?',
 ): Promise<string[]> {
   if (count <= 0) return [];
-  const records = createDebateRecords(
-    db,
-    {
-      enqueue: async () => {},
-      consume: () => {
-        throw new Error('not a consumer');
-      },
-      waiting: async () => 0,
+  const notQueued = {
+    enqueue: async () => {},
+    consume: () => {
+      throw new Error('not a consumer');
     },
-    systemClock,
+    waiting: async () => 0,
+  };
+  const first = await insertPendingDebate(
+    { db, bus: { jobs: notQueued } },
+    {
+      ownerId,
+      question,
+      context: null,
+      mode: 'fast',
+      agents: shape.agents,
+      rounds: shape.rounds,
+      preset: null,
+      routing: null,
+      fundingSource: 'user_credits',
+    },
   );
-  const first = await records.insertAndEnqueue({
-    ownerId,
-    question,
-    context: null,
-    mode: 'fast',
-    agents: shape.agents,
-    rounds: shape.rounds,
-    preset: null,
-    routing: null,
-    fundingSource: 'user_credits',
-  });
   if (count === 1) return [first.id];
   const columns = (
     await db.execute<{ column_name: string }>(

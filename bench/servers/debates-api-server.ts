@@ -71,7 +71,7 @@ try {
       name: 'Bench',
     });
     await core.accounts.setPlan(user.id, 'pro');
-    await core.accounts.grantCredits(user.id, 10_000_000, 'bench');
+    await core.billing.grantCredits(user.id, 10_000_000, 'bench');
     // The account's own limit (an operator setting); its key inherits it.
     await core.accounts.setRateLimit(user.id, 100_000);
     const key = await core.apiKeys.create(user.id, 'bench', null);

@@ -17,7 +17,8 @@
  * It stops its node and closes its connections when the IPC channel closes (spawnServer's stop).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { type Bus, createEngineNode, type NatsBus, natsBus, openDatabase, systemClock } from '@verdict/core';
+import { type Bus, type NatsBus, natsBus, openDatabase, systemClock } from '@verdict/core';
+import { createEngineNode } from '@verdict/engine';
 import type { EngineEnded, EngineStats, PublishedEvent } from '../lib/debates-servers.ts';
 import { onStopRequest } from '../lib/spawn-server.ts';
 
@@ -67,7 +68,7 @@ const node = createEngineNode({
     tokensPerSecond: Number(process.env.BENCH_TOKENS_PER_SECOND ?? '0'),
   },
   log: (level, message) => {
-    const ended = /^debate (\S+) (completed|failed)$/.exec(message);
+    const ended = /^debate (\S+): (completed|failed)$/.exec(message);
     if (level === 'info' && ended) {
       const debateId = ended[1] ?? '';
       const report: EngineEnded = {

@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { DebateEventBody } from '@verdict/contracts';
+import { type Database, type DebateJob, type JobQueue, type NatsBus, natsBus } from '@verdict/core';
 import {
-  createDebateRecords,
-  type Database,
-  type DebateJob,
-  type NatsBus,
-  type NewDebate,
-  natsBus,
-  type SimulatedOptions,
-  seatPanel,
-  simulatedProvider,
-  startDebate,
-  systemClock,
-} from '@verdict/core';
-import { createTestCore, type TestCore } from '@verdict/core/testing';
+  createTestCore,
+  insertPendingDebate,
+  type PendingDebate,
+  type TestCore,
+} from '@verdict/core/testing';
+import { type SimulatedOptions, seatPanel, simulatedProvider, startDebate } from '@verdict/engine';
 import { commandCpuSeconds, processCpuSeconds } from '../lib/cpu.ts';
 import type { StepReport } from '../lib/engine-node-child.ts';
 import { type EngineNodeHost, startEngineNodeHost } from '../lib/engine-node-host.ts';
@@ -23,7 +17,7 @@ import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
 /**
- * The debate engine (packages/core/src/engine) on the simulated provider: how close one debate comes to
+ * The debate engine (packages/engine) on the simulated provider: how close one debate comes to
  * its critical path, and how many debates one engine node holds at once before its event loop lags.
  * The node runs in a child process (bench/lib/engine-node-child.ts, --expose-gc) on PostgreSQL + NATS
  * JetStream; this process plays the API: it inserts the debate rows and publishes the jobs.
@@ -57,7 +51,7 @@ const median = (values: number[]) => {
 };
 const list = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
 
-function newDebate(ownerId: string, i: number): NewDebate {
+function newDebate(ownerId: string, i: number): PendingDebate {
   return {
     ownerId,
     question: `Should we move service #${i} to the new region this quarter?`,
@@ -165,7 +159,7 @@ async function waitForSlots(bus: NatsBus, prefix: string, slots: number, timeout
 /** (b) One debate at a time through the node: insertAndEnqueue → the row reads completed. */
 async function nodeCriticalPath(env: Env): Promise<BenchResult> {
   return withStepBus(async (bus, prefix) => {
-    const records = createDebateRecords(env.test.core.db, bus.jobs, systemClock);
+    const records = { db: env.test.core.db, bus: { jobs: bus.jobs } };
     const runs = RUNS + 1;
     await env.host.start({ prefix, slots: 4, expect: runs, simulated: FIXED });
     await waitForSlots(bus, prefix, 4);
@@ -224,13 +218,13 @@ type Segment = 'queue' | 'round1' | 'round2' | 'judge' | 'tail' | 'seen';
 async function oneThroughNode(
   db: Database,
   bus: NatsBus,
-  records: ReturnType<typeof createDebateRecords>,
+  records: { db: Database; bus: { jobs: JobQueue } },
   ownerId: string,
   i: number,
 ): Promise<{ rowMs: number; eventMs: number; segments: Record<Segment, number> }> {
   const startedEpoch = Date.now();
   const started = performance.now();
-  const debate = await records.insertAndEnqueue(newDebate(ownerId, i));
+  const debate = await insertPendingDebate(records, newDebate(ownerId, i));
   let eventMs = Number.NaN;
   const stopFollowing = await bus.events.follow(debate.id, 1, 0, (event) => {
     if (event.type === 'debate.completed' || event.type === 'debate.failed') {
@@ -311,21 +305,18 @@ async function capacityStep(
 ): Promise<StepResult> {
   return withStepBus(async (bus, prefix) => {
     const jobs: DebateJob[] = [];
-    const collect = createDebateRecords(
-      env.test.core.db,
-      {
-        enqueue: async (job) => {
-          jobs.push(job);
-        },
-        consume: () => {
-          throw new Error('not a consumer');
-        },
-        waiting: async () => 0,
+    const collecting: JobQueue = {
+      enqueue: async (job) => {
+        jobs.push(job);
       },
-      systemClock,
-    );
+      consume: () => {
+        throw new Error('not a consumer');
+      },
+      waiting: async () => 0,
+    };
+    const collect = { db: env.test.core.db, bus: { jobs: collecting } };
     const insertStarted = now();
-    await mapLimit(n, 16, (i) => collect.insertAndEnqueue(newDebate(env.ownerId, i)));
+    await mapLimit(n, 16, (i) => insertPendingDebate(collect, newDebate(env.ownerId, i)));
     const insertMs = now() - insertStarted;
     await env.host.start({
       prefix,

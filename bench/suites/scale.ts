@@ -499,7 +499,7 @@ async function recovery(settings: BenchSettings, log: SuiteContext['log']): Prom
     for (const v of recovered)
       types.set(v.nextEventType ?? 'completed row', (types.get(v.nextEventType ?? 'completed row') ?? 0) + 1);
     const restored = [...everyEngine].reduce(
-      (sum, e) => sum + (e.messages.get('debate … restored from its last snapshot') ?? 0),
+      (sum, e) => sum + (e.messages.get('debate …: restored from its last snapshot') ?? 0),
       0,
     );
     const requeued = [...everyEngine].reduce(

@@ -1,12 +1,7 @@
 import type { DebateEvent } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
-import {
-  debaterTurnOf,
-  eventually,
-  type FakeLlmServer,
-  type FakeReply,
-  type FakeRequest,
-} from '@verdict/core/testing';
+import { eventually, insertPendingDebate } from '@verdict/core/testing';
+import { debaterTurnOf, type FakeLlmServer, type FakeReply, type FakeRequest } from '@verdict/engine/testing';
 import { expect } from 'vitest';
 
 /** A verdict the judge parser accepts. */
@@ -50,7 +45,7 @@ export async function createDebates(
   const created: { id: string; question: string }[] = [];
   for (let i = 0; i < count; i++) {
     const question = `Fault run ${label}: should team ${i} adopt plan ${i}?`;
-    const debate = await core.debates.insertAndEnqueue({
+    const debate = await insertPendingDebate(core, {
       ownerId,
       question,
       context: null,

@@ -1,12 +1,5 @@
-import {
-  ConfigError,
-  createCore,
-  createLogger,
-  engineNodeFor,
-  loadConfig,
-  lockDataDir,
-  OperatorError,
-} from '@verdict/core';
+import { ConfigError, createCore, createLogger, loadConfig, lockDataDir, OperatorError } from '@verdict/core';
+import { engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
 import { assertPortFree, portRefusal } from './startup/port-check.ts';

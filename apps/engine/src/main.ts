@@ -1,4 +1,5 @@
-import { ConfigError, createCore, createLogger, engineNodeFor, loadConfig } from '@verdict/core';
+import { ConfigError, createCore, createLogger, loadConfig } from '@verdict/core';
+import { engineNodeFor } from '@verdict/engine';
 
 /**
  * Composition root of an engine node in distributed mode: PostgreSQL, NATS JetStream, the configured

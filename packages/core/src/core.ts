@@ -1,16 +1,16 @@
 import { createAccounts } from './accounts/accounts.ts';
+import { createBilling, openAccount } from './billing/ledger.ts';
 import { memoryBus } from './bus/memory.ts';
 import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config.ts';
 import { openServiceDatabase } from './database.ts';
 import type { Database } from './db/orm.ts';
-import { createDebateCreator } from './debates/create-debate.ts';
+import { createDebateCreation } from './debates/creation.ts';
 import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
+import { createDebateEvents } from './debates/debate-events.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
-import { createDebateRecords } from './debates/debate-records.ts';
-import { createDebateRetrier } from './debates/retry-debate.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
@@ -35,6 +35,12 @@ export type CoreOptions = {
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
 export type Core = Awaited<ReturnType<typeof createCore>>;
+
+/**
+ * What request handlers may use: the domain services, without the database, the bus or the clock they are
+ * built on (those are for composition roots, the engine's layers and tests).
+ */
+export type Services = Omit<Core, 'db' | 'bus' | 'clock' | 'close'>;
 
 export async function createCore(config: Config, options: CoreOptions = {}) {
   const clock = options.clock ?? systemClock;
@@ -64,13 +70,15 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     clock,
     db,
     bus,
-    debates: createDebateRecords(db, bus.jobs, clock),
     debateReads,
+    debateEvents: createDebateEvents(db, bus.events),
+    /** Readiness: resolves when the database answers within two seconds. */
+    checkDatabase: () => db.ping(2000),
     debateControl: createDebateControl(debateReads, bus, db),
-    createDebate: createDebateCreator(db, bus, clock, config, onError),
-    retryDebate: createDebateRetrier(db, bus, clock, config, onError),
+    debateCreation: createDebateCreation(db, bus, clock, config, onError),
     debateAnalytics: createDebateAnalytics(db, debateReads),
-    accounts: createAccounts(db, clock, config.sessionTtlMs),
+    accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
+    billing: createBilling(db, clock),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
     close: async () => {

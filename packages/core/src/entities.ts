@@ -7,9 +7,13 @@ import { User } from './accounts/user.entity.ts';
 import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
 import { Debate } from './debates/debate.entity.ts';
 import { DebateEventRow } from './debates/debate-event.entity.ts';
+import { DebateSnapshot } from './debates/debate-snapshot.entity.ts';
 import { DebateTurn } from './debates/debate-turn.entity.ts';
+import { DeletedDebate } from './debates/deleted-debate.entity.ts';
 import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
+import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
+import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
 
 export const entities = [
   User,
@@ -20,4 +24,8 @@ export const entities = [
   DebateEventRow,
   DebateTurn,
   IdempotencyKey,
+  DebateSnapshot,
+  DeletedDebate,
+  WebhookOutboxEntry,
+  RateLimitCounter,
 ];

@@ -78,7 +78,7 @@ export async function runAdminCommand(core: Core, argv: string[]): Promise<strin
     case 'grant-credits': {
       const userId = await userIdByEmail(core, required(values, 'email'));
       const amount = positiveInt(required(values, 'amount'), 'amount');
-      const balance = await core.accounts.grantCredits(userId, amount, values.note ?? null);
+      const balance = await core.billing.grantCredits(userId, amount, values.note ?? null);
       return [`granted ${amount} credits to ${userId}; balance ${balance}`];
     }
     case 'create-key': {

@@ -1,4 +1,10 @@
-import { AppError, type Core, type LimitDecision, rateLimitedError, rateLimitHeaders } from '@verdict/core';
+import {
+  AppError,
+  type LimitDecision,
+  rateLimitedError,
+  rateLimitHeaders,
+  type Services,
+} from '@verdict/core';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, presentedKey, SESSION_COOKIE } from '../trpc/context.ts';
 
@@ -14,7 +20,7 @@ export type Budget = 'requests' | 'streams';
  * go into `headers`, also when the limit refuses it.
  */
 export async function authenticate(
-  core: Core,
+  core: Services,
   req: FastifyRequest,
   credentials: Credentials,
   headers: Record<string, string>,

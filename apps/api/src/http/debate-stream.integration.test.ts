@@ -1,8 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import type { DebateEvent } from '@verdict/contracts';
-import { type Core, createEngineNode, type EngineNode, type NewDebate } from '@verdict/core';
-import { createTestCore, eventually, type TestCore } from '@verdict/core/testing';
+import type { Core } from '@verdict/core';
+import {
+  createTestCore,
+  eventually,
+  insertPendingDebate,
+  type PendingDebate,
+  type TestCore,
+} from '@verdict/core/testing';
+import { createEngineNode, type EngineNode } from '@verdict/engine';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Harness, registerUser, startServer } from '../testing/http-harness.ts';
@@ -125,7 +132,7 @@ describe('debate streams (SSE)', () => {
 
   const createDebate = async (ownerId: string, on: Core = core) =>
     (
-      await on.debates.insertAndEnqueue({
+      await insertPendingDebate(on, {
         ownerId,
         question: 'Should we move the support team to a four-day week?',
         context: null,
@@ -135,7 +142,7 @@ describe('debate streams (SSE)', () => {
         preset: null,
         routing: null,
         fundingSource: 'user_credits',
-      } satisfies NewDebate)
+      } satisfies PendingDebate)
     ).id;
 
   const storedSeqs = async (id: string) =>

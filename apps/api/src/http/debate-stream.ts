@@ -1,5 +1,5 @@
 import { UuidInput } from '@verdict/contracts';
-import { AppError, type Core } from '@verdict/core';
+import { AppError, type Services, type StoredEvent } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate, type Credentials } from '../auth/authenticate.ts';
@@ -12,8 +12,6 @@ export type DebateStreamOptions = {
   /** Interval of the `: keep-alive` comment on a stream that follows a running debate; default 15 s. */
   keepAliveMs?: number;
 };
-
-type StreamEvent = { seq: number; type: string; data: unknown };
 
 const TERMINAL = new Set(['debate.completed', 'debate.failed']);
 const FINISHED = new Set(['completed', 'failed']);
@@ -31,7 +29,11 @@ const LastEventId = z
  * can open it. The stored events of the current attempt are replayed after Last-Event-ID, then live ones
  * follow from the bus until debate.completed or debate.failed ends the stream.
  */
-export function registerDebateStreams(app: FastifyInstance, core: Core, options: DebateStreamOptions = {}) {
+export function registerDebateStreams(
+  app: FastifyInstance,
+  core: Services,
+  options: DebateStreamOptions = {},
+) {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
   const open = new Set<() => void>();
@@ -83,7 +85,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
     const { id } = parse(Params, req.params, '');
     const requested = lastEventId(req);
     const debate = await core.debateReads.visible(caller.userId, id);
-    const stored = await storedEvents(id, debate.attempt, requested);
+    const stored = await core.debateEvents.storedAfter(id, debate.attempt, requested);
     if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
       return {
         id,
@@ -96,7 +98,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
     // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
     // (204). If the id lies past the last stored event (a stale or made-up id), resume from the last stored
     // event instead: otherwise every later event, the final one included, would look already seen.
-    const last = await lastStoredEvent(id, debate.attempt);
+    const last = await core.debateEvents.lastStored(id, debate.attempt);
     const finished = last !== null && TERMINAL.has(last.type);
     const afterSeq = Math.min(requested, last?.seq ?? 0);
     return { id, attempt: debate.attempt, finished, afterSeq, stored };
@@ -106,7 +108,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
     req: FastifyRequest,
     writer: SseWriter,
     headers: Record<string, string>,
-    p: { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StreamEvent[] },
+    p: { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StoredEvent[] },
   ): () => void {
     let lastSent = p.afterSeq;
     let stopFollowing: (() => void) | null = null;
@@ -122,7 +124,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
       writer.close();
     };
     /** Sends each event once and in order, whether it came from the database or the bus. */
-    const deliver = (event: StreamEvent) => {
+    const deliver = (event: StoredEvent) => {
       if (ended || event.seq <= lastSent) return;
       lastSent = event.seq;
       writer.send(event.seq, event.type, streamData(event.type, event.data));
@@ -134,12 +136,13 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
      * NATS was away), the missing ones are read from the database, which has every event, first.
      */
     let busChain: Promise<void> = Promise.resolve();
-    const fromBus = (event: StreamEvent) => {
+    const fromBus = (event: StoredEvent) => {
       busChain = busChain
         .then(async () => {
           if (ended || event.seq <= lastSent) return;
           if (event.seq > lastSent + 1) {
-            for (const missed of await storedEvents(p.id, p.attempt, lastSent)) deliver(missed);
+            for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent))
+              deliver(missed);
           }
           deliver(event);
         })
@@ -160,7 +163,7 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
     }
 
     keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
-    core.bus.events
+    core.debateEvents
       .follow(p.id, p.attempt, lastSent, fromBus)
       .then((stop) => {
         // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
@@ -172,27 +175,6 @@ export function registerDebateStreams(app: FastifyInstance, core: Core, options:
         end();
       });
     return end;
-  }
-
-  async function lastStoredEvent(id: string, attempt: number): Promise<{ seq: number; type: string } | null> {
-    const [row] = await core.db.execute<{ seq: number; type: string }>(
-      'select seq, type from debate_events where debate_id = ? and attempt = ? order by seq desc limit 1',
-      [id, attempt],
-    );
-    return row ? { seq: Number(row.seq), type: row.type } : null;
-  }
-
-  async function storedEvents(id: string, attempt: number, afterSeq: number): Promise<StreamEvent[]> {
-    const rows = await core.db.execute<{ seq: number | string; type: string; data: unknown }>(
-      `select seq, type, data, created_at from debate_events
-        where debate_id = ? and attempt = ? and seq > ? order by seq`,
-      [id, attempt, afterSeq],
-    );
-    return rows.map((row) => ({
-      seq: Number(row.seq),
-      type: row.type,
-      data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-    }));
   }
 }
 

@@ -19,9 +19,9 @@ const testRouter = router({
     .meta({ openapi: { method: 'POST', path: '/v1/broken' } })
     .input(z.void())
     .output(z.object({ ok: z.boolean() }))
-    .mutation(async ({ ctx }) => {
+    .mutation(async () => {
       const insert = () =>
-        ctx.core.db.execute('insert into users (email, name, password_hash) values (?, ?, ?)', [
+        h.core.db.execute('insert into users (email, name, password_hash) values (?, ?, ?)', [
           SECRET_EMAIL,
           'Grace',
           'scrypt$hash-that-must-not-be-logged',
@@ -34,8 +34,10 @@ const testRouter = router({
 
 type Line = Record<string, unknown> & { msg: string; reqId?: string };
 
+// Procedures see only the domain's services, not the database; the broken one writes through the harness's.
+let h: Harness;
+
 describe('request logs', () => {
-  let h: Harness;
   const lines: Line[] = [];
   beforeAll(async () => {
     const destination = new Writable({

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import { AppError, type Core } from '@verdict/core';
+import { AppError, type Services } from '@verdict/core';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { fastifyTRPCOpenApiPlugin, type OpenApiRouter } from 'trpc-to-openapi';
 import { buildOpenApiDocument } from '../openapi/document.ts';
@@ -26,7 +26,8 @@ import { createRouteTable, type RouteTable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
 
 export type ServerOptions = {
-  core: Core;
+  /** The domain services (a Core will do): the HTTP front never touches the database or the bus itself. */
+  core: Services;
   /** A pino logger; none means silent. */
   logger?: FastifyServerOptions['loggerInstance'];
   /** Tests pass a router of their own to exercise the shared mechanisms (deprecation …). */

@@ -1,7 +1,8 @@
 import type { CreatedApiKey } from '@verdict/contracts';
 import { ERROR_CODES, type ErrorCode, errorSchemaName } from '@verdict/contracts';
-import { createEngineNode, type EngineNode } from '@verdict/core';
-import { debateReaching, startTestEngine } from '@verdict/core/testing';
+import { debateReaching, insertPendingDebate } from '@verdict/core/testing';
+import { createEngineNode, type EngineNode } from '@verdict/engine';
+import { startTestEngine } from '@verdict/engine/testing';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
@@ -233,7 +234,7 @@ type Fixtures = Awaited<ReturnType<typeof setUpFixtures>>;
 async function setUpFixtures(harness: Harness) {
   const caller = await registerUser(harness, { password: 'fuzzing the api, carefully' });
   await harness.core.accounts.setPlan(caller.session.user.id, 'pro');
-  await harness.core.accounts.grantCredits(caller.session.user.id, 500);
+  await harness.core.billing.grantCredits(caller.session.user.id, 500);
   const key = await createKey(harness, caller, { name: 'fuzzer' });
   const spareKeys: CreatedApiKey[] = [];
   for (let i = 0; i < 3; i++) spareKeys.push(await createKey(harness, caller, { name: `spare ${i}` }));
@@ -251,7 +252,7 @@ async function setUpFixtures(harness: Harness) {
 
   const FAILS = 'This debate fails on purpose';
   const debate = (owner: TestUser, question: string) =>
-    harness.core.debates.insertAndEnqueue({
+    insertPendingDebate(harness.core, {
       ownerId: owner.session.user.id,
       question,
       context: null,

@@ -1,4 +1,4 @@
-import type { Core, KeyPrincipal } from '@verdict/core';
+import type { KeyPrincipal, Services } from '@verdict/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'verdict_session';
@@ -12,7 +12,8 @@ export type Caller = {
 };
 
 export type Context = {
-  core: Core;
+  /** The domain services; procedures never see the database or the bus behind them. */
+  services: Services;
   req: FastifyRequest;
   reply: FastifyReply;
   /** REST answers with the procedure's own success status; tRPC always 200 (its client expects it). */
@@ -21,9 +22,9 @@ export type Context = {
   response: { status: number | undefined; headers: Record<string, string> };
 };
 
-export function contextFactory(core: Core, transport: Context['transport']) {
+export function contextFactory(services: Services, transport: Context['transport']) {
   return ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Context => ({
-    core,
+    services,
     req,
     reply: res,
     transport,

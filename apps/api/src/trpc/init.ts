@@ -87,7 +87,7 @@ export const publicProcedure = base.meta({ auth: 'none' }).use(refuseNulCharacte
 export const userProcedure = base
   .meta({ auth: 'user' })
   .use(async ({ ctx, next }) =>
-    next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'user', ctx.response.headers) } }),
+    next({ ctx: { caller: await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers) } }),
   )
   .use(refuseNulCharacters);
 
@@ -95,6 +95,6 @@ export const userProcedure = base
 export const keyProcedure = base
   .meta({ auth: 'key' })
   .use(async ({ ctx, next }) =>
-    next({ ctx: { caller: await authenticate(ctx.core, ctx.req, 'key', ctx.response.headers) } }),
+    next({ ctx: { caller: await authenticate(ctx.services, ctx.req, 'key', ctx.response.headers) } }),
   )
   .use(refuseNulCharacters);

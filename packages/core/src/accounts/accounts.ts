@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { type Plan, type Profile, type SessionUser, SIGNUP_CREDITS } from '@verdict/contracts';
-import { CreditLedgerEntry } from '../billing/credit-ledger.entity.ts';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Plan, Profile, SessionUser } from '@verdict/contracts';
 import type { Database } from '../db/orm.ts';
-import { sqlIn } from '../db/sql.ts';
 import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -18,7 +16,12 @@ export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser 
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number) {
+export type AccountHooks = {
+  /** Runs in the transaction that creates an account (billing gives it its first credits). */
+  onAccountCreated: (em: EntityManager, userId: string, at: Date) => Promise<unknown>;
+};
+
+export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number, hooks: AccountHooks) {
   const conflict = (cause?: unknown) =>
     new AppError('CONFLICT', 'An account with this email already exists', { cause });
 
@@ -27,35 +30,31 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
     const email = input.email.toLowerCase();
     if (input.password !== undefined) assertAcceptablePassword(input.password);
     if (await db.em().findOne(User, { email }, { fields: ['id'] })) throw conflict();
-    const em = db.em();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
-    const user = em.create(User, {
-      id: randomUUID(),
-      email,
-      name: input.name,
-      passwordHash,
-      plan: input.plan ?? 'free',
-      creditBalance: SIGNUP_CREDITS,
-      rateLimitPerMinute: null,
-      createdAt: new Date(clock.now()),
-    });
-    em.create(CreditLedgerEntry, {
-      id: randomUUID(),
-      user,
-      delta: SIGNUP_CREDITS,
-      reason: 'signup',
-      note: null,
-      debateId: null,
-      createdAt: new Date(clock.now()),
-    });
+    const id = randomUUID();
+    const at = new Date(clock.now());
     try {
-      await em.flush(); // one transaction: the user and its first ledger row
+      await db.em().transactional(async (em) => {
+        em.create(User, {
+          id,
+          email,
+          name: input.name,
+          passwordHash,
+          plan: input.plan ?? 'free',
+          creditBalance: 0,
+          rateLimitPerMinute: null,
+          createdAt: at,
+        });
+        await em.flush();
+        await hooks.onAccountCreated(em, id, at);
+      });
     } catch (err) {
       // Two sign-ups of one email racing past the check above.
       if (err instanceof UniqueConstraintViolationException) throw conflict(err);
       throw err;
     }
-    return user;
+    // Read back: what the hook gave the account (its first credits) is part of what the caller sees.
+    return db.em().findOneOrFail(User, { id });
   }
 
   async function issueSession(user: User): Promise<IssuedSession> {
@@ -146,30 +145,6 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number)
       }
       const updated = await db.em().nativeUpdate(User, { id: userId }, { rateLimitPerMinute: perMinute });
       if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
-    },
-
-    /** Adds credits and the matching ledger row in one transaction; returns the new balance. */
-    grantCredits: async (userId: string, amount: number, note: string | null = null): Promise<number> => {
-      if (!Number.isInteger(amount) || amount <= 0) {
-        throw new AppError('VALIDATION_ERROR', 'Credits to grant must be a positive integer');
-      }
-      return db.em().transactional(async (em) => {
-        const rows = await sqlIn(em)<{ credit_balance: number }>(
-          'update users set credit_balance = credit_balance + ? where id = ? returning credit_balance',
-          [amount, userId],
-        );
-        if (rows.length === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
-        em.create(CreditLedgerEntry, {
-          id: randomUUID(),
-          user: em.getReference(User, userId),
-          delta: amount,
-          reason: 'grant',
-          note,
-          debateId: null,
-          createdAt: new Date(clock.now()),
-        });
-        return Number(rows[0]?.credit_balance);
-      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './user.entity.ts';
 
-const SessionSchema = defineEntity({
+export const SessionSchema = defineEntity({
   name: 'Session',
   tableName: 'sessions',
   properties: {

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Plan } from '@verdict/contracts';
 
-const UserSchema = defineEntity({
+export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'users',
   // The balance can never go below zero, whatever races the callers run.

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.ts';
 
 /** Append-only: a row per credit movement. The sum of a user's rows equals users.credit_balance. */
-const CreditLedgerEntrySchema = defineEntity({
+export const CreditLedgerEntrySchema = defineEntity({
   name: 'CreditLedgerEntry',
   tableName: 'credit_ledger',
   properties: {

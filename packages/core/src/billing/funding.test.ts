@@ -7,8 +7,7 @@ const base: FundingRequest = {
   balance: 10,
   credits: 3,
   hasProviderKeys: false,
-  freeUsedThisMonth: 0,
-  freeMonthly: 5,
+  freeTier: { used: 0, monthly: 5 },
   route: 'api',
   upgradeUrl: 'https://app.example.com/pricing',
 };
@@ -30,10 +29,14 @@ describe('chooseFunding', () => {
 
   it('falls back to the free tier on the free plan, then refuses with the limit and an upgrade link', () => {
     expect(chooseFunding({ ...base, balance: 2 })).toEqual({ source: 'free_tier', charge: 0 });
-    expect(codeOf({ ...base, balance: 2, freeUsedThisMonth: 5 })).toEqual({
+    expect(codeOf({ ...base, balance: 2, freeTier: { used: 5, monthly: 5 } })).toEqual({
       code: 'MONTHLY_LIMIT_REACHED',
       extra: { limit: 5, upgradeUrl: 'https://app.example.com/pricing' },
     });
+  });
+
+  it('never moves a debate that was paid for to the free tier: a retry without credits is QUOTA_EXCEEDED', () => {
+    expect(codeOf({ ...base, balance: 2, freeTier: null })).toMatchObject({ code: 'QUOTA_EXCEEDED' });
   });
 
   it('reports missing credits as QUOTA_EXCEEDED on /api and INSUFFICIENT_CREDITS on /v1', () => {

@@ -1,17 +1,21 @@
 import type { FundingSource, Plan } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 
+/** /v1 reports missing credits as 402 INSUFFICIENT_CREDITS, /api as 429 QUOTA_EXCEEDED. */
+export type FundingRoute = 'api' | 'v1';
+
 export type FundingRequest = {
   plan: Plan;
   balance: number;
   /** Credits the debate costs on hosted keys. */
   credits: number;
   hasProviderKeys: boolean;
-  /** Free-tier debates already created this UTC month. */
-  freeUsedThisMonth: number;
-  freeMonthly: number;
-  /** /v1 reports missing credits as 402 INSUFFICIENT_CREDITS, /api as 429 QUOTA_EXCEEDED. */
-  route: 'api' | 'v1';
+  /**
+   * The free tier may pay for it (a new debate); null when it may not (a retry of a debate that was paid
+   * for). `used` counts this UTC month's free-tier debates of the account.
+   */
+  freeTier: { used: number; monthly: number } | null;
+  route: FundingRoute;
   upgradeUrl: string;
 };
 
@@ -23,8 +27,8 @@ const BYOK_PLANS: readonly Plan[] = ['byok', 'byok_pro'];
  * Who pays for a debate:
  * - BYOK plans always run on the caller's own provider keys (`X-Provider-Keys` required), never charged.
  * - Other plans pay in credits when the balance covers the mode.
- * - A free-plan account without enough credits gets `freeMonthly` debates a month on the free tier (a
- *   lighter judge), then 429 MONTHLY_LIMIT_REACHED.
+ * - A free-plan account without enough credits gets the free tier's debates of the month (a lighter judge),
+ *   then 429 MONTHLY_LIMIT_REACHED — for a new debate; a retry of a paid one is paid for again.
  * - Anyone else without enough credits: 429 QUOTA_EXCEEDED (/api) or 402 INSUFFICIENT_CREDITS (/v1).
  */
 export function chooseFunding(request: FundingRequest): Funding {
@@ -40,10 +44,11 @@ export function chooseFunding(request: FundingRequest): Funding {
     throw new AppError('BYOK_REQUIRED', 'Running on your own provider keys needs a BYOK plan');
   }
   if (request.balance >= request.credits) return { source: 'user_credits', charge: request.credits };
-  if (request.plan === 'free') {
-    if (request.freeUsedThisMonth < request.freeMonthly) return { source: 'free_tier', charge: 0 };
+  if (request.plan === 'free' && request.freeTier) {
+    const { used, monthly } = request.freeTier;
+    if (used < monthly) return { source: 'free_tier', charge: 0 };
     throw new AppError('MONTHLY_LIMIT_REACHED', 'The free plan\u2019s monthly debates are used up', {
-      extra: { limit: request.freeMonthly, upgradeUrl: request.upgradeUrl },
+      extra: { limit: monthly, upgradeUrl: request.upgradeUrl },
     });
   }
   const extra = { required: request.credits, balance: request.balance };

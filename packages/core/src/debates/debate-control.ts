@@ -1,25 +1,17 @@
-import type { DebateCommandInput, DebateCommandResult } from '@verdict/contracts';
+import type { DebateCommandInput, DebateCommandResult, DebateStatus } from '@verdict/contracts';
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import type { Database } from '../db/orm.ts';
 import { sqlIn } from '../db/sql.ts';
-import { type Chart, describeChart } from '../engine/chart.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { DebateReads } from './debate-reads.ts';
 
-export type DebateChart = {
-  chart: Chart;
-  /** Where the actor is now; for a debate no engine holds, the state its stored status implies. */
-  current: { state: string; live: boolean };
-  history: TransitionRecord[];
-};
-
-const STATE_OF_STATUS: Record<string, string> = {
-  pending: 'pending',
-  running: 'running.speaking',
-  paused: 'running.paused',
-  completed: 'completed',
-  failed: 'failed',
-};
+/**
+ * Where a debate's actor is: live from the engine node that holds it (its state and transition history), or,
+ * when no node holds it, only the stored status (the engine's chart says which state that implies).
+ */
+export type DebateInspection =
+  | { live: true; state: string; history: TransitionRecord[] }
+  | { live: false; status: DebateStatus };
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
 export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) {
@@ -72,21 +64,12 @@ export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) 
       };
     },
 
-    chart: async (userId: string, id: string): Promise<DebateChart> => {
+    inspect: async (userId: string, id: string): Promise<DebateInspection> => {
       const debate = await reads.owned(userId, id);
       const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
-      if (reply === 'no_engine') {
-        return {
-          chart: describeChart(),
-          current: { state: STATE_OF_STATUS[debate.status] ?? 'pending', live: false },
-          history: [],
-        };
-      }
-      return {
-        chart: describeChart(),
-        current: { state: reply.state, live: true },
-        history: reply.history ?? [],
-      };
+      return reply === 'no_engine'
+        ? { live: false, status: debate.status }
+        : { live: true, state: reply.state, history: reply.history ?? [] };
     },
   };
 }

@@ -3,7 +3,7 @@ import type { DebateEventType } from '@verdict/contracts';
 import { Debate } from './debate.entity.ts';
 
 /** The durable log of a debate's stream; (debate, attempt, seq) is unique, so a re-written event is a no-op. */
-const DebateEventRowSchema = defineEntity({
+export const DebateEventRowSchema = defineEntity({
   name: 'DebateEventRow',
   tableName: 'debate_events',
   properties: {

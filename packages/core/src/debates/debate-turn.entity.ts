@@ -5,7 +5,7 @@ import { Debate } from './debate.entity.ts';
  * One finished agent turn. The key (debate, attempt, round, agent) is the turn's idempotency key: a turn
  * that was stored is never requested from a provider again.
  */
-const DebateTurnSchema = defineEntity({
+export const DebateTurnSchema = defineEntity({
   name: 'DebateTurn',
   tableName: 'debate_turns',
   properties: {

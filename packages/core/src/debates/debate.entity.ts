@@ -3,7 +3,7 @@ import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } fro
 import { User } from '../accounts/user.entity.ts';
 import type { KeyRouting } from '../routing/models.ts';
 
-const DebateSchema = defineEntity({
+export const DebateSchema = defineEntity({
   name: 'Debate',
   tableName: 'debates',
   indexes: [

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.ts';
 
 /** A create request's Idempotency-Key: the same key and body within 24 h returns the first debate. */
-const IdempotencyKeySchema = defineEntity({
+export const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',
   tableName: 'idempotency_keys',
   properties: {

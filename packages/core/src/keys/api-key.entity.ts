@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { StoredApiKeyConfig } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 
-const ApiKeySchema = defineEntity({
+export const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
   properties: {

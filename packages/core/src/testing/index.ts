@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Config, loadConfig } from '../config/config.ts';
 import { type Core, type CoreOptions, createCore } from '../core.ts';
-import { createEngineNode, type EngineNode } from '../engine/engine-node.ts';
-import type { SimulatedOptions } from '../engine/llm/simulated.ts';
+import { readDebate } from './debates.ts';
+
+export { insertPendingDebate, type PendingDebate, readDebate } from './debates.ts';
 
 /**
  * The PostgreSQL and NATS the tests use. The test command (`npm test`, infra/test.sh) starts a throwaway
@@ -61,18 +62,6 @@ export async function createTestCore(
     },
   };
 }
-export { type DebaterTurnRef, debaterTurnOf, turnRefKey } from './debater-requests.ts';
-export {
-  DEFAULT_FAKE_REPLY_TEXT,
-  type FakeLlmServer,
-  type FakeOutcome,
-  type FakeProtocol,
-  type FakeReply,
-  type FakeRequest,
-  type FakeRequestRecord,
-  type FakeScript,
-  startFakeLlmServer,
-} from './fake-llm-server.ts';
 
 /** Polls `read` until `done` holds, for tests that wait on another process or a background loop. */
 export async function eventually<T>(
@@ -90,28 +79,10 @@ export async function eventually<T>(
   }
 }
 
-/**
- * An engine node on a test core's own database and bus, on the simulated provider with short timeouts.
- * Stop it before the core closes.
- */
-export function startTestEngine(core: Core, simulated: SimulatedOptions = {}, slots = 8): EngineNode {
-  const node = createEngineNode({
-    db: core.db,
-    bus: core.bus,
-    clock: core.clock,
-    slots,
-    providerKeys: {},
-    simulated,
-    policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
-  });
-  node.start();
-  return node;
-}
-
 /** Resolves with the debate row once its status is one of `statuses` (default: finished). */
 export function debateReaching(core: Core, id: string, statuses: string[] = ['completed', 'failed']) {
   return eventually(
-    () => core.debates.find(id),
+    () => readDebate(core, id),
     (debate) => debate !== null && statuses.includes(debate.status),
   );
 }

@@ -22,7 +22,7 @@ export const login = publicProcedure
   .input(LoginInput)
   .output(SessionInfo)
   .mutation(async ({ ctx, input }) => {
-    const { accounts, rateLimits } = ctx.core;
+    const { accounts, rateLimits } = ctx.services;
     await rateLimits.assertLoginAllowed(input.email, ctx.req.ip);
     const session = await accounts.login(input.email, input.password);
     if (!session) {

@@ -15,6 +15,6 @@ export const logout = publicProcedure
   .output(z.void())
   .mutation(async ({ ctx }) => {
     const token = ctx.req.cookies[SESSION_COOKIE];
-    if (token) await ctx.core.accounts.logout(token);
+    if (token) await ctx.services.accounts.logout(token);
     clearSessionCookie(ctx);
   });

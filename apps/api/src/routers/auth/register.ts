@@ -25,14 +25,14 @@ export const register = publicProcedure
   .output(SessionInfo)
   .mutation(async ({ ctx, input }) => {
     // No room to hash a password: refused before any other work, and not counted against the address.
-    ctx.core.accounts.assertRoomToSignUp();
+    ctx.services.accounts.assertRoomToSignUp();
     // Counted per client IP before anything else: each accepted attempt may cost a password hash.
-    const decision = await ctx.core.rateLimits.hitRegistration(ctx.req.ip);
+    const decision = await ctx.services.rateLimits.hitRegistration(ctx.req.ip);
     Object.assign(ctx.response.headers, rateLimitHeaders(decision));
     if (!decision.allowed) {
       throw rateLimitedError(decision, 'Too many sign-ups from this address; try again later');
     }
-    const session = await ctx.core.accounts.register(input);
+    const session = await ctx.services.accounts.register(input);
     setSessionCookie(ctx, session);
     return { user: session.user, expiresAt: session.expiresAt.toISOString() };
   });

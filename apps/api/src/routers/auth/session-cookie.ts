@@ -5,7 +5,7 @@ export function setSessionCookie(ctx: Context, session: IssuedSession) {
   void ctx.reply.setCookie(SESSION_COOKIE, session.token, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: ctx.core.config.secureCookies,
+    secure: ctx.services.config.secureCookies,
     path: '/',
     expires: session.expiresAt,
   });

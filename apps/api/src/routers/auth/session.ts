@@ -18,7 +18,7 @@ export const session = publicProcedure
   .output(SessionInfo)
   .query(async ({ ctx }) => {
     const token = ctx.req.cookies[SESSION_COOKIE];
-    const found = token ? await ctx.core.accounts.sessionUser(token) : null;
+    const found = token ? await ctx.services.accounts.sessionUser(token) : null;
     if (!found) throw new AppError('UNAUTHORIZED', 'Not signed in');
     return { user: found.user, expiresAt: found.expiresAt.toISOString() };
   });

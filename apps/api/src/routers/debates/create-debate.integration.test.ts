@@ -1,4 +1,5 @@
 import type { CreatedDebate, DebateObject } from '@verdict/contracts';
+import { storeFinalState } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKey,
@@ -10,6 +11,8 @@ import {
 } from '../../testing/http-harness.ts';
 
 const QUESTION = 'Should we open a second office in Lisbon next year?';
+/** The lease of a debate's first attempt that no node has claimed. */
+const firstAttempt = (debateId: string) => ({ debateId, attempt: 1, epoch: 0 });
 
 // No engine runs here: created debates stay pending, which is what the limits count.
 describe('creating debates', () => {
@@ -239,8 +242,8 @@ describe('creating debates', () => {
     expect(await balance(user)).toBe(7);
     const cost = { inputTokens: 0, outputTokens: 0, estimatedUsd: 0, credits: 3, llmCalls: 1 };
     const failed = { status: 'failed' as const, code: 'PROVIDER_ERROR', message: 'judge failed', cost };
-    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, failed)).toBe(1);
-    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, failed)).toBe(0);
+    expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), failed)).toBe(true);
+    expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), failed)).toBe(false);
     expect(await balance(user)).toBe(10);
     expect(await ledgerSum(user)).toBe(10);
     // The stored cost says what was charged in the end: nothing, whatever the engine reported.
@@ -273,7 +276,7 @@ describe('creating debates', () => {
       roundCount: 2,
       agentsUsed: ['simulated/sonnet'],
     };
-    expect(await h.core.debates.finish(res.json.debateId, { attempt: 1, epoch: 0 }, completed)).toBe(1);
+    expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), completed)).toBe(true);
     const read = await h.request<{ cost: { credits: number; estimatedUsd: number } }>(
       'GET',
       `/api/debates/${res.json.debateId}`,

@@ -1,4 +1,4 @@
-import { CreateDebateHeaders, CreateDebateInput, CreatedDebate, MODE_PANEL } from '@verdict/contracts';
+import { CreateDebateHeaders, CreateDebateInput, CreatedDebate } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { userProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from './create-helpers.ts';
@@ -30,7 +30,7 @@ export const createDebate = userProcedure
   .input(CreateDebateInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const user = await ctx.core.accounts.findUser(ctx.caller.userId);
+    const user = await ctx.services.accounts.findUser(ctx.caller.userId);
     if (input.workspaceId) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
     if (input.attachmentIds?.length) {
       if (user?.plan !== 'byok_pro')
@@ -39,15 +39,14 @@ export const createDebate = userProcedure
         details: [{ path: 'attachmentIds', message: 'no such attachment', code: 'not_found' }],
       });
     }
-    const defaults = MODE_PANEL[input.mode];
-    const request = {
+    const result = await ctx.services.debateCreation.create({
       ownerId: ctx.caller.userId,
-      route: 'api' as const,
+      route: 'api',
       question: input.question,
       context: input.context ?? null,
       mode: input.mode,
-      agents: input.agentCount ?? defaults.agents,
-      rounds: input.maxRounds ?? defaults.rounds,
+      agents: input.agentCount,
+      rounds: input.maxRounds,
       preset: input.preset ?? null,
       routing: routingOf(ctx.caller),
       compare: false,
@@ -55,7 +54,6 @@ export const createDebate = userProcedure
       providerKeys: providerKeysOf(ctx),
       idempotencyKey: idempotencyKeyOf(ctx),
       fingerprint: input,
-    };
-    const result = await ctx.core.createDebate(request);
-    return createdResponse(ctx, result, request, `/api/debates/${result.debateId}/stream`);
+    });
+    return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });

@@ -1,11 +1,5 @@
 import type { CreatedDebate } from '@verdict/contracts';
-import {
-  AppError,
-  type CreateDebateRequest,
-  type CreateDebateResult,
-  judgeModelFor,
-  parseProviderKeysHeader,
-} from '@verdict/core';
+import { AppError, type CreationResult, type DebateRequest, parseProviderKeysHeader } from '@verdict/core';
 import type { Caller, Context } from '../../trpc/context.ts';
 
 /** Idempotency-Key: an opaque string of 1–200 printable characters. */
@@ -26,7 +20,7 @@ export function providerKeysOf(ctx: Context) {
 }
 
 /** The creating key's routing choices travel with the debate; provider keys never do. */
-export function routingOf(caller: Caller): CreateDebateRequest['routing'] {
+export function routingOf(caller: Caller): DebateRequest['routing'] {
   const config = caller.key?.config;
   if (!config) return null;
   return {
@@ -37,23 +31,12 @@ export function routingOf(caller: Caller): CreateDebateRequest['routing'] {
 }
 
 /** The create response: the stream to follow, and on the free plan the judge the debate gets. */
-export function createdResponse(
-  ctx: Context,
-  result: CreateDebateResult,
-  request: Pick<CreateDebateRequest, 'preset' | 'routing'>,
-  streamPath: string,
-): CreatedDebate {
+export function createdResponse(ctx: Context, result: CreationResult, streamPath: string): CreatedDebate {
   const response: CreatedDebate = {
     debateId: result.debateId,
-    streamUrl: `${ctx.core.config.publicBaseUrl}${streamPath}`,
+    streamUrl: `${ctx.services.config.publicBaseUrl}${streamPath}`,
     cached: result.cached,
   };
-  if (result.plan === 'free') {
-    response.judgeModel = judgeModelFor(ctx.core.config.providers, {
-      fundingSource: result.fundingSource,
-      preset: request.preset,
-      routing: request.routing,
-    });
-  }
+  if (result.judgeModel !== null) response.judgeModel = result.judgeModel;
   return response;
 }

@@ -1,6 +1,7 @@
 import type { DebateCommandResult, DebateObject, DebatePage, DebateStateChart } from '@verdict/contracts';
-import type { EngineNode } from '@verdict/core';
-import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
+import { debateReaching, eventually, insertPendingDebate, readDebate } from '@verdict/core/testing';
+import type { EngineNode } from '@verdict/engine';
+import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -19,7 +20,7 @@ describe('debate routes on /api', () => {
   let bob: TestUser;
 
   const create = (owner: TestUser, overrides: { rounds?: number; isPublic?: boolean } = {}) =>
-    h.core.debates.insertAndEnqueue({
+    insertPendingDebate(h.core, {
       ownerId: owner.session.user.id,
       question: 'Should we rewrite the billing service in Rust?',
       context: null,
@@ -130,7 +131,7 @@ describe('debate routes on /api', () => {
   it('pauses, injects and resumes through the commands route, and answers 409 when no engine runs it', async () => {
     const debate = await create(alice, { rounds: 2 });
     await eventually(
-      () => h.core.debates.find(debate.id),
+      () => readDebate(h.core, debate.id),
       (d) => d?.status === 'running',
     );
     const path = `/api/debates/${debate.id}/commands`;
@@ -141,7 +142,7 @@ describe('debate routes on /api', () => {
     expect(paused.status).toBe(200);
     expect(paused.json.accepted).toBe(true);
     await eventually(
-      () => h.core.debates.find(debate.id),
+      () => readDebate(h.core, debate.id),
       (d) => d?.status === 'paused',
     );
     const chart = await h.request<DebateStateChart>('GET', `/api/debates/${debate.id}/statechart`, {
@@ -182,7 +183,7 @@ describe('debate routes on /api', () => {
   it('names a debate by its id in capitals too: commands reach its engine and the chart shows it live', async () => {
     const debate = await create(alice, { rounds: 2 });
     await eventually(
-      () => h.core.debates.find(debate.id),
+      () => readDebate(h.core, debate.id),
       (d) => d?.status === 'running',
     );
     const upper = debate.id.toUpperCase();
@@ -193,7 +194,7 @@ describe('debate routes on /api', () => {
     expect(paused.status, paused.text).toBe(200);
     expect(paused.json.accepted).toBe(true);
     await eventually(
-      () => h.core.debates.find(debate.id),
+      () => readDebate(h.core, debate.id),
       (d) => d?.status === 'paused',
     );
     const chart = await h.request<DebateStateChart>('GET', `/api/debates/${upper}/statechart`, {

@@ -1,4 +1,4 @@
-import { CreatedDebate, ForkInput, MODE_PANEL } from '@verdict/contracts';
+import { CreatedDebate, ForkInput } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { userProcedure } from '../../trpc/init.ts';
 import { createdResponse, routingOf } from './create-helpers.ts';
@@ -21,16 +21,14 @@ export const forkDebate = userProcedure
   .input(ForkInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const source = await ctx.core.debateReads.visible(ctx.caller.userId, input.id);
+    const source = await ctx.services.debateReads.visible(ctx.caller.userId, input.id);
     if (!source.isPublic) throw new AppError('NOT_FOUND', 'Debate not found');
-    const request = {
+    const result = await ctx.services.debateCreation.create({
       ownerId: ctx.caller.userId,
-      route: 'api' as const,
+      route: 'api',
       question: input.modifiedQuestion ?? source.question,
       context: source.context ?? null,
-      mode: 'fast' as const,
-      agents: MODE_PANEL.fast.agents,
-      rounds: MODE_PANEL.fast.rounds,
+      mode: 'fast',
       preset: null,
       routing: routingOf(ctx.caller),
       compare: false,
@@ -38,7 +36,6 @@ export const forkDebate = userProcedure
       providerKeys: null,
       idempotencyKey: null,
       fingerprint: input,
-    };
-    const result = await ctx.core.createDebate(request);
-    return createdResponse(ctx, result, request, `/api/debates/${result.debateId}/stream`);
+    });
+    return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });

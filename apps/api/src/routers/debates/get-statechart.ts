@@ -1,4 +1,5 @@
 import { DebateIdInput, DebateStateChart } from '@verdict/contracts';
+import { describeChart, stateOfStatus } from '@verdict/engine';
 import { userProcedure } from '../../trpc/init.ts';
 import { ONE_DEBATE_ERRORS } from './error-responses.ts';
 
@@ -14,4 +15,17 @@ export const getStateChart = userProcedure
   })
   .input(DebateIdInput)
   .output(DebateStateChart)
-  .query(({ ctx, input }) => ctx.core.debateControl.chart(ctx.caller.userId, input.id));
+  .query(async ({ ctx, input }): Promise<DebateStateChart> => {
+    const inspected = await ctx.services.debateControl.inspect(ctx.caller.userId, input.id);
+    return inspected.live
+      ? {
+          chart: describeChart(),
+          current: { state: inspected.state, live: true },
+          history: inspected.history,
+        }
+      : {
+          chart: describeChart(),
+          current: { state: stateOfStatus(inspected.status), live: false },
+          history: [],
+        };
+  });

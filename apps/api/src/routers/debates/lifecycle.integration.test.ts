@@ -1,6 +1,7 @@
 import type { CreatedDebate, DebateAnalytics, DebateObject } from '@verdict/contracts';
-import type { EngineNode, SimulatedOptions } from '@verdict/core';
-import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
+import { debateReaching, eventually, readDebate } from '@verdict/core/testing';
+import type { EngineNode, SimulatedOptions } from '@verdict/engine';
+import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -73,7 +74,7 @@ describe('retry, fork and analytics', () => {
     await startEngine({ firstTokenMs: 400 });
     const id = await create(alice);
     await eventually(
-      () => h.core.debates.find(id),
+      () => readDebate(h.core, id),
       (d) => d?.status === 'running',
     );
     expectError(

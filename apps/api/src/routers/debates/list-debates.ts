@@ -11,4 +11,4 @@ export const listDebates = userProcedure
   })
   .input(DebateListQuery)
   .output(DebatePage)
-  .query(({ ctx, input }) => ctx.core.debateReads.list(ctx.caller.userId, input));
+  .query(({ ctx, input }) => ctx.services.debateReads.list(ctx.caller.userId, input));

@@ -12,4 +12,4 @@ export const createKey = userProcedure
   })
   .input(CreateApiKeyInput)
   .output(CreatedApiKey)
-  .mutation(({ ctx, input }) => ctx.core.apiKeys.create(ctx.caller.userId, input.name, input.config));
+  .mutation(({ ctx, input }) => ctx.services.apiKeys.create(ctx.caller.userId, input.name, input.config));

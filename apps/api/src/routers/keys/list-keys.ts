@@ -12,4 +12,4 @@ export const listKeys = userProcedure
   })
   .input(z.void())
   .output(ApiKeyList)
-  .query(async ({ ctx }) => ({ keys: await ctx.core.apiKeys.list(ctx.caller.userId) }));
+  .query(async ({ ctx }) => ({ keys: await ctx.services.apiKeys.list(ctx.caller.userId) }));

@@ -17,4 +17,4 @@ export const revokeKey = userProcedure
   })
   .input(KeyIdInput)
   .output(z.void())
-  .mutation(({ ctx, input }) => ctx.core.apiKeys.revoke(ctx.caller.userId, input.id));
+  .mutation(({ ctx, input }) => ctx.services.apiKeys.revoke(ctx.caller.userId, input.id));

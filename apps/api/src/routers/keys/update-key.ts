@@ -15,4 +15,4 @@ export const updateKey = userProcedure
   })
   .input(UpdateApiKeyInput)
   .output(ApiKey)
-  .mutation(({ ctx, input: { id, ...patch } }) => ctx.core.apiKeys.update(ctx.caller.userId, id, patch));
+  .mutation(({ ctx, input: { id, ...patch } }) => ctx.services.apiKeys.update(ctx.caller.userId, id, patch));

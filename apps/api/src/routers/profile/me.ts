@@ -13,4 +13,4 @@ export const me = keyProcedure
   .input(z.void())
   .output(Profile)
   // The key lookup already read the owner's profile; no second round trip.
-  .query(({ ctx }) => ctx.caller.key?.profile ?? ctx.core.accounts.profile(ctx.caller.userId));
+  .query(({ ctx }) => ctx.caller.key?.profile ?? ctx.services.accounts.profile(ctx.caller.userId));

@@ -1,4 +1,4 @@
-import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput, MODE_PANEL } from '@verdict/contracts';
+import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput } from '@verdict/contracts';
 import { keyProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from '../debates/create-helpers.ts';
 
@@ -35,15 +35,12 @@ export const createVerdict = keyProcedure
   .input(CreateVerdictInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const defaults = MODE_PANEL[input.mode];
-    const request = {
+    const result = await ctx.services.debateCreation.create({
       ownerId: ctx.caller.userId,
-      route: 'v1' as const,
+      route: 'v1',
       question: input.question,
       context: contextWithOptions(input),
       mode: input.mode,
-      agents: defaults.agents,
-      rounds: defaults.rounds,
       preset: null,
       routing: routingOf(ctx.caller),
       compare: (input.options?.length ?? 0) >= 2,
@@ -51,7 +48,6 @@ export const createVerdict = keyProcedure
       providerKeys: providerKeysOf(ctx),
       idempotencyKey: idempotencyKeyOf(ctx),
       fingerprint: input,
-    };
-    const result = await ctx.core.createDebate(request);
-    return createdResponse(ctx, result, request, `/v1/verdicts/${result.debateId}/stream`);
+    });
+    return createdResponse(ctx, result, `/v1/verdicts/${result.debateId}/stream`);
   });

@@ -14,7 +14,7 @@ export const getVerdict = keyProcedure
   .input(DebateIdInput)
   .output(VerdictDetail)
   .query(async ({ ctx, input }) => {
-    const debate = await ctx.core.debateReads.visible(ctx.caller.userId, input.id);
+    const debate = await ctx.services.debateReads.visible(ctx.caller.userId, input.id);
     const verdict = debate.status === 'completed' ? debate.verdict : null;
     return {
       debate: toDebateObject(debate),

@@ -1,6 +1,7 @@
 import type { CreatedDebate, DebatePage, VerdictDetail } from '@verdict/contracts';
-import type { EngineNode } from '@verdict/core';
-import { debateReaching, eventually, startTestEngine } from '@verdict/core/testing';
+import { debateReaching, eventually, readDebate } from '@verdict/core/testing';
+import type { EngineNode } from '@verdict/engine';
+import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKey,
@@ -34,7 +35,7 @@ describe('the /v1 verdict routes', () => {
     engine = startTestEngine(h.core, { firstTokenMs: 150 }, 8);
     const owner = await registerUser(h);
     ownerId = owner.session.user.id;
-    await h.core.accounts.grantCredits(ownerId, 100);
+    await h.core.billing.grantCredits(ownerId, 100);
     await h.core.accounts.setPlan(ownerId, 'pro'); // 120 requests a minute
     key = (await createKey(h, owner)).key;
     otherKey = (await createKey(h, await registerUser(h))).key;
@@ -83,7 +84,7 @@ describe('the /v1 verdict routes', () => {
   it('deletes for good, cancelling a running debate; a repeat answers 200 to the owner and 404 to others', async () => {
     const id = await create('Migrate the warehouse to the cloud?', { mode: 'thorough' });
     await eventually(
-      () => h.core.debates.find(id),
+      () => readDebate(h.core, id),
       (d) => d?.status === 'running',
     );
     expectError(await h.request('DELETE', `/v1/verdicts/${id}`, { key: otherKey }), 'NOT_FOUND');
@@ -91,7 +92,7 @@ describe('the /v1 verdict routes', () => {
     expect(removed.status).toBe(200);
     expect(removed.json).toEqual({ id, deleted: true });
     expect(engine.active.has(id)).toBe(false);
-    expect(await h.core.debates.find(id)).toBeNull();
+    expect(await readDebate(h.core, id)).toBeNull();
     const rows = await h.core.db.execute('select 1 from debate_events where debate_id = ?', [id]);
     expect(rows).toHaveLength(0);
     expect((await h.request('DELETE', `/v1/verdicts/${id}`, { key })).status).toBe(200);
@@ -102,13 +103,13 @@ describe('the /v1 verdict routes', () => {
   it('cancels a running debate deleted by its id in capitals, and answers with the id in its canonical form', async () => {
     const id = await create('Move the data centre to another region?', { mode: 'thorough' });
     await eventually(
-      () => h.core.debates.find(id),
+      () => readDebate(h.core, id),
       (d) => d?.status === 'running',
     );
     const removed = await h.request('DELETE', `/v1/verdicts/${id.toUpperCase()}`, { key });
     expect(removed.status).toBe(200);
     expect(removed.json).toEqual({ id, deleted: true });
     expect(engine.active.has(id)).toBe(false);
-    expect(await h.core.debates.find(id)).toBeNull();
+    expect(await readDebate(h.core, id)).toBeNull();
   });
 });

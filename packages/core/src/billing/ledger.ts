@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { SIGNUP_CREDITS } from '@verdict/contracts';
+import { sql } from 'kysely';
+import type { AccountTables } from '../accounts/tables.ts';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import { AppError } from '../shared/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { BillingTables } from './tables.ts';
+
+type Tables = BillingTables & AccountTables;
+
+/** Why credits moved: a grant, the signup allowance, a debate's charge, or its refund. */
+export type LedgerReason = 'signup' | 'grant' | 'debate' | 'refund';
+
+/**
+ * Every movement of credits, always both halves in the caller's transaction: `users.credit_balance` (the
+ * cached balance, which a check constraint keeps at or above zero) and an append-only `credit_ledger` row.
+ * The one place credits change.
+ */
+async function move(
+  em: EntityManager,
+  entry: {
+    userId: string;
+    delta: number;
+    reason: LedgerReason;
+    note: string | null;
+    debateId: string | null;
+    at: Date;
+  },
+): Promise<number | null> {
+  const db = query<Tables>(em);
+  const updated = await db
+    .updateTable('users')
+    .set({ credit_balance: sql<number>`credit_balance + ${entry.delta}` })
+    .where('id', '=', entry.userId)
+    .returning('credit_balance')
+    .executeTakeFirst();
+  if (!updated) return null;
+  await db
+    .insertInto('credit_ledger')
+    .values({
+      id: sql`gen_random_uuid()`,
+      user_id: entry.userId,
+      delta: entry.delta,
+      reason: entry.reason,
+      note: entry.note,
+      debate_id: entry.debateId,
+      created_at: entry.at,
+    })
+    .execute();
+  return updated.credit_balance;
+}
+
+/** A new account's first credits, in the transaction that creates it. */
+export const openAccount = (em: EntityManager, userId: string, at: Date) =>
+  move(em, { userId, delta: SIGNUP_CREDITS, reason: 'signup', note: null, debateId: null, at });
+
+/** Takes a debate's credits, in the transaction that writes (or restarts) the debate. */
+export const debitDebate = (
+  em: EntityManager,
+  debit: { ownerId: string; credits: number; debateId: string; note: string; at: Date },
+) =>
+  move(em, {
+    userId: debit.ownerId,
+    delta: -debit.credits,
+    reason: 'debate',
+    note: debit.note,
+    debateId: debit.debateId,
+    at: debit.at,
+  });
+
+/** What a debate's attempts were charged, net of refunds: 0 for one that was never charged. */
+export async function chargedFor(em: EntityManager, debateId: string): Promise<number> {
+  const row = await query<Tables>(em)
+    .selectFrom('credit_ledger')
+    .select(sql<number>`coalesce(-sum(delta), 0)::int`.as('charged'))
+    .where('debate_id', '=', debateId)
+    .executeTakeFirst();
+  return row?.charged ?? 0;
+}
+
+/**
+ * Gives back what a debate was charged and not yet refunded, in the transaction that records its failure:
+ * a second call finds nothing left to refund.
+ */
+export async function refundDebate(em: EntityManager, debateId: string, at: Date) {
+  const charge = await query<Tables>(em)
+    .selectFrom('credit_ledger')
+    .select(['user_id', sql<number>`-sum(delta)::int`.as('charged')])
+    .where('debate_id', '=', debateId)
+    .groupBy('user_id')
+    .executeTakeFirst();
+  if (!charge || charge.charged <= 0) return;
+  await move(em, {
+    userId: charge.user_id,
+    delta: charge.charged,
+    reason: 'refund',
+    note: 'debate failed: provider error',
+    debateId,
+    at,
+  });
+}
+
+export type Billing = ReturnType<typeof createBilling>;
+
+export function createBilling(db: Database, clock: Clock) {
+  return {
+    /** Adds credits (an operator's grant), with its ledger row, in one transaction; returns the balance. */
+    grantCredits: async (userId: string, amount: number, note: string | null = null): Promise<number> => {
+      if (!Number.isInteger(amount) || amount <= 0) {
+        throw new AppError('VALIDATION_ERROR', 'Credits to grant must be a positive integer');
+      }
+      return db.em().transactional(async (em) => {
+        const balance = await move(em, {
+          userId,
+          delta: amount,
+          reason: 'grant',
+          note,
+          debateId: null,
+          at: new Date(clock.now()),
+        });
+        if (balance === null) throw new AppError('USER_NOT_FOUND', 'User not found');
+        return balance;
+      });
+    },
+  };
+}

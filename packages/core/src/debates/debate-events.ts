@@ -1,0 +1,49 @@
+import type { DebateEvent } from '@verdict/contracts';
+import type { EventBus } from '../bus/ports.ts';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import type { DebateTables } from './tables.ts';
+
+/** A stored event of a debate stream: its number, type and payload (as the engine stored it). */
+export type StoredEvent = { seq: number; type: string; data: unknown };
+
+export type DebateEvents = ReturnType<typeof createDebateEvents>;
+
+/** Event numbers are PostgreSQL `int`s: a reader asking past the largest one has nothing more to read. */
+const LAST_POSSIBLE_SEQ = 2_147_483_647;
+
+/**
+ * The events of a debate attempt as its readers see them: the stored log in PostgreSQL, which has every
+ * event, and the live ones on the bus. The engine writes them (engine/store); this module only reads.
+ */
+export function createDebateEvents(db: Database, bus: EventBus) {
+  return {
+    /** The stored events of `attempt` after `afterSeq`, in order. */
+    storedAfter: async (debateId: string, attempt: number, afterSeq: number): Promise<StoredEvent[]> =>
+      afterSeq >= LAST_POSSIBLE_SEQ
+        ? []
+        : query<DebateTables>(db.em())
+            .selectFrom('debate_events')
+            .select(['seq', 'type', 'data'])
+            .where('debate_id', '=', debateId)
+            .where('attempt', '=', attempt)
+            .where('seq', '>', afterSeq)
+            .orderBy('seq')
+            .execute(),
+
+    /** The last stored event of `attempt`, or null before the first. */
+    lastStored: async (debateId: string, attempt: number): Promise<{ seq: number; type: string } | null> =>
+      (await query<DebateTables>(db.em())
+        .selectFrom('debate_events')
+        .select(['seq', 'type'])
+        .where('debate_id', '=', debateId)
+        .where('attempt', '=', attempt)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirst()) ?? null,
+
+    /** The events of `attempt` after `afterSeq` as the bus delivers them, until the returned stop. */
+    follow: (debateId: string, attempt: number, afterSeq: number, onEvent: (event: DebateEvent) => void) =>
+      bus.follow(debateId, attempt, afterSeq, onEvent),
+  };
+}

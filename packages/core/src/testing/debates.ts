@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { DebateMode, FundingSource } from '@verdict/contracts';
+import type { JobQueue } from '../bus/ports.ts';
+import type { Core } from '../core.ts';
+import type { Database } from '../db/orm.ts';
+import { Debate } from '../debates/debate.entity.ts';
+import type { KeyRouting } from '../routing/models.ts';
+
+/** A debate as a test wants it stored: unpaid, pending, with the panel it names. */
+export type PendingDebate = {
+  ownerId: string;
+  question: string;
+  context?: string | null;
+  mode?: DebateMode;
+  agents: number;
+  rounds: number;
+  preset?: string | null;
+  routing?: KeyRouting | null;
+  fundingSource?: FundingSource;
+};
+
+/**
+ * Writes a pending debate and queues its first attempt, bypassing creation's rules (billing, limits): for
+ * tests of what happens to a debate once it exists. Production code creates debates through
+ * debates/creation.ts only.
+ */
+export async function insertPendingDebate(
+  core: { db: Database; bus: { jobs: JobQueue } },
+  input: PendingDebate,
+): Promise<{ id: string }> {
+  const id = randomUUID();
+  await core.db.execute(
+    `insert into debates (id, owner_id, question, context, mode, status, funding_source, requested_agents,
+       requested_rounds, preset, routing)
+     values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?::jsonb)`,
+    [
+      id,
+      input.ownerId,
+      input.question,
+      input.context ?? null,
+      input.mode ?? 'fast',
+      input.fundingSource ?? 'user_credits',
+      input.agents,
+      input.rounds,
+      input.preset ?? null,
+      input.routing ? JSON.stringify(input.routing) : null,
+    ],
+  );
+  await core.bus.jobs.enqueue({ debateId: id, attempt: 1 });
+  return { id };
+}
+
+/** The debate row as stored now (any owner, deleted or not), or null. */
+export const readDebate = (core: Core, id: string) => core.db.em().findOne(Debate, { id });

@@ -1,0 +1,30 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from '../accounts/user.entity.ts';
+
+/**
+ * A webhook event waiting for delivery, written in the same transaction as what it reports (a debate's
+ * final state …). The dedupe key makes a second write of the same occurrence a no-op.
+ */
+export const WebhookOutboxEntrySchema = defineEntity({
+  name: 'WebhookOutboxEntry',
+  tableName: 'webhook_outbox',
+  indexes: [
+    {
+      name: 'webhook_outbox_pending_index',
+      expression: `create index "webhook_outbox_pending_index" on "webhook_outbox" ("created_at") where "dispatched_at" is null`,
+    },
+  ],
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    event: p.string().length(50),
+    debateId: p.uuid().nullable(),
+    dedupeKey: p.string().length(200).unique(),
+    payload: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    dispatchedAt: p.datetime().nullable(),
+  },
+});
+
+export class WebhookOutboxEntry extends WebhookOutboxEntrySchema.class {}
+WebhookOutboxEntrySchema.setClass(WebhookOutboxEntry);

@@ -1,0 +1,107 @@
+import type { Bus, Clock, Core, Database } from '@verdict/core';
+import { Layer } from 'effect';
+import { ProviderChoice } from './providers/provider-choice.ts';
+import type { ProviderKeys, ProviderRegistryOptions } from './providers/registry.ts';
+import type { SimulatedOptions } from './providers/simulated.ts';
+import { type CallPolicy, DEFAULT_CALL_POLICY } from './runner/llm-call.ts';
+import {
+  EngineBus,
+  EngineClock,
+  EngineLog,
+  EngineSettings,
+  type EngineSettingsShape,
+  EngineStorage,
+  type LogFn,
+  newNodeId,
+} from './services.ts';
+import { DebateStore } from './store/debate-store.ts';
+
+/** What an engine node is built from: the process's adapters, its provider keys, and its settings. */
+export type EngineNodeOptions = {
+  db: Database;
+  bus: Bus;
+  clock: Clock;
+  /** Debates this node runs at once. */
+  slots: number;
+  /** The service's own provider keys; with none, debates run on the SIMULATED provider. */
+  providerKeys: ProviderKeys;
+  providerOptions?: ProviderRegistryOptions;
+  simulated?: SimulatedOptions;
+  policy?: CallPolicy;
+  /** The queue's ack wait: a node's lease on a debate lasts as long, renewed with each heartbeat. */
+  leaseMs?: number;
+  /** How often a running job tells the queue (and the lease) it is alive; well under the ack wait. */
+  heartbeatMs?: number;
+  /** How long storage and bus writes retry through an outage before the debate is handed back. */
+  storageToleranceMs?: number;
+  reconcile?: { intervalMs: number; staleAfterMs: number };
+  maxInterruptions?: number;
+  /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
+  exclusive?: boolean;
+  log?: LogFn;
+};
+
+const DEFAULT_LEASE_MS = 6000;
+
+export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  return {
+    nodeId: newNodeId(),
+    slots: options.slots,
+    leaseMs,
+    heartbeatMs: options.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3)),
+    storage: { toleranceMs: options.storageToleranceMs ?? 30_000 },
+    maxInterruptions: options.maxInterruptions ?? 5,
+    reconcile: options.reconcile ?? { intervalMs: 15_000, staleAfterMs: 30_000 },
+    exclusive: options.exclusive ?? false,
+    policy: options.policy ?? DEFAULT_CALL_POLICY,
+  };
+}
+
+/**
+ * Every service the engine runs on, built once from the node's options: the adapters (storage, bus, clock,
+ * log), the settings, and the services made of them (the engine store, the provider choice).
+ */
+export function engineLayer(options: EngineNodeOptions, settings: EngineSettingsShape) {
+  const adapters = Layer.mergeAll(
+    Layer.succeed(EngineStorage, EngineStorage.of({ db: options.db })),
+    Layer.succeed(EngineBus, options.bus),
+    Layer.succeed(EngineClock, options.clock),
+    Layer.succeed(EngineLog, EngineLog.of({ log: options.log ?? (() => {}) })),
+    Layer.succeed(EngineSettings, settings),
+  );
+  const services = Layer.mergeAll(
+    DebateStore.layer,
+    ProviderChoice.layer({
+      keys: options.providerKeys,
+      registry: options.providerOptions,
+      simulated: options.simulated,
+    }),
+  );
+  return services.pipe(Layer.provideMerge(adapters));
+}
+
+/** The options a process's configuration gives (ENGINE_*, JOB_ACK_WAIT_MS, the provider keys). */
+export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
+  const { config } = core;
+  return {
+    db: core.db,
+    bus: core.bus,
+    clock: core.clock,
+    slots: config.engine.slots,
+    providerKeys: config.providers.keys,
+    providerOptions: { baseUrls: config.providers.baseUrls },
+    simulated: {
+      firstTokenMs: config.simulated.firstTokenMs,
+      tokensPerSecond: config.simulated.tokensPerSecond,
+    },
+    policy: { timeoutMs: config.engine.llmTimeoutMs, retries: 3, backoffMs: 500 },
+    leaseMs: config.engine.jobAckWaitMs,
+    storageToleranceMs: config.engine.storageToleranceMs,
+    maxInterruptions: config.engine.maxInterruptions,
+    reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
+    // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
+    exclusive: config.nats.kind === 'memory',
+    ...(log ? { log } : {}),
+  };
+}

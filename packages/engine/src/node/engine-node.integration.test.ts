@@ -1,0 +1,333 @@
+import type { DebateEvent } from '@verdict/contracts';
+import type { Bus } from '@verdict/core';
+import { natsBus, query, systemClock } from '@verdict/core';
+import {
+  createTestCore,
+  eventually,
+  insertPendingDebate,
+  type PendingDebate,
+  readDebate,
+  type TestCore,
+  testNatsUrl,
+  uniqueSchema,
+} from '@verdict/core/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debaterTurnOf, turnRefKey } from '../testing/debater-requests.ts';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+import { createEngineNode, type EngineNode } from './engine-node.ts';
+
+const VALID_VERDICT = JSON.stringify({
+  recommendation: 'DEFER',
+  oneLiner: 'Wait one quarter.',
+  confidence: 0.64,
+  narrative: 'The panel split on timing.',
+  arguments: [],
+  keyEvidence: [
+    { claim: 'Budget is frozen', source: 'Skeptic, round 1', supports: 'against', weight: 'high' },
+  ],
+  decisionMatrix: [{ option: 'Now', criterion: 'Cost', score: 3, rationale: 'Budget frozen' }],
+  nextSteps: ['Revisit in Q3'],
+  revisitTriggers: ['Budget unfrozen'],
+});
+
+describe('an engine node on PostgreSQL and NATS JetStream', () => {
+  let test: TestCore;
+  let bus: Bus & { deleteStreams: () => Promise<void> };
+  let fake: FakeLlmServer;
+  const nodes: EngineNode[] = [];
+  let ownerId: string;
+
+  /** One node at a time, so each test knows which configuration runs its debates. */
+  const startNode = async (options: Partial<Parameters<typeof createEngineNode>[0]> = {}) => {
+    for (const previous of nodes.splice(0)) await previous.stop();
+    const node = createEngineNode({
+      db: test.core.db,
+      bus,
+      clock: systemClock,
+      slots: 4,
+      providerKeys: {},
+      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+      heartbeatMs: 200,
+      ...options,
+    });
+    node.start();
+    nodes.push(node);
+    return node;
+  };
+  const create = (input: Partial<PendingDebate> = {}) =>
+    insertPendingDebate(
+      { db: test.core.db, bus },
+      {
+        ownerId,
+        question: 'Should we adopt a four-day work week for the support team?',
+        context: null,
+        mode: 'fast',
+        agents: 3,
+        rounds: 1,
+        preset: null,
+        routing: null,
+        fundingSource: 'user_credits',
+        ...input,
+      },
+    );
+  const finished = (id: string) =>
+    eventually(
+      () => readDebate(test.core, id),
+      (d) => d?.status === 'completed' || d?.status === 'failed',
+    );
+  const storedEvents = (id: string) =>
+    test.core.db.execute<{ seq: number; type: string }>(
+      'select seq, type from debate_events where debate_id = ? order by seq',
+      [id],
+    );
+
+  beforeAll(async () => {
+    test = await createTestCore();
+    bus = await natsBus({ servers: [testNatsUrl()], prefix: `${uniqueSchema('eng')}.`, jobAckWaitMs: 2000 });
+    fake = await startFakeLlmServer();
+    ownerId = (await test.core.accounts.createUser({ email: 'owner@example.com', name: 'Owner' })).id;
+  });
+  afterAll(async () => {
+    for (const node of nodes) await node.stop();
+    await bus.deleteStreams();
+    await bus.close();
+    await fake.close();
+    await test.cleanup();
+  });
+
+  it('runs a debate to a stored verdict, with every event stored and published in order without gaps', async () => {
+    await startNode({ simulated: { firstTokenMs: 10 } });
+    const debate = await create();
+    const done = await finished(debate.id);
+    expect(done?.status).toBe('completed');
+    expect(done?.verdict?.narrative).toContain('[simulated]');
+    expect(done).toMatchObject({ agentCount: 3, roundCount: 1 });
+    expect(done?.cost?.llmCalls).toBe(4);
+    const stored = await storedEvents(debate.id);
+    expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
+    expect(stored.at(0)?.type).toBe('debate.started');
+    expect(stored.at(-1)?.type).toBe('debate.completed');
+    const published: DebateEvent[] = [];
+    const stop = await bus.events.follow(debate.id, 1, 0, (e) => published.push(e));
+    await eventually(
+      async () => published.length,
+      (n) => n === stored.length,
+    );
+    stop();
+    expect(published.map((e) => [e.seq, e.type])).toEqual(stored.map((e) => [e.seq, e.type]));
+    const turns = await test.core.db.execute('select agent from debate_turns where debate_id = ?', [
+      debate.id,
+    ]);
+    expect(turns).toHaveLength(3);
+  });
+
+  it('pauses after the round in flight, reflects it in the debate row, and resumes on command', async () => {
+    await startNode({ simulated: { firstTokenMs: 150 } });
+    const debate = await create({ rounds: 2 });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'running',
+    );
+    const paused = await bus.commands.send(debate.id, { type: 'pause' });
+    expect(paused).toMatchObject({ accepted: true });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'paused',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: false });
+    const inspected = await bus.commands.send(debate.id, { type: 'inspect' });
+    expect(inspected).toMatchObject({ accepted: true, state: 'running.paused' });
+    expect(inspected !== 'no_engine' && inspected.history?.map((h) => h.state)).toEqual([
+      'pending',
+      'running.speaking',
+      'running.paused',
+    ]);
+    await bus.commands.send(debate.id, { type: 'inject', payload: { content: 'Two agents just quit' } });
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', roundCount: 2 });
+    const types = (await storedEvents(debate.id)).map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['debate.paused', 'content.injected', 'debate.resumed', 'rebuttal']),
+    );
+    expect(await bus.commands.send(debate.id, { type: 'skip' })).toBe('no_engine');
+  });
+
+  it('restores a paused debate paused, and the row follows when it is resumed on the new node', async () => {
+    await startNode({ simulated: { firstTokenMs: 150 } });
+    const debate = await create({ question: 'Should a paused debate stay paused across nodes?', rounds: 2 });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'running',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'paused',
+    );
+    await startNode({ simulated: { firstTokenMs: 150 } }); // stops the first node; the second restores it
+    await eventually(
+      () => bus.commands.send(debate.id, { type: 'inspect' }),
+      (reply) => reply !== 'no_engine' && reply.state === 'running.paused',
+    );
+    expect((await readDebate(test.core, debate.id))?.status).toBe('paused');
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'running',
+    );
+    expect((await finished(debate.id))?.status).toBe('completed');
+  });
+
+  it('runs on a real SDK against the fake provider, and fails with PROVIDER_ERROR when the judge fails for good', async () => {
+    fake.setScript((request) =>
+      request.model.includes('opus') ? { status: 500 } : { text: 'A fair point.' },
+    );
+    await startNode({
+      providerKeys: { anthropic: 'sk-test-engine' },
+      providerOptions: { baseUrls: fake.baseUrls },
+    });
+    const debate = await create();
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
+    expect(fake.count('anthropic')).toBe(3 + 2); // three debaters, the judge tried twice (one retry)
+    fake.setScript((request) =>
+      request.model.includes('opus')
+        ? { text: VALID_VERDICT, inputTokens: 2000, outputTokens: 500 }
+        : { text: 'Agreed.', inputTokens: 1000, outputTokens: 100 },
+    );
+    const second = await finished((await create()).id);
+    expect(second?.verdict).toMatchObject({ recommendation: 'DEFER', confidence: 0.64 });
+    expect(second?.verdict?.keyEvidence[0]?.weight).toBe('high');
+    // At list price (the provider table): three sonnet debaters at $3/$15 per million tokens, the opus judge at
+    // $15/$75.
+    expect(second?.cost).toMatchObject({ inputTokens: 5000, outputTokens: 800, llmCalls: 4 });
+    const debaters = 3 * ((1000 * 3 + 100 * 15) / 1e6);
+    const judge = (2000 * 15 + 500 * 75) / 1e6;
+    expect(second?.cost?.estimatedUsd).toBeCloseTo(debaters + judge, 6);
+  });
+
+  it('fails a BYOK debate whose provider keys are gone, instead of using the service keys', async () => {
+    await startNode();
+    const debate = await create({ fundingSource: 'byok' });
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
+    expect(done?.failureMessage).toContain('no longer available');
+  });
+
+  /** Holds the snapshot table until the returned function is called: a node picking a debate up stalls. */
+  const holdSnapshotTable = () =>
+    new Promise<() => void>((locked) => {
+      void test.core.db.em().transactional(async (em) => {
+        await sql`lock table debate_snapshots in access exclusive mode`.execute(query(em));
+        await new Promise<void>((unlock) => locked(unlock));
+      });
+    });
+
+  it('takes a command sent as soon as the debate reads running, even before its actor has started', async () => {
+    await startNode();
+    const unlock = await holdSnapshotTable();
+    const debate = await create({
+      question: 'Should a command right after the start wait for the actor?',
+      rounds: 3,
+    });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'running',
+    );
+    const reply = bus.commands.send(debate.id, { type: 'pause' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    unlock();
+    expect(await reply).toMatchObject({ accepted: true });
+    await eventually(
+      () => readDebate(test.core, debate.id),
+      (d) => d?.status === 'paused',
+    );
+    expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
+    expect((await finished(debate.id))?.status).toBe('completed');
+  });
+
+  it('hands back, unstarted, a debate it was still claiming when it stops', async () => {
+    const node = await startNode();
+    const unlock = await holdSnapshotTable();
+    const debate = await create({ question: 'Should a stopping node start what it just claimed?' });
+    const leaseOf = () =>
+      test.core.db.execute<{ status: string; lease_owner: string | null }>(
+        'select status, lease_owner from debates where id = ?',
+        [debate.id],
+      );
+    await eventually(leaseOf, (rows) => rows[0]?.lease_owner === node.nodeId);
+    nodes.splice(nodes.indexOf(node), 1);
+    const stopped = node.stop();
+    unlock();
+    await stopped;
+    expect(await leaseOf()).toEqual([{ status: 'running', lease_owner: null }]);
+    expect(await storedEvents(debate.id)).toEqual([]);
+
+    await startNode();
+    expect((await finished(debate.id))?.status).toBe('completed');
+    const events = await storedEvents(debate.id);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'debate.started')).toHaveLength(1);
+  });
+
+  it('hands a debate back when its node stops; the next node restores it and never re-asks a stored turn', async () => {
+    const question = 'Should the restore test keep every turn it already paid for?';
+    fake.setScript(async (request) => {
+      if (request.model.includes('opus')) return { text: VALID_VERDICT };
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { text: 'A considered point.' };
+    });
+    const withFake = {
+      providerKeys: { anthropic: 'sk-test-engine' },
+      providerOptions: { baseUrls: fake.baseUrls },
+    };
+    await startNode(withFake);
+    const before = fake.requests.length;
+    const debate = await create({ question, rounds: 3 });
+    await eventually(
+      () => test.core.db.execute('select 1 from debate_turns where debate_id = ?', [debate.id]),
+      (rows) => rows.length >= 4, // round 1 stored, round 2 under way
+    );
+    await startNode(withFake); // stops the first node mid-debate
+    const storedAtStop = new Set(
+      (
+        await test.core.db.execute<{ agent: string; round: number }>(
+          'select agent, round from debate_turns where debate_id = ?',
+          [debate.id],
+        )
+      ).map(turnRefKey),
+    );
+    const afterStop = fake.requests.length;
+    const done = await finished(debate.id);
+    expect(done).toMatchObject({ status: 'completed', attempt: 1, roundCount: 3 });
+    const askedAgain = fake.requests
+      .slice(afterStop)
+      .map(debaterTurnOf)
+      .filter((ref) => ref?.question === question && storedAtStop.has(turnRefKey(ref)));
+    expect(askedAgain).toEqual([]);
+    const debaterRequests = fake.requests
+      .slice(before)
+      .filter((r) => debaterTurnOf(r)?.question === question);
+    // Nine turns; at most the three of the round in flight at the stop are asked twice.
+    expect(debaterRequests.length).toBeGreaterThanOrEqual(9);
+    expect(debaterRequests.length).toBeLessThanOrEqual(9 + 3);
+    const events = await test.core.db.execute<{
+      seq: number;
+      type: string;
+      data: { agent?: string; round?: number };
+    }>('select seq, type, data from debate_events where debate_id = ? order by seq', [debate.id]);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const keys = events.map((e) => `${e.type}:${e.data.round}:${e.data.agent}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(events.filter((e) => e.type === 'argument' || e.type === 'rebuttal')).toHaveLength(9);
+    expect(events.filter((e) => e.type === 'debate.started')).toHaveLength(1);
+    expect(events.at(-1)?.type).toBe('debate.completed');
+    const inspectHistory = await test.core.db.execute<{ state: { history: { event: string }[] } }>(
+      'select state from debate_snapshots where debate_id = ?',
+      [debate.id],
+    );
+    expect(inspectHistory[0]?.state.history.map((h) => h.event)).toContain('xstate.restore');
+  });
+});

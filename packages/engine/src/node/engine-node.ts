@@ -1,0 +1,109 @@
+import type { Core, JobHandle } from '@verdict/core';
+import { Context, Deferred, Effect, ManagedRuntime } from 'effect';
+import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
+import { ProviderChoice } from '../providers/provider-choice.ts';
+import type { RunningDebate } from '../runner/run-debate.ts';
+import { EngineBus, EngineLog, EngineSettings, type LogFn } from '../services.ts';
+import { superviseWorker } from '../workers/background-worker.ts';
+import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
+import { handleJob, NodeJobs } from './job.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
+
+/**
+ * One engine node while it runs: pulls debate jobs (one per slot), runs each as a job program, keeps its
+ * leases alive, and runs the background workers. Everything it starts lives in its scope: once `stopRequested`
+ * is done, the node stops pulling, its jobs hand their debates back, and its fibers end.
+ */
+export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<string, RunningDebate>) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const settings = yield* EngineSettings;
+      const bus = yield* EngineBus;
+      const { log } = yield* EngineLog;
+      yield* superviseWorker(yield* reconcilerWorker);
+      if (settings.exclusive) {
+        yield* Effect.forkScoped(
+          takeOverAll.pipe(
+            // The reconciler's passes take the same debates later: slower, not lost.
+            Effect.catch((err) =>
+              Effect.sync(() => log('error', 'could not take over unfinished debates', { err })),
+            ),
+          ),
+        );
+      }
+      const stopping = yield* Deferred.make<void>();
+      const context = Context.add(
+        yield* Effect.context<Exclude<Effect.Services<ReturnType<typeof handleJob>>, NodeJobs>>(),
+        NodeJobs,
+        NodeJobs.of({ handling: new Set(), active, stopping }),
+      );
+      const run = Effect.runPromiseWith(context);
+      const handle = (job: JobHandle) =>
+        run(
+          handleJob(job).pipe(
+            // A defect in the node, not a job's failure (those are endings): the queue gives the job back.
+            Effect.catchCause((cause) =>
+              Effect.sync(() => log('error', `debate ${job.job.debateId}: job handler failed`, { cause })),
+            ),
+          ),
+        );
+      // Last acquired, first released, before the workers and the lease renewal end. Pulling stops first: a
+      // job handed back must not come straight back to this node (the consumer naks what it pulls after).
+      // Then the jobs in hand learn the node is stopping and hand their debates back; the consumer's stop
+      // resolves once they all have.
+      yield* Effect.acquireRelease(
+        Effect.sync(() => bus.jobs.consume(settings.slots, handle)),
+        (consumer) =>
+          Effect.gen(function* () {
+            const pullingStopped = consumer.stop();
+            yield* Deferred.succeed(stopping, undefined);
+            yield* Effect.promise(() => pullingStopped);
+          }),
+      );
+      yield* Deferred.await(stopRequested);
+    }),
+  ).pipe(Effect.provide(LeaseKeeper.layer));
+
+export type EngineNode = {
+  start: () => void;
+  /** Stops pulling, hands the running debates back to the queue, and resolves once all of that is done. */
+  stop: () => Promise<void>;
+  /** Debates running on this node, by id: for tests, benchmarks and debugging views. */
+  active: ReadonlyMap<string, RunningDebate>;
+  /** True when no provider key is configured and debates run on the SIMULATED provider. */
+  simulated: boolean;
+  /** How this node signs its leases. */
+  nodeId: string;
+};
+
+/**
+ * An engine node for plain async callers (the composition roots, tests, benchmarks): its services are
+ * built once into a runtime, and start/stop run the node program on it.
+ */
+export function createEngineNode(options: EngineNodeOptions): EngineNode {
+  const settings = settingsOf(options);
+  const runtime = ManagedRuntime.make(engineLayer(options, settings));
+  const active = new Map<string, RunningDebate>();
+  let running: { stopRequested: Deferred.Deferred<void>; done: Promise<void> } | null = null;
+  return {
+    active,
+    nodeId: settings.nodeId,
+    simulated: runtime.runSync(ProviderChoice.useSync((choice) => choice.simulated)),
+    start: () => {
+      if (running) return;
+      const stopRequested = Deferred.makeUnsafe<void>();
+      running = { stopRequested, done: runtime.runPromise(runNode(stopRequested, active)) };
+    },
+    stop: async () => {
+      if (!running) return;
+      const { stopRequested, done } = running;
+      Deferred.doneUnsafe(stopRequested, Effect.void);
+      await done;
+      running = null;
+    },
+  };
+}
+
+/** An engine node configured from a process's Core: what both composition roots start. */
+export const engineNodeFor = (core: Core, log?: LogFn): EngineNode =>
+  createEngineNode(optionsFromCore(core, log));

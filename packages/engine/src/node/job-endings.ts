@@ -1,0 +1,93 @@
+import type { LogLevel } from '../services.ts';
+import type { Lease } from '../store/records.ts';
+
+/** How the handling of one job ended: what the node found or what became of the debate it ran. */
+export type JobEnding =
+  /** The final state was stored (`stored`), or another holder had stored it first. */
+  | { readonly _tag: 'Completed'; readonly status: 'completed' | 'failed'; readonly stored: boolean }
+  /** Finished, deleted, or the job names an older attempt: nothing to run. */
+  | { readonly _tag: 'Gone' }
+  /** Another node holds a live lease, running out in `remainingMs` unless renewed. */
+  | { readonly _tag: 'HeldElsewhere'; readonly remainingMs: number }
+  /** Another copy of a job this node is already handling. */
+  | { readonly _tag: 'DuplicateOnThisNode' }
+  /** Storage did not answer the claim. */
+  | { readonly _tag: 'Unclaimable'; readonly cause: unknown }
+  /** The debate is being deleted: its actor was stopped for good. */
+  | { readonly _tag: 'Cancelled'; readonly lease: Lease }
+  /** Another node claimed it (with a job of its own, which carries it on), or it was deleted. */
+  | { readonly _tag: 'LeaseLost' }
+  /** This node is stopping: the debate goes back to the queue from its last stored step. */
+  | { readonly _tag: 'Stopping'; readonly lease: Lease }
+  /** Storage or the bus failed past the tolerance, or the actor broke: tried again later. */
+  | { readonly _tag: 'Interrupted'; readonly lease: Lease; readonly cause: unknown }
+  /** Interrupted too often: a defect or a corrupt state, not a blip. */
+  | {
+      readonly _tag: 'Exhausted';
+      readonly lease: Lease;
+      readonly interruptions: number;
+      readonly cause: unknown;
+    };
+
+/** What the node does with the job: done for good, back to the queue after a delay, or failed for good first. */
+export type JobDisposal = {
+  /** Give the lease up first, so the next holder need not wait for it to expire. */
+  readonly release?: boolean;
+  readonly job: 'ack' | 'failAndAck' | { readonly retryAfterMs: number };
+  readonly log?: readonly [LogLevel, string];
+};
+
+type Situation = { readonly redelivered: boolean; readonly leaseMs: number };
+
+/** A job that met storage trouble comes back after this long. */
+export const RETRY_AFTER_TROUBLE_MS = 2000;
+
+/**
+ * The one table from how a job ended to what happens to it. Adding an ending fails type-checking here until
+ * someone decides.
+ */
+export const JOB_ENDINGS: {
+  readonly [T in JobEnding['_tag']]: (
+    ending: Extract<JobEnding, { _tag: T }>,
+    situation: Situation,
+  ) => JobDisposal;
+} = {
+  Completed: ({ status, stored }) => ({
+    job: 'ack',
+    // Nothing stored means another node took the debate over (its own job carries it) or it was deleted.
+    log: stored ? ['info', status] : ['warn', 'lease lost before its final state was stored'],
+  }),
+  Gone: () => ({ job: 'ack' }),
+  // The holder's own job, back because its heartbeats stopped: look again once its lease runs out. Any
+  // other copy is dropped: if the holder dies, its own job (or the reconciler) brings the debate back.
+  HeldElsewhere: ({ remainingMs }, { redelivered }) =>
+    redelivered ? { job: { retryAfterMs: remainingMs + 250 } } : { job: 'ack' },
+  // Claiming again would start a second actor. The copy comes back a lease period later, when this node
+  // may have finished (the copy is then dropped) or handed the debate over (it is the job that carries it on).
+  DuplicateOnThisNode: (_, { leaseMs }) => ({ job: { retryAfterMs: leaseMs } }),
+  Unclaimable: () => ({
+    job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
+    log: ['warn', 'storage unavailable; job returned to the queue'],
+  }),
+  // Should the delete not happen, the released debate is free for the reconciler to resume.
+  Cancelled: () => ({ release: true, job: 'ack', log: ['info', 'cancelled'] }),
+  LeaseLost: () => ({ job: 'ack', log: ['warn', 'lease lost; leaving it to its new holder'] }),
+  // Everything up to the last step is stored: whichever node takes the job next restores it from there.
+  Stopping: () => ({
+    release: true,
+    job: { retryAfterMs: 0 },
+    log: ['info', 'handed back to the queue: this node is stopping'],
+  }),
+  Interrupted: () => ({
+    release: true,
+    job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
+    log: ['error', 'interrupted; job returned to the queue'],
+  }),
+  Exhausted: ({ interruptions }) => ({
+    job: 'failAndAck',
+    log: ['error', `failed: interrupted ${interruptions} times`],
+  }),
+};
+
+export const disposalOf = (ending: JobEnding, situation: Situation): JobDisposal =>
+  (JOB_ENDINGS[ending._tag] as (ending: JobEnding, situation: Situation) => JobDisposal)(ending, situation);

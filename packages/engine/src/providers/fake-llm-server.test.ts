@@ -1,0 +1,68 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+
+/** The fake's non-streaming paths and bookkeeping, through the real SDKs (the adapters only stream). */
+
+let fake: FakeLlmServer;
+beforeAll(async () => {
+  fake = await startFakeLlmServer([{ text: 'first' }, { text: 'second', inputTokens: 5, outputTokens: 2 }]);
+});
+afterAll(() => fake.close());
+
+describe('fake LLM server', () => {
+  it('answers non-streaming requests of all three protocols and counts them', async () => {
+    const anthropic = new Anthropic({ apiKey: 'k', baseURL: fake.baseUrls.anthropic, maxRetries: 0 });
+    const message = await anthropic.messages.create({
+      model: 'claude-haiku-5-5',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: 'first' }]);
+
+    const openai = new OpenAI({ apiKey: 'k', baseURL: fake.baseUrls.openai, maxRetries: 0 });
+    const completion = await openai.chat.completions.create({
+      model: 'gpt-6-luna',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.choices[0]?.message.content).toBe('second');
+    expect(completion.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 2 });
+
+    const google = new GoogleGenAI({
+      apiKey: 'k',
+      vertexai: false,
+      httpOptions: { baseUrl: fake.baseUrls.google },
+    });
+    const generated = await google.models.generateContent({ model: 'gemini-flash-latest', contents: 'hi' });
+    expect(generated.text).toBe('second'); // the queue's last reply repeats
+
+    expect([fake.count('anthropic'), fake.count('openai'), fake.count('google'), fake.count()]).toEqual([
+      1, 1, 1, 3,
+    ]);
+    expect(fake.requests.map((r) => [r.protocol, r.model, r.stream])).toEqual([
+      ['anthropic', 'claude-haiku-5-5', false],
+      ['openai', 'gpt-6-luna', false],
+      ['google', 'gemini-flash-latest', false],
+    ]);
+    expect(await Promise.all(fake.requests.map((r) => r.settled))).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+
+  it('answers 404 for routes it does not speak', async () => {
+    const response = await fetch(`${fake.url}/v1/embeddings`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+  });
+
+  it('takes a function script deciding per request', async () => {
+    fake.setScript((req) => (req.protocol === 'openai' ? { status: 503 } : { text: `model ${req.model}` }));
+    const openai = new OpenAI({ apiKey: 'k', baseURL: fake.baseUrls.openai, maxRetries: 0 });
+    await expect(
+      openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 503 });
+  });
+});

@@ -1,0 +1,105 @@
+import {
+  type DebatePreset,
+  planDebate,
+  RoutingError,
+  SIMULATED_FREE_JUDGE,
+  SIMULATED_MODELS,
+} from '@verdict/core';
+import { Context, Effect, Layer } from 'effect';
+import { EngineBus } from '../services.ts';
+import { BusUnavailable } from '../store/errors.ts';
+import type { DebateToRun } from '../store/records.ts';
+import type { LlmProvider } from './port.ts';
+import {
+  createProviders,
+  dispatchingProvider,
+  type ProviderKeys,
+  type ProviderRegistryOptions,
+  type ProviderSet,
+} from './registry.ts';
+import { type SimulatedOptions, simulatedProvider } from './simulated.ts';
+
+/** The SDK clients a debate runs on, its panel's models and its judge's. */
+export type DebateProviders = { provider: LlmProvider; panel: string[]; judge: string };
+
+/** Why a debate cannot run at all (no key reaches a model it needs): it fails PROVIDER_ERROR with this. */
+export type ProvidersUnavailable = { unavailable: string };
+
+export type ProviderChoiceOptions = {
+  /** The service's own provider keys; with none, debates run on the SIMULATED provider. */
+  keys: ProviderKeys;
+  registry?: ProviderRegistryOptions | undefined;
+  simulated?: SimulatedOptions | undefined;
+};
+
+/**
+ * Chooses the models and SDK clients each debate runs on: its own keys (BYOK, fetched from the API process
+ * that received them), the service's, or the SIMULATED provider when the service has none.
+ */
+export class ProviderChoice extends Context.Service<
+  ProviderChoice,
+  {
+    /** True when no provider key is configured and debates run on the SIMULATED provider. */
+    readonly simulated: boolean;
+    readonly providersFor: (
+      debate: DebateToRun,
+    ) => Effect.Effect<DebateProviders | ProvidersUnavailable, BusUnavailable>;
+  }
+>()('@verdict/engine/ProviderChoice') {
+  static layer(options: ProviderChoiceOptions) {
+    return Layer.effect(
+      ProviderChoice,
+      Effect.gen(function* () {
+        const bus = yield* EngineBus;
+        return ProviderChoice.of(makeChoice(options, (debateId) => bus.keys.fetch(debateId)));
+      }),
+    );
+  }
+}
+
+function makeChoice(
+  options: ProviderChoiceOptions,
+  fetchKeys: (debateId: string) => Promise<Record<string, string> | null>,
+) {
+  const service = createProviders(options.keys, options.registry);
+  const simulated = service.available.length === 0;
+  const simulatedLlm = simulatedProvider(options.simulated);
+
+  const plan = (debate: DebateToRun, set: ProviderSet): DebateProviders | ProvidersUnavailable => {
+    try {
+      const chosen = planDebate(debate.preset as DebatePreset | null, debate.routing, set.available);
+      return { provider: dispatchingProvider(set), panel: chosen.panelModels, judge: chosen.judge.id };
+    } catch (error) {
+      if (error instanceof RoutingError) return { unavailable: error.message };
+      throw error;
+    }
+  };
+
+  const byok = (debate: DebateToRun) =>
+    Effect.tryPromise({
+      try: () => fetchKeys(debate.id),
+      catch: (cause) => new BusUnavailable({ cause }),
+    }).pipe(
+      Effect.map((keys) =>
+        keys
+          ? plan(debate, createProviders(keys as ProviderKeys, options.registry))
+          : {
+              unavailable:
+                'The provider keys of this BYOK debate are no longer available (the service restarted before it ran); create it again',
+            },
+      ),
+    );
+
+  return {
+    simulated,
+    providersFor: (debate: DebateToRun) => {
+      if (debate.funding_source === 'byok') return byok(debate);
+      if (simulated) {
+        // The free tier's lighter judge, as the create response announced (judgeModel).
+        const judge = debate.funding_source === 'free_tier' ? SIMULATED_FREE_JUDGE : SIMULATED_MODELS.judge;
+        return Effect.succeed({ provider: simulatedLlm, panel: [...SIMULATED_MODELS.panel], judge });
+      }
+      return Effect.sync(() => plan(debate, service));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Modules, not the 'effect' barrel, which loads all of Effect (a third of a second of start-up).
+import * as Data from 'effect/Data';
+import * as Effect from 'effect/Effect';
+import * as Schedule from 'effect/Schedule';
+import { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from '../providers/port.ts';
+
+/** A provider call that failed for good: after retries, or at once when not retryable. */
+export class ProviderFailure extends Data.TaggedError('ProviderFailure')<{ readonly error: LlmCallError }> {
+  get kind() {
+    return this.error.kind;
+  }
+  override get message() {
+    return this.error.message;
+  }
+}
+
+export type CallPolicy = {
+  /** Whole-call limit per attempt (first token to last). */
+  timeoutMs: number;
+  /** Retries after the first attempt, only for 429, 5xx and timeouts. */
+  retries: number;
+  /** First backoff; doubles each retry. */
+  backoffMs: number;
+};
+
+export const DEFAULT_CALL_POLICY: CallPolicy = { timeoutMs: 60_000, retries: 3, backoffMs: 500 };
+
+function classify(error: unknown): ProviderFailure {
+  if (error instanceof LlmCallError) return new ProviderFailure({ error });
+  return new ProviderFailure({ error: new LlmCallError('server', 'provider call failed', { cause: error }) });
+}
+
+/**
+ * One LLM call as an Effect: the signal is Effect's own (interrupting the fiber aborts the HTTP call), each
+ * attempt has a timeout, and retries back off exponentially on retryable failures only.
+ */
+export const callLlm = Effect.fn('Engine.callLlm')(function* (
+  provider: LlmProvider,
+  request: Omit<LlmRequest, 'signal'>,
+  policy: CallPolicy = DEFAULT_CALL_POLICY,
+) {
+  const attempt = Effect.tryPromise({
+    try: (signal: AbortSignal) => provider.complete({ ...request, signal }),
+    catch: classify,
+  }).pipe(
+    Effect.timeoutOrElse({
+      duration: policy.timeoutMs,
+      orElse: () =>
+        Effect.fail(
+          new ProviderFailure({
+            error: new LlmCallError('timeout', `no answer within ${policy.timeoutMs} ms`),
+          }),
+        ),
+    }),
+  );
+  const response: LlmResponse = yield* attempt.pipe(
+    Effect.retry({
+      schedule: Schedule.exponential(policy.backoffMs),
+      times: policy.retries,
+      while: (failure: ProviderFailure) => failure.error.retryable,
+    }),
+  );
+  return response;
+});

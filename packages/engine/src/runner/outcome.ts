@@ -1,0 +1,26 @@
+import type { SnapshotFrom } from 'xstate';
+import type { debateMachine } from '../machine/machine.ts';
+import type { DebateOutcome } from '../store/records.ts';
+import type { RunningDebate } from './run-debate.ts';
+import { costOf } from './usage.ts';
+
+/** What a finished actor amounts to; what was charged is settled when the final state is stored. */
+export function outcomeOf(final: SnapshotFrom<typeof debateMachine>, running: RunningDebate): DebateOutcome {
+  const cost = costOf(running.usage);
+  if (final.value === 'completed' && final.context.verdict) {
+    return {
+      status: 'completed',
+      verdict: final.context.verdict,
+      cost,
+      agentCount: final.context.seats.length - final.context.missing.length,
+      roundCount: final.context.round,
+      agentsUsed: [...new Set(final.context.turns.map((turn) => turn.model))],
+    };
+  }
+  return {
+    status: 'failed',
+    code: final.context.failure?.code ?? 'INTERNAL_ERROR',
+    message: final.context.failure?.message ?? 'The debate failed',
+    cost,
+  };
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Bus, Clock, Database } from '@verdict/core';
+import { Context } from 'effect';
+import type { CallPolicy } from './runner/llm-call.ts';
+import type { StorageRetryPolicy } from './store/retry.ts';
+
+/**
+ * The services the engine runs on, each a Context service provided by a Layer built once in the process's
+ * composition root (layers.ts): storage, the bus, the clock, the log, the settings. The LLM providers are a
+ * service of their own (providers/provider-choice.ts), and so is the engine store (store/debate-store.ts).
+ */
+
+/** The database the engine store works on: the service's own. */
+export class EngineStorage extends Context.Service<EngineStorage, { readonly db: Database }>()(
+  '@verdict/engine/EngineStorage',
+) {}
+
+/** The job queue, event stream, command channel and key courier between API processes and engine nodes. */
+export class EngineBus extends Context.Service<EngineBus, Bus>()('@verdict/engine/EngineBus') {}
+
+/** Wall-clock time of the events the engine stamps (tests move it by hand). */
+export class EngineClock extends Context.Service<EngineClock, Clock>()('@verdict/engine/EngineClock') {}
+
+export type LogLevel = 'info' | 'warn' | 'error';
+export type LogFn = (level: LogLevel, message: string, details?: Record<string, unknown>) => void;
+
+/** Where the engine says what it does (the process's pino logger). */
+export class EngineLog extends Context.Service<EngineLog, { readonly log: LogFn }>()(
+  '@verdict/engine/EngineLog',
+) {}
+
+export type EngineSettingsShape = {
+  /** How this node signs its leases: host, pid and a random suffix. */
+  readonly nodeId: string;
+  /** Debates this node runs at once. */
+  readonly slots: number;
+  /** A node's lease on a debate (and the queue's ack wait): renewed with each heartbeat. */
+  readonly leaseMs: number;
+  /** How often a running job tells the queue, and the lease, it is alive; well under the lease. */
+  readonly heartbeatMs: number;
+  /** How long storage and bus writes retry through an outage before the debate is handed back. */
+  readonly storage: StorageRetryPolicy;
+  /**
+   * Interruptions (other than a node stopping or losing its lease) after which a debate fails INTERNAL_ERROR
+   * instead of going back to the queue again: a debate that breaks every time must not cycle forever.
+   */
+  readonly maxInterruptions: number;
+  readonly reconcile: { readonly intervalMs: number; readonly staleAfterMs: number };
+  /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
+  readonly exclusive: boolean;
+  /** Timeout and retries of one LLM call. */
+  readonly policy: CallPolicy;
+};
+
+export class EngineSettings extends Context.Service<EngineSettings, EngineSettingsShape>()(
+  '@verdict/engine/EngineSettings',
+) {}
+
+/** How a node signs its leases: host, pid and a random suffix. */
+export const newNodeId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;

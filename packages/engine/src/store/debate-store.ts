@@ -1,0 +1,460 @@
+import type { DebateEvent } from '@verdict/contracts';
+import {
+  type BillingTables,
+  chargedFor,
+  type Database,
+  type DebateJob,
+  type DebateTables,
+  query,
+  queueDebateWebhook,
+  refundDebate,
+  type WebhookTables,
+} from '@verdict/core';
+import { Context, Effect, Layer } from 'effect';
+import { type Kysely, sql } from 'kysely';
+import { EngineClock, EngineSettings, EngineStorage } from '../services.ts';
+import { LeaseLost, type PermanentFailure, type StorageUnavailable, storageFailure } from './errors.ts';
+import type { DebateOutcome, DebateToRun, Lease, StoredTurn } from './records.ts';
+
+type Tables = DebateTables & BillingTables & WebhookTables;
+type Failure = StorageUnavailable | PermanentFailure;
+
+/** Who runs a debate, as the database decides it: a job only wakes a node up. */
+export type Claim =
+  | { kind: 'claimed'; lease: Lease }
+  /** Another node holds a live lease; it runs out in `remainingMs` unless renewed. */
+  | { kind: 'held'; remainingMs: number }
+  /** Finished, deleted, or the job names an older attempt: nothing to run. */
+  | { kind: 'gone' };
+
+/** What a restore reads back: the actor's last persisted state and everything stored since. */
+export type StoredLog = {
+  /** The state row written with the last batch (packed: turns are references), or null before one. */
+  state: unknown | null;
+  turns: StoredTurn[];
+  events: DebateEvent[];
+};
+
+/**
+ * Every statement about a running debate, in one place: the lease (claim, mark running, renew, release,
+ * count an interruption), its turns, its events with the actor's snapshot, its status while it runs, and its
+ * final state with the refund, the charge it settles and its webhook. Each write names the lease epoch this
+ * node claimed (`fence`), so a node that stalled and lost the debate cannot write over the node that took it.
+ * Also the reconciler's claims of debates nobody runs. Failures are typed: a blip (StorageUnavailable), a
+ * defect (PermanentFailure), a lost lease.
+ */
+export class DebateStore extends Context.Service<
+  DebateStore,
+  {
+    find: (debateId: string) => Effect.Effect<DebateToRun | null, Failure>;
+    claim: (job: DebateJob) => Effect.Effect<Claim, Failure>;
+    markRunning: (lease: Lease) => Effect.Effect<void, Failure | LeaseLost>;
+    renew: (leases: readonly Lease[]) => Effect.Effect<Set<string>, Failure>;
+    release: (lease: Lease) => Effect.Effect<void, Failure>;
+    countInterruption: (lease: Lease) => Effect.Effect<number | null, Failure>;
+    saveTurn: (lease: Lease, turn: StoredTurn) => Effect.Effect<void, Failure | LeaseLost>;
+    persist: (
+      lease: Lease,
+      batch: readonly DebateEvent[],
+      state: { packed: string; lastSeq: number } | null,
+    ) => Effect.Effect<void, Failure | LeaseLost>;
+    storedLog: (lease: Lease) => Effect.Effect<StoredLog, Failure>;
+    lastSeq: (lease: Lease) => Effect.Effect<number, Failure>;
+    setStatus: (lease: Lease, status: 'running' | 'paused') => Effect.Effect<boolean, Failure>;
+    finish: (lease: Lease, outcome: DebateOutcome) => Effect.Effect<boolean, Failure>;
+    claimStale: (window: {
+      staleAfterMs: number;
+      unclaimedStaleAfterMs: number;
+      batch: number;
+    }) => Effect.Effect<DebateJob[], Failure>;
+    unstamp: (debateIds: readonly string[]) => Effect.Effect<void, Failure>;
+    takeOverAll: () => Effect.Effect<DebateJob[], Failure>;
+  }
+>()('@verdict/engine/DebateStore') {
+  static readonly layer = Layer.effect(
+    DebateStore,
+    Effect.gen(function* () {
+      const { db } = yield* EngineStorage;
+      const { nodeId, leaseMs } = yield* EngineSettings;
+      const clock = yield* EngineClock;
+      return DebateStore.of(makeStore(db, nodeId, leaseMs, clock.now));
+    }),
+  );
+}
+
+const UNFINISHED = ['pending', 'running', 'paused'] as const;
+
+/** The fence: the debate, in this attempt, still under the epoch this node claimed. */
+const fence = (lease: Lease) =>
+  sql<boolean>`id = ${lease.debateId} and attempt = ${lease.attempt} and lease_epoch = ${lease.epoch}`;
+
+const attempt = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: storageFailure });
+
+/**
+ * Events and the actor's state go to PostgreSQL in one statement, and only while this node's lease epoch is
+ * current: a restored actor therefore never lies ahead of the events it has emitted.
+ */
+const persistStatement = (
+  lease: Lease,
+  rows: string,
+  state: { packed: string; lastSeq: number } | null,
+) => sql<{ owned: number }>`with owner as (
+    select id from debates where ${fence(lease)} for share
+  ), stored_events as (
+    insert into debate_events (debate_id, attempt, seq, type, data, created_at)
+    select owner.id, ${lease.attempt}, e.seq, e.type, e.data, e.at
+      from owner, jsonb_to_recordset(${rows}::jsonb) as e(seq int, type text, data jsonb, at timestamptz)
+    on conflict do nothing
+  ), stored_state as (
+    insert into debate_snapshots (debate_id, attempt, state, last_seq, updated_at)
+    select owner.id, ${lease.attempt}, ${state?.packed ?? '{}'}::jsonb, ${state?.lastSeq ?? 0}, now()
+      from owner where ${state !== null}::boolean
+    on conflict (debate_id) do update set attempt = excluded.attempt, state = excluded.state,
+      last_seq = excluded.last_seq, updated_at = excluded.updated_at
+  )
+  select count(*)::int as owned from owner`;
+
+function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => number) {
+  const k = (): Kysely<Tables> => query<Tables>(db.em());
+  const leaseSeconds = leaseMs / 1000;
+  const expiry = sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
+
+  return {
+    find: (debateId: string) =>
+      attempt(async () => {
+        const row = await k()
+          .selectFrom('debates')
+          .select([
+            'id',
+            'attempt',
+            'status',
+            'question',
+            'context',
+            'mode',
+            'requested_agents',
+            'requested_rounds',
+            'preset',
+            'routing',
+            'funding_source',
+          ])
+          .where('id', '=', debateId)
+          .executeTakeFirst();
+        return row ?? null;
+      }),
+
+    claim: (job: DebateJob) =>
+      attempt(async (): Promise<Claim> => {
+        const claimed = await k()
+          .updateTable('debates')
+          .set({ lease_owner: nodeId, lease_epoch: sql<number>`lease_epoch + 1`, lease_expires_at: expiry })
+          .where('id', '=', job.debateId)
+          .where('attempt', '=', job.attempt)
+          .where('status', 'in', UNFINISHED)
+          .where((eb) =>
+            eb.or([
+              eb('lease_expires_at', 'is', null),
+              eb('lease_expires_at', '<=', sql<string>`now()`),
+              eb('lease_owner', '=', nodeId),
+            ]),
+          )
+          .returning('lease_epoch')
+          .executeTakeFirst();
+        if (claimed) return { kind: 'claimed', lease: { ...job, epoch: claimed.lease_epoch } };
+        // Still unfinished means held, even if the lease ran out since the update above (each statement has
+        // its own now()): answering 'gone' there would drop the dead holder's job.
+        const held = await k()
+          .selectFrom('debates')
+          .select(
+            sql<number>`coalesce(greatest(0, extract(epoch from lease_expires_at - now()) * 1000), 0)::int`.as(
+              'remaining_ms',
+            ),
+          )
+          .where('id', '=', job.debateId)
+          .where('attempt', '=', job.attempt)
+          .where('status', 'in', UNFINISHED)
+          .executeTakeFirst();
+        return held ? { kind: 'held', remainingMs: held.remaining_ms } : { kind: 'gone' };
+      }),
+
+    markRunning: (lease: Lease) =>
+      Effect.flatMap(
+        attempt(() =>
+          k()
+            .updateTable('debates')
+            .set({
+              status: sql`case when status = 'pending' then 'running' else status end`,
+              started_at: sql<Date>`coalesce(started_at, now())`,
+            })
+            .where(fence(lease))
+            .where('lease_owner', '=', nodeId)
+            .where('status', 'in', UNFINISHED)
+            .returning('id')
+            .execute(),
+        ),
+        (rows) => (rows.length > 0 ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
+      ),
+
+    renew: (leases: readonly Lease[]) =>
+      attempt(async () => {
+        if (leases.length === 0) return new Set<string>();
+        const held = JSON.stringify(leases.map((l) => ({ id: l.debateId, epoch: l.epoch })));
+        const rows = await sql<{ id: string }>`update debates d set lease_expires_at = ${expiry}
+            from jsonb_to_recordset(${held}::jsonb) as h(id uuid, epoch int)
+           where d.id = h.id and d.lease_epoch = h.epoch and d.lease_owner = ${nodeId}
+             and d.status in ('pending', 'running', 'paused')
+           returning d.id`.execute(k());
+        return new Set(rows.rows.map((row) => row.id));
+      }),
+
+    // Clearing the owner also stops a renewal already in flight from extending the lease again.
+    release: (lease: Lease) =>
+      attempt(() =>
+        k()
+          .updateTable('debates')
+          .set({ lease_owner: null, lease_expires_at: null })
+          .where('id', '=', lease.debateId)
+          .where('lease_epoch', '=', lease.epoch)
+          .execute(),
+      ).pipe(Effect.asVoid),
+
+    countInterruption: (lease: Lease) =>
+      attempt(async () => {
+        const row = await k()
+          .updateTable('debates')
+          .set({ interruptions: sql<number>`interruptions + 1` })
+          .where(fence(lease))
+          .where('lease_owner', '=', nodeId)
+          .where('status', 'in', UNFINISHED)
+          .returning('interruptions')
+          .executeTakeFirst();
+        return row?.interruptions ?? null;
+      }),
+
+    // The turn's key (debate, attempt, round, agent) makes a repeated write a no-op.
+    saveTurn: (lease: Lease, turn: StoredTurn) =>
+      Effect.flatMap(
+        attempt(() =>
+          sql<{ owned: number }>`with owner as (
+              select id from debates where ${fence(lease)} for share
+            ), stored as (
+              insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent,
+                input_tokens, output_tokens)
+              select owner.id, ${lease.attempt}, ${turn.round}, ${turn.agent}, ${turn.content}, ${turn.model},
+                ${turn.targetAgent}, ${turn.inputTokens}, ${turn.outputTokens}
+                from owner
+              on conflict do nothing
+            )
+            select count(*)::int as owned from owner`.execute(k()),
+        ),
+        (result) =>
+          (result.rows[0]?.owned ?? 0) > 0
+            ? Effect.void
+            : Effect.fail(new LeaseLost({ debateId: lease.debateId })),
+      ),
+
+    persist: (
+      lease: Lease,
+      batch: readonly DebateEvent[],
+      state: { packed: string; lastSeq: number } | null,
+    ) =>
+      Effect.flatMap(
+        attempt(() => {
+          const rows = JSON.stringify(
+            batch.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at })),
+          );
+          return persistStatement(lease, rows, state).execute(k());
+        }),
+        (result) =>
+          (result.rows[0]?.owned ?? 0) > 0
+            ? Effect.void
+            : Effect.fail(new LeaseLost({ debateId: lease.debateId })),
+      ),
+
+    storedLog: (lease: Lease) =>
+      attempt(async (): Promise<StoredLog> => {
+        const [snapshot, turns, events] = await Promise.all([
+          k()
+            .selectFrom('debate_snapshots')
+            .select('state')
+            .where('debate_id', '=', lease.debateId)
+            .where('attempt', '=', lease.attempt)
+            .executeTakeFirst(),
+          k()
+            .selectFrom('debate_turns')
+            .select(['agent', 'round', 'content', 'model', 'target_agent', 'input_tokens', 'output_tokens'])
+            .where('debate_id', '=', lease.debateId)
+            .where('attempt', '=', lease.attempt)
+            .orderBy('round')
+            .orderBy('created_at')
+            .orderBy('agent')
+            .execute(),
+          k()
+            .selectFrom('debate_events')
+            .select(['seq', 'type', 'data', 'created_at'])
+            .where('debate_id', '=', lease.debateId)
+            .where('attempt', '=', lease.attempt)
+            .orderBy('seq')
+            .execute(),
+        ]);
+        return {
+          state: snapshot?.state ?? null,
+          turns: turns.map((row) => ({
+            agent: row.agent,
+            round: row.round,
+            content: row.content,
+            model: row.model,
+            targetAgent: row.target_agent ?? null,
+            inputTokens: row.input_tokens,
+            outputTokens: row.output_tokens,
+          })),
+          events: events.map(
+            (row) =>
+              ({
+                type: row.type,
+                data: row.data,
+                debateId: lease.debateId,
+                attempt: lease.attempt,
+                seq: row.seq,
+                at: new Date(row.created_at).toISOString(),
+              }) as DebateEvent,
+          ),
+        };
+      }),
+
+    lastSeq: (lease: Lease) =>
+      attempt(async () => {
+        const row = await k()
+          .selectFrom('debate_events')
+          .select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql<number>`0`).as('seq'))
+          .where('debate_id', '=', lease.debateId)
+          .where('attempt', '=', lease.attempt)
+          .executeTakeFirst();
+        return row?.seq ?? 0;
+      }),
+
+    setStatus: (lease: Lease, status: 'running' | 'paused') =>
+      attempt(async () => {
+        const rows = await k()
+          .updateTable('debates')
+          .set({ status })
+          .where(fence(lease))
+          .where('status', 'in', ['running', 'paused'])
+          .returning('id')
+          .execute();
+        return rows.length > 0;
+      }),
+
+    finish: (lease: Lease, outcome: DebateOutcome) =>
+      attempt(() => db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now())))),
+
+    claimStale: (window: { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number }) =>
+      attempt(async () => {
+        const rows = await sql<{ id: string; attempt: number }>`update debates set requeued_at = now()
+           where id in (
+             select id from debates
+              where status in ('pending', 'running', 'paused')
+                and (requeued_at is null or requeued_at < now() - make_interval(secs => ${window.staleAfterMs / 1000}))
+                and (
+                  (lease_expires_at is null
+                    and coalesce(started_at, created_at) < now() - make_interval(secs => ${window.unclaimedStaleAfterMs / 1000}))
+                  or lease_expires_at < now() - make_interval(secs => ${window.staleAfterMs / 1000})
+                )
+              order by created_at limit ${window.batch}
+              for update skip locked)
+           returning id, attempt`.execute(k());
+        return rows.rows.map((row) => ({ debateId: row.id, attempt: row.attempt }));
+      }),
+
+    unstamp: (debateIds: readonly string[]) =>
+      attempt(() =>
+        k()
+          .updateTable('debates')
+          .set({ requeued_at: null })
+          .where('id', 'in', [...debateIds])
+          .execute(),
+      ).pipe(Effect.asVoid),
+
+    takeOverAll: () =>
+      attempt(async () => {
+        const rows = await k()
+          .updateTable('debates')
+          .set({ requeued_at: sql<Date>`now()`, lease_owner: null, lease_expires_at: null })
+          .where('status', 'in', UNFINISHED)
+          .where(sql<boolean>`lease_owner is distinct from ${nodeId}`)
+          .returning(['id', 'attempt'])
+          .execute();
+        return rows.map((row) => ({ debateId: row.id, attempt: row.attempt }));
+      }),
+  };
+}
+
+/** A value as a jsonb parameter: the driver would send an array as a PostgreSQL array, not as JSON. */
+const jsonb = <T>(value: T) => sql<T>`${JSON.stringify(value)}::jsonb`;
+
+/** Failures that gave the caller nothing through no fault of theirs: the provider's, or the engine's. */
+const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERNAL_ERROR']);
+
+/**
+ * The final state of the attempt, once, with what goes with it in the same transaction: the refund of a
+ * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), and its
+ * webhook. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
+ * that lost its lease) changes nothing. Returns whether this call stored it.
+ */
+async function finishIn(
+  em: Parameters<typeof query>[0],
+  lease: Lease,
+  outcome: DebateOutcome,
+  at: Date,
+): Promise<boolean> {
+  const k = query<Tables>(em);
+  const fields =
+    outcome.status === 'completed'
+      ? {
+          status: 'completed' as const,
+          verdict: jsonb(outcome.verdict),
+          agent_count: outcome.agentCount,
+          round_count: outcome.roundCount,
+          agents_used: jsonb(outcome.agentsUsed),
+        }
+      : { status: 'failed' as const, failure_code: outcome.code, failure_message: outcome.message };
+  const stored = await k
+    .updateTable('debates')
+    .set({
+      ...fields,
+      cost: jsonb(outcome.cost),
+      completed_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where(fence(lease))
+    .where('status', 'in', UNFINISHED)
+    .returning('id')
+    .executeTakeFirst();
+  if (!stored) return false;
+  if (outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
+    await refundDebate(em, lease.debateId, at);
+  }
+  const credits = await chargedFor(em, lease.debateId);
+  await k
+    .updateTable('debates')
+    .set({ cost: sql`jsonb_set(cost, '{credits}', to_jsonb(${credits}::int))` })
+    .where('id', '=', lease.debateId)
+    .execute();
+  const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
+  await queueDebateWebhook(em, {
+    debateId: lease.debateId,
+    event,
+    dedupeKey: `${event}:${lease.debateId}:${lease.attempt}`,
+    payload:
+      outcome.status === 'completed'
+        ? {
+            debateId: lease.debateId,
+            status: 'completed',
+            recommendation: outcome.verdict.recommendation,
+            confidence: outcome.verdict.confidence,
+            oneLiner: outcome.verdict.oneLiner,
+          }
+        : { debateId: lease.debateId, status: 'failed', code: outcome.code, error: outcome.message },
+  });
+  return true;
+}

@@ -1,0 +1,43 @@
+import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } from '@verdict/contracts';
+import type { KeyRouting } from '@verdict/core';
+
+/** The attempt a node runs and the lease epoch it claimed: every write of the node names both. */
+export type Lease = { debateId: string; attempt: number; epoch: number };
+
+/** What the engine reads of a debate to run it. */
+export type DebateToRun = {
+  id: string;
+  attempt: number;
+  status: DebateStatus;
+  question: string;
+  context: string | null;
+  mode: DebateMode;
+  requested_agents: number;
+  requested_rounds: number;
+  preset: string | null;
+  routing: KeyRouting | null;
+  funding_source: FundingSource;
+};
+
+/** One finished agent turn as stored: its text and what it cost. */
+export type StoredTurn = {
+  round: number;
+  agent: string;
+  content: string;
+  model: string;
+  targetAgent: string | null;
+  inputTokens: number;
+  outputTokens: number;
+};
+
+/** How an attempt ended, as the final state stores it. */
+export type DebateOutcome =
+  | {
+      status: 'completed';
+      verdict: Verdict;
+      cost: DebateCost;
+      agentCount: number;
+      roundCount: number;
+      agentsUsed: string[];
+    }
+  | { status: 'failed'; code: string; message: string; cost: DebateCost };

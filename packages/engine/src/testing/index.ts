@@ -1,0 +1,99 @@
+import type { Core, JobQueue } from '@verdict/core';
+import { Effect } from 'effect';
+import { type EngineNodeOptions, engineLayer, settingsOf } from '../layers.ts';
+import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
+import type { SimulatedOptions } from '../providers/simulated.ts';
+import { DebateStore } from '../store/debate-store.ts';
+import type { DebateOutcome, Lease } from '../store/records.ts';
+import { reconcilePass } from '../workers/reconciler.ts';
+
+export { type DebaterTurnRef, debaterTurnOf, turnRefKey } from './debater-requests.ts';
+export {
+  DEFAULT_FAKE_REPLY_TEXT,
+  type FakeLlmServer,
+  type FakeOutcome,
+  type FakeProtocol,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRequestRecord,
+  type FakeScript,
+  startFakeLlmServer,
+} from './fake-llm-server.ts';
+
+/**
+ * An engine node on a test core's own database and bus, on the SIMULATED provider with short timeouts.
+ * Stop it before the core closes.
+ */
+export function startTestEngine(core: Core, simulated: SimulatedOptions = {}, slots = 8): EngineNode {
+  const node = createEngineNode({
+    db: core.db,
+    bus: core.bus,
+    clock: core.clock,
+    slots,
+    providerKeys: {},
+    simulated,
+    policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+  });
+  node.start();
+  return node;
+}
+
+/** The engine's services on `core`'s database and bus, as node `nodeId` (a fresh id unless given). */
+const layerOn = (core: Core, options: Partial<EngineNodeOptions> = {}, nodeId?: string) => {
+  const all: EngineNodeOptions = {
+    db: core.db,
+    bus: core.bus,
+    clock: core.clock,
+    slots: 1,
+    providerKeys: {},
+    ...options,
+  };
+  const settings = settingsOf(all);
+  return engineLayer(all, nodeId ? { ...settings, nodeId } : settings);
+};
+
+/** The engine store as node `nodeId` on `core`'s database, each call a promise: for tests of its statements. */
+export type StoreAsNode = {
+  [K in keyof DebateStore['Service']]: (
+    ...args: Parameters<DebateStore['Service'][K]>
+  ) => Promise<Effect.Success<ReturnType<DebateStore['Service'][K]>>>;
+};
+
+export function storeAsNode(core: Core, nodeId: string, leaseMs = 60_000): StoreAsNode {
+  const layer = layerOn(core, { leaseMs }, nodeId);
+  return new Proxy({} as StoreAsNode, {
+    get:
+      (_target, name: keyof DebateStore['Service']) =>
+      (...args: unknown[]) =>
+        Effect.runPromise(
+          DebateStore.use((store) =>
+            (store[name] as (...a: unknown[]) => Effect.Effect<unknown, unknown>)(...args),
+          ).pipe(Effect.provide(layer)),
+        ),
+  });
+}
+
+/**
+ * Stores the final state of an attempt as a node that holds `lease` would (with its refund, charge and
+ * webhook): resolves with whether this call stored it. An unclaimed debate's lease epoch is 0.
+ */
+export const storeFinalState = (core: Core, lease: Lease, outcome: DebateOutcome): Promise<boolean> =>
+  Effect.runPromise(
+    DebateStore.use((store) => store.finish(lease, outcome)).pipe(Effect.provide(layerOn(core))),
+  );
+
+/**
+ * One reconciler pass as a node runs it, on `core`'s database and its bus (or `jobs` instead of its queue,
+ * to watch or refuse re-queues): resolves with the number of debates re-queued, rejects as the pass failed.
+ */
+export function reconcileOnce(
+  core: Core,
+  staleAfterMs: number,
+  jobs: JobQueue = core.bus.jobs,
+): Promise<number> {
+  const layer = layerOn(core, {
+    bus: { ...core.bus, jobs },
+    reconcile: { intervalMs: 60_000, staleAfterMs },
+  });
+  return Effect.runPromise(reconcilePass.pipe(Effect.provide(layer)));
+}

@@ -1,0 +1,81 @@
+import { Duration, Effect, Metric, Schedule, type Scope } from 'effect';
+import { EngineLog } from '../services.ts';
+
+/**
+ * The shape of every background job an engine node runs next to its debates (the reconciler today; outcome
+ * scoring, embeddings, webhook dispatch and scheduling next). Each node runs each worker; a pass claims the
+ * rows it handles with `for update skip locked` and stamps or deletes them in the same statement, so many
+ * nodes passing at the same moment each take different rows and none is handled twice.
+ */
+export type BackgroundWorker<E, R> = {
+  /** Names the worker's log lines and metrics (`worker` attribute). */
+  readonly name: string;
+  /** One pass: claims what is due, handles it, and says how many rows it handled. */
+  readonly pass: Effect.Effect<number, E, R>;
+  /** The period between passes; jittered by ±25 % so nodes do not scan in lockstep. */
+  readonly every: Duration.Input;
+  /** Retries of a failed pass within the period, from 100 ms doubling (default three). */
+  readonly retries?: number;
+};
+
+/** Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the process. */
+export const workerMetrics = {
+  passes: Metric.counter('engine_worker_passes', {
+    description: 'Background worker passes run',
+    incremental: true,
+  }),
+  handled: Metric.counter('engine_worker_rows_handled', {
+    description: 'Rows background workers handled',
+    incremental: true,
+  }),
+  failures: Metric.counter('engine_worker_pass_failures', {
+    description: 'Background worker passes that failed after their retries',
+    incremental: true,
+  }),
+};
+
+/**
+ * One pass as the supervisor runs it: retried by the worker's schedule, counted, and never failing — a pass
+ * that still fails is logged and the next period tries again, which is safe because a pass only ever takes
+ * rows that are due, and a row it did not finish is due again. Uninterruptible, so a node that stops lets
+ * the pass in progress finish instead of leaving rows stamped but not handled.
+ */
+export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
+  const tagged = <M extends Metric.Metric<number, unknown>>(metric: M) =>
+    Metric.withAttributes(metric, { worker: worker.name });
+  return worker.pass.pipe(
+    Effect.retry({ schedule: Schedule.exponential(Duration.millis(100)), times: worker.retries ?? 3 }),
+    Effect.tap((handled) =>
+      Effect.andThen(
+        Metric.update(tagged(workerMetrics.passes), 1),
+        Metric.update(tagged(workerMetrics.handled), handled),
+      ),
+    ),
+    Effect.catchCause((cause) =>
+      Effect.gen(function* () {
+        const { log } = yield* EngineLog;
+        yield* Metric.update(tagged(workerMetrics.failures), 1);
+        log('warn', `${worker.name} pass failed; the next pass tries again`, { cause });
+        return 0;
+      }),
+    ),
+    Effect.uninterruptible,
+  );
+};
+
+/**
+ * Runs a worker on this node until the node's scope closes: a supervised fiber that passes once per period
+ * (first pass after one jittered period).
+ */
+export const superviseWorker = <E, R>(
+  worker: BackgroundWorker<E, R>,
+): Effect.Effect<void, never, R | EngineLog | Scope.Scope> =>
+  Effect.forkScoped(
+    Effect.suspend(() => Effect.sleep(jittered(worker.every))).pipe(
+      Effect.andThen(supervisedPass(worker)),
+      Effect.forever,
+    ),
+  ).pipe(Effect.asVoid);
+
+const jittered = (every: Duration.Input) =>
+  Duration.millis(Duration.toMillis(every) * (0.75 + Math.random() * 0.5));
