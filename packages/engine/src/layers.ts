@@ -8,11 +8,13 @@ import {
   EngineBus,
   EngineClock,
   EngineLog,
+  EngineProbe,
   EngineSettings,
   type EngineSettingsShape,
   EngineStorage,
   type LogFn,
   newNodeId,
+  type ProbeMoment,
 } from './services.ts';
 import { DebateStore } from './store/debate-store.ts';
 
@@ -39,6 +41,8 @@ export type EngineNodeOptions = {
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
   log?: LogFn;
+  /** Told of moments tests wait for (services.ts, ProbeMoment). */
+  probe?: (moment: ProbeMoment) => void;
 };
 
 const DEFAULT_LEASE_MS = 6000;
@@ -68,6 +72,7 @@ export function engineLayer(options: EngineNodeOptions, settings: EngineSettings
     Layer.succeed(EngineBus, options.bus),
     Layer.succeed(EngineClock, options.clock),
     Layer.succeed(EngineLog, EngineLog.of({ log: options.log ?? (() => {}) })),
+    Layer.succeed(EngineProbe, EngineProbe.of({ notice: options.probe ?? (() => {}) })),
     Layer.succeed(EngineSettings, settings),
   );
   const services = Layer.mergeAll(

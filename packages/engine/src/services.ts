@@ -30,6 +30,21 @@ export class EngineLog extends Context.Service<EngineLog, { readonly log: LogFn 
   '@verdict/engine/EngineLog',
 ) {}
 
+/**
+ * Moments inside a node that no outcome shows, announced so a test can wait for the path it means to test
+ * instead of sleeping and hoping; production nodes watch none.
+ */
+export type ProbeMoment =
+  /** A command reached a claimed debate whose actor has not started yet: it waits for the actor. */
+  | { readonly _tag: 'CommandAwaitingActor'; readonly debateId: string }
+  /** The node stopped pulling and told its jobs it is stopping. */
+  | { readonly _tag: 'NodeStopping' };
+
+export class EngineProbe extends Context.Service<
+  EngineProbe,
+  { readonly notice: (moment: ProbeMoment) => void }
+>()('@verdict/engine/EngineProbe') {}
+
 export type EngineSettingsShape = {
   /** How this node signs its leases: host, pid and a random suffix. */
   readonly nodeId: string;

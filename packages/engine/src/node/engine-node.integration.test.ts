@@ -13,6 +13,7 @@ import {
 } from '@verdict/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProbeMoment } from '../services.ts';
 import { debaterTurnOf, turnRefKey } from '../testing/debater-requests.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
@@ -37,10 +38,19 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
   let fake: FakeLlmServer;
   const nodes: EngineNode[] = [];
   let ownerId: string;
+  /** The moments the current nodes announced (their probe), for tests that wait for a path. */
+  const moments: ProbeMoment[] = [];
+  const announced = (tag: ProbeMoment['_tag'], debateId?: string) =>
+    eventually(
+      async () =>
+        moments.some((m) => m._tag === tag && (!debateId || ('debateId' in m && m.debateId === debateId))),
+      Boolean,
+    );
 
   /** One node at a time, so each test knows which configuration runs its debates. */
   const startNode = async (options: Partial<Parameters<typeof createEngineNode>[0]> = {}) => {
     for (const previous of nodes.splice(0)) await previous.stop();
+    moments.length = 0;
     const node = createEngineNode({
       db: test.core.db,
       bus,
@@ -49,6 +59,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       providerKeys: {},
       policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
       heartbeatMs: 200,
+      probe: (moment) => moments.push(moment),
       ...options,
     });
     node.start();
@@ -237,7 +248,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       (d) => d?.status === 'running',
     );
     const reply = bus.commands.send(debate.id, { type: 'pause' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await announced('CommandAwaitingActor', debate.id);
     unlock();
     expect(await reply).toMatchObject({ accepted: true });
     await eventually(
@@ -260,6 +271,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     await eventually(leaseOf, (rows) => rows[0]?.lease_owner === node.nodeId);
     nodes.splice(nodes.indexOf(node), 1);
     const stopped = node.stop();
+    await announced('NodeStopping');
     unlock();
     await stopped;
     expect(await leaseOf()).toEqual([{ status: 'running', lease_owner: null }]);

@@ -3,7 +3,7 @@ import { Context, Deferred, Effect, ManagedRuntime } from 'effect';
 import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
-import { EngineBus, EngineLog, EngineSettings, type LogFn } from '../services.ts';
+import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { handleJob, NodeJobs } from './job.ts';
@@ -20,6 +20,7 @@ export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<stri
       const settings = yield* EngineSettings;
       const bus = yield* EngineBus;
       const { log } = yield* EngineLog;
+      const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
       if (settings.exclusive) {
         yield* Effect.forkScoped(
@@ -57,6 +58,7 @@ export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<stri
           Effect.gen(function* () {
             const pullingStopped = consumer.stop();
             yield* Deferred.succeed(stopping, undefined);
+            probe.notice({ _tag: 'NodeStopping' });
             yield* Effect.promise(() => pullingStopped);
           }),
       );

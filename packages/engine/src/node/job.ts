@@ -9,7 +9,7 @@ import { type PersistedState, packState } from '../replay/snapshot.ts';
 import { outcomeOf } from '../runner/outcome.ts';
 import { type RunningDebate, startDebate } from '../runner/run-debate.ts';
 import { zeroCost } from '../runner/usage.ts';
-import { EngineBus, EngineLog, EngineSettings } from '../services.ts';
+import { EngineBus, EngineLog, EngineProbe, EngineSettings } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import {
   BusUnavailable,
@@ -315,9 +315,13 @@ const finish = (job: ClaimedJob, log: DurableLog, outcome: DebateOutcome) =>
 const serveCommands = (job: ClaimedJob) =>
   Effect.gen(function* () {
     const bus = yield* EngineBus;
+    const probe = yield* EngineProbe;
     const answer = async (
       command: Parameters<typeof applyCommand>[1],
     ): Promise<CommandReply | 'no_engine'> => {
+      if (!Deferred.isDoneUnsafe(job.ready)) {
+        probe.notice({ _tag: 'CommandAwaitingActor', debateId: job.lease.debateId });
+      }
       const current = await Effect.runPromise(Deferred.await(job.ready));
       if (!current) return 'no_engine';
       if (command.type === 'cancel') job.cancelled = true;

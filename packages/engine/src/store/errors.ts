@@ -38,7 +38,8 @@ const isCodeDefect = (cause: unknown) =>
 
 /** What a failed statement means to the engine: a blip to wait out, or a defect. */
 export function storageFailure(cause: unknown): StorageUnavailable | PermanentFailure {
-  if (isCodeDefect(cause)) return new PermanentFailure({ reason: `defect: ${(cause as Error).message}`, cause });
+  if (isCodeDefect(cause))
+    return new PermanentFailure({ reason: `defect: ${(cause as Error).message}`, cause });
   const code = (cause as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && PERMANENT_SQLSTATE.test(code)) {
     return new PermanentFailure({ reason: `storage refused a statement (SQLSTATE ${code})`, cause });
