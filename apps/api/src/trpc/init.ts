@@ -58,7 +58,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /** Status, deprecation headers: what every procedure does regardless of auth. */
 const base = t.procedure.use(({ ctx, meta, next }) => {

@@ -1,9 +1,10 @@
 import type { DebateCommandInput, DebateCommandResult, DebateStatus } from '@verdict/contracts';
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
+import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import { sqlIn } from '../db/sql.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { DebateReads } from './debate-reads.ts';
+import type { DebateTables } from './tables.ts';
 
 /**
  * Where a debate's actor is: live from the engine node that holds it (its state and transition history), or,
@@ -21,25 +22,33 @@ export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) 
      * turns. Deleting again answers as a success to the owner (a tombstone remembers), 404 to anyone else.
      */
     removePermanently: async (userId: string, id: string): Promise<void> => {
-      const [debate] = await db.execute<{ owner_id: string }>('select owner_id from debates where id = ?', [
-        id,
-      ]);
+      const k = query<DebateTables>(db.em());
+      const debate = await k.selectFrom('debates').select('owner_id').where('id', '=', id).executeTakeFirst();
       if (!debate) {
-        const [tombstone] = await db.execute('select 1 from deleted_debates where id = ? and owner_id = ?', [
-          id,
-          userId,
-        ]);
+        const tombstone = await k
+          .selectFrom('deleted_debates')
+          .select('id')
+          .where('id', '=', id)
+          .where('owner_id', '=', userId)
+          .executeTakeFirst();
         if (tombstone) return;
         throw new AppError('NOT_FOUND', 'Debate not found');
       }
       if (debate.owner_id !== userId) throw new AppError('NOT_FOUND', 'Debate not found');
       await bus.commands.send(id, { type: 'cancel' }, 2000);
       await db.em().transactional(async (em) => {
-        const sql = sqlIn(em);
-        const run = (statement: string) => sql(statement, [id, userId]);
-        await run('insert into deleted_debates (id, owner_id) values (?, ?) on conflict do nothing');
-        await run('delete from idempotency_keys where debate_id = ? and owner_id = ?');
-        await run('delete from debates where id = ? and owner_id = ?');
+        const k = query<DebateTables>(em);
+        await k
+          .insertInto('deleted_debates')
+          .values({ id, owner_id: userId })
+          .onConflict((c) => c.doNothing())
+          .execute();
+        await k
+          .deleteFrom('idempotency_keys')
+          .where('debate_id', '=', id)
+          .where('owner_id', '=', userId)
+          .execute();
+        await k.deleteFrom('debates').where('id', '=', id).where('owner_id', '=', userId).execute();
       });
     },
 

@@ -7,13 +7,16 @@ import type {
   Profile,
   StoredApiKeyConfig,
 } from '@verdict/contracts';
+import type { AccountTables } from '../accounts/tables.ts';
 import { User } from '../accounts/user.entity.ts';
+import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
 import { ApiKey } from './api-key.entity.ts';
+import type { KeyTables } from './tables.ts';
 
 export const KEY_PREFIX = 'vrd_';
 /** 24 random bytes: 192 bits, 32 base64url characters after the prefix. */
@@ -113,29 +116,29 @@ export function createApiKeys(db: Database, clock: Clock) {
      */
     authenticate: async (raw: string): Promise<KeyPrincipal | null> => {
       if (!KEY_PATTERN.test(raw)) return null;
-      const [row] = await db.execute<{
-        key_id: string;
-        user_id: string;
-        plan: Plan;
-        rate_limit_per_minute: number | null;
-        config: unknown;
-        name: string;
-        email: string;
-        created_at: Date | string;
-      }>(
-        `select k.id as key_id, k.user_id, u.plan, u.rate_limit_per_minute, k.config, u.name, u.email, u.created_at
-           from api_keys k join users u on u.id = k.user_id
-          where k.key_hash = ? and k.revoked_at is null`,
-        [sha256Hex(raw)],
-      );
+      const row = await query<KeyTables & AccountTables>(db.em())
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select([
+          'k.id as key_id',
+          'k.user_id',
+          'k.config',
+          'u.plan',
+          'u.rate_limit_per_minute',
+          'u.name',
+          'u.email',
+        ])
+        .select('u.created_at')
+        .where('k.key_hash', '=', sha256Hex(raw))
+        .where('k.revoked_at', 'is', null)
+        .executeTakeFirst();
       if (!row) return null;
-      const config = typeof row.config === 'string' ? JSON.parse(row.config) : row.config;
       return {
         keyId: row.key_id,
         userId: row.user_id,
         plan: row.plan,
         accountLimit: accountRateLimit(row.plan, row.rate_limit_per_minute),
-        config: config ?? null,
+        config: row.config ?? null,
         profile: {
           id: row.user_id,
           name: row.name,

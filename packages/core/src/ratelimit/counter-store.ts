@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
+import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import type { RateLimitTables } from './tables.ts';
 
 /**
  * Counters keyed by (bucket, window). The memory store serves one process (embedded mode); the Postgres
@@ -34,42 +37,47 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
   };
 }
 
-const INCREMENT_SQL = `insert into rate_limit_counters (bucket, window_start, count, expires_at)
-  values (?, ?, 1, now() + (?::int * interval '1 millisecond'))
-  on conflict (bucket, window_start) do update set count = rate_limit_counters.count + 1
-  returning count`;
-
-const INCREMENT_MANY_SQL = `insert into rate_limit_counters (bucket, window_start, count, expires_at)
-  select b.bucket, ?, 1, now() + (?::int * interval '1 millisecond')
-    from jsonb_array_elements_text(?::jsonb) as b(bucket)
-  on conflict (bucket, window_start) do update set count = rate_limit_counters.count + 1
-  returning bucket, count`;
+/** Counts kept `ttlMs` from now: the sweep deletes them after that. */
+const expiresIn = (ttlMs: number) => sql<string>`now() + make_interval(secs => ${ttlMs / 1000})`;
 
 export function postgresCounterStore(db: Database, onError: (err: unknown) => void): CounterStore {
+  const k = () => query<RateLimitTables>(db.em());
+  /** One more for each bucket of `window`, created at 1; the new counts. */
+  const add = (buckets: string[], window: number, ttlMs: number) =>
+    k()
+      .insertInto('rate_limit_counters')
+      .values(
+        buckets.map((bucket) => ({ bucket, window_start: window, count: 1, expires_at: expiresIn(ttlMs) })),
+      )
+      .onConflict((c) =>
+        c
+          .columns(['bucket', 'window_start'])
+          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }),
+      )
+      .returning(['bucket', 'count'])
+      .execute();
   // Expired rows are swept once a minute by whichever process gets there; deleting is idempotent.
   const sweep = setInterval(() => {
-    db.execute('delete from rate_limit_counters where expires_at < now()').catch(onError);
+    k()
+      .deleteFrom('rate_limit_counters')
+      .where('expires_at', '<', sql<string>`now()`)
+      .execute()
+      .catch(onError);
   }, 60_000).unref();
   return {
-    increment: async (bucket, window, ttlMs) => {
-      const [row] = await db.execute<{ count: number }>(INCREMENT_SQL, [bucket, window, ttlMs]);
-      return Number(row?.count ?? 0);
-    },
+    increment: async (bucket, window, ttlMs) => (await add([bucket], window, ttlMs))[0]?.count ?? 0,
     incrementMany: async (buckets, window, ttlMs) => {
-      const rows = await db.execute<{ bucket: string; count: number }>(INCREMENT_MANY_SQL, [
-        window,
-        ttlMs,
-        JSON.stringify(buckets),
-      ]);
-      const counts = new Map(rows.map((row) => [row.bucket, Number(row.count)]));
+      const counts = new Map((await add(buckets, window, ttlMs)).map((row) => [row.bucket, row.count]));
       return buckets.map((bucket) => counts.get(bucket) ?? 0);
     },
     read: async (bucket, window) => {
-      const [row] = await db.execute<{ count: number }>(
-        'select count from rate_limit_counters where bucket = ? and window_start = ?',
-        [bucket, window],
-      );
-      return Number(row?.count ?? 0);
+      const row = await k()
+        .selectFrom('rate_limit_counters')
+        .select('count')
+        .where('bucket', '=', bucket)
+        .where('window_start', '=', window)
+        .executeTakeFirst();
+      return row?.count ?? 0;
     },
     close: async () => clearInterval(sweep),
   };

@@ -1,4 +1,4 @@
-import { type DebateMode, MODE_PANEL, type PanelMember } from '@verdict/contracts';
+import type { PanelMember } from '@verdict/contracts';
 
 export type Stance = 'for' | 'against' | 'mixed';
 export type Seat = PanelMember & { stance: Stance; brief: string };
@@ -14,18 +14,6 @@ const ROLES: { role: string; stance: Stance; brief: string }[] = [
   { role: 'pragmatist', stance: 'for', brief: 'Say what would actually work, step by step.' },
   { role: 'ethicist', stance: 'against', brief: 'Ask who is affected and whether it is fair to them.' },
 ];
-
-export type PanelOptions = {
-  mode: DebateMode;
-  agentCount?: number | undefined;
-  maxRounds?: number | undefined;
-};
-
-/** Agents and rounds for a debate: the mode's defaults unless the caller overrides them. */
-export function panelSize(options: PanelOptions): { agents: number; rounds: number } {
-  const defaults = MODE_PANEL[options.mode];
-  return { agents: options.agentCount ?? defaults.agents, rounds: options.maxRounds ?? defaults.rounds };
-}
 
 /**
  * Seats a panel. With several models available, seats rotate through them so neighbours differ (mixed

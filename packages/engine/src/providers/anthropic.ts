@@ -49,7 +49,6 @@ export function anthropicProvider(options: AnthropicAdapterOptions): LlmProvider
             case 'content_block_delta':
               if (event.delta.type === 'text_delta' && event.delta.text) {
                 response.text += event.delta.text;
-                request.onDelta?.(event.delta.text);
               }
               break;
             case 'message_delta':

@@ -52,7 +52,6 @@ export function googleProvider(options: GoogleAdapterOptions): LlmProvider {
           const delta = textOf(chunk);
           if (delta) {
             response.text += delta;
-            request.onDelta?.(delta);
           }
           // Running totals: the latest chunk that has them wins.
           const usage = chunk.usageMetadata;

@@ -67,7 +67,6 @@ export function openAiProvider(options: OpenAiAdapterOptions): LlmProvider {
           const delta = chunk.choices[0]?.delta?.content;
           if (delta) {
             response.text += delta;
-            request.onDelta?.(delta);
           }
           // Only the final chunk (empty choices) carries usage when include_usage is on.
           if (chunk.usage) {

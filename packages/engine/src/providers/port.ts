@@ -23,8 +23,6 @@ export type LlmRequest = {
   /** Ask for a single JSON object (the judge). */
   json: boolean;
   signal: AbortSignal;
-  /** Token deltas as they stream; the final text is still returned whole. */
-  onDelta?: (text: string) => void;
   hints?: SimulationHints;
 };
 

@@ -16,7 +16,7 @@ import { pick, seededRandom } from './seeded-random.ts';
 export type SimulatedOptions = {
   /** Delay before the first token, per call. */
   firstTokenMs?: number;
-  /** Streaming rate after the first token; 0 streams everything at once. */
+  /** Writing rate after the first token: an answer takes its length in tokens at this rate; 0 answers at once. */
   tokensPerSecond?: number;
   /** Failure injection: return a kind to make this call fail with it. */
   fail?: (request: LlmRequest) => LlmFailureKind | null;
@@ -72,7 +72,7 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
       const text = request.json ? simulatedVerdictJson(request) : simulatedTurn(request);
       if (firstTokenMs > 0) await sleep(firstTokenMs, undefined, { signal: request.signal }).catch(() => {});
       if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
-      await stream(text, tokensPerSecond, request);
+      await writeOut(text, tokensPerSecond, request.signal);
       if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
       const response: LlmResponse = {
         text,
@@ -85,15 +85,11 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
   };
 }
 
-async function stream(text: string, tokensPerSecond: number, request: LlmRequest) {
-  if (!request.onDelta) return;
-  const words = text.split(/(?<=\s)/);
-  for (const word of words) {
-    if (request.signal.aborted) return;
-    if (tokensPerSecond > 0)
-      await sleep(1000 / tokensPerSecond, undefined, { signal: request.signal }).catch(() => {});
-    request.onDelta(word);
-  }
+/** Takes as long as writing the answer out at `tokensPerSecond` would (about four characters a token). */
+async function writeOut(text: string, tokensPerSecond: number, signal: AbortSignal) {
+  if (tokensPerSecond <= 0) return;
+  const tokens = Math.ceil(text.length / 4);
+  await sleep((tokens / tokensPerSecond) * 1000, undefined, { signal }).catch(() => {});
 }
 
 function statusOf(kind: LlmFailureKind): number | undefined {

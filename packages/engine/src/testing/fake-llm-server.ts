@@ -59,6 +59,8 @@ export type FakeRequestRecord = FakeRequest & {
   outcome: 'pending' | FakeOutcome;
   /** Resolves when the exchange ends. */
   settled: Promise<FakeOutcome>;
+  /** Resolves when a stalling script has written what it writes and holds the answer open. */
+  stalled: Promise<void>;
 };
 
 export type FakeOutcome = 'completed' | 'client_closed' | 'server_reset';
@@ -128,11 +130,15 @@ export async function startFakeLlmServer(
       apiKey: keyOf(req),
     };
     let settle: (outcome: FakeOutcome) => void = () => {};
+    let holdOpen: () => void = () => {};
     const record: FakeRequestRecord = {
       ...request,
       outcome: 'pending',
       settled: new Promise((resolve) => {
         settle = resolve;
+      }),
+      stalled: new Promise((resolve) => {
+        holdOpen = resolve;
       }),
     };
     requests.push(record);
@@ -156,7 +162,7 @@ export async function startFakeLlmServer(
       output: reply.outputTokens ?? Math.max(1, chunks.length),
     };
     if (!request.stream) return writeJson(res, 200, completeBody(request, reply.text, usage));
-    await writeStream(res, request, chunks, usage, reply, cut);
+    await writeStream(res, request, chunks, usage, reply, cut, holdOpen);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -316,6 +322,7 @@ async function writeStream(
   usage: Usage,
   reply: { chunkDelayMs?: number; stallAfterChunks?: number; resetAfterChunks?: number },
   cut: () => void,
+  holdOpen: () => void,
 ) {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -364,7 +371,7 @@ async function writeStream(
 
   const last = chunks.length - 1;
   for (const [i, chunk] of chunks.entries()) {
-    if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return; // hold open
+    if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return holdOpen();
     if (reply.resetAfterChunks !== undefined && i >= reply.resetAfterChunks) return cut();
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     if (res.destroyed) return;
@@ -380,7 +387,7 @@ async function writeStream(
       send(googleChunk(request, chunk, i === last ? 'STOP' : undefined, i === last ? usage : undefined));
     }
   }
-  if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= chunks.length) return;
+  if (reply.stallAfterChunks !== undefined && reply.stallAfterChunks >= chunks.length) return holdOpen();
   if (reply.resetAfterChunks !== undefined && reply.resetAfterChunks >= chunks.length) return cut();
 
   if (request.protocol === 'anthropic') {
