@@ -1,3 +1,4 @@
+import { AppError } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import type { Meta } from '../trpc/init.ts';
@@ -46,3 +47,20 @@ export function createRouteTable(app: FastifyInstance, router: OpenApiRouter) {
 }
 
 export type RouteTable = ReturnType<typeof createRouteTable>;
+
+/**
+ * Why no route serves the request: 405 with Allow when the path exists with other methods, 404 when it does
+ * not exist; null when a route takes this method on this path.
+ */
+export function unroutable(routes: RouteTable, request: { method: string; url: string }): AppError | null {
+  const allowed = routes.allowedMethods(request.url);
+  if (allowed?.includes(request.method)) return null;
+  const path = request.url.split('?')[0];
+  if (allowed === null) return notFound(request);
+  return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not supported on ${path}`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+}
+
+export const notFound = (request: { method: string; url: string }) =>
+  new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
