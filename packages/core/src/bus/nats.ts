@@ -194,7 +194,8 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
           await handle(jobHandle);
         }
       };
-      // A slot outlives NATS restarts: when its pull ends or fails, it starts pulling again.
+      // A slot outlives NATS restarts: when its pull ends or fails, it starts pulling again (so a failed pull
+      // needs no handling beyond the pause below; the job it may have held comes back after its ack wait).
       const slot = async () => {
         while (!stopped) {
           await pull().catch(() => {});

@@ -70,6 +70,7 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
       if (failure)
         throw new LlmCallError(failure, `simulated ${failure} failure`, { status: statusOf(failure) });
       const text = request.json ? simulatedVerdictJson(request) : simulatedTurn(request);
+      // An aborted wait ends early and rejects; the abort is answered just below.
       if (firstTokenMs > 0) await sleep(firstTokenMs, undefined, { signal: request.signal }).catch(() => {});
       if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
       await writeOut(text, tokensPerSecond, request.signal);
@@ -89,6 +90,7 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
 async function writeOut(text: string, tokensPerSecond: number, signal: AbortSignal) {
   if (tokensPerSecond <= 0) return;
   const tokens = Math.ceil(text.length / 4);
+  // An aborted wait ends early and rejects; the caller answers the abort.
   await sleep((tokens / tokensPerSecond) * 1000, undefined, { signal }).catch(() => {});
 }
 
