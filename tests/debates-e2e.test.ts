@@ -3,6 +3,7 @@ import type { AppRouter } from '@verdict/api';
 import type { ErrorCode } from '@verdict/contracts';
 import {
   createTestCore,
+  eventually,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
@@ -41,14 +42,14 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
     const key = created.data?.key as string;
     return { cookie: user.cookie, key, session, keyed: apiClient(api.baseUrl, { key }) };
   };
+  /** The debate's verdict view, once its status is one of `statuses`. */
   const waitFor = async (id: string, statuses: string[], user: User) => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const res = await user.keyed.GET('/v1/verdicts/{id}', { params: { path: { id } } });
-      if (res.data && statuses.includes(res.data.debate.status)) return res.data;
-      if (Date.now() > deadline) throw new Error(`debate ${id} stayed ${res.data?.debate.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const res = await eventually(
+      () => user.keyed.GET('/v1/verdicts/{id}', { params: { path: { id } } }),
+      (res) => res.data !== undefined && statuses.includes(res.data.debate.status),
+      30_000,
+    );
+    return expectBody(res, 200);
   };
 
   beforeAll(async () => {

@@ -50,7 +50,7 @@ describe('the start command on the embedded default', () => {
     expect(me.response.status).toBe(200);
     expect(me.data?.email).toBe(user.email);
     const login = await apiClient(api.baseUrl).POST('/api/auth/login', {
-      body: { email: user.email, password: 'correct horse' },
+      body: { email: user.email, password: user.password },
     });
     expect(login.response.status).toBe(200);
   });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
@@ -19,10 +20,9 @@ import {
   markFault,
   PANEL_OF_3,
   slowDebaters,
+  unfinished,
 } from './support/fault-checks.ts';
 import { type RunningEngine, startEngine } from './support/processes.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Two engine processes share the queue; the test SIGKILLs one of them at random moments while debates
 // are mid-round, starts a replacement each time, and then checks that every debate finished exactly once,
@@ -105,14 +105,6 @@ describe('engine nodes killed at random points', () => {
       debates.push(...more);
       for (const debate of more) ids.add(debate.id);
     };
-    const unfinished = async () =>
-      Number(
-        (
-          await core.db.execute<{ n: number }>(
-            `select count(*)::int as n from debates where status not in ('completed', 'failed')`,
-          )
-        )[0]?.n,
-      );
 
     const faults: FaultMark[] = [];
     /** Debates each kill left unfinished on the dead node with a snapshot: each must be restored elsewhere. */
@@ -123,7 +115,7 @@ describe('engine nodes killed at random points', () => {
     let midDebateKills = 0;
     const deadline = Date.now() + 35_000;
     while (midDebateKills < KILLS && Date.now() < deadline) {
-      if ((await unfinished()) < SLOTS * 2) await topUp();
+      if ((await unfinished(core)) < SLOTS * 2) await topUp();
       await sleep(200 + Math.random() * 800);
       // A random node among those mid-debate right now, so the kill interrupts stored work.
       const candidates: number[] = [];
@@ -153,7 +145,11 @@ describe('engine nodes killed at random points', () => {
     }
     expect(midDebateKills).toBe(KILLS);
 
-    await eventually(unfinished, (n) => n === 0, 30_000);
+    await eventually(
+      () => unfinished(core),
+      (n) => n === 0,
+      30_000,
+    );
 
     const stored = await expectCompleteAndConsistent(core, debates, shape);
     const { requested, inFlightTotal } = expectNoStoredTurnAskedAgain(

@@ -2,29 +2,17 @@ import type { DebateEvent } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
+  debateReaching,
   eventually,
   insertPendingDebate,
-  readDebate,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
   uniqueSchema,
 } from '@verdict/core/testing';
-import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
+import { type FakeLlmServer, judgeVerdictJson, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from './support/processes.ts';
-
-const VERDICT = JSON.stringify({
-  recommendation: 'PROCEED',
-  oneLiner: 'Go ahead with a pilot.',
-  confidence: 0.72,
-  narrative: 'Most of the panel found the pilot cheap to undo.',
-  arguments: [{ agent: 'Advocate', stance: 'for', keyPoints: ['Cheap to undo'] }],
-  keyEvidence: [],
-  decisionMatrix: [],
-  nextSteps: ['Run a 6-week pilot'],
-  revisitTriggers: ['Ticket backlog grows 20%'],
-});
 
 // The engine as its own process, on the real PostgreSQL and NATS, talking to the fake provider through the
 // real Anthropic SDK; this test process plays the API's part (writes debates, sends commands, reads events).
@@ -43,11 +31,7 @@ describe('a debate in a separate engine process', () => {
   let engine: RunningEngine;
   let ownerId: string;
 
-  const finished = (id: string) =>
-    eventually(
-      () => readDebate(core, id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-    );
+  const finished = (id: string) => debateReaching(core, id);
   const create = (rounds: number) =>
     insertPendingDebate(core, {
       ownerId,
@@ -64,7 +48,7 @@ describe('a debate in a separate engine process', () => {
   beforeAll(async () => {
     fake = await startFakeLlmServer((request) =>
       request.model.includes('opus')
-        ? { text: VERDICT }
+        ? { text: judgeVerdictJson({ recommendation: 'PROCEED', confidence: 0.72 }) }
         : { text: 'A short, concrete argument.', chunkDelayMs: 40 },
     );
     api = await createTestCore(env);
@@ -108,15 +92,9 @@ describe('a debate in a separate engine process', () => {
 
   it('takes pause, inject and resume from another process while the debate runs', async () => {
     const debate = await create(2);
-    await eventually(
-      () => readDebate(core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(core, debate.id, { statuses: ['running'] });
     expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(core, debate.id, { statuses: ['paused'] });
     const injected = await core.bus.commands.send(debate.id, {
       type: 'inject',
       payload: { content: 'Budget cut 20%' },

@@ -1,9 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
+  debateReaching,
   eventually,
   insertPendingDebate,
-  readDebate,
+  startTcpProxy,
+  type TcpProxy,
   type TestCore,
   testDatabaseUrl,
   testNatsUrl,
@@ -22,25 +25,15 @@ import {
   PANEL_OF_3,
   slowDebaters,
   storedTurnKeys,
+  unfinished,
 } from './support/fault-checks.ts';
 import { type PrivateNatsServer, startNatsServer } from './support/nats-server.ts';
 import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shape = { agents: 3, rounds: 3 };
 
 /** Pino's error level: a debate handed back or a pass that failed for good. */
 const errorLines = (output: string) => output.split('\n').filter((line) => line.includes('"level":50'));
-
-const unfinished = async (core: Core) =>
-  Number(
-    (
-      await core.db.execute<{ n: number }>(
-        `select count(*)::int as n from debates where status not in ('completed', 'failed')`,
-      )
-    )[0]?.n,
-  );
 
 // NATS (jobs, events, commands) goes away and comes back while debates run on two engine processes: the
 // private nats-server is SIGKILLed mid-debate and restarted on the same port and JetStream store.
@@ -97,10 +90,7 @@ describe('NATS restarted while debates run', () => {
     // One debate waits out the outage paused: its node must still answer commands once NATS is back.
     const paused = debates[0]?.id as string;
     expect(await core.bus.commands.send(paused, { type: 'pause' })).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(core, paused),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(core, paused, { statuses: ['paused'] });
     await nats.stop('SIGKILL');
     const fault = await markFault(core, fake, 'NATS killed');
     expect(fault.stored.size).toBeLessThan(debates.length * shape.agents * shape.rounds);

@@ -1,3 +1,4 @@
+import { newUserCredentials } from '@verdict/core/testing';
 import createClient, {
   type Client,
   type ClientPathsWithMethod,
@@ -50,15 +51,17 @@ export function expectBody<Data>(answer: Answer<Data>, status: number): NonNulla
   return answer.data;
 }
 
-/** Registers a fresh user and returns its session cookie (`verdict_session=…`). */
+/**
+ * Registers a fresh user over the generated client (credentials from newUserCredentials, as the API's
+ * in-process harness does) and returns its session cookie (`verdict_session=…`). It cannot be the harness's
+ * registerUser: the API here is another process, often on an embedded database no test core can open.
+ */
 export async function registerUser(baseUrl: string, label: string) {
-  const email = `${label}-${Math.random().toString(36).slice(2)}@example.com`;
-  const res = await apiClient(baseUrl).POST('/api/auth/register', {
-    body: { email, password: 'correct horse', name: label },
-  });
+  const { email, password, name } = newUserCredentials(label);
+  const res = await apiClient(baseUrl).POST('/api/auth/register', { body: { email, password, name } });
   if (res.response.status !== 201 || !res.data) {
     throw new Error(`register failed: ${res.response.status} ${JSON.stringify(res.error)}`);
   }
   const cookie = res.response.headers.get('set-cookie')?.split(';')[0] ?? '';
-  return { email, cookie, userId: res.data.user.id };
+  return { email, password, cookie, userId: res.data.user.id };
 }

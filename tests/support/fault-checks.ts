@@ -1,21 +1,14 @@
 import type { DebateEvent } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
 import { eventually, insertPendingDebate } from '@verdict/core/testing';
-import { debaterTurnOf, type FakeLlmServer, type FakeReply, type FakeRequest } from '@verdict/engine/testing';
+import {
+  debaterTurnOf,
+  type FakeLlmServer,
+  type FakeReply,
+  type FakeRequest,
+  judgeVerdictJson,
+} from '@verdict/engine/testing';
 import { expect } from 'vitest';
-
-/** A verdict the judge parser accepts. */
-export const VERDICT = JSON.stringify({
-  recommendation: 'PROCEED',
-  oneLiner: 'Go ahead with a pilot.',
-  confidence: 0.72,
-  narrative: 'Most of the panel found the pilot cheap to undo.',
-  arguments: [{ agent: 'Advocate', stance: 'for', keyPoints: ['Cheap to undo'] }],
-  keyEvidence: [],
-  decisionMatrix: [],
-  nextSteps: ['Run a 6-week pilot'],
-  revisitTriggers: ['Ticket backlog grows 20%'],
-});
 
 /**
  * The fake provider's script for fault runs: each debater answer takes `minMs`..`maxMs` (so a fault lands
@@ -24,7 +17,7 @@ export const VERDICT = JSON.stringify({
 export const slowDebaters =
   (minMs: number, maxMs: number) =>
   async (request: FakeRequest): Promise<FakeReply> => {
-    if (!debaterTurnOf(request)) return { text: VERDICT };
+    if (!debaterTurnOf(request)) return { text: judgeVerdictJson() };
     await new Promise((resolve) => setTimeout(resolve, minMs + Math.random() * (maxMs - minMs)));
     return { text: `A concrete point, answer ${request.index}.` };
   };
@@ -60,6 +53,16 @@ export async function createDebates(
   }
   return created;
 }
+
+/** How many debates of the test's schema are not finished (neither completed nor failed). */
+export const unfinished = async (core: Core) =>
+  Number(
+    (
+      await core.db.execute<{ n: number }>(
+        `select count(*)::int as n from debates where status not in ('completed', 'failed')`,
+      )
+    )[0]?.n,
+  );
 
 /** A stored or requested debater turn: which debate (by question), which round and seat. */
 export const turnKey = (ref: { question: string; round: number; agent: string }) =>

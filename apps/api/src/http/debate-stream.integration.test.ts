@@ -4,6 +4,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
 import {
   createTestCore,
+  debateReaching,
   eventually,
   insertPendingDebate,
   type PendingDebate,
@@ -153,11 +154,7 @@ describe('debate streams (SSE)', () => {
       )
     ).map((row) => Number(row.seq));
 
-  const finished = (id: string) =>
-    eventually(
-      () => core.db.execute<{ status: string }>('select status from debates where id = ?', [id]),
-      (rows) => rows[0]?.status === 'completed' || rows[0]?.status === 'failed',
-    );
+  const finished = (id: string) => debateReaching(core, id);
 
   const newUser = async (label: string) => {
     const user = await core.accounts.createUser({ email: `${label}-${Date.now()}@example.com`, name: label });

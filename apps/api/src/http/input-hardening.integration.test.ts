@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { TEST_PASSWORD } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKey,
@@ -138,7 +139,7 @@ describe('input that cannot crash the server', () => {
       });
       expect(expectError(question, 'VALIDATION_ERROR').details?.map((d) => d.path)).toEqual(['question']);
       const signUp = await h.request('POST', '/api/auth/register', {
-        body: { email: 'invisible@example.com', password: 'correct horse battery', name: invisible },
+        body: { email: 'invisible@example.com', password: TEST_PASSWORD, name: invisible },
       });
       expect(expectError(signUp, 'VALIDATION_ERROR').details?.map((d) => d.path)).toEqual(['name']);
     },

@@ -1,6 +1,6 @@
 import { PLAN_RATE_LIMITS } from '@verdict/contracts';
 import { type Clock, PUBLIC_IP_LIMIT } from '@verdict/core';
-import { createTestCore, type TestCore } from '@verdict/core/testing';
+import { createTestCore, TEST_PASSWORD, type TestCore, uniqueEmail } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKey,
@@ -9,7 +9,6 @@ import {
   type HttpResult,
   registerUser,
   startServer,
-  uniqueEmail,
 } from '../testing/http-harness.ts';
 
 const MINUTE = 60_000;
@@ -271,7 +270,7 @@ describe('sign-ups per client IP', () => {
 
   const signUp = () =>
     h.request('POST', '/api/auth/register', {
-      body: { email: uniqueEmail('ip'), password: 'correct horse battery', name: 'Ip' },
+      body: { email: uniqueEmail('ip'), password: TEST_PASSWORD, name: 'Ip' },
     });
 
   it('allows REGISTER_LIMIT_PER_HOUR sign-ups an hour from one IP, then 429 with Retry-After and headers', async () => {
@@ -286,7 +285,7 @@ describe('sign-ups per client IP', () => {
     expect(limitHeaders(refused)).toMatchObject({ limit: '3', remaining: '0' });
     // Signing in is not a sign-up: it keeps working from the same address.
     const login = await h.request('POST', '/api/auth/login', {
-      body: { email: uniqueEmail('nobody'), password: 'correct horse battery' },
+      body: { email: uniqueEmail('nobody'), password: TEST_PASSWORD },
     });
     expectError(login, 'UNAUTHORIZED');
     clock.advance(2 * 60 * MINUTE);

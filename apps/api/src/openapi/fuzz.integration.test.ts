@@ -292,7 +292,7 @@ async function setUpFixtures(harness: Harness) {
   engine.start();
   const running = await debate(caller, 'Should this debate stay running while the fuzzer runs?');
   const othersPrivate = await debate(other, 'Should nobody else see this debate?');
-  await debateReaching(harness.core, running.id, ['running']);
+  await debateReaching(harness.core, running.id, { statuses: ['running'] });
 
   const cookie = (token: string) => ({ cookie: `verdict_session=${token}` });
   return {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import {
   type CreatedApiKey,
@@ -8,7 +7,7 @@ import {
   type SessionInfo,
 } from '@verdict/contracts';
 import type { Core, CoreOptions } from '@verdict/core';
-import { createTestCore } from '@verdict/core/testing';
+import { createTestCore, newUserCredentials } from '@verdict/core/testing';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { expect } from 'vitest';
@@ -127,25 +126,26 @@ export function sessionToken(headers: Headers): string {
   return token;
 }
 
-export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.com`;
-
 export type TestUser = { email: string; password: string; cookie: string; session: SessionInfo };
 
 /** A per-minute limit no test reaches, so tests that are not about rate limits are never throttled. */
 export const ROOMY_RATE_LIMIT = 100_000;
 
 /**
- * Registers a fresh user through the API and returns its session cookie. The account gets ROOMY_RATE_LIMIT
- * (the operator's per-account setting) unless `rateLimit: 'plan'` keeps the plan's own limit.
+ * Registers a fresh user through the API (credentials from newUserCredentials, as the end-to-end tests'
+ * registerUser does over the generated client) and returns its session cookie. The account gets
+ * ROOMY_RATE_LIMIT (the operator's per-account setting, set on the harness's core) unless `rateLimit: 'plan'`
+ * keeps the plan's own limit.
  */
 export async function registerUser(
   harness: Harness,
   overrides: Partial<{ email: string; password: string; name: string; rateLimit: 'plan' | number }> = {},
 ): Promise<TestUser> {
-  const email = overrides.email ?? uniqueEmail();
-  const password = overrides.password ?? 'correct horse battery';
+  const fresh = newUserCredentials();
+  const email = overrides.email ?? fresh.email;
+  const password = overrides.password ?? fresh.password;
   const res = await harness.request<SessionInfo>('POST', '/api/auth/register', {
-    body: { email, password, name: overrides.name ?? 'Test User' },
+    body: { email, password, name: overrides.name ?? fresh.name },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   const rateLimit = overrides.rateLimit ?? ROOMY_RATE_LIMIT;

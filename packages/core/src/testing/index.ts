@@ -4,6 +4,8 @@ import { type Core, type CoreOptions, createCore } from '../core.ts';
 import { readDebate } from './debates.ts';
 
 export { insertPendingDebate, type PendingDebate, readDebate } from './debates.ts';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+export { newUserCredentials, TEST_PASSWORD, uniqueEmail } from './users.ts';
 
 /**
  * The PostgreSQL and NATS the tests use. The test command (`npm test`, infra/test.sh) starts a throwaway
@@ -79,10 +81,15 @@ export async function eventually<T>(
   }
 }
 
-/** Resolves with the debate row once its status is one of `statuses` (default: finished). */
-export function debateReaching(core: Core, id: string, statuses: string[] = ['completed', 'failed']) {
+/** Resolves with the debate row once its status is one of `statuses` (default: finished), within `ms`. */
+export function debateReaching(
+  core: Core,
+  id: string,
+  { statuses = ['completed', 'failed'], ms }: { statuses?: string[]; ms?: number } = {},
+) {
   return eventually(
     () => readDebate(core, id),
     (debate) => debate !== null && statuses.includes(debate.status),
+    ms,
   );
 }

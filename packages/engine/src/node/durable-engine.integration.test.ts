@@ -4,6 +4,7 @@ import type { Core, NatsBus } from '@verdict/core';
 import { createDebateCreation } from '@verdict/core';
 import {
   createTestCore,
+  debateReaching,
   eventually,
   readDebate,
   type TestCore,
@@ -13,20 +14,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineNodeOptions } from '../layers.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
-import { reconcileOnce, storeAsNode } from '../testing/index.ts';
+import { judgeVerdictJson, reconcileOnce, storeAsNode } from '../testing/index.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
-
-const VERDICT = JSON.stringify({
-  recommendation: 'PROCEED',
-  oneLiner: 'Pilot it.',
-  confidence: 0.7,
-  narrative: 'Cheap to undo.',
-  arguments: [],
-  keyEvidence: [],
-  decisionMatrix: [],
-  nextSteps: [],
-  revisitTriggers: [],
-});
 
 /** The judge fails for good on questions containing this, so those debates end PROVIDER_ERROR. */
 const JUDGE_FAILS = '[judge-fails]';
@@ -83,12 +72,7 @@ describe('engine nodes racing for the same debates', () => {
     });
     return result.debateId;
   };
-  const finished = (id: string) =>
-    eventually(
-      () => readDebate(a.core, id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-      30_000,
-    );
+  const finished = (id: string) => debateReaching(a.core, id, { ms: 30_000 });
   const rows = <T>(sql: string, params: unknown[]) => a.core.db.execute<T>(sql, params);
   const eventsOf = (id: string) =>
     rows<{ seq: number; type: string; data: { agent?: string; round?: number } }>(
@@ -123,7 +107,9 @@ describe('engine nodes racing for the same debates', () => {
     fake = await startFakeLlmServer(async (request) => {
       const body = JSON.stringify(request.body);
       if (request.model.includes('opus')) {
-        return body.includes(JUDGE_FAILS) ? { status: 400, message: 'judge refuses' } : { text: VERDICT };
+        return body.includes(JUDGE_FAILS)
+          ? { status: 400, message: 'judge refuses' }
+          : { text: judgeVerdictJson() };
       }
       await new Promise((resolve) => setTimeout(resolve, 60));
       return { text: 'A point worth weighing.' };

@@ -3,6 +3,7 @@ import type { Bus } from '@verdict/core';
 import { natsBus, query, systemClock } from '@verdict/core';
 import {
   createTestCore,
+  debateReaching,
   eventually,
   insertPendingDebate,
   type PendingDebate,
@@ -16,21 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProbeMoment } from '../services.ts';
 import { debaterTurnOf, turnRefKey } from '../testing/debater-requests.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+import { judgeVerdictJson } from '../testing/judge-verdict.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
-
-const VALID_VERDICT = JSON.stringify({
-  recommendation: 'DEFER',
-  oneLiner: 'Wait one quarter.',
-  confidence: 0.64,
-  narrative: 'The panel split on timing.',
-  arguments: [],
-  keyEvidence: [
-    { claim: 'Budget is frozen', source: 'Skeptic, round 1', supports: 'against', weight: 'high' },
-  ],
-  decisionMatrix: [{ option: 'Now', criterion: 'Cost', score: 3, rationale: 'Budget frozen' }],
-  nextSteps: ['Revisit in Q3'],
-  revisitTriggers: ['Budget unfrozen'],
-});
 
 describe('an engine node on PostgreSQL and NATS JetStream', () => {
   let test: TestCore;
@@ -82,11 +70,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
         ...input,
       },
     );
-  const finished = (id: string) =>
-    eventually(
-      () => readDebate(test.core, id),
-      (d) => d?.status === 'completed' || d?.status === 'failed',
-    );
+  const finished = (id: string) => debateReaching(test.core, id);
   const storedEvents = (id: string) =>
     test.core.db.execute<{ seq: number; type: string }>(
       'select seq, type from debate_events where debate_id = ? order by seq',
@@ -136,16 +120,10 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
   it('pauses after the round in flight, reflects it in the debate row, and resumes on command', async () => {
     await startNode({ simulated: { firstTokenMs: 150 } });
     const debate = await create({ rounds: 2 });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['running'] });
     const paused = await bus.commands.send(debate.id, { type: 'pause' });
     expect(paused).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['paused'] });
     expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: false });
     const inspected = await bus.commands.send(debate.id, { type: 'inspect' });
     expect(inspected).toMatchObject({ accepted: true, state: 'running.paused' });
@@ -168,15 +146,9 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
   it('restores a paused debate paused, and the row follows when it is resumed on the new node', async () => {
     await startNode({ simulated: { firstTokenMs: 150 } });
     const debate = await create({ question: 'Should a paused debate stay paused across nodes?', rounds: 2 });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['running'] });
     expect(await bus.commands.send(debate.id, { type: 'pause' })).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['paused'] });
     await startNode({ simulated: { firstTokenMs: 150 } }); // stops the first node; the second restores it
     await eventually(
       () => bus.commands.send(debate.id, { type: 'inspect' }),
@@ -184,10 +156,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     );
     expect((await readDebate(test.core, debate.id))?.status).toBe('paused');
     expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['running'] });
     expect((await finished(debate.id))?.status).toBe('completed');
   });
 
@@ -205,7 +174,22 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(fake.count('anthropic')).toBe(3 + 2); // three debaters, the judge tried twice (one retry)
     fake.setScript((request) =>
       request.model.includes('opus')
-        ? { text: VALID_VERDICT, inputTokens: 2000, outputTokens: 500 }
+        ? {
+            text: judgeVerdictJson({
+              recommendation: 'DEFER',
+              confidence: 0.64,
+              keyEvidence: [
+                {
+                  claim: 'Budget is frozen',
+                  source: 'Skeptic, round 1',
+                  supports: 'against',
+                  weight: 'high',
+                },
+              ],
+            }),
+            inputTokens: 2000,
+            outputTokens: 500,
+          }
         : { text: 'Agreed.', inputTokens: 1000, outputTokens: 100 },
     );
     const second = await finished((await create()).id);
@@ -243,18 +227,12 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       question: 'Should a command right after the start wait for the actor?',
       rounds: 3,
     });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['running'] });
     const reply = bus.commands.send(debate.id, { type: 'pause' });
     await announced('CommandAwaitingActor', debate.id);
     unlock();
     expect(await reply).toMatchObject({ accepted: true });
-    await eventually(
-      () => readDebate(test.core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(test.core, debate.id, { statuses: ['paused'] });
     expect(await bus.commands.send(debate.id, { type: 'resume' })).toMatchObject({ accepted: true });
     expect((await finished(debate.id))?.status).toBe('completed');
   });
@@ -287,7 +265,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
   it('hands a debate back when its node stops; the next node restores it and never re-asks a stored turn', async () => {
     const question = 'Should the restore test keep every turn it already paid for?';
     fake.setScript(async (request) => {
-      if (request.model.includes('opus')) return { text: VALID_VERDICT };
+      if (request.model.includes('opus')) return { text: judgeVerdictJson() };
       await new Promise((resolve) => setTimeout(resolve, 200));
       return { text: 'A considered point.' };
     });

@@ -150,7 +150,11 @@ describe.each(ADAPTERS)('$protocol adapter', ({ protocol, model, make }) => {
     fake.setScript([{ stall: true }]);
     const controller = new AbortController();
     const pending = provider.complete(request(model, { signal: controller.signal }));
-    await waitFor(() => fake.count(protocol) === 1);
+    await eventually(
+      () => fake.count(protocol),
+      (n) => n === 1,
+      2_000,
+    );
     controller.abort();
     const error = await failureOf(pending);
     expect(error.kind).toBe('aborted');
@@ -210,11 +214,3 @@ describe('OpenAI-compatible providers through the openai adapter', () => {
     expect(error.message).toMatch(/^openrouter: /);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 2_000) {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -19,6 +19,7 @@ export {
   type FakeScript,
   startFakeLlmServer,
 } from './fake-llm-server.ts';
+export { type JudgeVerdict, judgeVerdictJson } from './judge-verdict.ts';
 
 /**
  * An engine node on a test core's own database and bus, on the SIMULATED provider with short timeouts.

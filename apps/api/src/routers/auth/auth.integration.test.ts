@@ -1,5 +1,6 @@
 import { SessionInfo } from '@verdict/contracts';
 import { LOGIN_FAILURE_LIMITS } from '@verdict/core';
+import { uniqueEmail } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -8,7 +9,6 @@ import {
   sessionSetCookie,
   sessionToken,
   startServer,
-  uniqueEmail,
 } from '../../testing/http-harness.ts';
 
 /** A bodyless JSON POST, as a client library sends it. */

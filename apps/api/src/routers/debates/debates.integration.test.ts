@@ -1,5 +1,5 @@
 import type { DebateCommandResult, DebateObject, DebatePage, DebateStateChart } from '@verdict/contracts';
-import { debateReaching, eventually, insertPendingDebate, readDebate } from '@verdict/core/testing';
+import { debateReaching, insertPendingDebate } from '@verdict/core/testing';
 import type { EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,10 +130,7 @@ describe('debate routes on /api', () => {
 
   it('pauses, injects and resumes through the commands route, and answers 409 when no engine runs it', async () => {
     const debate = await create(alice, { rounds: 2 });
-    await eventually(
-      () => readDebate(h.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(h.core, debate.id, { statuses: ['running'] });
     const path = `/api/debates/${debate.id}/commands`;
     const paused = await h.request<DebateCommandResult>('POST', path, {
       cookie: alice.cookie,
@@ -141,10 +138,7 @@ describe('debate routes on /api', () => {
     });
     expect(paused.status).toBe(200);
     expect(paused.json.accepted).toBe(true);
-    await eventually(
-      () => readDebate(h.core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(h.core, debate.id, { statuses: ['paused'] });
     const chart = await h.request<DebateStateChart>('GET', `/api/debates/${debate.id}/statechart`, {
       cookie: alice.cookie,
     });
@@ -182,10 +176,7 @@ describe('debate routes on /api', () => {
 
   it('names a debate by its id in capitals too: commands reach its engine and the chart shows it live', async () => {
     const debate = await create(alice, { rounds: 2 });
-    await eventually(
-      () => readDebate(h.core, debate.id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(h.core, debate.id, { statuses: ['running'] });
     const upper = debate.id.toUpperCase();
     const paused = await h.request<DebateCommandResult>('POST', `/api/debates/${upper}/commands`, {
       cookie: alice.cookie,
@@ -193,10 +184,7 @@ describe('debate routes on /api', () => {
     });
     expect(paused.status, paused.text).toBe(200);
     expect(paused.json.accepted).toBe(true);
-    await eventually(
-      () => readDebate(h.core, debate.id),
-      (d) => d?.status === 'paused',
-    );
+    await debateReaching(h.core, debate.id, { statuses: ['paused'] });
     const chart = await h.request<DebateStateChart>('GET', `/api/debates/${upper}/statechart`, {
       cookie: alice.cookie,
     });

@@ -1,5 +1,5 @@
 import type { CreatedDebate, DebateAnalytics, DebateObject } from '@verdict/contracts';
-import { debateReaching, eventually, readDebate } from '@verdict/core/testing';
+import { debateReaching } from '@verdict/core/testing';
 import type { EngineNode, SimulatedOptions } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,10 +73,7 @@ describe('retry, fork and analytics', () => {
   it('refuses to retry a debate an engine is running with 409 DEBATE_ALREADY_RUNNING', async () => {
     await startEngine({ firstTokenMs: 400 });
     const id = await create(alice);
-    await eventually(
-      () => readDebate(h.core, id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(h.core, id, { statuses: ['running'] });
     expectError(
       await h.request('POST', `/api/debates/${id}/retry`, { cookie: alice.cookie }),
       'DEBATE_ALREADY_RUNNING',

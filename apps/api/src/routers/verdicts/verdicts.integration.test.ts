@@ -1,5 +1,5 @@
 import type { CreatedDebate, DebatePage, VerdictDetail } from '@verdict/contracts';
-import { debateReaching, eventually, readDebate } from '@verdict/core/testing';
+import { debateReaching, readDebate } from '@verdict/core/testing';
 import type { EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,10 +83,7 @@ describe('the /v1 verdict routes', () => {
 
   it('deletes for good, cancelling a running debate; a repeat answers 200 to the owner and 404 to others', async () => {
     const id = await create('Migrate the warehouse to the cloud?', { mode: 'thorough' });
-    await eventually(
-      () => readDebate(h.core, id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(h.core, id, { statuses: ['running'] });
     expectError(await h.request('DELETE', `/v1/verdicts/${id}`, { key: otherKey }), 'NOT_FOUND');
     const removed = await h.request('DELETE', `/v1/verdicts/${id}`, { key });
     expect(removed.status).toBe(200);
@@ -102,10 +99,7 @@ describe('the /v1 verdict routes', () => {
 
   it('cancels a running debate deleted by its id in capitals, and answers with the id in its canonical form', async () => {
     const id = await create('Move the data centre to another region?', { mode: 'thorough' });
-    await eventually(
-      () => readDebate(h.core, id),
-      (d) => d?.status === 'running',
-    );
+    await debateReaching(h.core, id, { statuses: ['running'] });
     const removed = await h.request('DELETE', `/v1/verdicts/${id.toUpperCase()}`, { key });
     expect(removed.status).toBe(200);
     expect(removed.json).toEqual({ id, deleted: true });

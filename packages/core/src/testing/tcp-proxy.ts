@@ -15,8 +15,8 @@ export type TcpProxy = {
 };
 
 /**
- * A cuttable TCP proxy on 127.0.0.1 in front of `target` (PostgreSQL in the fault tests). Cutting it is
- * what a database outage looks like to a process: open connections reset, new ones refused.
+ * A cuttable TCP proxy on 127.0.0.1 in front of `target` (PostgreSQL in the health and fault tests). Cutting
+ * it is what a database outage looks like to a process: open connections reset, new ones refused.
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
