@@ -91,6 +91,9 @@ export async function startDebatesApi(d: Deployment, options: { users?: number }
         ...envOf(d),
         // Every bench debate stays pending or runs at once; the default of 3 would refuse the rest.
         CONCURRENT_DEBATES: '100000',
+        // The fan-out opens 1,000 streams of one account at once; the default of 60 opens a minute would
+        // refuse all but the first 60.
+        STREAM_OPENS_PER_MINUTE: '100000',
         BENCH_USERS: String(options.users ?? 1),
       },
       unset: UNSET,

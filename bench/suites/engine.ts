@@ -32,8 +32,12 @@ const FIXED: SimulatedOptions = { firstTokenMs: 200, tokensPerSecond: 0 };
 const CRITICAL_PATH_MS = (ROUNDS + 1) * (FIXED.firstTokenMs ?? 0);
 const RUNS = 5;
 
-/** Realistic latency for the capacity steps. */
-const REALISTIC: SimulatedOptions = { firstTokenMs: 500, tokensPerSecond: 50 };
+/**
+ * Realistic latency for the capacity steps: each call takes ~500 ms, its answer at once. (Earlier runs named
+ * 50 tok/s here, which the simulated model then ignored; it now paces answers, so 0 keeps the figures
+ * comparable.)
+ */
+const REALISTIC: SimulatedOptions = { firstTokenMs: 500, tokensPerSecond: 0 };
 const CAPACITY_PATH_MS = (ROUNDS + 1) * (REALISTIC.firstTokenMs ?? 0);
 const STEPS = [50, 100, 200, 400, 800, 1600];
 const HEAP_N = 200;
@@ -424,7 +428,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       detail:
         `Engine node in its own process started with --expose-gc, slots ${HEAP_N}, ${HEAP_N} debates of ` +
         `${AGENTS} agents × ${ROUNDS} rounds (simulated ${REALISTIC.firstTokenMs} ms first token, ` +
-        `${REALISTIC.tokensPerSecond} tok/s). Baseline: heapUsed after gc() with the node started and its ` +
+        `answers at once). Baseline: heapUsed after gc() with the node started and its ` +
         `${HEAP_N} pull requests waiting, no debate = ${(kb(heap.heapIdleBytes) / 1024).toFixed(1)} MiB. In flight: ` +
         `gc() + heapUsed every 250 ms while all ${HEAP_N} were active, ${samples.length} samples ` +
         `(${list(samples.map((b) => kb(b) / 1024))} MiB); value = (largest sample − baseline) / ${HEAP_N}. ` +
@@ -476,8 +480,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       `One engine node in its own process (bench/lib/engine-node-child.ts) on PostgreSQL + NATS JetStream ` +
       `(fresh schema and stream prefix, dropped afterwards; PostgreSQL pool default max 10), slots = N; ` +
       `N debates of ${AGENTS} agents × ${ROUNDS} rounds, simulated provider ${REALISTIC.firstTokenMs} ms first ` +
-      `token + ${REALISTIC.tokensPerSecond} tok/s (the engine passes no onDelta, so nothing actually streams: ` +
-      `each call is ~${REALISTIC.firstTokenMs} ms, critical path ${CAPACITY_PATH_MS} ms). ` +
+      `token, answers at once (each call is ~${REALISTIC.firstTokenMs} ms, critical path ${CAPACITY_PATH_MS} ms). ` +
       `Rows inserted first by this process; once the node's N pull requests wait, the N jobs are published at ` +
       `once and the node measured until every debate is stored and acked. Lag = monitorEventLoopDelay ` +
       `(resolution ${LAG_RESOLUTION_MS} ms) in the node's process, p99 minus the ${LAG_RESOLUTION_MS} ms ` +
