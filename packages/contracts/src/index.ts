@@ -6,5 +6,6 @@ export * from './events.ts';
 export * from './health.ts';
 export * from './ids.ts';
 export * from './keys.ts';
+export * from './outcomes.ts';
 export * from './plans.ts';
 export * from './text.ts';

@@ -13,6 +13,9 @@ import { createDebateEvents } from './debates/debate-events.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
+import { createOutcomes } from './outcomes/outcomes.ts';
+import { createScores } from './outcomes/scores.ts';
+import { createStreaks } from './outcomes/streaks.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
@@ -81,6 +84,9 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     billing: createBilling(db, clock),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
+    outcomes: createOutcomes(db, clock),
+    scores: createScores(db, clock),
+    streaks: createStreaks(db, clock),
     close: async () => {
       await counters.close();
       await bus.close();

@@ -12,6 +12,8 @@ import { DebateTurn } from './debates/debate-turn.entity.ts';
 import { DeletedDebate } from './debates/deleted-debate.entity.ts';
 import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
+import { Outcome } from './outcomes/outcome.entity.ts';
+import { UserScore } from './outcomes/user-score.entity.ts';
 import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
 
@@ -28,4 +30,6 @@ export const entities = [
   DeletedDebate,
   WebhookOutboxEntry,
   RateLimitCounter,
+  Outcome,
+  UserScore,
 ];

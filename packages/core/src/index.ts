@@ -49,6 +49,8 @@ export {
 export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
 export { KEY_PREFIX } from './keys/api-keys.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
+export { openPendingOutcome } from './outcomes/outcomes.ts';
+export { refreshDueScores, refreshScore, SCORE_EVENTS } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
 export {

@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   ENGINE_MAX_INTERRUPTIONS: z.coerce.number().int().min(1).default(5),
   /** How often each node looks for debates nobody is running (lost jobs, dead nodes). */
   ENGINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  ENGINE_SCORE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   /** How long a debate may sit unclaimed, or with an expired lease, before the reconciler re-queues it. */
   ENGINE_STALE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** Per-attempt limit of one LLM call. */
@@ -116,6 +117,8 @@ export type Config = {
     storageToleranceMs: number;
     maxInterruptions: number;
     reconcileIntervalMs: number;
+    /** How often each node's score worker looks for outcome events to take into scores. */
+    scoreIntervalMs: number;
     staleAfterMs: number;
   };
   /** The service's own provider keys (never logged) and endpoints. */
@@ -195,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       storageToleranceMs: e.ENGINE_STORAGE_TOLERANCE_MS,
       maxInterruptions: e.ENGINE_MAX_INTERRUPTIONS,
       reconcileIntervalMs: e.ENGINE_RECONCILE_INTERVAL_MS,
+      scoreIntervalMs: e.ENGINE_SCORE_INTERVAL_MS,
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
     },
     providers: { keys: fromProviderEnv('API_KEY'), baseUrls: fromProviderEnv('BASE_URL') },

@@ -1,5 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } from '@verdict/contracts';
+import type {
+  DebateCost,
+  DebateDomain,
+  DebateMode,
+  DebateStatus,
+  FundingSource,
+  Verdict,
+} from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 import type { KeyRouting } from '../routing/models.ts';
 
@@ -50,6 +57,8 @@ export const DebateSchema = defineEntity({
     leaseExpiresAt: p.datetime().nullable(),
     /** Interruptions of this attempt that were not a node stopping or losing its lease (engine-node.ts). */
     interruptions: p.integer().default(0),
+    /** Its subject area, classified once when it completes (outcomes/); null until then. */
+    domain: p.string().length(20).$type<DebateDomain>().nullable(),
     /** When the reconciler last put this debate back on the queue. */
     requeuedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),

@@ -295,9 +295,9 @@ export function debateRoutingOptions(
   };
 }
 
-export type DebatePlan = { judge: Route; debater: Route; panelModels: string[] };
+export type DebatePlan = { judge: Route; debater: Route; classifier: Route; panelModels: string[] };
 
-/** The judge, the debater route and the panel's models for one debate. Throws RoutingError. */
+/** The judge, the debater and classifier routes and the panel's models for one debate. Throws RoutingError. */
 export function planDebate(
   preset: DebatePreset | null | undefined,
   key: KeyRouting | null | undefined,
@@ -313,5 +313,5 @@ export function planDebate(
     : DEBATE_PRESET_ROUTING[preset].mixPanel
       ? modelsForPanel({ ...options, spread: true })
       : [debater.id];
-  return { judge, debater, panelModels };
+  return { judge, debater, classifier: routeTask('classifier', options), panelModels };
 }

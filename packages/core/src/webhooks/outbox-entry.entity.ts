@@ -13,6 +13,10 @@ export const WebhookOutboxEntrySchema = defineEntity({
       name: 'webhook_outbox_pending_index',
       expression: `create index "webhook_outbox_pending_index" on "webhook_outbox" ("created_at") where "dispatched_at" is null`,
     },
+    {
+      name: 'webhook_outbox_unscored_index',
+      expression: `create index "webhook_outbox_unscored_index" on "webhook_outbox" ("created_at") where "scored_at" is null and "event" in ('debate.completed', 'outcome.recorded', 'outcome.updated')`,
+    },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
@@ -23,6 +27,8 @@ export const WebhookOutboxEntrySchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().defaultRaw('now()'),
     dispatchedAt: p.datetime().nullable(),
+    /** When the score worker took this outcome event into its owner's score (outcome events only). */
+    scoredAt: p.datetime().nullable(),
   },
 });
 

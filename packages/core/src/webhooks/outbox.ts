@@ -4,8 +4,13 @@ import { query } from '../db/kysely.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { WebhookTables } from './tables.ts';
 
-/** The webhook events a debate's own lifecycle raises (the spec's Webhook events). */
-export type DebateWebhookEvent = 'debate.created' | 'debate.completed' | 'debate.failed';
+/** The webhook events about a debate: its lifecycle and its outcome (the spec's Webhook events). */
+export type DebateWebhookEvent =
+  | 'debate.created'
+  | 'debate.completed'
+  | 'debate.failed'
+  | 'outcome.recorded'
+  | 'outcome.updated';
 
 /**
  * Queues a webhook event about a debate for its owner, in the caller's transaction (the one that writes what

@@ -6,6 +6,7 @@ import { Migration0005DebateRemoval } from './0005-debate-removal.ts';
 import { Migration0006DurableEngine } from './0006-durable-engine.ts';
 import { Migration0007DebateInterruptions } from './0007-debate-interruptions.ts';
 import { Migration0008AccountRateLimit } from './0008-account-rate-limit.ts';
+import { Migration0009Outcomes } from './0009-outcomes.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: '0006-durable-engine', class: Migration0006DurableEngine },
   { name: '0007-debate-interruptions', class: Migration0007DebateInterruptions },
   { name: '0008-account-rate-limit', class: Migration0008AccountRateLimit },
+  { name: '0009-outcomes', class: Migration0009Outcomes },
 ];
