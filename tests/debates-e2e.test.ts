@@ -133,6 +133,50 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
     expect(late.error?.error.code).toBe('DEBATE_NOT_RUNNING');
   });
 
+  it('gives a completed debate its pending outcome; an outcome recorded over REST moves the score within 2 s', async () => {
+    const created = expectBody(
+      await alice.session.POST('/api/debates', {
+        body: {
+          question: 'Should we move the billing service to a managed cloud database?',
+          skipCache: true,
+        },
+      }),
+      201,
+    );
+    const path = { id: created.debateId };
+    await waitFor(created.debateId, ['completed'], alice);
+    const outcome = expectBody(
+      await alice.session.GET('/api/debates/{id}/outcome', { params: { path } }),
+      200,
+    );
+    expect(outcome).toMatchObject({
+      debateId: created.debateId,
+      outcomeStatus: 'pending',
+      domain: 'technology',
+    });
+    const pending = expectBody(await alice.session.GET('/api/outcomes/pending'), 200);
+    expect(pending.outcomes.map((o) => o.debateId)).toContain(created.debateId);
+    const before = expectBody(await alice.session.GET('/api/scores/me'), 200);
+
+    const recorded = expectBody(
+      await alice.keyed.POST('/api/debates/{id}/outcome', {
+        params: { path },
+        body: { outcomeStatus: 'correct', satisfactionScore: 4 },
+      }),
+      200,
+    );
+    expect(recorded.outcomeStatus).toBe('correct');
+    const at = Date.now();
+    const after = await eventually(
+      async () => expectBody(await alice.session.GET('/api/scores/me'), 200),
+      (score) => score.totalResolved === before.totalResolved + 1,
+      2000,
+    );
+    expect(Date.now() - at).toBeLessThan(2000);
+    expect(after.streak).toBe(before.streak + 1);
+    expect(after.domainScores.technology).toBeCloseTo((outcome.confidence - 1) ** 2, 4);
+  });
+
   it("keeps every route of another user's debate at 404", async () => {
     const created = await alice.keyed.POST('/v1/verdicts', {
       body: { question: 'Private question?', mode: 'fast' },

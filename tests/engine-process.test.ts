@@ -73,7 +73,7 @@ describe('a debate in a separate engine process', () => {
     const done = await finished(debate.id);
     expect(done).toMatchObject({ status: 'completed', agentCount: 3, roundCount: 1 });
     expect(done?.verdict).toMatchObject({ recommendation: 'PROCEED', confidence: 0.72 });
-    expect(fake.count('anthropic')).toBe(4); // three debaters and the judge, nothing asked twice
+    expect(fake.count('anthropic')).toBe(5); // three debaters, the judge and the classifier, nothing asked twice
     const stored = await core.db.execute<{ seq: number; type: string }>(
       'select seq, type from debate_events where debate_id = ? order by seq',
       [debate.id],

@@ -201,6 +201,13 @@ export async function expectCompleteAndConsistent(
     });
   }
 
+  // Every completed debate got its pending outcome record in the transaction that stored its verdict.
+  const outcomes = await core.db.execute<{ debate_id: string; status: string; confidence: number }>(
+    'select o.debate_id, o.status, o.confidence from outcomes o join debates d on d.id = o.debate_id',
+  );
+  const outcomeOf = new Map(outcomes.map((o) => [o.debate_id, o]));
+  expect(ids.filter((id) => outcomeOf.get(id)?.status !== 'pending')).toEqual([]);
+
   const turns = await core.db.execute<{ debate_id: string; attempt: number; n: number }>(
     'select debate_id, attempt, count(*)::int as n from debate_turns group by debate_id, attempt',
   );

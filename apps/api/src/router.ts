@@ -1,8 +1,10 @@
 import { authRouter } from './routers/auth/index.ts';
 import { debatesRouter } from './routers/debates/index.ts';
 import { keysRouter } from './routers/keys/index.ts';
+import { outcomesRouter } from './routers/outcomes/index.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
+import { scoresRouter } from './routers/scores/index.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
@@ -13,6 +15,8 @@ export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
   debates: debatesRouter,
+  outcomes: outcomesRouter,
+  scores: scoresRouter,
   v1: router({
     me,
     health: v1Health,

@@ -37,6 +37,8 @@ export type EngineNodeOptions = {
   /** How long storage and bus writes retry through an outage before the debate is handed back. */
   storageToleranceMs?: number;
   reconcile?: { intervalMs: number; staleAfterMs: number };
+  /** How often the score worker takes recorded outcomes into scores (default 500 ms). */
+  scoreIntervalMs?: number;
   maxInterruptions?: number;
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
@@ -57,6 +59,7 @@ export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
     storage: { toleranceMs: options.storageToleranceMs ?? 30_000 },
     maxInterruptions: options.maxInterruptions ?? 5,
     reconcile: options.reconcile ?? { intervalMs: 15_000, staleAfterMs: 30_000 },
+    scoreIntervalMs: options.scoreIntervalMs ?? 500,
     exclusive: options.exclusive ?? false,
     policy: options.policy ?? DEFAULT_CALL_POLICY,
   };
@@ -105,6 +108,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     storageToleranceMs: config.engine.storageToleranceMs,
     maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
+    scoreIntervalMs: config.engine.scoreIntervalMs,
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
     ...(log ? { log } : {}),

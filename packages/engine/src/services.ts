@@ -62,6 +62,8 @@ export type EngineSettingsShape = {
    */
   readonly maxInterruptions: number;
   readonly reconcile: { readonly intervalMs: number; readonly staleAfterMs: number };
+  /** The score worker's period. */
+  readonly scoreIntervalMs: number;
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   readonly exclusive: boolean;
   /** Timeout and retries of one LLM call. */

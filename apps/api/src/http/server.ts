@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { errorStatus } from '@verdict/contracts';
 import { AppError, type Services } from '@verdict/core';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
@@ -84,10 +85,13 @@ export async function buildServer({
     sendAppError(reply, unroutable(routes, request) ?? notFound(request)),
   );
 
+  // Unexpected failures, and the domain's own 5xx codes (STREAKS_ERROR …), go on the request's log line with
+  // their cause; a 4xx AppError is an answer, not a failure.
   const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: unknown }) => {
-    if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
-      noteRequestFailure(req, error.cause ?? error);
-    }
+    if (error.code !== 'INTERNAL_SERVER_ERROR') return;
+    const { cause } = error;
+    if (!(cause instanceof AppError)) return noteRequestFailure(req, cause ?? error);
+    if (errorStatus(cause.code) >= 500) noteRequestFailure(req, cause.cause ?? cause);
   };
 
   await registerRestAdapter(app, {

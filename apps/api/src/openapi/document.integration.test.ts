@@ -143,8 +143,12 @@ describe('GET /openapi.json', () => {
       'debates',
       'health',
       'keys',
+      'outcomes',
+      'scores',
+      'streaks',
       'v1',
     ]);
+    expect(op('post', '/api/debates/{id}/outcome').tags).toEqual(['debates']);
   });
 
   it("describes each error by that route's own meaning, never another route's", () => {

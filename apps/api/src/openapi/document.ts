@@ -23,6 +23,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   debates: 'Debates of the dashboard',
   v1: 'The public API',
   health: 'Liveness and readiness',
+  outcomes: 'What became of decisions: pending and resolved outcomes',
+  scores: 'Decision scores: how well calibrated the verdicts were for the caller',
+  streaks: 'Daily-use streaks and milestones',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

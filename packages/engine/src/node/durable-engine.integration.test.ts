@@ -193,7 +193,7 @@ describe('engine nodes racing for the same debates', () => {
     expect((await finished(id))?.status).toBe('completed');
     await expectCleanStream(id, 'debate.completed');
     const asked = fake.requests.filter((r) => JSON.stringify(r.body).includes(question));
-    expect(asked).toHaveLength(3 * 2 + 1);
+    expect(asked).toHaveLength(3 * 2 + 1 + 1); // six turns, the judge and the classifier, each once
     const [row] = await rows<{ lease_epoch: number }>('select lease_epoch from debates where id = ?', [id]);
     expect(Number(row?.lease_epoch)).toBe(1);
     await eventually(jobsWaiting, (n) => n === 0);

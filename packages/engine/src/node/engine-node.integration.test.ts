@@ -98,7 +98,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done?.status).toBe('completed');
     expect(done?.verdict?.narrative).toContain('[simulated]');
     expect(done).toMatchObject({ agentCount: 3, roundCount: 1 });
-    expect(done?.cost?.llmCalls).toBe(4);
+    expect(done?.cost?.llmCalls).toBe(5); // three debaters, the judge, the classifier
     const stored = await storedEvents(debate.id);
     expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.at(0)?.type).toBe('debate.started');
@@ -190,17 +190,23 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
             inputTokens: 2000,
             outputTokens: 500,
           }
-        : { text: 'Agreed.', inputTokens: 1000, outputTokens: 100 },
+        : request.model.includes('haiku')
+          ? { text: 'Technology.', inputTokens: 50, outputTokens: 2 }
+          : { text: 'Agreed.', inputTokens: 1000, outputTokens: 100 },
     );
     const second = await finished((await create()).id);
+    // The classifier (haiku tier) read the question once; its answer is the debate's domain.
+    expect(second?.domain).toBe('technology');
     expect(second?.verdict).toMatchObject({ recommendation: 'DEFER', confidence: 0.64 });
     expect(second?.verdict?.keyEvidence[0]?.weight).toBe('high');
     // At list price (the provider table): three sonnet debaters at $3/$15 per million tokens, the opus judge at
-    // $15/$75.
-    expect(second?.cost).toMatchObject({ inputTokens: 5000, outputTokens: 800, llmCalls: 4 });
+    // $15/$75, the haiku classifier at $1/$5.
+    expect(second?.cost).toMatchObject({ inputTokens: 5050, outputTokens: 802, llmCalls: 5 });
     const debaters = 3 * ((1000 * 3 + 100 * 15) / 1e6);
     const judge = (2000 * 15 + 500 * 75) / 1e6;
-    expect(second?.cost?.estimatedUsd).toBeCloseTo(debaters + judge, 6);
+    const classifier = (50 * 1 + 2 * 5) / 1e6;
+    // Stored to a hundredth of a cent.
+    expect(second?.cost?.estimatedUsd).toBe(Math.round((debaters + judge + classifier) * 10_000) / 10_000);
   });
 
   it('fails a BYOK debate whose provider keys are gone, instead of using the service keys', async () => {

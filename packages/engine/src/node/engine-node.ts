@@ -6,6 +6,7 @@ import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
+import { scoreWorker } from '../workers/score-worker.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
@@ -22,6 +23,7 @@ export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<stri
       const { log } = yield* EngineLog;
       const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
+      yield* superviseWorker(yield* scoreWorker);
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

@@ -6,6 +6,7 @@ import { seatPanel } from '../machine/panel.ts';
 import { type DebateProviders, ProviderChoice } from '../providers/provider-choice.ts';
 import { type Restoration, restorationFrom } from '../replay/replay.ts';
 import { type PersistedState, packState } from '../replay/snapshot.ts';
+import { classifyDomain } from '../runner/classify.ts';
 import { outcomeOf } from '../runner/outcome.ts';
 import { type RunningDebate, startDebate } from '../runner/run-debate.ts';
 import { zeroCost } from '../runner/usage.ts';
@@ -178,7 +179,8 @@ const phases = (job: ClaimedJob) =>
       log.stateChanged();
     });
     const final = yield* run(job, running);
-    return yield* finish(job, log, outcomeOf(final, running));
+    const domain = final.value === 'completed' ? yield* classify(job, providers, running) : 'other';
+    return yield* finish(job, log, outcomeOf(final, running, domain));
   });
 
 const failedOutcome = (code: string, message: string): DebateOutcome => ({
@@ -299,6 +301,25 @@ const run = (job: ClaimedJob, running: RunningDebate) =>
     return yield* Effect.raceAllFirst([finished, Deferred.await(job.fatal), nodeStops]).pipe(
       Effect.onError(() => Effect.sync(() => running.actor.stop())),
     ) as Effect.Effect<SnapshotFrom<typeof debateMachine>, JobStop>;
+  });
+
+/** Phase: a completed debate's question is classified into a domain, once, by the classifier task's model. */
+const classify = (job: ClaimedJob, providers: DebateProviders, running: RunningDebate) =>
+  Effect.gen(function* () {
+    const { policy } = yield* EngineSettings;
+    // The verdict is in hand: a slow classifier may cost the domain (`other`), never minutes of the finish.
+    const brief = {
+      ...policy,
+      timeoutMs: Math.min(policy.timeoutMs, 15_000),
+      retries: Math.min(policy.retries, 1),
+    };
+    return yield* classifyDomain(
+      providers.provider,
+      providers.classifier,
+      job.debate.question,
+      running.usage,
+      brief,
+    );
   });
 
 /** Phase: everything emitted is stored, then the final state with its refund, charge and webhook. */

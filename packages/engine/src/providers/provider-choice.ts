@@ -19,8 +19,8 @@ import {
 } from './registry.ts';
 import { type SimulatedOptions, simulatedProvider } from './simulated.ts';
 
-/** The SDK clients a debate runs on, its panel's models and its judge's. */
-export type DebateProviders = { provider: LlmProvider; panel: string[]; judge: string };
+/** The SDK clients a debate runs on, its panel's models, its judge's, and the one that classifies it. */
+export type DebateProviders = { provider: LlmProvider; panel: string[]; judge: string; classifier: string };
 
 /** Why a debate cannot run at all (no key reaches a model it needs): it fails PROVIDER_ERROR with this. */
 export type ProvidersUnavailable = { unavailable: string };
@@ -68,7 +68,12 @@ function makeChoice(
   const plan = (debate: DebateToRun, set: ProviderSet): DebateProviders | ProvidersUnavailable => {
     try {
       const chosen = planDebate(debate.preset as DebatePreset | null, debate.routing, set.available);
-      return { provider: dispatchingProvider(set), panel: chosen.panelModels, judge: chosen.judge.id };
+      return {
+        provider: dispatchingProvider(set),
+        panel: chosen.panelModels,
+        judge: chosen.judge.id,
+        classifier: chosen.classifier.id,
+      };
     } catch (error) {
       if (error instanceof RoutingError) return { unavailable: error.message };
       throw error;
@@ -97,7 +102,12 @@ function makeChoice(
       if (simulated) {
         // The free tier's lighter judge, as the create response announced (judgeModel).
         const judge = debate.funding_source === 'free_tier' ? SIMULATED_FREE_JUDGE : SIMULATED_MODELS.judge;
-        return Effect.succeed({ provider: simulatedLlm, panel: [...SIMULATED_MODELS.panel], judge });
+        return Effect.succeed({
+          provider: simulatedLlm,
+          panel: [...SIMULATED_MODELS.panel],
+          judge,
+          classifier: SIMULATED_MODELS.classifier,
+        });
       }
       return Effect.sync(() => plan(debate, service));
     },

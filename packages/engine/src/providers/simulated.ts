@@ -69,7 +69,12 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
       const failure = options.fail?.(request);
       if (failure)
         throw new LlmCallError(failure, `simulated ${failure} failure`, { status: statusOf(failure) });
-      const text = request.json ? simulatedVerdictJson(request) : simulatedTurn(request);
+      const text =
+        request.task === 'classifier'
+          ? simulatedDomain(request.prompt)
+          : request.json
+            ? simulatedVerdictJson(request)
+            : simulatedTurn(request);
       // An aborted wait ends early and rejects; the abort is answered just below.
       if (firstTokenMs > 0) await sleep(firstTokenMs, undefined, { signal: request.signal }).catch(() => {});
       if (request.signal.aborted) throw new LlmCallError('aborted', 'call aborted');
@@ -92,6 +97,28 @@ async function writeOut(text: string, tokensPerSecond: number, signal: AbortSign
   const tokens = Math.ceil(text.length / 4);
   // An aborted wait ends early and rejects; the caller answers the abort.
   await sleep((tokens / tokensPerSecond) * 1000, undefined, { signal }).catch(() => {});
+}
+
+/** Words that place a question in a domain, checked in this order; none gives `other`. */
+const DOMAIN_KEYWORDS: readonly [string, RegExp][] = [
+  ['health', /\b(health|medical|doctor|diet|fitness|clinic|patient|therapy|sleep)\b/i],
+  ['legal', /\b(legal|law|lawyer|contract|lawsuit|compliance|gdpr|licen[cs]e|court)\b/i],
+  ['finance', /\b(invest|investment|stock|loan|mortgage|budget|savings|tax|crypto|finance|pension)\b/i],
+  ['education', /\b(school|university|degree|course|study|learn|teach|student|bootcamp)\b/i],
+  [
+    'technology',
+    /\b(software|api|database|kubernetes|cloud|framework|rewrite|migrate|code|ai|tech|server)\b/i,
+  ],
+  [
+    'business',
+    /\b(business|market|customer|startup|office|hire|hiring|pricing|revenue|product|company|team)\b/i,
+  ],
+  ['personal', /\b(move|family|career|relationship|house|home|wedding|personal|job|vacation)\b/i],
+];
+
+/** The simulated classifier: deterministic keywords, so domains work offline and in tests. */
+export function simulatedDomain(question: string): string {
+  return DOMAIN_KEYWORDS.find(([, pattern]) => pattern.test(question))?.[0] ?? 'other';
 }
 
 function statusOf(kind: LlmFailureKind): number | undefined {

@@ -1,11 +1,19 @@
+import type { DebateDomain } from '@verdict/contracts';
 import type { SnapshotFrom } from 'xstate';
 import type { debateMachine } from '../machine/machine.ts';
 import type { DebateOutcome } from '../store/records.ts';
 import type { RunningDebate } from './run-debate.ts';
 import { costOf } from './usage.ts';
 
-/** What a finished actor amounts to; what was charged is settled when the final state is stored. */
-export function outcomeOf(final: SnapshotFrom<typeof debateMachine>, running: RunningDebate): DebateOutcome {
+/**
+ * What a finished actor amounts to (with the domain its question was classified in, when it completed); what
+ * was charged is settled when the final state is stored.
+ */
+export function outcomeOf(
+  final: SnapshotFrom<typeof debateMachine>,
+  running: RunningDebate,
+  domain: DebateDomain,
+): DebateOutcome {
   const cost = costOf(running.usage);
   if (final.value === 'completed' && final.context.verdict) {
     return {
@@ -15,6 +23,7 @@ export function outcomeOf(final: SnapshotFrom<typeof debateMachine>, running: Ru
       agentCount: final.context.seats.length - final.context.missing.length,
       roundCount: final.context.round,
       agentsUsed: [...new Set(final.context.turns.map((turn) => turn.model))],
+      domain,
     };
   }
   return {

@@ -5,6 +5,7 @@ import {
   type Database,
   type DebateJob,
   type DebateTables,
+  openPendingOutcome,
   query,
   queueDebateWebhook,
   refundDebate,
@@ -415,6 +416,7 @@ async function finishIn(
           agent_count: outcome.agentCount,
           round_count: outcome.roundCount,
           agents_used: jsonb(outcome.agentsUsed),
+          domain: outcome.domain,
         }
       : { status: 'failed' as const, failure_code: outcome.code, failure_message: outcome.message };
   const stored = await k
@@ -433,6 +435,14 @@ async function finishIn(
   if (!stored) return false;
   if (outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
     await refundDebate(em, lease.debateId, at);
+  }
+  if (outcome.status === 'completed') {
+    await openPendingOutcome(em, {
+      debateId: lease.debateId,
+      confidence: outcome.verdict.confidence,
+      recommendation: outcome.verdict.recommendation,
+      domain: outcome.domain,
+    });
   }
   const credits = await chargedFor(em, lease.debateId);
   await k

@@ -1,4 +1,11 @@
-import type { DebateCost, DebateMode, DebateStatus, FundingSource, Verdict } from '@verdict/contracts';
+import type {
+  DebateCost,
+  DebateDomain,
+  DebateMode,
+  DebateStatus,
+  FundingSource,
+  Verdict,
+} from '@verdict/contracts';
 import type { KeyRouting } from '@verdict/core';
 
 /** The attempt a node runs and the lease epoch it claimed: every write of the node names both. */
@@ -39,5 +46,7 @@ export type DebateOutcome =
       agentCount: number;
       roundCount: number;
       agentsUsed: string[];
+      /** Its subject area, classified when it completed. */
+      domain: DebateDomain;
     }
   | { status: 'failed'; code: string; message: string; cost: DebateCost };

@@ -1,3 +1,4 @@
+import { CLASSIFIER_SYSTEM } from '../runner/classify.ts';
 import type { FakeRequest } from './fake-llm-server.ts';
 
 /** Which debate seat and round a provider request speaks for; null for the judge. */
@@ -17,3 +18,7 @@ export function debaterTurnOf(request: Pick<FakeRequest, 'body'>): DebaterTurnRe
 }
 
 export const turnRefKey = (ref: { agent: string; round: number }) => `${ref.round}:${ref.agent}`;
+
+/** Whether a request to the fake provider is a debate's classification (not a debater's turn or the judge). */
+export const isClassification = (request: Pick<FakeRequest, 'body'>) =>
+  JSON.stringify(request.body).includes(CLASSIFIER_SYSTEM.slice(0, 40));

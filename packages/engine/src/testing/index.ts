@@ -7,7 +7,7 @@ import { DebateStore } from '../store/debate-store.ts';
 import type { DebateOutcome, Lease } from '../store/records.ts';
 import { reconcilePass } from '../workers/reconciler.ts';
 
-export { type DebaterTurnRef, debaterTurnOf, turnRefKey } from './debater-requests.ts';
+export { type DebaterTurnRef, debaterTurnOf, isClassification, turnRefKey } from './debater-requests.ts';
 export {
   DEFAULT_FAKE_REPLY_TEXT,
   type FakeLlmServer,

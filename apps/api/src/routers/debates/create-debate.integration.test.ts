@@ -275,6 +275,7 @@ describe('creating debates', () => {
       agentCount: 5,
       roundCount: 2,
       agentsUsed: ['simulated/sonnet'],
+      domain: 'business' as const,
     };
     expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), completed)).toBe(true);
     const read = await h.request<{ cost: { credits: number; estimatedUsd: number } }>(
