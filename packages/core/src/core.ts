@@ -14,7 +14,7 @@ import { createDebateReads } from './debates/debate-reads.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { createOutcomes } from './outcomes/outcomes.ts';
-import { createScores } from './outcomes/scores.ts';
+import { createScores, refreshScore } from './outcomes/scores.ts';
 import { createStreaks } from './outcomes/streaks.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
@@ -77,7 +77,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     debateEvents: createDebateEvents(db, bus.events),
     /** Readiness: resolves when the database answers within two seconds. */
     checkDatabase: () => db.ping(2000),
-    debateControl: createDebateControl(debateReads, bus, db),
+    // A deleted debate's outcome leaves its owner's score at once (the outcome row goes with the debate).
+    debateControl: createDebateControl(debateReads, bus, db, { afterRemoval: refreshScore }),
     debateCreation: createDebateCreation(db, bus, clock, config, onError),
     debateAnalytics: createDebateAnalytics(db, debateReads),
     accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/core';
 import type { DebateCommandInput, DebateCommandResult, DebateStatus } from '@verdict/contracts';
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
@@ -15,7 +16,15 @@ export type DebateInspection =
   | { live: false; status: DebateStatus };
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
-export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) {
+/** What else a permanent delete changes, in its transaction (wired by the composition: the user's score). */
+export type DebateRemovalHooks = { afterRemoval?: (em: EntityManager, ownerId: string) => Promise<void> };
+
+export function createDebateControl(
+  reads: DebateReads,
+  bus: Bus,
+  db: Database,
+  hooks: DebateRemovalHooks = {},
+) {
   return {
     /**
      * DELETE /v1/verdicts/:id: cancels the debate if an engine runs it, then deletes it with its events and
@@ -49,6 +58,7 @@ export function createDebateControl(reads: DebateReads, bus: Bus, db: Database) 
           .where('owner_id', '=', userId)
           .execute();
         await k.deleteFrom('debates').where('id', '=', id).where('owner_id', '=', userId).execute();
+        await hooks.afterRemoval?.(em, userId);
       });
     },
 

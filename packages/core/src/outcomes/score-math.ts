@@ -128,29 +128,33 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function trend(totals: readonly DayTotals[], days: number, now: number): TrendPoint[] {
   if (totals.length === 0) return [];
   const today = Date.parse(`${dayOf(now)}T00:00:00.000Z`);
-  const points: TrendPoint[] = [];
-  let cumulative = { count: 0, brierSum: 0 };
-  let next = 0;
   const firstDay = today - (days - 1) * DAY_MS;
+  const points: TrendPoint[] = [];
+  // `next` is the first day total not yet counted, `oldest` the first inside the rolling window; both only
+  // move forward. The window (at most ROLLING_DAYS totals) is summed afresh each day rather than kept by
+  // subtraction, which would drift in floating point: a trend costs O(days × ROLLING_DAYS).
+  const cumulative = { count: 0, brierSum: 0 };
+  let next = 0;
+  let oldest = 0;
+  const take = (t: DayTotals) => {
+    cumulative.count += t.count;
+    cumulative.brierSum += t.brierSum;
+  };
   // Everything resolved before the window counts towards the cumulative score of its first day.
-  while (next < totals.length && (totals[next]?.day ?? '') < dayOf(firstDay)) {
-    const t = totals[next++] as DayTotals;
-    cumulative = { count: cumulative.count + t.count, brierSum: cumulative.brierSum + t.brierSum };
-  }
+  while (next < totals.length && (totals[next] as DayTotals).day < dayOf(firstDay))
+    take(totals[next++] as DayTotals);
   for (let at = firstDay; at <= today; at += DAY_MS) {
     const day = dayOf(at);
-    while (next < totals.length && totals[next]?.day === day) {
-      const t = totals[next++] as DayTotals;
-      cumulative = { count: cumulative.count + t.count, brierSum: cumulative.brierSum + t.brierSum };
-    }
-    if (cumulative.count === 0) continue;
+    while (next < totals.length && (totals[next] as DayTotals).day === day) take(totals[next++] as DayTotals);
     const windowStart = dayOf(at - (ROLLING_DAYS - 1) * DAY_MS);
-    const rolling = totals.filter((t) => t.day >= windowStart && t.day <= day);
-    const rollingCount = rolling.reduce((n, t) => n + t.count, 0);
+    while (oldest < next && (totals[oldest] as DayTotals).day < windowStart) oldest++;
+    if (cumulative.count === 0) continue;
+    const inWindow = totals.slice(oldest, next);
+    const rollingCount = inWindow.reduce((n, t) => n + t.count, 0);
     const rollingBrier =
       rollingCount === 0
         ? cumulative.brierSum / cumulative.count
-        : rolling.reduce((s, t) => s + t.brierSum, 0) / rollingCount;
+        : inWindow.reduce((sum, t) => sum + t.brierSum, 0) / rollingCount;
     points.push({
       date: `${day}T00:00:00.000Z`,
       brierScore: round(cumulative.brierSum / cumulative.count, 4),

@@ -11,6 +11,7 @@ import type { EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createKey,
   expectError,
   type Harness,
   registerUser,
@@ -270,6 +271,28 @@ describe('outcomes, scores and streaks', () => {
         'VALIDATION_ERROR',
       );
     }
+  });
+
+  it("takes a permanently deleted debate out of its owner's score at once", async () => {
+    const frank = await registerUser(h);
+    await h.core.billing.grantCredits(frank.session.user.id, 100);
+    const id = await create(frank, TECH);
+    expect((await record(frank, id, { outcomeStatus: 'correct' })).status).toBe(200);
+    await eventually(
+      () => score(frank),
+      (s) => s.totalResolved === 1,
+      2000,
+    );
+    const key = await createKey(h, frank, { name: 'deleter' });
+    const deleted = await h.request('DELETE', `/v1/verdicts/${id}`, { key: key.key });
+    expect(deleted.status).toBe(200);
+    // No waiting for the worker: the delete recomputed the score in its own transaction.
+    expect(await score(frank)).toMatchObject({
+      totalTracked: 0,
+      totalResolved: 0,
+      brierScore: 0.5,
+      streak: 0,
+    });
   });
 
   it('lists due reminders first in the pending list', async () => {
