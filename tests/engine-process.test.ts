@@ -37,12 +37,8 @@ describe('a debate in a separate engine process', () => {
       ownerId,
       question: 'Should the support team pilot a four-day week?',
       context: 'Forty agents, two time zones.',
-      mode: 'fast',
       agents: 3,
       rounds,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     });
 
   beforeAll(async () => {

@@ -99,13 +99,8 @@ describe('NATS restarted while debates run', () => {
     const createdDuringOutage = insertPendingDebate(core, {
       ownerId,
       question: lateQuestion,
-      context: null,
-      mode: 'fast',
       agents: shape.agents,
       rounds: shape.rounds,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     }).then(
       () => 'enqueued',
       () => 'enqueue failed',

@@ -35,13 +35,8 @@ export async function insertDebates(
     {
       ownerId,
       question,
-      context: null,
-      mode: 'fast',
       agents: shape.agents,
       rounds: shape.rounds,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     },
   );
   if (count === 1) return [first.id];

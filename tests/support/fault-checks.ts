@@ -41,13 +41,8 @@ export async function createDebates(
     const debate = await insertPendingDebate(core, {
       ownerId,
       question,
-      context: null,
-      mode: 'fast',
       agents: shape.agents,
       rounds: shape.rounds,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     });
     created.push({ id: debate.id, question });
   }

@@ -136,13 +136,8 @@ describe('debate streams (SSE)', () => {
       await insertPendingDebate(on, {
         ownerId,
         question: 'Should we move the support team to a four-day week?',
-        context: null,
-        mode: 'fast',
         agents: 3,
         rounds: 2,
-        preset: null,
-        routing: null,
-        fundingSource: 'user_credits',
       } satisfies PendingDebate)
     ).id;
 

@@ -255,13 +255,8 @@ async function setUpFixtures(harness: Harness) {
     insertPendingDebate(harness.core, {
       ownerId: owner.session.user.id,
       question,
-      context: null,
-      mode: 'fast',
       agents: 2,
       rounds: 1,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     });
   // A quick engine finishes (or fails) the first ones; a slow one then holds a running debate, so commands
   // reach an engine.

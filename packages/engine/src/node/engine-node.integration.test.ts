@@ -60,13 +60,8 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
       {
         ownerId,
         question: 'Should we adopt a four-day work week for the support team?',
-        context: null,
-        mode: 'fast',
         agents: 3,
         rounds: 1,
-        preset: null,
-        routing: null,
-        fundingSource: 'user_credits',
         ...input,
       },
     );

@@ -23,13 +23,8 @@ describe('debate routes on /api', () => {
     insertPendingDebate(h.core, {
       ownerId: owner.session.user.id,
       question: 'Should we rewrite the billing service in Rust?',
-      context: null,
-      mode: 'fast',
       agents: 3,
       rounds: overrides.rounds ?? 1,
-      preset: null,
-      routing: null,
-      fundingSource: 'user_credits',
     });
   const finished = (id: string) => debateReaching(h.core, id);
 
