@@ -45,14 +45,23 @@ const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0
 /** Figures as the API shows them: four decimals for a score, two for a percentage. */
 const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
 
+/** Each domain's Brier scores, in resolution order (a sample is appended, never copied). */
+function briersByDomain(samples: readonly ResolvedSample[]): Map<DebateDomain, number[]> {
+  const byDomain = new Map<DebateDomain, number[]>();
+  for (const sample of samples) {
+    const briers = byDomain.get(sample.domain) ?? [];
+    briers.push(brierOf(sample));
+    byDomain.set(sample.domain, briers);
+  }
+  return byDomain;
+}
+
 /** The decision score of resolved samples in resolution order; `totalTracked` counts every record. */
 export function decisionScore(samples: readonly ResolvedSample[], totalTracked: number): DecisionScore {
   const brier = samples.length === 0 ? UNRESOLVED_BRIER : mean(samples.map(brierOf));
   let streak = 0;
   for (let i = samples.length - 1; i >= 0 && samples[i]?.status === 'correct'; i--) streak++;
-  const byDomain = new Map<DebateDomain, number[]>();
-  for (const sample of samples)
-    byDomain.set(sample.domain, [...(byDomain.get(sample.domain) ?? []), brierOf(sample)]);
+  const byDomain = briersByDomain(samples);
   return {
     brierScore: round(brier, 4),
     totalTracked,
@@ -172,9 +181,7 @@ export function trend(totals: readonly DayTotals[], days: number, now: number): 
  * outcomes). Ordered by sample size, then name.
  */
 export function domainAccuracies(samples: readonly ResolvedSample[]): DomainAccuracy[] {
-  const byDomain = new Map<DebateDomain, number[]>();
-  for (const sample of samples)
-    byDomain.set(sample.domain, [...(byDomain.get(sample.domain) ?? []), brierOf(sample)]);
+  const byDomain = briersByDomain(samples);
   return [...byDomain]
     .map(([domain, briers]): DomainAccuracy => {
       let trendOf: DomainAccuracy['trend'] = 'stable';
