@@ -143,8 +143,15 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
       }),
       201,
     );
+    const second = expectBody(
+      await alice.session.POST('/api/debates', {
+        body: { question: 'Should the clinic extend its opening hours for patients?', skipCache: true },
+      }),
+      201,
+    );
     const path = { id: created.debateId };
     await waitFor(created.debateId, ['completed'], alice);
+    await waitFor(second.debateId, ['completed'], alice);
     const outcome = expectBody(
       await alice.session.GET('/api/debates/{id}/outcome', { params: { path } }),
       200,
@@ -175,6 +182,43 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
     expect(Date.now() - at).toBeLessThan(2000);
     expect(after.streak).toBe(before.streak + 1);
     expect(after.domainScores.technology).toBeCloseTo((outcome.confidence - 1) ** 2, 4);
+
+    // Every other outcome, score and streak route, through the same generated client.
+    const secondPath = { id: second.debateId };
+    const reminded = expectBody(
+      await alice.session.PATCH('/api/debates/{id}/outcome/reminder', {
+        params: { path: secondPath },
+        body: { reminderAt: '2030-01-01T08:00:00Z' },
+      }),
+      200,
+    );
+    expect(reminded.reminderAt).toBe('2030-01-01T08:00:00.000Z');
+    const skipped = expectBody(
+      await alice.session.POST('/api/debates/{id}/outcome/skip', { params: { path: secondPath } }),
+      200,
+    );
+    expect(skipped).toMatchObject({ debateId: second.debateId, outcomeStatus: 'skipped', domain: 'health' });
+    const stillPending = expectBody(await alice.session.GET('/api/outcomes/pending'), 200);
+    expect(stillPending.outcomes.map((o) => o.debateId)).not.toContain(second.debateId);
+    const history = expectBody(
+      await alice.session.GET('/api/outcomes/history', { params: { query: { domain: 'technology' } } }),
+      200,
+    );
+    expect(history.outcomes.map((o) => [o.debateId, o.outcomeStatus])).toEqual([
+      [created.debateId, 'correct'],
+    ]);
+    const trend = expectBody(
+      await alice.session.GET('/api/scores/me/trend', { params: { query: { days: 7 } } }),
+      200,
+    );
+    expect(trend.at(-1)?.sampleSize).toBe(after.totalResolved);
+    // Fewer than five resolved outcomes: no calibration yet.
+    expect(expectBody(await alice.session.GET('/api/scores/me/calibration'), 200)).toEqual([]);
+    const domains = expectBody(await alice.session.GET('/api/scores/me/domains'), 200);
+    expect(domains.find((d) => d.domain === 'technology')).toMatchObject({ sampleSize: 1, trend: 'stable' });
+    const streaks = expectBody(await alice.session.GET('/api/streaks'), 200);
+    expect(streaks).toMatchObject({ currentStreak: 1, longestStreak: 1 });
+    expect(streaks.totalDebates).toBeGreaterThanOrEqual(2);
   });
 
   it("keeps every route of another user's debate at 404", async () => {
