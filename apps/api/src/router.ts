@@ -1,14 +1,20 @@
 import { authRouter } from './routers/auth/index.ts';
+import { collectionsRouter } from './routers/collections/index.ts';
+import { commentsRouter } from './routers/comments/index.ts';
 import { debatesRouter } from './routers/debates/index.ts';
 import { keysRouter } from './routers/keys/index.ts';
+import { notificationsRouter } from './routers/notifications/index.ts';
 import { outcomesRouter } from './routers/outcomes/index.ts';
+import { pollsRouter } from './routers/polls/index.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
 import { scoresRouter } from './routers/scores/index.ts';
+import { sharingRouter } from './routers/sharing/index.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
 import { listVerdicts } from './routers/verdicts/list-verdicts.ts';
+import { votesRouter } from './routers/votes/index.ts';
 import { router } from './trpc/init.ts';
 
 export const appRouter = router({
@@ -16,7 +22,13 @@ export const appRouter = router({
   keys: keysRouter,
   debates: debatesRouter,
   outcomes: outcomesRouter,
+  votes: votesRouter,
+  polls: pollsRouter,
   scores: scoresRouter,
+  collections: collectionsRouter,
+  sharing: sharingRouter,
+  comments: commentsRouter,
+  notifications: notificationsRouter,
   v1: router({
     me,
     health: v1Health,

@@ -24,8 +24,13 @@ export const DebateEventData = {
   }),
   'round.started': z.object({ round: z.number().int().min(1), injected: z.array(z.string()) }),
   'agent.thinking': AgentRef,
-  argument: AgentRef.extend({ content: z.string(), model: z.string() }),
-  rebuttal: AgentRef.extend({ content: z.string(), model: z.string(), targetAgent: z.string() }),
+  argument: AgentRef.extend({ claimId: z.string(), content: z.string(), model: z.string() }),
+  rebuttal: AgentRef.extend({
+    claimId: z.string(),
+    content: z.string(),
+    model: z.string(),
+    targetAgent: z.string(),
+  }),
   'agent.failed': AgentRef.extend({ reason: z.string() }),
   'debate.paused': z.object({ afterRound: z.number().int().min(0) }),
   'debate.resumed': z.object({}),
@@ -66,9 +71,22 @@ export type DebateEventBody = {
  */
 export type DebateEvent = DebateEventBody & { debateId: string; attempt: number; seq: number; at: string };
 
+/**
+ * The stable identifier of one agent message (an argument or rebuttal), which audience votes are keyed by:
+ * the attempt, round and agent that spoke, as URL-safe text (`a1-r2-risk-analyst`). An agent speaks once per
+ * round of an attempt, so it names exactly one message; migration 0010 gives stored events the same value
+ * with the same rule in SQL.
+ */
+export const claimIdOf = (turn: { attempt: number; round: number; agent: string }) =>
+  `a${turn.attempt}-r${turn.round}-${turn.agent.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/** What a claimId looks like (claimIdOf); anything else cannot name a message. */
+export const CLAIM_ID_PATTERN = /^a\d+-r\d+-[a-z0-9-]{1,100}$/;
+
 /** NATS subject names. */
 export const subjects = {
   events: (debateId: string) => `debate.${debateId}.events`,
   command: (debateId: string) => `debate.${debateId}.cmd`,
   jobs: 'debate.jobs',
+  notifications: (userId: string) => `user.${userId}.notifications`,
 } as const;

@@ -1,4 +1,6 @@
 export * from './accounts.ts';
+export * from './collections.ts';
+export * from './comments.ts';
 export * from './debate-resource.ts';
 export * from './debates.ts';
 export * from './errors.ts';
@@ -6,6 +8,9 @@ export * from './events.ts';
 export * from './health.ts';
 export * from './ids.ts';
 export * from './keys.ts';
+export * from './notifications.ts';
 export * from './outcomes.ts';
 export * from './plans.ts';
+export * from './reactions.ts';
+export * from './sharing.ts';
 export * from './text.ts';

@@ -3,6 +3,8 @@ import { createBilling, openAccount } from './billing/ledger.ts';
 import { memoryBus } from './bus/memory.ts';
 import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
+import { createCollections } from './collections/collections.ts';
+import { createComments } from './comments/comments.ts';
 import type { Config } from './config/config.ts';
 import { openServiceDatabase } from './database.ts';
 import type { Database } from './db/orm.ts';
@@ -13,12 +15,18 @@ import { createDebateEvents } from './debates/debate-events.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
+import { createNotifications } from './notifications/notifications.ts';
 import { createOutcomes } from './outcomes/outcomes.ts';
 import { createScores, refreshScore } from './outcomes/scores.ts';
 import { createStreaks } from './outcomes/streaks.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 import { createRateLimits } from './ratelimit/rate-limits.ts';
+import { createPolls } from './reactions/polls.ts';
+import { createArgumentVotes } from './reactions/votes.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
+import { createForks } from './sharing/forks.ts';
+import { createSharing } from './sharing/sharing.ts';
+import { createViewCounter } from './sharing/view-counter.ts';
 
 export type CoreOptions = {
   clock?: Clock;
@@ -68,6 +76,17 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
         })
       : memoryBus();
   const debateReads = createDebateReads(db, clock);
+  const debateCreation = createDebateCreation(db, bus, clock, config, onError);
+  const views = createViewCounter(db, onError);
+  const notifications = createNotifications(
+    db,
+    clock,
+    bus.notifications,
+    { linkSecret: config.email.linkSecret },
+    onError,
+  );
+  // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
+  const email = { emailEnabled: config.email.smtpUrl !== null };
   return {
     config,
     clock,
@@ -79,16 +98,24 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     checkDatabase: () => db.ping(2000),
     // A deleted debate's outcome leaves its owner's score at once (the outcome row goes with the debate).
     debateControl: createDebateControl(debateReads, bus, db, { afterRemoval: refreshScore }),
-    debateCreation: createDebateCreation(db, bus, clock, config, onError),
+    debateCreation,
     debateAnalytics: createDebateAnalytics(db, debateReads),
     accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
     billing: createBilling(db, clock),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
     outcomes: createOutcomes(db, clock),
+    argumentVotes: createArgumentVotes(db, clock, debateReads),
+    polls: createPolls(db, clock, debateReads),
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
+    collections: createCollections(db, clock),
+    sharing: createSharing(db, clock, debateReads, views, config.appUrl),
+    forks: createForks(db, clock, debateCreation.create, notifications, email),
+    comments: createComments(db, clock, notifications, email),
+    notifications,
     close: async () => {
+      await views.close();
       await counters.close();
       await bus.close();
       await db.close();

@@ -5,6 +5,9 @@
 import { Session } from './accounts/session.entity.ts';
 import { User } from './accounts/user.entity.ts';
 import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
+import { Collection } from './collections/collection.entity.ts';
+import { CollectionItem } from './collections/collection-item.entity.ts';
+import { Comment } from './comments/comment.entity.ts';
 import { Debate } from './debates/debate.entity.ts';
 import { DebateEventRow } from './debates/debate-event.entity.ts';
 import { DebateSnapshot } from './debates/debate-snapshot.entity.ts';
@@ -12,9 +15,15 @@ import { DebateTurn } from './debates/debate-turn.entity.ts';
 import { DeletedDebate } from './debates/deleted-debate.entity.ts';
 import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
+import { Notification } from './notifications/notification.entity.ts';
+import { NotificationPreferences } from './notifications/notification-preferences.entity.ts';
 import { Outcome } from './outcomes/outcome.entity.ts';
 import { UserScore } from './outcomes/user-score.entity.ts';
 import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
+import { ArgumentVote } from './reactions/argument-vote.entity.ts';
+import { Poll } from './reactions/poll.entity.ts';
+import { PollVote } from './reactions/poll-vote.entity.ts';
+import { ShareLink } from './sharing/share-link.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
 
 export const entities = [
@@ -32,4 +41,13 @@ export const entities = [
   RateLimitCounter,
   Outcome,
   UserScore,
+  Collection,
+  CollectionItem,
+  ShareLink,
+  Comment,
+  Notification,
+  NotificationPreferences,
+  ArgumentVote,
+  Poll,
+  PollVote,
 ];

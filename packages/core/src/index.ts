@@ -48,12 +48,23 @@ export {
 } from './embedded/data-dir-lock.ts';
 export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
 export { KEY_PREFIX } from './keys/api-keys.ts';
+export {
+  MAIL_ATTEMPTS,
+  type MailSettings,
+  notificationEmail,
+  pendingEmails,
+  sendDueEmails,
+} from './notifications/mail-outbox.ts';
+export { type Mailer, type MailMessage, smtpMailer } from './notifications/mailer.ts';
+export type { Notifications } from './notifications/notifications.ts';
+export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore, SCORE_EVENTS } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
 export {
+  ANONYMOUS_READ_LIMIT,
   accountRateLimit,
   createRateLimits,
   LOGIN_FAILURE_LIMITS,

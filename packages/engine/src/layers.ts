@@ -1,4 +1,4 @@
-import type { Bus, Clock, Core, Database } from '@verdict/core';
+import { type Bus, type Clock, type Core, type Database, type MailSettings, smtpMailer } from '@verdict/core';
 import { Layer } from 'effect';
 import { ProviderChoice } from './providers/provider-choice.ts';
 import type { ProviderKeys, ProviderRegistryOptions } from './providers/registry.ts';
@@ -40,6 +40,8 @@ export type EngineNodeOptions = {
   /** How often the score worker takes recorded outcomes into scores (default 500 ms). */
   scoreIntervalMs?: number;
   maxInterruptions?: number;
+  /** Notification email: the mailer's settings and period; absent when the service sends no email. */
+  mail?: { settings: MailSettings; intervalMs: number };
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
   log?: LogFn;
@@ -109,8 +111,29 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
     scoreIntervalMs: config.engine.scoreIntervalMs,
+    ...mailOptions(core, log),
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
     ...(log ? { log } : {}),
+  };
+}
+
+/** The mailer's options when SMTP_URL is set (config requires EMAIL_LINK_SECRET with it). */
+function mailOptions(core: Core, log?: LogFn): Pick<EngineNodeOptions, 'mail'> {
+  const { email } = core.config;
+  if (!email.smtpUrl || !email.linkSecret) return {};
+  return {
+    mail: {
+      intervalMs: core.config.engine.mailIntervalMs,
+      settings: {
+        mailer: smtpMailer(email.smtpUrl, email.from),
+        linkSecret: email.linkSecret,
+        publicBaseUrl: core.config.publicBaseUrl,
+        appUrl: core.config.appUrl,
+        now: core.clock.now,
+        onSendError: (err, notificationId) =>
+          log?.('warn', `notification ${notificationId}: email refused; it is tried again later`, { err }),
+      },
+    },
   };
 }

@@ -8,6 +8,27 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { type Caller, presentedKey, SESSION_COOKIE } from '../trpc/context.ts';
 
+/** Whether the request brings credentials (a key, or a session cookie), valid or not. */
+export const bringsCredentials = (req: FastifyRequest) =>
+  presentedKey(req) !== null || req.cookies[SESSION_COOKIE] !== undefined;
+
+/**
+ * Routes readable without signing in (public collections, votes, polls): a caller who brings credentials
+ * is authenticated and counted as usual (bad credentials are a 401, not an anonymous read); one who brings
+ * none is counted against the client IP's budget of anonymous reads, and is null.
+ */
+export async function authenticateIfPresented(
+  core: Services,
+  req: FastifyRequest,
+  headers: Record<string, string>,
+): Promise<Caller | null> {
+  if (bringsCredentials(req)) return authenticate(core, req, 'user', headers);
+  const decision = await core.rateLimits.hitAnonymousRead(req.ip);
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) throw rateLimitedError(decision);
+  return null;
+}
+
 export type Credentials = 'user' | 'key';
 
 /** What the request is counted against: the account's request budget, or its budget of stream opens. */

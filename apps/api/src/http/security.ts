@@ -42,7 +42,7 @@ export const docsContentSecurityPolicy = {
 };
 
 /** Paths anyone may read from any page (no credentials): health checks, and the spec's public reads. */
-const PUBLIC_READS = [/^\/health$/, /^\/v1\/health$/];
+const PUBLIC_READS = [/^\/health$/, /^\/v1\/health$/, /^\/api\/public\/debates\/[^/]+$/];
 
 const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
@@ -116,7 +116,16 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
 function corsPolicy(req: FastifyRequest, trusted: ReadonlySet<string>): FastifyCorsOptions {
   const path = pathOf(req.url);
   if (PUBLIC_READS.some((pattern) => pattern.test(path))) {
-    return { origin: '*', methods: ['GET', 'OPTIONS'], allowedHeaders: ['Content-Type'], credentials: false };
+    return {
+      origin: '*',
+      methods: ['GET', 'OPTIONS'],
+      allowedHeaders: ['Content-Type'],
+      // A page embedding a shared debate can see when to try again.
+      exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      credentials: false,
+      // The spec answers OPTIONS with 204 whether or not it is a well-formed preflight.
+      strictPreflight: false,
+    };
   }
   const origin = req.headers.origin;
   return {

@@ -14,10 +14,12 @@ import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, sendAppError } from './envelope.ts';
 import { registerHealth } from './health.ts';
 import { clientErrorHandler } from './input-guards.ts';
+import { registerNotificationStream } from './notification-stream.ts';
 import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
 import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
+import { registerUnsubscribe } from './unsubscribe.ts';
 
 export type ServerOptions = {
   /** The domain services (a Core will do): the HTTP front never touches the database or the bus itself. */
@@ -111,5 +113,7 @@ export async function buildServer({
   registerDocs(app);
   registerHealth(app, core);
   registerDebateStreams(app, core);
+  registerNotificationStream(app, core);
+  registerUnsubscribe(app, core);
   return app;
 }

@@ -7,8 +7,11 @@ import type { ServerResponse } from 'node:http';
 export type SseWriter = {
   /** Sends the status line and headers (200, text/event-stream, no caching or proxy buffering) at once. */
   open: (headers?: Record<string, string>) => void;
-  /** One message: `id: <id>\nevent: <event>\ndata: <json>\n\n`. Ignored once closed. */
-  send: (id: number | string, event: string, data: unknown) => void;
+  /**
+   * One message: `id: <id>\nevent: <event>\ndata: <json>\n\n`; a null id sends no `id:` line (the client
+   * keeps its last event id). Ignored once closed.
+   */
+  send: (id: number | string | null, event: string, data: unknown) => void;
   /** A comment line (`: <text>`), which clients ignore: keeps proxies and idle timers from closing the stream. */
   comment: (text: string) => void;
   /** Ends the stream cleanly; idempotent. */
@@ -44,7 +47,8 @@ export function nodeSseWriter(res: ServerResponse): SseWriter {
       res.flushHeaders();
     },
     send: (id, event, data) => {
-      write(`id: ${oneLine(String(id))}\nevent: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`);
+      const idLine = id === null ? '' : `id: ${oneLine(String(id))}\n`;
+      write(`${idLine}event: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     comment: (text) => write(`: ${oneLine(text)}\n\n`),
     close: () => {

@@ -72,7 +72,14 @@ async function lintDocument(document: object): Promise<{ code: number; output: s
 const LINT_ERROR_LINE = /^\s*\d+:\d+\s+error\s/m;
 
 /** Routes served by plain handlers and described by hand. */
-const PLAIN_ROUTES = ['GET /api/debates/{id}/stream', 'GET /health', 'GET /v1/verdicts/{id}/stream'];
+const PLAIN_ROUTES = [
+  'GET /api/debates/{id}/stream',
+  'GET /api/notifications/stream',
+  'GET /api/unsubscribe',
+  'GET /health',
+  'GET /v1/verdicts/{id}/stream',
+  'OPTIONS /api/public/debates/{token}',
+];
 
 type Schema = {
   $ref?: string;
@@ -140,11 +147,16 @@ describe('GET /openapi.json', () => {
     expect(op('get', '/v1/verdicts/{id}/stream').tags).toEqual(['v1']);
     expect((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name)).toEqual([
       'auth',
+      'collections',
       'debates',
       'health',
       'keys',
+      'notification-preferences',
+      'notifications',
       'outcomes',
+      'public',
       'scores',
+      'share',
       'streaks',
       'v1',
     ]);
@@ -198,6 +210,11 @@ describe('GET /openapi.json', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.responses['500'], `${method} ${path} documents 500`).toBeDefined();
+        // The unsubscribe link answers a person, errors included, as HTML (spec): no envelope to refer to.
+        if (path === '/api/unsubscribe') {
+          expect(Object.keys(operation.responses['400']?.content ?? {})).toEqual(['text/html']);
+          continue;
+        }
         for (const status of Object.keys(operation.responses)) {
           if (Number(status) < 400) continue;
           errorResponses++;
@@ -361,12 +378,16 @@ describe('GET /openapi.json', () => {
       )
       .sort();
     expect(extensions).toEqual([
+      'DELETE /api/debates/{id}/comments/{commentId}',
       'GET /api/auth/session',
+      'GET /api/debates/{id}/comments',
       'GET /api/debates/{id}/statechart',
       'GET /api/debates/{id}/stream',
+      'PATCH /api/debates/{id}/visibility',
       'POST /api/auth/login',
       'POST /api/auth/logout',
       'POST /api/auth/register',
+      'POST /api/debates/{id}/comments',
     ]);
   });
 

@@ -26,6 +26,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   outcomes: 'What became of decisions: pending and resolved outcomes',
   scores: 'Decision scores: how well calibrated the verdicts were for the caller',
   streaks: 'Daily-use streaks and milestones',
+  collections: 'Named lists of debates, private or public',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */
@@ -77,7 +78,10 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string): Op
     }
   }
   const plain = plainRoutePaths();
-  doc.paths = { ...doc.paths, ...(plain.paths as unknown as typeof doc.paths) };
+  // Merged per path: a plain route may add a method (OPTIONS) to a path a procedure serves.
+  const paths = { ...doc.paths } as Record<string, Record<string, unknown>>;
+  for (const [path, item] of Object.entries(plain.paths)) paths[path] = { ...(paths[path] ?? {}), ...item };
+  doc.paths = paths as unknown as typeof doc.paths;
   // The generator's own error schemas (error.BAD_REQUEST …) describe trpc-to-openapi's body, not ours.
   const generated = Object.fromEntries(
     Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),

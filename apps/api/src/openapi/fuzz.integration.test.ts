@@ -703,6 +703,11 @@ function problemsAgainst(op: Operation, answer: Answer): string[] {
   if (media.includes('text/event-stream') && answer.status === 200) {
     return /^text\/event-stream/.test(answer.contentType) ? [] : [`content type ${answer.contentType}`];
   }
+  // A page for a person (the unsubscribe link's answers, errors included).
+  if (media.includes('text/html')) {
+    if (!/^text\/html/.test(answer.contentType)) return [`content type ${answer.contentType}`];
+    return answer.text.startsWith('<!doctype html>') ? [] : ['not an HTML page'];
+  }
   return problemsOfJson(answer, validatorFor(op, String(answer.status), 'application/json'));
 }
 

@@ -103,6 +103,122 @@ function streamOperation(auth: 'key' | 'user', extension: boolean) {
   };
 }
 
+function notificationStreamOperation() {
+  const errors = routeErrors(
+    {
+      auth: 'user',
+      errors: {
+        RATE_LIMITED: 'Over the stream budget: stream opens per minute, counted apart from requests',
+        SERVICE_UNAVAILABLE: 'The server is shutting down, or could not subscribe; retry shortly',
+      },
+    },
+    { method: 'GET', takesInput: false },
+  );
+  return {
+    operationId: 'notifications-stream',
+    summary: 'Follow your notifications as Server-Sent Events',
+    description: [
+      '`connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its',
+      'id) for each notification created after connecting, wherever it was created, and `ping` (data: "")',
+      'every 30 seconds. Nothing is replayed: read GET /api/notifications for what came before. Opening',
+      'counts against the stream budget (STREAM_OPENS_PER_MINUTE).',
+    ].join(' '),
+    tags: ['notifications'],
+    security: SECURITY_BY_AUTH.user,
+    responses: {
+      '200': {
+        description: 'The stream',
+        headers: headerRefs(STREAM_LIMIT_HEADERS),
+        content: {
+          'text/event-stream': {
+            schema: {
+              description: 'One SSE message: event connected, notification or ping',
+              oneOf: [
+                {
+                  type: 'object',
+                  properties: {
+                    event: { const: 'connected' },
+                    data: {
+                      type: 'object',
+                      properties: { userId: { type: 'string' } },
+                      required: ['userId'],
+                    },
+                  },
+                },
+                {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string', format: 'uuid' },
+                    event: { const: 'notification' },
+                    data: { $ref: '#/components/schemas/Notification' },
+                  },
+                },
+                { type: 'object', properties: { event: { const: 'ping' }, data: { const: '' } } },
+              ],
+            },
+          },
+        },
+      },
+      ...errorResponses(errors, [...STREAM_LIMIT_HEADERS]),
+    },
+  };
+}
+
+const UNSUBSCRIBE_PARAMETERS = [
+  { name: 'userId', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
+  { name: 'type', in: 'query', required: true, schema: { type: 'string', enum: ['comments', 'forks'] } },
+  {
+    name: 'token',
+    in: 'query',
+    required: true,
+    description: 'HMAC-SHA256 (hex) from the email link',
+    schema: { type: 'string', maxLength: 200 },
+  },
+];
+
+function unsubscribeOperation() {
+  const html = (description: string) => ({
+    description,
+    content: { 'text/html': { schema: { type: 'string' } } },
+  });
+  return {
+    operationId: 'unsubscribe',
+    summary: 'Turn off one kind of notification email from its link',
+    description:
+      'The link at the bottom of each notification email. Answers a small HTML page, errors included: ' +
+      '400 for a link that is incomplete, altered or forged (the token is checked in constant time).',
+    tags: ['notifications'],
+    security: [],
+    parameters: UNSUBSCRIBE_PARAMETERS,
+    responses: {
+      '200': html('That email is now off'),
+      '400': html('The link is malformed, altered or forged'),
+      '500': html('Unexpected failure'),
+    },
+  };
+}
+
+const publicDebateOptions = {
+  operationId: 'sharing-publicDebatePreflight',
+  summary: 'CORS preflight of the public read',
+  description:
+    'Answers 204 with Access-Control-Allow-Origin *, Access-Control-Allow-Methods GET, OPTIONS and ' +
+    'Access-Control-Allow-Headers Content-Type.',
+  tags: ['public'],
+  security: [],
+  parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+  responses: {
+    '204': { description: 'Any origin may read the shared debate', headers: headerRefs([]) },
+    ...errorResponses(
+      new Map([
+        ['VALIDATION_ERROR', 'A path that cannot be decoded (bad percent-encoding)'],
+        ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'],
+      ]),
+      [],
+    ),
+  },
+};
+
 /** Routes served by plain Fastify handlers, described by hand: health and the two debate streams. */
 export function plainRoutePaths() {
   const health = createSchema(Health.meta({ id: 'Health' }), { io: 'output' });
@@ -133,6 +249,9 @@ export function plainRoutePaths() {
       },
       '/v1/verdicts/{id}/stream': { get: streamOperation('key', false) },
       '/api/debates/{id}/stream': { get: streamOperation('user', true) },
+      '/api/notifications/stream': { get: notificationStreamOperation() },
+      '/api/unsubscribe': { get: unsubscribeOperation() },
+      '/api/public/debates/{token}': { options: publicDebateOptions },
     },
   };
 }

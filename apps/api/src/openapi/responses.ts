@@ -19,6 +19,8 @@ export const SECURITY_BY_AUTH: Record<AuthKind, Record<string, string[]>[]> = {
   none: [],
   key: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
   user: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
+  // `{}` first: credentials are optional, and a caller who brings them is treated as themselves.
+  optional: [{}, { bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
 };
 
 /** One response per status: what each of its codes means on this route, and each code's envelope. */

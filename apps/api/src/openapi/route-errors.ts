@@ -22,6 +22,7 @@ export function routeErrors(
   if (route.takesInput || takesBody) add('VALIDATION_ERROR', 'Invalid input');
   if (meta.auth === 'user') add('UNAUTHORIZED', 'No valid API key or session cookie');
   if (meta.auth === 'key') add('UNAUTHORIZED', 'No valid API key');
+  if (meta.auth === 'optional') add('UNAUTHORIZED', 'An API key or session cookie was sent but is not valid');
   if (takesBody) {
     add('FORBIDDEN', 'Sent from a page of another origin without an API key (CSRF protection)');
     add('PAYLOAD_TOO_LARGE', 'Body larger than the server accepts');
@@ -31,6 +32,13 @@ export function routeErrors(
     add(code, meaning);
   if (meta.auth === 'user' || meta.auth === 'key') {
     add('RATE_LIMITED', "Over the account's per-minute request limit, or the key's own");
+  }
+  if (meta.auth === 'optional') {
+    add(
+      'RATE_LIMITED',
+      "Signed in: over the account's per-minute request limit, or the key's own; anonymous: over the " +
+        "client IP's budget of anonymous reads",
+    );
   }
   add('INTERNAL_ERROR', 'Unexpected failure; the message carries no internals');
   return errors;

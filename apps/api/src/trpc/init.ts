@@ -2,12 +2,12 @@ import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { type ErrorCode, errorStatus } from '@verdict/contracts';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { authenticate } from '../auth/authenticate.ts';
+import { authenticate, authenticateIfPresented } from '../auth/authenticate.ts';
 import { findNulPath, nulRefused } from '../http/input-guards.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
 
-export type AuthKind = 'none' | 'user' | 'key';
+export type AuthKind = 'none' | 'user' | 'key' | 'optional';
 
 /**
  * What a route can fail with beyond what every route of its kind can (authentication, rate limits, body
@@ -87,6 +87,17 @@ export const userProcedure = base
   .meta({ auth: 'user' })
   .use(async ({ ctx, next }) =>
     next({ ctx: { caller: await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers) } }),
+  )
+  .use(refuseNulCharacters);
+
+/**
+ * /api reads of public resources: `caller` is who brings a key or session cookie, or null for an anonymous
+ * reader (limited per client IP). Bad credentials are still a 401.
+ */
+export const optionalUserProcedure = base
+  .meta({ auth: 'optional' })
+  .use(async ({ ctx, next }) =>
+    next({ ctx: { caller: await authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers) } }),
   )
   .use(refuseNulCharacters);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DebateEvent } from '@verdict/contracts';
+import type { DebateEvent, Notification } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, testNatsUrl, uniqueSchema } from '../testing/index.ts';
 import { memoryBus } from './memory.ts';
@@ -40,6 +40,45 @@ describe.each([
   });
   afterAll(async () => {
     await bus.close();
+  });
+
+  it("delivers a user's notifications to that user's subscribers only, from subscription on, until they stop", async () => {
+    const [alice, bob] = [randomUUID(), randomUUID()];
+    const notification = (message: string): Notification => ({
+      id: randomUUID(),
+      type: 'comment',
+      message,
+      debateId: null,
+      actorId: null,
+      actorName: null,
+      read: false,
+      createdAt: new Date().toISOString(),
+    });
+    await bus.notifications.publish(alice, notification('before anyone listened'));
+    const first: string[] = [];
+    const second: string[] = [];
+    const bobs: string[] = [];
+    const stopFirst = await bus.notifications.subscribe(alice, (n) => first.push(n.message));
+    const stopSecond = await bus.notifications.subscribe(alice, (n) => second.push(n.message));
+    const stopBob = await bus.notifications.subscribe(bob, (n) => bobs.push(n.message));
+    await bus.notifications.publish(alice, notification('one'));
+    await eventually(
+      () => first.length + second.length,
+      (n) => n === 2,
+    );
+    stopFirst();
+    await bus.notifications.publish(alice, notification('two'));
+    await eventually(
+      () => second.length,
+      (n) => n === 2,
+    );
+    // A stopped subscriber hears nothing more; the other user's never heard anything.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(first).toEqual(['one']);
+    expect(second).toEqual(['one', 'two']);
+    expect(bobs).toEqual([]);
+    stopSecond();
+    stopBob();
   });
 
   it('replays a debate from the first event, then follows live, in order without gaps', async () => {

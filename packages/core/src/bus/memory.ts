@@ -1,4 +1,4 @@
-import type { DebateEvent } from '@verdict/contracts';
+import type { DebateEvent, Notification } from '@verdict/contracts';
 import type {
   Bus,
   CommandBus,
@@ -9,6 +9,7 @@ import type {
   JobHandle,
   JobQueue,
   KeyCourier,
+  NotificationChannel,
 } from './ports.ts';
 
 /** In-process bus for embedded mode: same semantics as NATS, one process. */
@@ -16,7 +17,14 @@ export function memoryBus(): Bus {
   const events = memoryEventBus();
   const jobs = memoryJobQueue();
   const commands = memoryCommandBus();
-  return { events, jobs, commands, keys: memoryKeyCourier(), close: async () => jobs.close() };
+  return {
+    events,
+    jobs,
+    commands,
+    keys: memoryKeyCourier(),
+    notifications: memoryNotificationChannel(),
+    close: async () => jobs.close(),
+  };
 }
 
 function memoryEventBus(): EventBus {
@@ -140,5 +148,23 @@ function memoryKeyCourier(): KeyCourier {
       return () => held.delete(debateId);
     },
     fetch: async (debateId) => held.get(debateId) ?? null,
+  };
+}
+
+function memoryNotificationChannel(): NotificationChannel {
+  const listeners = new Map<string, Set<(notification: Notification) => void>>();
+  return {
+    publish: async (userId, notification) => {
+      for (const listener of listeners.get(userId) ?? []) listener(notification);
+    },
+    subscribe: async (userId, onNotification) => {
+      const own = listeners.get(userId) ?? new Set();
+      own.add(onNotification);
+      listeners.set(userId, own);
+      return () => {
+        own.delete(onNotification);
+        if (own.size === 0 && listeners.get(userId) === own) listeners.delete(userId);
+      };
+    },
   };
 }

@@ -17,7 +17,7 @@ import {
   RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
-import { type DebateEvent, subjects } from '@verdict/contracts';
+import { type DebateEvent, type Notification, subjects } from '@verdict/contracts';
 import type {
   Bus,
   CommandBus,
@@ -27,6 +27,7 @@ import type {
   JobHandle,
   JobQueue,
   KeyCourier,
+  NotificationChannel,
 } from './ports.ts';
 
 export type NatsBusOptions = {
@@ -62,6 +63,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     eventsSubject: (id: string) => `${prefix}${subjects.events(id)}`,
     commandSubject: (id: string) => `${prefix}${subjects.command(id)}`,
     keysSubject: (id: string) => `${prefix}debate.${id}.keys`,
+    notificationSubject: (userId: string) => `${prefix}${subjects.notifications(userId)}`,
   };
   const nc = await connect({
     servers: options.servers,
@@ -89,6 +91,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     jobs: natsJobQueue(js, names.jobs, names.jobsSubject),
     commands: natsCommandBus(nc, names.commandSubject),
     keys: natsKeyCourier(nc, names.keysSubject),
+    notifications: natsNotificationChannel(nc, names.notificationSubject),
     deleteStreams: async () => {
       await jsm.streams.delete(names.events);
       await jsm.streams.delete(names.jobs);
@@ -266,6 +269,30 @@ function natsKeyCourier(nc: NatsConnection, subject: (id: string) => string): Ke
         if (err instanceof RequestError && err.isNoResponders()) return null;
         throw err;
       }
+    },
+  };
+}
+
+/**
+ * Core NATS, a subject per user: only processes holding that user's streams have interest, so a
+ * notification travels to them alone, and nothing is kept (no replay, as the spec says).
+ */
+function natsNotificationChannel(
+  nc: NatsConnection,
+  subject: (userId: string) => string,
+): NotificationChannel {
+  return {
+    publish: async (userId, notification) => {
+      nc.publish(subject(userId), encode(notification));
+    },
+    subscribe: async (userId, onNotification) => {
+      const subscription = nc.subscribe(subject(userId), {
+        callback: (err, message) => {
+          if (!err) onNotification(decode<Notification>(message.data));
+        },
+      });
+      await nc.flush(); // live at the server before the stream says it is connected
+      return () => subscription.unsubscribe();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { DebateEvent } from '@verdict/contracts';
+import type { DebateEvent, Notification } from '@verdict/contracts';
 
 /**
  * Ports between API processes and engine nodes. Embedded mode runs them in memory; distributed mode on
@@ -87,6 +87,7 @@ export type Bus = {
   jobs: JobQueue;
   commands: CommandBus;
   keys: KeyCourier;
+  notifications: NotificationChannel;
   close: () => Promise<void>;
 };
 
@@ -98,4 +99,15 @@ export type Bus = {
 export type KeyCourier = {
   hold: (debateId: string, keys: Record<string, string>) => Promise<() => void>;
   fetch: (debateId: string) => Promise<Record<string, string> | null>;
+};
+
+/**
+ * Live notifications of one user, from whichever process created them (an API process, an engine node) to
+ * whichever holds that user's notification streams. Fire and forget, no history: the stored notification
+ * is the record, this is only the live path (the spec's stream replays nothing).
+ */
+export type NotificationChannel = {
+  publish: (userId: string, notification: Notification) => Promise<void>;
+  /** Delivers the user's notifications published from now on, until the returned function is called. */
+  subscribe: (userId: string, onNotification: (notification: Notification) => void) => Promise<() => void>;
 };

@@ -48,4 +48,30 @@ describe('loadConfig', () => {
       ConfigError,
     );
   });
+
+  it('sends no email without SMTP_URL, and needs EMAIL_LINK_SECRET (32+ characters) with it', () => {
+    expect(loadConfig({}).email).toEqual({
+      smtpUrl: null,
+      from: 'Verdict <notifications@localhost>',
+      linkSecret: null,
+    });
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example:25' })).toThrow(/EMAIL_LINK_SECRET: required/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example:25', EMAIL_LINK_SECRET: 'short' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/smtp:\/\/ or smtps:\/\//);
+    const secret = 's'.repeat(32);
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', EMAIL_LINK_SECRET: secret }).email).toEqual(
+      {
+        smtpUrl: 'smtps://u:p@mail.example:465',
+        from: 'Verdict <notifications@localhost>',
+        linkSecret: secret,
+      },
+    );
+  });
+
+  it('limits public link reads to the spec 30 per minute per IP unless configured', () => {
+    expect(loadConfig({}).rateLimits.publicReadsPerMinute).toBe(30);
+    expect(loadConfig({ PUBLIC_READS_PER_MINUTE: '500' }).rateLimits.publicReadsPerMinute).toBe(500);
+  });
 });

@@ -73,6 +73,25 @@ const EnvSchema = z.object({
   FREE_MONTHLY_DEBATES: z.coerce.number().int().min(0).default(5),
   /** Debates one account may have pending, running or paused at once. */
   CONCURRENT_DEBATES: z.coerce.number().int().min(1).default(3),
+  /** Reads of GET /api/public/debates/:token one client IP may make per sliding minute (the spec's 30). */
+  PUBLIC_READS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /**
+   * Where comment and fork notifications are emailed: smtp://user:pass@host:port or smtps://…; absent
+   * means no email (said once at start).
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From of notification emails. */
+  EMAIL_FROM: z.string().min(3).default('Verdict <notifications@localhost>'),
+  /**
+   * Signs unsubscribe links (HMAC-SHA256); at least 32 characters. Required with SMTP_URL. Changing it
+   * invalidates every link already sent.
+   */
+  EMAIL_LINK_SECRET: z.string().min(32).optional(),
+  /** How often each engine node's mailer looks for notification emails to send. */
+  ENGINE_MAIL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How long a completed debate answers an identical create request (0 turns the cache off). */
   DEBATE_CACHE_HOURS: z.coerce.number().min(0).default(24),
 });
@@ -108,7 +127,9 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;
-  rateLimits: { registrationsPerHour: number; streamOpensPerMinute: number };
+  rateLimits: { registrationsPerHour: number; streamOpensPerMinute: number; publicReadsPerMinute: number };
+  /** Notification email; `smtpUrl` null means none is sent. */
+  email: { smtpUrl: string | null; from: string; linkSecret: string | null };
   natsPrefix: string;
   engine: {
     slots: number;
@@ -119,6 +140,8 @@ export type Config = {
     reconcileIntervalMs: number;
     /** How often each node's score worker looks for outcome events to take into scores. */
     scoreIntervalMs: number;
+    /** How often each node's mailer looks for notification emails to send. */
+    mailIntervalMs: number;
     staleAfterMs: number;
   };
   /** The service's own provider keys (never logged) and endpoints. */
@@ -155,6 +178,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         return typeof value === 'string' ? [[name, value]] : [];
       }),
     ) as Partial<Record<ProviderName, string>>;
+  if (e.SMTP_URL && !e.EMAIL_LINK_SECRET) {
+    throw new ConfigError(
+      'Invalid environment:\n  EMAIL_LINK_SECRET: required with SMTP_URL (it signs unsubscribe links)',
+    );
+  }
   const publicBaseUrl = stripSlash(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`);
   const appUrl = stripSlash(e.APP_URL ?? publicBaseUrl);
   const corsOrigins = e.CORS_ORIGINS
@@ -189,7 +217,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       registrationsPerHour: e.REGISTER_LIMIT_PER_HOUR,
       streamOpensPerMinute: e.STREAM_OPENS_PER_MINUTE,
+      publicReadsPerMinute: e.PUBLIC_READS_PER_MINUTE,
     },
+    email: { smtpUrl: e.SMTP_URL ?? null, from: e.EMAIL_FROM, linkSecret: e.EMAIL_LINK_SECRET ?? null },
     natsPrefix: e.NATS_PREFIX,
     engine: {
       slots: e.ENGINE_SLOTS,
@@ -199,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxInterruptions: e.ENGINE_MAX_INTERRUPTIONS,
       reconcileIntervalMs: e.ENGINE_RECONCILE_INTERVAL_MS,
       scoreIntervalMs: e.ENGINE_SCORE_INTERVAL_MS,
+      mailIntervalMs: e.ENGINE_MAIL_INTERVAL_MS,
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
     },
     providers: { keys: fromProviderEnv('API_KEY'), baseUrls: fromProviderEnv('BASE_URL') },

@@ -40,6 +40,8 @@ export type DebateRequest = {
   idempotencyKey: string | null;
   /** Everything that identifies the request, hashed for the Idempotency-Key check. */
   fingerprint: unknown;
+  /** What else the new debate's transaction writes (a fork's notification to the source's owner). */
+  alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
 };
 
 export type CreationResult = {
@@ -310,6 +312,7 @@ export function createDebateCreation(
           })
           .execute();
         await remember(debateId);
+        await request.alsoWrite?.(em, debateId);
         return { debateId, fundingSource, cached: false, queue: true, plan: owner.plan };
       });
       if (result.queue) await dispatch({ debateId: result.debateId, attempt: 1 }, request.providerKeys);

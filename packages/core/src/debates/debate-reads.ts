@@ -1,6 +1,6 @@
 import type { DebateMode, DebateObject, DebateStatus } from '@verdict/contracts';
 import type { Database } from '../db/orm.ts';
-import { notFound } from '../shared/app-error.ts';
+import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { Debate } from './debate.entity.ts';
 import { toDebateObject } from './debate-view.ts';
@@ -26,6 +26,9 @@ export type DebatePage = {
 
 export type DebateReads = ReturnType<typeof createDebateReads>;
 
+/** A debate and whether the caller owns it (else it is public). */
+export type DebateAudience = { debate: Debate; isOwner: boolean };
+
 /** What callers may see of debates: their own, and others' only when public. Deleted ones are gone. */
 export function createDebateReads(db: Database, clock: Clock) {
   /** The caller's own debate; another user's or a deleted one is "not found", never "forbidden". */
@@ -43,6 +46,19 @@ export function createDebateReads(db: Database, clock: Clock) {
       const debate = await db.em().findOne(Debate, { id, deletedAt: null });
       if (!debate || (debate.owner.id !== userId && !debate.isPublic)) throw notFound('Debate');
       return debate;
+    },
+
+    /**
+     * Who may react to a debate (votes, polls, comments): its owner always, anyone (signed in or not, as
+     * the route allows) when it is public. A private debate of someone else is FORBIDDEN, as the spec says
+     * for votes and polls; a missing or deleted one is NOT_FOUND.
+     */
+    audience: async (userId: string | null, id: string): Promise<DebateAudience> => {
+      const debate = await db.em().findOne(Debate, { id, deletedAt: null });
+      if (!debate) throw notFound('Debate');
+      const isOwner = userId !== null && debate.owner.id === userId;
+      if (!isOwner && !debate.isPublic) throw new AppError('FORBIDDEN', 'This debate is private');
+      return { debate, isOwner };
     },
 
     list: async (userId: string, query: DebateListQuery): Promise<DebatePage> => {

@@ -59,6 +59,8 @@ export const DebateSchema = defineEntity({
     interruptions: p.integer().default(0),
     /** Its subject area, classified once when it completes (outcomes/); null until then. */
     domain: p.string().length(20).$type<DebateDomain>().nullable(),
+    /** Reads of its public link (sharing/), for popularity in search and recommendations. */
+    viewCount: p.integer().default(0),
     /** When the reconciler last put this debate back on the queue. */
     requeuedAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),

@@ -8,6 +8,12 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 export const PUBLIC_IP_LIMIT = { limit: 30, windowMs: 60_000 };
+/**
+ * Anonymous reads of public resources (collections, votes, polls, comments) per client IP: the spec leaves
+ * the number open; a page that shows a public debate reads a few of them at once, so more than the token
+ * endpoint's 30.
+ */
+export const ANONYMOUS_READ_LIMIT = { limit: 120, windowMs: 60_000 };
 /** Failed logins allowed before further attempts are refused for the rest of the window. */
 export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
 
@@ -32,6 +38,8 @@ export type RateLimitSettings = {
   registrationsPerHour: number;
   /** Debate streams one account may open per minute, counted apart from its requests. */
   streamOpensPerMinute: number;
+  /** Public link reads one client IP may make per sliding minute (PUBLIC_IP_LIMIT unless configured). */
+  publicReadsPerMinute?: number;
 };
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
@@ -57,7 +65,23 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
 
     /** Per client IP, sliding window; for unauthenticated public endpoints. */
     hitPublicIp: (ip: string) =>
-      hitSlidingWindow(store, clock, `ip:${ip}`, PUBLIC_IP_LIMIT.limit, PUBLIC_IP_LIMIT.windowMs),
+      hitSlidingWindow(
+        store,
+        clock,
+        `ip:${ip}`,
+        settings.publicReadsPerMinute ?? PUBLIC_IP_LIMIT.limit,
+        PUBLIC_IP_LIMIT.windowMs,
+      ),
+
+    /** An anonymous read of a public resource from this client IP (ANONYMOUS_READ_LIMIT). */
+    hitAnonymousRead: (ip: string) =>
+      hitSlidingWindow(
+        store,
+        clock,
+        `anonymous-ip:${ip}`,
+        ANONYMOUS_READ_LIMIT.limit,
+        ANONYMOUS_READ_LIMIT.windowMs,
+      ),
 
     /** One registration attempt from this client IP: `registrationsPerHour` per sliding hour. */
     hitRegistration: (ip: string) =>

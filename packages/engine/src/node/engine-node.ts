@@ -5,6 +5,7 @@ import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
+import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
 import { handleJob, NodeJobs } from './job.ts';
@@ -15,7 +16,11 @@ import { LeaseKeeper } from './lease-keeper.ts';
  * leases alive, and runs the background workers. Everything it starts lives in its scope: once `stopRequested`
  * is done, the node stops pulling, its jobs hand their debates back, and its fibers end.
  */
-export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<string, RunningDebate>) =>
+export const runNode = (
+  stopRequested: Deferred.Deferred<void>,
+  active: Map<string, RunningDebate>,
+  mail?: EngineNodeOptions['mail'],
+) =>
   Effect.scoped(
     Effect.gen(function* () {
       const settings = yield* EngineSettings;
@@ -24,6 +29,8 @@ export const runNode = (stopRequested: Deferred.Deferred<void>, active: Map<stri
       const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
+      if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
+      else log('info', 'notification email is off: SMTP_URL is not set');
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(
@@ -96,7 +103,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     start: () => {
       if (running) return;
       const stopRequested = Deferred.makeUnsafe<void>();
-      running = { stopRequested, done: runtime.runPromise(runNode(stopRequested, active)) };
+      running = { stopRequested, done: runtime.runPromise(runNode(stopRequested, active, options.mail)) };
     },
     stop: async () => {
       if (!running) return;

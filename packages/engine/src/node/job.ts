@@ -255,6 +255,7 @@ const start = (
         provider: providers.provider,
         judgeModel: providers.judge,
         policy,
+        attempt: debate.attempt,
         emit: events.emit,
         recordTurn: (turn) => store.saveTurn(lease, turn).pipe(retryThroughBlips(storage)),
         onFatal: (error) =>

@@ -1,4 +1,4 @@
-import type { DebateEventBody, Verdict } from '@verdict/contracts';
+import { claimIdOf, type DebateEventBody, type Verdict } from '@verdict/contracts';
 import type { TransitionRecord } from '@verdict/core';
 import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
@@ -35,6 +35,8 @@ export type EngineDeps = {
   policy?: CallPolicy;
   /** Receives every event in order. Must not throw; durable storage and publishing live behind it. */
   emit: (event: DebateEventBody) => void;
+  /** The attempt being run (1 unless the debate was retried): part of each message's claimId. */
+  attempt?: number;
   /**
    * Stores a finished turn before the machine hears of it (its key is its position: see replay). A failure
    * stops the round, which reports it through onFatal.
@@ -79,6 +81,7 @@ export function statePath(value: unknown): string {
  */
 export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: Resumption): RunningDebate {
   const policy = deps.policy ?? DEFAULT_CALL_POLICY;
+  const attempt = deps.attempt ?? 1;
   const usage: Usage = resumption ? { ...resumption.usage } : noUsage();
   const settled = resumption?.settled ?? new Map<string, SettledTurn>();
   const count = (call: { model: string; inputTokens: number; outputTokens: number }) => addCall(usage, call);
@@ -124,7 +127,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
           outputTokens: response.outputTokens,
         });
       }
-      deps.emit(turnEvent(turn));
+      deps.emit(turnEvent(turn, attempt));
       return turn;
     });
 
@@ -135,7 +138,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
       if (!before) return false;
       if ('turn' in before) {
         deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
-        deps.emit(turnEvent(before.turn));
+        deps.emit(turnEvent(before.turn, attempt));
         sendBack({ type: 'TURN_DONE', turn: before.turn });
       } else {
         deps.emit({
@@ -236,20 +239,28 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   return { actor, usage, history, done };
 }
 
-const agentRound = (turn: Turn) => ({ agent: turn.agent, round: turn.round });
+/** The message's position and the claimId audience votes name it by. */
+const agentRound = (turn: Turn, attempt: number) => ({
+  agent: turn.agent,
+  round: turn.round,
+  claimId: claimIdOf({ attempt, round: turn.round, agent: turn.agent }),
+});
 
-function turnEvent(turn: Turn): DebateEventBody {
+function turnEvent(turn: Turn, attempt: number): DebateEventBody {
   return turn.targetAgent
     ? {
         type: 'rebuttal',
         data: {
-          ...agentRound(turn),
+          ...agentRound(turn, attempt),
           content: turn.content,
           model: turn.model,
           targetAgent: turn.targetAgent,
         },
       }
-    : { type: 'argument', data: { ...agentRound(turn), content: turn.content, model: turn.model } };
+    : {
+        type: 'argument',
+        data: { ...agentRound(turn, attempt), content: turn.content, model: turn.model },
+      };
 }
 
 type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;

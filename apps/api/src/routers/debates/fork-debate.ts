@@ -1,12 +1,11 @@
 import { CreatedDebate, ForkInput } from '@verdict/contracts';
-import { AppError } from '@verdict/core';
 import { userProcedure } from '../../trpc/init.ts';
 import { createdResponse, routingOf } from './create-helpers.ts';
 
 export const forkDebate = userProcedure
   .meta({
     errors: {
-      NOT_FOUND: 'Missing, or not public',
+      NOT_FOUND: 'Missing, or neither public nor shared with allowFork',
       MONTHLY_LIMIT_REACHED: 'The free plan\u2019s debates of the month are used up',
       CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
       QUOTA_EXCEEDED: 'Not enough credits for a fast debate',
@@ -16,14 +15,16 @@ export const forkDebate = userProcedure
       method: 'POST',
       path: '/api/debates/{id}/fork',
       summary: 'Run a public debate again, optionally with a modified question, in fast mode on your billing',
+      description:
+        'Public debates, and debates whose share link allows forks. Forking someone else\u2019s debate ' +
+        'notifies its owner (type fork).',
     },
   })
   .input(ForkInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const source = await ctx.services.debateReads.visible(ctx.caller.userId, input.id);
-    if (!source.isPublic) throw new AppError('NOT_FOUND', 'Debate not found');
-    const result = await ctx.services.debateCreation.create({
+    const source = await ctx.services.forks.source(input.id);
+    const result = await ctx.services.forks.fork(source, {
       ownerId: ctx.caller.userId,
       route: 'api',
       question: input.modifiedQuestion ?? source.question,

@@ -8,6 +8,7 @@ import { getStateChart } from './get-statechart.ts';
 import { listDebates } from './list-debates.ts';
 import { retryDebate } from './retry-debate.ts';
 import { sendCommand } from './send-command.ts';
+import { setVisibility } from './set-visibility.ts';
 
 export const debatesRouter = router({
   create: createDebate,
@@ -19,4 +20,5 @@ export const debatesRouter = router({
   retry: retryDebate,
   fork: forkDebate,
   analytics: getAnalytics,
+  setVisibility,
 });

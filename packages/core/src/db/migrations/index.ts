@@ -7,6 +7,9 @@ import { Migration0006DurableEngine } from './0006-durable-engine.ts';
 import { Migration0007DebateInterruptions } from './0007-debate-interruptions.ts';
 import { Migration0008AccountRateLimit } from './0008-account-rate-limit.ts';
 import { Migration0009Outcomes } from './0009-outcomes.ts';
+import { Migration0010SharingAndNotifications } from './0010-sharing-and-notifications.ts';
+import { Migration0011Collections } from './0011-collections.ts';
+import { Migration0012VotesAndPolls } from './0012-votes-and-polls.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -19,4 +22,7 @@ export const migrations = [
   { name: '0007-debate-interruptions', class: Migration0007DebateInterruptions },
   { name: '0008-account-rate-limit', class: Migration0008AccountRateLimit },
   { name: '0009-outcomes', class: Migration0009Outcomes },
+  { name: '0010-sharing-and-notifications', class: Migration0010SharingAndNotifications },
+  { name: '0011-collections', class: Migration0011Collections },
+  { name: '0012-votes-and-polls', class: Migration0012VotesAndPolls },
 ];

@@ -1,0 +1,48 @@
+import { PublicDebate, ShareTokenInput } from '@verdict/contracts';
+import { rateLimitedError, rateLimitHeaders } from '@verdict/core';
+import { authenticate, bringsCredentials } from '../../auth/authenticate.ts';
+import { streamData } from '../../http/debate-stream-data.ts';
+import { publicProcedure } from '../../trpc/init.ts';
+
+/**
+ * A share link's read, without credentials: counted per client IP (sliding window across API processes);
+ * a link that requires sign-in needs a session or a key, which is then checked and counted as usual.
+ */
+export const getPublicDebate = publicProcedure
+  .meta({
+    rateLimitHeaders: true,
+    errors: {
+      NOT_FOUND: 'No live link with this token (never issued, rotated, revoked, or its debate deleted)',
+      UNAUTHORIZED: 'The link requires sign-in and no valid session or key came with the request',
+      RATE_LIMITED: 'Over 30 reads per 60 seconds from this client IP (sliding window); see Retry-After',
+    },
+    openapi: {
+      method: 'GET',
+      path: '/api/public/debates/{token}',
+      summary: 'Read a shared debate by its link token',
+      description:
+        'The sanitized debate (question, status, mode, panel, verdict, transcript with claimIds) and the ' +
+        "events of its current attempt in order, as the debate stream sends them. Never the owner's id or " +
+        'email, keys or routing; the cost only when the owner chose showCost. Each read counts as a view. ' +
+        'CORS: any origin may read it (Access-Control-Allow-Origin *).',
+    },
+  })
+  .input(ShareTokenInput)
+  .output(PublicDebate)
+  .query(async ({ ctx, input }) => {
+    const decision = await ctx.services.rateLimits.hitPublicIp(ctx.req.ip);
+    Object.assign(ctx.response.headers, rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitedError(decision, 'Too many reads of shared debates; retry later');
+    // Checked only when brought: a bad key is a 401 whatever the link requires.
+    const signedIn = bringsCredentials(ctx.req);
+    if (signedIn) await authenticate(ctx.services, ctx.req, 'user', {});
+    const debate = await ctx.services.sharing.read(input.token, signedIn);
+    return {
+      ...debate,
+      events: debate.events.map((event) => ({
+        seq: event.seq,
+        event: event.type,
+        data: streamData(event.type, event.data) as Record<string, unknown>,
+      })),
+    } as PublicDebate;
+  });

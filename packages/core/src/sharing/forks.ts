@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Notification } from '@verdict/contracts';
+import type { AccountTables } from '../accounts/tables.ts';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import type { CreationResult, DebateRequest } from '../debates/creation.ts';
+import type { DebateTables } from '../debates/tables.ts';
+import type { Notifications } from '../notifications/notifications.ts';
+import { recordNotification } from '../notifications/record.ts';
+import { notFound } from '../shared/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import { clip } from '../shared/text.ts';
+import type { SharingTables } from './tables.ts';
+
+type Tables = DebateTables & SharingTables & AccountTables;
+
+export type ForkSource = { id: string; ownerId: string; question: string; context: string | null };
+
+/**
+ * Forks: who may run someone's debate again, and the notification its owner gets. A public debate may be
+ * forked by any signed-in user, a shared one when its link allows forks; anything else is "not found".
+ */
+export function createForks(
+  db: Database,
+  clock: Clock,
+  create: (request: DebateRequest) => Promise<CreationResult>,
+  notifications: Notifications,
+  settings: { emailEnabled: boolean },
+) {
+  const k = (em: EntityManager = db.em()) => query<Tables>(em);
+
+  return {
+    source: async (debateId: string): Promise<ForkSource> => {
+      const row = await k()
+        .selectFrom('debates as d')
+        .leftJoin('share_links as s', 's.debate_id', 'd.id')
+        .select(['d.id', 'd.owner_id', 'd.question', 'd.context', 'd.is_public', 's.allow_fork'])
+        .where('d.id', '=', debateId)
+        .where('d.deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!row || !(row.is_public || row.allow_fork === true)) throw notFound('Debate');
+      return { id: row.id, ownerId: row.owner_id, question: row.question, context: row.context ?? null };
+    },
+
+    /** Creates the fork; someone else's fork notifies the source's owner in the same transaction. */
+    fork: async (source: ForkSource, request: DebateRequest): Promise<CreationResult> => {
+      let notification: Notification | null = null;
+      const result = await create({
+        ...request,
+        alsoWrite: async (em) => {
+          if (request.ownerId === source.ownerId) return;
+          const actor = await k(em)
+            .selectFrom('users')
+            .select('name')
+            .where('id', '=', request.ownerId)
+            .executeTakeFirstOrThrow();
+          notification = await recordNotification(
+            em,
+            {
+              userId: source.ownerId,
+              type: 'fork',
+              message: `${actor.name} forked your debate "${clip(source.question, 80)}"`,
+              debateId: source.id,
+              actorId: request.ownerId,
+              actorName: actor.name,
+            },
+            { emailEnabled: settings.emailEnabled, at: new Date(clock.now()) },
+          );
+        },
+      });
+      if (notification) notifications.publish(source.ownerId, notification);
+      return result;
+    },
+  };
+}
