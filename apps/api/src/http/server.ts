@@ -28,6 +28,8 @@ export type ServerOptions = {
   logger?: FastifyServerOptions['loggerInstance'];
   /** Tests pass a router of their own to exercise the shared mechanisms (deprecation …). */
   router?: AppRouter | OpenApiRouter;
+  /** The notification stream's ping interval (the spec's 30 s); tests shorten it. */
+  notificationPingMs?: number;
 };
 
 /** The HTTP front: REST (/api, /v1) and tRPC (/trpc) over the same procedures, plus plain routes. */
@@ -35,6 +37,7 @@ export async function buildServer({
   core,
   logger,
   router = appRouter,
+  notificationPingMs,
 }: ServerOptions): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
@@ -113,7 +116,7 @@ export async function buildServer({
   registerDocs(app);
   registerHealth(app, core);
   registerDebateStreams(app, core);
-  registerNotificationStream(app, core);
+  registerNotificationStream(app, core, notificationPingMs ? { pingMs: notificationPingMs } : {});
   registerUnsubscribe(app, core);
   return app;
 }

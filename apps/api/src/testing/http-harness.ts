@@ -53,6 +53,7 @@ export type StartOptions = {
   router?: AppRouter | OpenApiRouter;
   /** The server's logger (tests that read log lines pass one); silent by default. */
   logger?: ServerOptions['logger'];
+  notificationPingMs?: number;
 };
 
 /** A real server on a random loopback port over a real PostgreSQL schema of its own (or a shared one). */
@@ -64,6 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<Harness> 
     core: test.core,
     ...(options.router ? { router: options.router } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.notificationPingMs ? { notificationPingMs: options.notificationPingMs } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

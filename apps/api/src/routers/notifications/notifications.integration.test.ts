@@ -59,7 +59,13 @@ async function openStream(baseUrl: string, user: TestUser) {
       // aborted
     }
   })();
-  return { res, messages, close: () => controller.abort() };
+  return {
+    res,
+    messages,
+    /** Everything but the pings. */
+    events: () => messages.filter((message) => message.event !== 'ping'),
+    close: () => controller.abort(),
+  };
 }
 
 const comment = (h: Harness, user: TestUser, debateId: string, content = 'A thought') =>
@@ -71,7 +77,7 @@ describe('notifications', () => {
   let actor: TestUser;
 
   beforeAll(async () => {
-    h = await startServer();
+    h = await startServer({ notificationPingMs: 300 });
     owner = await registerUser(h, { name: 'Nora Owner' });
     actor = await registerUser(h, { name: 'Carl Commenter' });
   });
@@ -197,20 +203,20 @@ describe('notifications', () => {
     expect(stream.res.headers.get('cache-control')).toBe('no-cache');
     expect(stream.res.headers.get('x-accel-buffering')).toBe('no');
     await eventually(
-      () => stream.messages.length,
+      () => stream.events().length,
       (n) => n >= 1,
     );
-    expect(stream.messages[0]).toEqual({
+    expect(stream.events()[0]).toEqual({
       id: undefined,
       event: 'connected',
       data: { userId: user.session.user.id },
     });
     await comment(h, actor, debate, 'after connecting');
     await eventually(
-      () => stream.messages.length,
+      () => stream.events().length,
       (n) => n >= 2,
     );
-    const [, live] = stream.messages;
+    const [, live] = stream.events();
     expect(live?.event).toBe('notification');
     expect(live?.data).toMatchObject({
       type: 'comment',
@@ -223,7 +229,29 @@ describe('notifications', () => {
     const elsewhere = await publicDebate(h, owner);
     await comment(h, actor, elsewhere);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(stream.messages).toHaveLength(2);
+    expect(stream.messages.filter((m) => m.event !== 'ping')).toHaveLength(2);
+    stream.close();
+  });
+
+  it('pings every interval with an empty string and no id', async () => {
+    const user = await registerUser(h);
+    const stream = await openStream(h.baseUrl, user);
+    await eventually(
+      () => stream.messages.filter((m) => m.event === 'ping').length,
+      (n) => n >= 2,
+    );
+    for (const ping of stream.messages.filter((m) => m.event === 'ping')) {
+      expect(ping).toEqual({ id: undefined, event: 'ping', data: '' });
+    }
+    stream.close();
+  });
+
+  it('counts opens against the stream budget, not the request budget, and says so in its headers', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const stream = await openStream(h.baseUrl, user);
+    expect(stream.res.headers.get('x-ratelimit-limit')).toBe(
+      String(h.core.config.rateLimits.streamOpensPerMinute),
+    );
     stream.close();
   });
 });
