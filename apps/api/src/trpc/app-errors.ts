@@ -9,8 +9,13 @@ function isZodError(err: unknown): err is Error & { issues: ZodLikeIssue[] } {
   return err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
 }
 
+/** As many issues as the envelope lists (its schema's maximum). */
+export const MAX_VALIDATION_DETAILS = 100;
+
 export function zodIssuesToDetails(issues: ZodLikeIssue[]): ValidationIssue[] {
-  return issues.map((issue) => ({
+  // The envelope documents at most MAX_VALIDATION_DETAILS; an array of 500 bad ids would say 500 times
+  // what the first 100 already say.
+  return issues.slice(0, MAX_VALIDATION_DETAILS).map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,
     code: issue.code,
