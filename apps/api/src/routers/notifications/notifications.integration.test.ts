@@ -391,7 +391,7 @@ describe('notification email', () => {
     for (const query of [
       `userId=${user.session.user.id}&type=forks&token=${forged}`,
       `userId=${user.session.user.id}&type=comments&token=${good}`,
-      `userId=${user.session.user.id}&type=forks&token=${good.slice(0, -1)}0`,
+      `userId=${user.session.user.id}&type=forks&token=${good.slice(0, -1)}${good.endsWith('0') ? '1' : '0'}`,
       `userId=${user.session.user.id}&type=forks`,
       `userId=not-a-uuid&type=forks&token=${good}`,
       `userId=${user.session.user.id}&type=likes&token=${good}`,
