@@ -40,9 +40,14 @@ export async function buildServer({
   notificationPingMs,
 }: ServerOptions): Promise<FastifyInstance> {
   const { config } = core;
+  const { trustProxy } = config;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes,
+    // Per-IP limits count by request.ip: behind a proxy, the client's address is in X-Forwarded-For.
+    // A hop count as a function: this overload of Fastify's options takes no number.
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     forceCloseConnections: true,
     // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
     exposeHeadRoutes: false,

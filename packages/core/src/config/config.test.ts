@@ -74,4 +74,15 @@ describe('loadConfig', () => {
     expect(loadConfig({}).rateLimits.publicReadsPerMinute).toBe(30);
     expect(loadConfig({ PUBLIC_READS_PER_MINUTE: '500' }).rateLimits.publicReadsPerMinute).toBe(500);
   });
+
+  it('trusts no proxy by default; TRUST_PROXY names hops, addresses or CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
+  });
 });

@@ -34,6 +34,19 @@ const EnvSchema = z.object({
    * default: the origin of APP_URL. Cookie-authenticated writes from any other origin are refused (CSRF).
    */
   CORS_ORIGINS: z.string().optional(),
+  /**
+   * Which proxies in front of the API to believe about the client's address (X-Forwarded-For), which the
+   * per-IP limits count by: unset trusts none; a number trusts that many hops; otherwise a comma-separated
+   * list of addresses or CIDRs (e.g. 10.0.0.0/8). "true" trusts any sender: only behind a proxy that
+   * overwrites the header.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/,
+      'true, a hop count, or addresses/CIDRs',
+    )
+    .optional(),
   /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Largest accepted request body in bytes. */
@@ -119,6 +132,8 @@ export type Config = {
   secureCookies: boolean;
   /** Origins of browser apps trusted with CORS and cookie-authenticated writes. */
   corsOrigins: string[];
+  /** Fastify's trustProxy: which X-Forwarded-For hops give the client address (TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
   requestTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
   /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
@@ -203,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appUrl,
     secureCookies: publicBaseUrl.startsWith('https://'),
     corsOrigins,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
@@ -240,6 +256,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cacheTtlMs: e.DEBATE_CACHE_HOURS * 3_600_000,
     },
   };
+}
+
+function trustProxyOf(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => entry.trim());
 }
 
 function isOrigin(value: string): boolean {

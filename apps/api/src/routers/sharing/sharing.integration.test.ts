@@ -424,3 +424,42 @@ describe('the public read limit', () => {
     expect(refused.headers.get('x-ratelimit-limit')).toBe('30');
   });
 });
+
+describe('client addresses behind a proxy', () => {
+  const readsOf = async (h: Harness, token: string, forwardedFor: string) => {
+    let allowed = 0;
+    for (let i = 0; i < 31; i++) {
+      const res = await h.request('GET', `/api/public/debates/${token}`, {
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+      if (res.status === 200) allowed++;
+    }
+    return allowed;
+  };
+  const sharedDebate = async (h: Harness) => {
+    const owner = await registerUser(h);
+    const [row] = await h.core.db.execute<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, ?, 'fast', 'completed', 'user_credits', 2, 1) returning id`,
+      [owner.session.user.id, 'Should the proxy be trusted'],
+    );
+    return (await h.request<ShareLink>('POST', `/api/share/${row?.id}`, { cookie: owner.cookie })).json.token;
+  };
+
+  it('with TRUST_PROXY, counts each forwarded client apart; without it, X-Forwarded-For changes nothing', async () => {
+    const behind = await startServer({ env: { TRUST_PROXY: '127.0.0.1' } });
+    const direct = await startServer();
+    try {
+      const token = await sharedDebate(behind);
+      expect(await readsOf(behind, token, '198.51.100.1')).toBe(30);
+      expect(await readsOf(behind, token, '198.51.100.2')).toBe(30);
+      const other = await sharedDebate(direct);
+      expect(
+        (await readsOf(direct, other, '198.51.100.1')) + (await readsOf(direct, other, '198.51.100.2')),
+      ).toBe(30);
+    } finally {
+      await behind.close();
+      await direct.close();
+    }
+  });
+});
