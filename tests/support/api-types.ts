@@ -870,6 +870,26 @@ export interface paths {
         patch: operations["notifications-updatePreferences"];
         trace?: never;
     };
+    "/api/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Other users' public debates you may want to read
+         * @description With at least 3 debates of your own: public debates matching the recurring words of your questions (recommendationReason "Based on your interests"), topped up with trending ones; otherwise the public debates of the last 30 days with the most views, votes and forks ("Trending on Verdict"). Never your own or private debates. limit is clamped to 1–20 (default 10).
+         */
+        get: operations["recommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1586,6 +1606,26 @@ export interface components {
             emailComments: boolean;
             emailForks: boolean;
         };
+        Recommendations: {
+            recommendations: components["schemas"]["RecommendedDebate"][];
+        };
+        RecommendedDebate: {
+            /** Format: uuid */
+            id: string;
+            question: string;
+            mode: ("fast" | "balanced" | "thorough") | null;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            recommendation: ("PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION") | null;
+            oneLiner: string | null;
+            confidence: number | null;
+            /** Format: int64 */
+            viewCount: number;
+            /** @enum {string} */
+            recommendationReason: "Based on your interests" | "Trending on Verdict";
+        };
         Profile: {
             /** Format: uuid */
             id: string;
@@ -2057,6 +2097,15 @@ export interface components {
             error: {
                 /** @constant */
                 code: "STREAKS_ERROR";
+                /** @description For people; may change between releases */
+                message: string;
+            };
+        };
+        /** @description Recommendation failure */
+        RecommendationsFailedError: {
+            error: {
+                /** @constant */
+                code: "RECOMMENDATIONS_FAILED";
                 /** @description For people; may change between releases */
                 message: string;
             };
@@ -8809,6 +8858,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    recommendations: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recommendations"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description RECOMMENDATIONS_FAILED: The recommendations could not be computed. INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationsFailedError"] | components["schemas"]["InternalError"];
                 };
             };
         };

@@ -8,6 +8,7 @@ import { outcomesRouter } from './routers/outcomes/index.ts';
 import { pollsRouter } from './routers/polls/index.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
+import { getRecommendations } from './routers/recommendations/get-recommendations.ts';
 import { scoresRouter } from './routers/scores/index.ts';
 import { sharingRouter } from './routers/sharing/index.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
@@ -29,6 +30,7 @@ export const appRouter = router({
   sharing: sharingRouter,
   comments: commentsRouter,
   notifications: notificationsRouter,
+  recommendations: getRecommendations,
   v1: router({
     me,
     health: v1Health,

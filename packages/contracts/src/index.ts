@@ -12,5 +12,6 @@ export * from './notifications.ts';
 export * from './outcomes.ts';
 export * from './plans.ts';
 export * from './reactions.ts';
+export * from './recommendations.ts';
 export * from './sharing.ts';
 export * from './text.ts';

@@ -23,6 +23,7 @@ import { type CounterStore, memoryCounterStore, postgresCounterStore } from './r
 import { createRateLimits } from './ratelimit/rate-limits.ts';
 import { createPolls } from './reactions/polls.ts';
 import { createArgumentVotes } from './reactions/votes.ts';
+import { createRecommendations } from './recommendations/recommendations.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createForks } from './sharing/forks.ts';
 import { createSharing } from './sharing/sharing.ts';
@@ -114,6 +115,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     forks: createForks(db, clock, debateCreation.create, notifications, email),
     comments: createComments(db, clock, notifications, email),
     notifications,
+    recommendations: createRecommendations(db, clock),
     close: async () => {
       await views.close();
       await counters.close();

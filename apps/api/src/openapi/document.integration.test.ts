@@ -145,6 +145,10 @@ describe('GET /openapi.json', () => {
     for (const o of operations) expect(o.tags, o.path).toHaveLength(1);
     expect(op('post', '/api/debates/{id}/fork').tags).toEqual(['debates']);
     expect(op('get', '/v1/verdicts/{id}/stream').tags).toEqual(['v1']);
+    // Every tag is described: a family added without a description would show its bare name.
+    for (const tag of (doc as unknown as { tags: { name: string; description: string }[] }).tags) {
+      expect(tag.description, tag.name).not.toBe(tag.name);
+    }
     expect((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name)).toEqual([
       'auth',
       'collections',
@@ -155,6 +159,7 @@ describe('GET /openapi.json', () => {
       'notifications',
       'outcomes',
       'public',
+      'recommendations',
       'scores',
       'share',
       'streaks',

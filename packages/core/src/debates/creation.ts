@@ -40,6 +40,8 @@ export type DebateRequest = {
   idempotencyKey: string | null;
   /** Everything that identifies the request, hashed for the Idempotency-Key check. */
   fingerprint: unknown;
+  /** The debate this one forks (counted towards the source's trending). */
+  forkedFromId?: string;
   /** What else the new debate's transaction writes (a fork's notification to the source's owner). */
   alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
 };
@@ -308,6 +310,7 @@ export function createDebateCreation(
             preset: request.preset ?? (fundingSource === 'free_tier' ? 'economy' : null),
             routing: request.routing ? sql`${JSON.stringify(request.routing)}::jsonb` : null,
             attempt: 1,
+            forked_from_id: request.forkedFromId ?? null,
             created_at: now,
           })
           .execute();

@@ -16,6 +16,11 @@ export const DebateSchema = defineEntity({
   indexes: [
     { name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] },
     { name: 'debates_owner_status_index', properties: ['owner', 'status'] },
+    // Partial: trending (recommendations/) reads only public, undeleted debates, newest first.
+    {
+      name: 'debates_public_created_index',
+      expression: `create index "debates_public_created_index" on "debates" ("created_at") where "is_public" = true and "deleted_at" is null`,
+    },
     // Partial: the reconciler (engine/reconciler.ts) scans only unfinished debates.
     {
       name: 'debates_unfinished_index',
@@ -59,6 +64,11 @@ export const DebateSchema = defineEntity({
     interruptions: p.integer().default(0),
     /** Its subject area, classified once when it completes (outcomes/); null until then. */
     domain: p.string().length(20).$type<DebateDomain>().nullable(),
+    /**
+     * The debate this one was forked from, for the forks count of trending (recommendations/). No foreign
+     * key: a source deleted for good leaves a dangling id that joins nothing.
+     */
+    forkedFromId: p.uuid().nullable().index(),
     /** Reads of its public link (sharing/), for popularity in search and recommendations. */
     viewCount: p.integer().default(0),
     /** When the reconciler last put this debate back on the queue. */

@@ -47,6 +47,7 @@ export function createForks(
       let notification: Notification | null = null;
       const result = await create({
         ...request,
+        forkedFromId: source.id,
         alsoWrite: async (em) => {
           if (request.ownerId === source.ownerId) return;
           const actor = await k(em)

@@ -362,6 +362,11 @@ describe('public debates and share links', () => {
         body: {},
       });
       expect(forked.status, forked.text).toBe(201);
+      const [row] = await h.core.db.execute<{ forked_from_id: string }>(
+        'select forked_from_id from debates where id = ?',
+        [forked.json.debateId],
+      );
+      expect(row?.forked_from_id).toBe(debateId);
       const inbox = await h.request<{
         notifications: { type: string; debateId: string; actorName: string; message: string }[];
       }>('GET', '/api/notifications', { cookie: alice.cookie });
