@@ -424,7 +424,8 @@ describe('the public read limit', () => {
     expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Within this window or into the next: refused reads count too, so the wait may pass the window's end.
+    expect(retryAfter).toBeLessThanOrEqual(120);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('30');
   });
