@@ -1,5 +1,5 @@
 import { ConfigError, createCore, createLogger, loadConfig, lockDataDir, OperatorError } from '@verdict/core';
-import { engineNodeFor } from '@verdict/engine';
+import { createEmbedder, engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
 import { assertPortFree, portRefusal } from './startup/port-check.ts';
@@ -33,11 +33,18 @@ async function main() {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
     dataDirLock: lock,
+    // The question of GET /api/similar is embedded here, with the model the engine nodes embed debates with.
+    embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),
   });
   const app = await buildServer({ core, logger });
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  logger.info(
+    core.similar.model
+      ? `embeddings: ${core.similar.model} (similar debates)`
+      : 'embeddings are off: no OpenAI, Google or Ollama provider is configured; /api/similar finds nothing',
+  );
   const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
   const engine =
     config.nats.kind === 'memory'

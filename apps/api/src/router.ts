@@ -1,4 +1,5 @@
 import { authRouter } from './routers/auth/index.ts';
+import { chainsRouter } from './routers/chains/index.ts';
 import { collectionsRouter } from './routers/collections/index.ts';
 import { commentsRouter } from './routers/comments/index.ts';
 import { debatesRouter } from './routers/debates/index.ts';
@@ -11,6 +12,7 @@ import { v1Health } from './routers/profile/v1-health.ts';
 import { getRecommendations } from './routers/recommendations/get-recommendations.ts';
 import { scoresRouter } from './routers/scores/index.ts';
 import { sharingRouter } from './routers/sharing/index.ts';
+import { findSimilar } from './routers/similar/find-similar.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
@@ -27,10 +29,12 @@ export const appRouter = router({
   polls: pollsRouter,
   scores: scoresRouter,
   collections: collectionsRouter,
+  chains: chainsRouter,
   sharing: sharingRouter,
   comments: commentsRouter,
   notifications: notificationsRouter,
   recommendations: getRecommendations,
+  similar: findSimilar,
   v1: router({
     me,
     health: v1Health,

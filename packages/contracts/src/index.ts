@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './chains.ts';
 export * from './collections.ts';
 export * from './comments.ts';
 export * from './debate-resource.ts';
@@ -14,4 +15,5 @@ export * from './plans.ts';
 export * from './reactions.ts';
 export * from './recommendations.ts';
 export * from './sharing.ts';
+export * from './similar.ts';
 export * from './text.ts';

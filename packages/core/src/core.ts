@@ -3,6 +3,7 @@ import { createBilling, openAccount } from './billing/ledger.ts';
 import { memoryBus } from './bus/memory.ts';
 import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
+import { createChains } from './chains/chains.ts';
 import { createCollections } from './collections/collections.ts';
 import { createComments } from './comments/comments.ts';
 import type { Config } from './config/config.ts';
@@ -28,6 +29,8 @@ import { type Clock, systemClock } from './shared/clock.ts';
 import { createForks } from './sharing/forks.ts';
 import { createSharing } from './sharing/sharing.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
+import type { Embedder } from './similar/embedder.ts';
+import { createSimilar } from './similar/similar.ts';
 
 export type CoreOptions = {
   clock?: Clock;
@@ -43,6 +46,8 @@ export type CoreOptions = {
   /** Embedded mode: the DATA_DIR lock the caller already holds, or the role to take it as (`server`). */
   dataDirLock?: DataDirLock;
   lockRole?: LockRole;
+  /** Embeds text for similar-debate lookups (the engine's createEmbedder); none: nothing is similar. */
+  embedder?: Embedder | null;
 };
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
@@ -111,11 +116,13 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
     collections: createCollections(db, clock),
+    chains: createChains(db, clock),
     sharing: createSharing(db, clock, debateReads, views, config.appUrl),
     forks: createForks(db, clock, debateCreation.create, notifications, email),
     comments: createComments(db, clock, notifications, email),
     notifications,
     recommendations: createRecommendations(db, clock),
+    similar: createSimilar(db, options.embedder ?? null),
     close: async () => {
       await views.close();
       await counters.close();

@@ -5,6 +5,8 @@
 import { Session } from './accounts/session.entity.ts';
 import { User } from './accounts/user.entity.ts';
 import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
+import { ChainNode } from './chains/chain-node.entity.ts';
+import { DecisionChain } from './chains/decision-chain.entity.ts';
 import { Collection } from './collections/collection.entity.ts';
 import { CollectionItem } from './collections/collection-item.entity.ts';
 import { Comment } from './comments/comment.entity.ts';
@@ -24,6 +26,7 @@ import { ArgumentVote } from './reactions/argument-vote.entity.ts';
 import { Poll } from './reactions/poll.entity.ts';
 import { PollVote } from './reactions/poll-vote.entity.ts';
 import { ShareLink } from './sharing/share-link.entity.ts';
+import { DebateEmbedding } from './similar/debate-embedding.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
 
 export const entities = [
@@ -43,10 +46,13 @@ export const entities = [
   UserScore,
   Collection,
   CollectionItem,
+  DecisionChain,
+  ChainNode,
   ShareLink,
   Comment,
   Notification,
   NotificationPreferences,
+  DebateEmbedding,
   ArgumentVote,
   Poll,
   PollVote,

@@ -78,5 +78,7 @@ export * from './routing/index.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';
+export { type EmbedPass, embedCompletedDebates } from './similar/embed-completed.ts';
+export { type Embedder, unitVector } from './similar/embedder.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './webhooks/outbox.ts';
 export type { WebhookTables } from './webhooks/tables.ts';

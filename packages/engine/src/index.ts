@@ -7,6 +7,7 @@ export type { EngineNodeOptions } from './layers.ts';
 export { type Chart, describeChart, stateOfStatus } from './machine/chart.ts';
 export { type Seat, seatPanel } from './machine/panel.ts';
 export { createEngineNode, type EngineNode, engineNodeFor } from './node/engine-node.ts';
+export { createEmbedder } from './providers/embedders.ts';
 export type { LlmProvider, LlmRequest, LlmResponse } from './providers/port.ts';
 export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './providers/simulated.ts';
 export type { CallPolicy } from './runner/llm-call.ts';

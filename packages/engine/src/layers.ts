@@ -1,5 +1,14 @@
-import { type Bus, type Clock, type Core, type Database, type MailSettings, smtpMailer } from '@verdict/core';
+import {
+  type Bus,
+  type Clock,
+  type Core,
+  type Database,
+  type Embedder,
+  type MailSettings,
+  smtpMailer,
+} from '@verdict/core';
 import { Layer } from 'effect';
+import { createEmbedder } from './providers/embedders.ts';
 import { ProviderChoice } from './providers/provider-choice.ts';
 import type { ProviderKeys, ProviderRegistryOptions } from './providers/registry.ts';
 import type { SimulatedOptions } from './providers/simulated.ts';
@@ -40,6 +49,10 @@ export type EngineNodeOptions = {
   /** How often the score worker takes recorded outcomes into scores (default 500 ms). */
   scoreIntervalMs?: number;
   maxInterruptions?: number;
+  /** Embeds completed debates for similar-debate lookups; absent or null when no provider embeds. */
+  embedder?: Embedder | null;
+  /** How often the embedding worker looks for completed debates to embed (default 1 s). */
+  embedIntervalMs?: number;
   /** Notification email: the mailer's settings and period; absent when the service sends no email. */
   mail?: { settings: MailSettings; intervalMs: number };
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
@@ -111,6 +124,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
     scoreIntervalMs: config.engine.scoreIntervalMs,
+    embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),
     ...mailOptions(core, log),
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',

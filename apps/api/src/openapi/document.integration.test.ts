@@ -151,6 +151,7 @@ describe('GET /openapi.json', () => {
     }
     expect((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name)).toEqual([
       'auth',
+      'chains',
       'collections',
       'debates',
       'health',
@@ -162,6 +163,7 @@ describe('GET /openapi.json', () => {
       'recommendations',
       'scores',
       'share',
+      'similar',
       'streaks',
       'v1',
     ]);

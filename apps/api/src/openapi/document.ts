@@ -27,11 +27,13 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   scores: 'Decision scores: how well calibrated the verdicts were for the caller',
   streaks: 'Daily-use streaks and milestones',
   collections: 'Named lists of debates, private or public',
+  chains: 'Decision chains: trees of related debates, and their summary as context for the next',
   share: 'Share links of debates (owner only)',
   public: 'Shared debates read by link, without credentials',
   notifications: 'Notifications of comments on and forks of your debates: inbox, live stream, unsubscribe',
   'notification-preferences': 'Which notifications are also emailed',
   recommendations: "Other users' public debates suggested to you",
+  similar: 'Your own debates closest in meaning to a text (embeddings)',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

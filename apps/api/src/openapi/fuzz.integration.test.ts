@@ -292,6 +292,22 @@ async function setUpFixtures(harness: Harness) {
   const othersPrivate = await debate(other, 'Should nobody else see this debate?');
   await debateReaching(harness.core, running.id, { statuses: ['running'] });
 
+  // Chains of the caller (its completed debate followed by the failed one) and of the other account.
+  const callersChain = await harness.core.chains.create(caller.session.user.id, {
+    name: 'Fuzzed chain',
+    rootDebateId: completed.id,
+  });
+  await harness.core.chains.addDebate(caller.session.user.id, {
+    id: callersChain.id,
+    debateId: failed.id,
+    parentDebateId: completed.id,
+    relationship: 'follow_up',
+  });
+  const othersChain = await harness.core.chains.create(other.session.user.id, {
+    name: 'Not yours',
+    rootDebateId: othersPrivate.id,
+  });
+
   const cookie = (token: string) => ({ cookie: `verdict_session=${token}` });
   return {
     engine,
@@ -326,7 +342,10 @@ async function setUpFixtures(harness: Harness) {
     ids: {
       keys: [...spareKeys.map((k) => k.id), otherKey.id, revoked.id],
       debates: [completed.id, failed.id, running.id, othersPublic.id, othersPrivate.id],
+      chains: [callersChain.id, othersChain.id],
     },
+    /** Debates the fields of chains may name: the caller's, and one of another account's. */
+    debateIds: [completed.id, failed.id, running.id, othersPrivate.id],
   };
 }
 
@@ -342,6 +361,7 @@ function knownValues(name: string, fx: Fixtures): unknown[] {
   if (name === 'email') return [fx.caller.email, fx.caller.email.toUpperCase()];
   if (name === 'password') return [fx.caller.password];
   if (name === 'Idempotency-Key') return ['fuzz-idempotency-key'];
+  if (name === 'rootDebateId' || name === 'parentDebateId') return fx.debateIds;
   if (name === 'X-Provider-Keys') {
     return [
       'openai:sk-test-1',
@@ -398,7 +418,11 @@ function credentialsFor(op: Operation) {
 
 /** The ids a path parameter of this operation may name, by route family. */
 const idsFor = (op: Operation) =>
-  op.path.startsWith('/api/keys/') ? fixtures.ids.keys : fixtures.ids.debates;
+  op.path.startsWith('/api/keys/')
+    ? fixtures.ids.keys
+    : op.path.startsWith('/api/chains/')
+      ? fixtures.ids.chains
+      : fixtures.ids.debates;
 
 function validValue(op: Operation, slot: Slot): fc.Arbitrary<unknown> {
   if (slot.where === 'path' && slot.schema.format === 'uuid') {

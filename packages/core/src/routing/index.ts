@@ -25,6 +25,7 @@ export {
 export { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
 export {
   BYOK_PROVIDERS,
+  embeddingModelFor,
   type ModelPrice,
   PROVIDER_TABLE,
   PROVIDERS,

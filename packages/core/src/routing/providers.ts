@@ -18,6 +18,8 @@ export type ProviderEntry = {
   tiers: Partial<Record<Tier, string>>;
   /** List prices of the models it serves, by model id; a model not listed counts 0 (see prices.ts). */
   prices: Record<string, ModelPrice>;
+  /** Its text-embedding model, when it has one (similar debates and semantic search). */
+  embedding?: string;
 };
 
 /**
@@ -56,6 +58,7 @@ export const PROVIDER_TABLE = {
       'gpt-6.1-terra': { input: 1.25, output: 10 },
       'gpt-6-luna': { input: 0.25, output: 2 },
     },
+    embedding: 'text-embedding-3-small',
   },
   google: {
     api: 'google',
@@ -66,6 +69,7 @@ export const PROVIDER_TABLE = {
       'gemini-flash-latest': { input: 0.3, output: 2.5 },
       'gemini-flash-lite-latest': { input: 0.1, output: 0.4 },
     },
+    embedding: 'text-embedding-004',
   },
   openrouter: {
     api: 'openai',
@@ -96,6 +100,7 @@ export const PROVIDER_TABLE = {
     byok: false,
     tiers: { opus: 'gpt-oss:120b', sonnet: 'qwen3:32b', haiku: 'qwen3:8b', local: 'gpt-oss:20b' },
     prices: {},
+    embedding: 'nomic-embed-text',
   },
 } as const satisfies Record<ProviderName, ProviderEntry>;
 
@@ -119,4 +124,19 @@ export function usableProviders(
     const entry: ProviderEntry = PROVIDER_TABLE[name];
     return Boolean(keys[name]?.trim()) || (entry.keyless === true && baseUrls[name] !== undefined);
   });
+}
+
+/**
+ * The embedding model a deployment uses, as "provider:model": the first usable provider (table order) that
+ * has one, or null when none does (then nothing is embedded and similar-debate lookups find nothing).
+ */
+export function embeddingModelFor(
+  keys: Partial<Record<ProviderName, string>>,
+  baseUrls: Partial<Record<ProviderName, string>> = {},
+): { provider: ProviderName; model: string } | null {
+  for (const name of usableProviders(keys, baseUrls)) {
+    const model = (PROVIDER_TABLE[name] as ProviderEntry).embedding;
+    if (model) return { provider: name, model };
+  }
+  return null;
 }

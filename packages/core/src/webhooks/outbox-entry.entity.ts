@@ -17,6 +17,10 @@ export const WebhookOutboxEntrySchema = defineEntity({
       name: 'webhook_outbox_unscored_index',
       expression: `create index "webhook_outbox_unscored_index" on "webhook_outbox" ("created_at") where "scored_at" is null and "event" in ('debate.completed', 'outcome.recorded', 'outcome.updated')`,
     },
+    {
+      name: 'webhook_outbox_unembedded_index',
+      expression: `create index "webhook_outbox_unembedded_index" on "webhook_outbox" ("created_at") where "embedded_at" is null and "event" = 'debate.completed'`,
+    },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
@@ -29,6 +33,8 @@ export const WebhookOutboxEntrySchema = defineEntity({
     dispatchedAt: p.datetime().nullable(),
     /** When the score worker took this outcome event into its owner's score (outcome events only). */
     scoredAt: p.datetime().nullable(),
+    /** When the embedding worker stored this completed debate's embedding (debate.completed only). */
+    embeddedAt: p.datetime().nullable(),
   },
 });
 

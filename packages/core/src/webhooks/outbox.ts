@@ -39,3 +39,34 @@ export async function queueDebateWebhook(
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
 }
+
+/** The webhook events about something of a user's other than one debate (the spec's Webhook events). */
+export type UserWebhookEvent = 'chain.created' | 'chain.updated';
+
+/**
+ * Queues a webhook event for `userId`, in the caller's transaction (the one that writes what the event
+ * reports). `debateId`, when the event concerns one debate, is recorded with it. `dedupeKey` names the
+ * occurrence, as for queueDebateWebhook.
+ */
+export async function queueUserWebhook(
+  em: EntityManager,
+  event: {
+    userId: string;
+    event: UserWebhookEvent;
+    dedupeKey: string;
+    payload: Record<string, unknown>;
+    debateId?: string;
+  },
+) {
+  await query<WebhookTables>(em)
+    .insertInto('webhook_outbox')
+    .values({
+      user_id: event.userId,
+      event: event.event,
+      debate_id: event.debateId ?? null,
+      dedupe_key: event.dedupeKey,
+      payload: sql`${JSON.stringify(event.payload)}::jsonb`,
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .execute();
+}

@@ -5,6 +5,7 @@ import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
+import { embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
@@ -19,7 +20,7 @@ import { LeaseKeeper } from './lease-keeper.ts';
 export const runNode = (
   stopRequested: Deferred.Deferred<void>,
   active: Map<string, RunningDebate>,
-  mail?: EngineNodeOptions['mail'],
+  extras: Pick<EngineNodeOptions, 'mail' | 'embedder' | 'embedIntervalMs'> = {},
 ) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -29,8 +30,15 @@ export const runNode = (
       const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
+      const { mail, embedder } = extras;
       if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
       else log('info', 'notification email is off: SMTP_URL is not set');
+      if (embedder) {
+        log('info', `embeddings: ${embedder.model} embeds completed debates for similar-debate lookups`);
+        yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
+      } else {
+        log('info', 'embeddings are off: no OpenAI, Google or Ollama provider is configured');
+      }
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(
@@ -103,7 +111,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
     start: () => {
       if (running) return;
       const stopRequested = Deferred.makeUnsafe<void>();
-      running = { stopRequested, done: runtime.runPromise(runNode(stopRequested, active, options.mail)) };
+      running = { stopRequested, done: runtime.runPromise(runNode(stopRequested, active, options)) };
     },
     stop: async () => {
       if (!running) return;

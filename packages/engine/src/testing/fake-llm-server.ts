@@ -152,6 +152,12 @@ export async function startFakeLlmServer(
       res.destroy();
     };
 
+    if (route.embedding) {
+      // Embeddings follow the text, not the script, unless the script answers an error for them.
+      const scripted = await nextReply(request);
+      if ('status' in scripted) return writeError(res, request, scripted);
+      return writeJson(res, 200, embeddingBody(route.embedding, body));
+    }
     const reply = await nextReply(request);
     if ('stall' in reply) return; // hold until the client gives up; 'close' records it
     if ('reset' in reply) return cut();
@@ -186,12 +192,29 @@ export async function startFakeLlmServer(
   };
 }
 
-type Route = { protocol: FakeProtocol; model?: string; stream?: boolean };
+type Route = {
+  protocol: FakeProtocol;
+  model?: string;
+  stream?: boolean;
+  /** An embeddings endpoint, and which answer shape it has. */
+  embedding?: 'openai' | 'google-single' | 'google-batch';
+};
 
 function routeOf(method: string, url: URL): Route | null {
   if (method !== 'POST') return null;
   if (url.pathname === '/v1/messages') return { protocol: 'anthropic' };
   if (url.pathname === '/v1/chat/completions') return { protocol: 'openai' };
+  if (url.pathname === '/v1/embeddings') return { protocol: 'openai', embedding: 'openai' };
+  const googleEmbed = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(embedContent|batchEmbedContents)$/.exec(
+    decodeURIComponent(url.pathname),
+  );
+  if (googleEmbed) {
+    return {
+      protocol: 'google',
+      model: googleEmbed[1] ?? '',
+      embedding: googleEmbed[2] === 'embedContent' ? 'google-single' : 'google-batch',
+    };
+  }
   const google = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(
     decodeURIComponent(url.pathname),
   );
@@ -423,4 +446,44 @@ async function writeStream(
     send(googleChunk(request, '', 'STOP', usage));
   }
   res.end();
+}
+
+/** Dimensions of the fake embeddings: small, the same for every model. */
+export const FAKE_EMBEDDING_DIMENSIONS = 64;
+
+/**
+ * A deterministic embedding of `text`: each word of three letters or more adds ±1 at a position its hash
+ * picks, so texts sharing words point the same way (cosine similarity follows word overlap).
+ */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(FAKE_EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/\p{L}{3,}/gu) ?? []) {
+    let hash = 2166136261;
+    for (const char of word) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 16777619);
+    const index = (hash >>> 0) % FAKE_EMBEDDING_DIMENSIONS;
+    vector[index] = (vector[index] ?? 0) + ((hash >>> 16) & 1 ? 1 : -1);
+  }
+  return vector;
+}
+
+function embeddingBody(shape: NonNullable<Route['embedding']>, body: Record<string, unknown>) {
+  if (shape === 'openai') {
+    const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+    return {
+      object: 'list',
+      model: String(body.model ?? ''),
+      data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(input) })),
+      usage: {
+        prompt_tokens: estimateTokens(inputs.join(' ')),
+        total_tokens: estimateTokens(inputs.join(' ')),
+      },
+    };
+  }
+  const textOf = (content: unknown) =>
+    ((content as { parts?: { text?: string }[] } | undefined)?.parts ?? [])
+      .map((part) => part.text ?? '')
+      .join(' ');
+  if (shape === 'google-single') return { embedding: { values: fakeEmbedding(textOf(body.content)) } };
+  const requests = (body.requests as { content?: unknown }[] | undefined) ?? [];
+  return { embeddings: requests.map((request) => ({ values: fakeEmbedding(textOf(request.content)) })) };
 }

@@ -10,6 +10,7 @@ import { reconcilePass } from '../workers/reconciler.ts';
 export { type DebaterTurnRef, debaterTurnOf, isClassification, turnRefKey } from './debater-requests.ts';
 export {
   DEFAULT_FAKE_REPLY_TEXT,
+  FAKE_EMBEDDING_DIMENSIONS,
   type FakeLlmServer,
   type FakeOutcome,
   type FakeProtocol,
@@ -17,6 +18,7 @@ export {
   type FakeRequest,
   type FakeRequestRecord,
   type FakeScript,
+  fakeEmbedding,
   startFakeLlmServer,
 } from './fake-llm-server.ts';
 export { type JudgeVerdict, judgeVerdictJson } from './judge-verdict.ts';

@@ -10,7 +10,9 @@ import { Migration0009Outcomes } from './0009-outcomes.ts';
 import { Migration0010SharingAndNotifications } from './0010-sharing-and-notifications.ts';
 import { Migration0011Collections } from './0011-collections.ts';
 import { Migration0012VotesAndPolls } from './0012-votes-and-polls.ts';
+import { Migration0013Chains } from './0013-chains.ts';
 import { Migration0015Recommendations } from './0015-recommendations.ts';
+import { Migration0016Embeddings } from './0016-embeddings.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -26,5 +28,7 @@ export const migrations = [
   { name: '0010-sharing-and-notifications', class: Migration0010SharingAndNotifications },
   { name: '0011-collections', class: Migration0011Collections },
   { name: '0012-votes-and-polls', class: Migration0012VotesAndPolls },
+  { name: '0013-chains', class: Migration0013Chains },
   { name: '0015-recommendations', class: Migration0015Recommendations },
+  { name: '0016-embeddings', class: Migration0016Embeddings },
 ];

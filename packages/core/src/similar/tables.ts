@@ -1,0 +1,5 @@
+import type { TablesOf } from '../db/kysely.ts';
+import type { DebateEmbeddingSchema } from './debate-embedding.entity.ts';
+
+/** The tables similar-debate lookup owns, for typed queries (db/kysely.ts). */
+export type SimilarTables = TablesOf<typeof DebateEmbeddingSchema>;
