@@ -1,0 +1,128 @@
+import {
+  createTestCore,
+  eventually,
+  type TestCore,
+  testDatabaseUrl,
+  testNatsUrl,
+  uniqueSchema,
+} from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
+
+// Decision chains, recommendations and similar debates over HTTP, through the client generated from the served
+// document, with the API and an engine node as separate processes (no embedding provider configured).
+describe('decision chains, recommendations and similar debates end to end', () => {
+  const env = {
+    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_SCHEMA: uniqueSchema('know'),
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: `${uniqueSchema('know')}.`,
+    SIMULATED_FIRST_TOKEN_MS: '20',
+    CONCURRENT_DEBATES: '20',
+    LOG_LEVEL: 'info',
+  };
+  let api: RunningProcess;
+  let engine: RunningEngine;
+  let db: TestCore;
+  let alice: ApiClient;
+  let bob: ApiClient;
+
+  const signUp = async (label: string) => {
+    const user = await registerUser(api.baseUrl, label);
+    await db.core.accounts.setPlan(user.userId, 'pro');
+    await db.core.billing.grantCredits(user.userId, 50);
+    return apiClient(api.baseUrl, { cookie: user.cookie });
+  };
+  const completed = async (client: ApiClient, question: string) => {
+    const { debateId } = expectBody(
+      await client.POST('/api/debates', { body: { question, skipCache: true } }),
+      201,
+    );
+    await eventually(
+      () => client.GET('/api/debates/{id}', { params: { path: { id: debateId } } }),
+      (res) => res.data?.status === 'completed',
+      30_000,
+    );
+    return debateId;
+  };
+
+  beforeAll(async () => {
+    api = await startApi(env);
+    engine = await startEngine(env);
+    db = await createTestCore(env);
+    alice = await signUp('alice');
+    bob = await signUp('bob');
+  }, 60_000);
+  afterAll(async () => {
+    await engine?.stop();
+    await api?.stop();
+    await (db?.core.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
+    await db?.cleanup();
+  });
+
+  it('builds a chain of decisions and hands its context to the next debate', async () => {
+    const root = await completed(alice, 'Should we rewrite the billing service in Go this year?');
+    const followUp = await completed(alice, 'Which part of billing should the rewrite start with?');
+    const chain = expectBody(
+      await alice.POST('/api/chains', { body: { name: 'Billing rewrite', rootDebateId: root } }),
+      201,
+    );
+    expectBody(
+      await alice.POST('/api/chains/{id}/debates', {
+        params: { path: { id: chain.id } },
+        body: { debateId: followUp, parentDebateId: root, relationship: 'follow_up' },
+      }),
+      201,
+    );
+    const read = expectBody(await alice.GET('/api/chains/{id}', { params: { path: { id: chain.id } } }), 200);
+    expect(read.nodes.map((n) => [n.debateId, n.parentDebateId, n.relationship])).toEqual([
+      [root, null, null],
+      [followUp, root, 'follow_up'],
+    ]);
+    const { context } = expectBody(
+      await alice.GET('/api/chains/{id}/context', { params: { path: { id: chain.id } } }),
+      200,
+    );
+    expect(context).toContain('rewrite the billing service');
+    expect(context.length).toBeLessThanOrEqual(5000);
+    // The context is a valid context of a new debate.
+    expectBody(
+      await alice.POST('/api/debates', {
+        body: { question: 'Should the rewrite ship behind a flag?', context },
+      }),
+      201,
+    );
+    const listed = expectBody(await alice.GET('/api/chains'), 200);
+    expect(listed.chains.map((c) => c.id)).toContain(chain.id);
+    const other = await bob.GET('/api/chains/{id}', { params: { path: { id: chain.id } } });
+    expect(other.response.status).toBe(404);
+    expect(
+      (await alice.DELETE('/api/chains/{id}', { params: { path: { id: chain.id } } })).response.status,
+    ).toBe(204);
+  });
+
+  it("recommends other users' public debates, and finds no similar debates without an embedding provider", async () => {
+    const shared = await completed(bob, 'Should our bakery open a second shop downtown?');
+    expectBody(
+      await bob.PATCH('/api/debates/{id}/visibility', {
+        params: { path: { id: shared } },
+        body: { isPublic: true },
+      }),
+      200,
+    );
+    const { recommendations } = expectBody(
+      await alice.GET('/api/recommendations', { params: { query: { limit: 20 } } }),
+      200,
+    );
+    expect(recommendations.map((r) => r.id)).toContain(shared);
+    expect(recommendations.find((r) => r.id === shared)?.recommendationReason).toMatch(
+      /^(Trending on Verdict|Based on your interests)$/,
+    );
+    const own = expectBody(await bob.GET('/api/recommendations'), 200);
+    expect(own.recommendations.map((r) => r.id)).not.toContain(shared);
+    expect(expectBody(await alice.GET('/api/similar', { params: { query: { q: 'bakery' } } }), 200)).toEqual({
+      results: [],
+    });
+  });
+});
