@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+import { type FakeLlmServer, fakeEmbedding, startFakeLlmServer } from '../testing/fake-llm-server.ts';
 
 /** The fake's non-streaming paths and bookkeeping, through the real SDKs (the adapters only stream). */
 
@@ -54,8 +54,29 @@ describe('fake LLM server', () => {
   });
 
   it('answers 404 for routes it does not speak', async () => {
-    const response = await fetch(`${fake.url}/v1/embeddings`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${fake.url}/v1/audio/speech`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
+  });
+
+  it('answers embeddings that follow the words of the text, in both protocols', async () => {
+    const openai = await fetch(`${fake.url}/v1/embeddings`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'office in Lisbon' }),
+    });
+    const body = (await openai.json()) as { data: { embedding: number[] }[] };
+    expect(body.data[0]?.embedding).toEqual(fakeEmbedding('office in Lisbon'));
+    const google = await fetch(`${fake.url}/v1beta/models/text-embedding-004:embedContent`, {
+      method: 'POST',
+      body: JSON.stringify({ content: { parts: [{ text: 'office in Lisbon' }] } }),
+    });
+    expect(((await google.json()) as { embedding: { values: number[] } }).embedding.values).toEqual(
+      fakeEmbedding('office in Lisbon'),
+    );
+    const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
+    const lisbon = fakeEmbedding('a second office in Lisbon');
+    expect(dot(lisbon, fakeEmbedding('office in Lisbon'))).toBeGreaterThan(
+      dot(lisbon, fakeEmbedding('hire a baker')),
+    );
   });
 
   it('takes a function script deciding per request', async () => {
