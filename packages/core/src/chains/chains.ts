@@ -8,11 +8,12 @@ import {
   type CreateChainInput,
 } from '@verdict/contracts';
 import { sql } from 'kysely';
+import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
-import { AppError, notFound } from '../shared/app-error.ts';
+import { notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { queueUserWebhook } from '../webhooks/outbox.ts';
 import { chainContext } from './chain-context.ts';
@@ -30,29 +31,19 @@ type Tables = ChainTables & DebateTables & AccountTables;
 export function createChains(db: Database, clock: Clock) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
-  /**
-   * Refuses a chain past CHAINS_PER_USER_MAX. The owner's row stays locked until the insert commits, so
-   * concurrent creations are counted one after another.
-   */
-  const assertRoomForAnother = async (em: EntityManager, userId: string) => {
-    const owner = await k(em)
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .forNoKeyUpdate()
-      .executeTakeFirst();
-    if (!owner) throw new AppError('USER_NOT_FOUND', 'User not found');
-    const { n } = await k(em)
-      .selectFrom('decision_chains')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (n >= CHAINS_PER_USER_MAX) {
-      throw new AppError('VALIDATION_ERROR', `At most ${CHAINS_PER_USER_MAX} chains per user`, {
-        details: [{ path: '', message: 'Delete a chain to make room for another', code: 'too_big' }],
-      });
-    }
-  };
+  const assertRoomForAnother = (em: EntityManager, userId: string) =>
+    assertUnderUserCap(em, userId, {
+      max: CHAINS_PER_USER_MAX,
+      noun: 'chain',
+      count: async () =>
+        (
+          await k(em)
+            .selectFrom('decision_chains')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+    });
 
   const readChain = async (userId: string, chainId: string) => {
     const row = await findOwnChain(db.em(), userId, chainId);

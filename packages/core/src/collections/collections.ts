@@ -8,10 +8,10 @@ import {
   type UpdateCollectionInput,
 } from '@verdict/contracts';
 import { sql } from 'kysely';
+import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { assertReadable, lockOwnCollection } from './collection-access.ts';
 import { createCollectionItems } from './collection-items.ts';
@@ -28,29 +28,19 @@ type Tables = CollectionTables & AccountTables;
 export function createCollections(db: Database, clock: Clock) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
-  /**
-   * Refuses a collection past COLLECTIONS_PER_USER_MAX. The owner's row stays locked until the insert
-   * commits, so concurrent creations are counted one after another.
-   */
-  const assertRoomForAnother = async (em: EntityManager, userId: string) => {
-    const owner = await k(em)
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .forNoKeyUpdate()
-      .executeTakeFirst();
-    if (!owner) throw new AppError('USER_NOT_FOUND', 'User not found');
-    const { n } = await k(em)
-      .selectFrom('collections')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (n >= COLLECTIONS_PER_USER_MAX) {
-      throw new AppError('VALIDATION_ERROR', `At most ${COLLECTIONS_PER_USER_MAX} collections per user`, {
-        details: [{ path: '', message: 'Delete a collection to make room for another', code: 'too_big' }],
-      });
-    }
-  };
+  const assertRoomForAnother = (em: EntityManager, userId: string) =>
+    assertUnderUserCap(em, userId, {
+      max: COLLECTIONS_PER_USER_MAX,
+      noun: 'collection',
+      count: async () =>
+        (
+          await k(em)
+            .selectFrom('collections')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+    });
 
   return {
     create: (userId: string, input: CreateCollectionInput): Promise<Collection> =>
