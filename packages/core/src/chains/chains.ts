@@ -9,7 +9,6 @@ import {
 } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
-import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
@@ -21,7 +20,7 @@ import { createChainDebates, lockOwnChain } from './chain-debates.ts';
 import { chainColumns, findOwnChain, readStoredNodes, toChain, toChainNodes } from './chain-views.ts';
 import type { ChainTables } from './tables.ts';
 
-type Tables = ChainTables & DebateTables & AccountTables;
+type Tables = ChainTables & DebateTables;
 
 /**
  * Decision chains: trees of a user's related debates, grown from a root debate by adding debates that

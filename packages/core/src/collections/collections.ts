@@ -9,7 +9,6 @@ import {
 } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
-import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -18,7 +17,7 @@ import { createCollectionItems } from './collection-items.ts';
 import { COLLECTION_COLUMNS, readItems, toCollection } from './collection-views.ts';
 import type { CollectionTables } from './tables.ts';
 
-type Tables = CollectionTables & AccountTables;
+type Tables = CollectionTables;
 
 /**
  * Collections: named lists of a user's own debates, private unless made public. Only the owner changes a
