@@ -52,3 +52,42 @@ export async function insertPendingDebate(
 
 /** The debate row as stored now (any owner, deleted or not), or null. */
 export const readDebate = (core: Core, id: string) => core.db.em().findOne(Debate, { id });
+
+/** A debate as a test stores it, finished or not, with no job queued: nothing will run it. */
+export type StoredDebate = {
+  ownerId: string;
+  question: string;
+  status?: 'pending' | 'running' | 'paused' | 'completed' | 'failed';
+  isPublic?: boolean;
+  createdAt?: Date;
+  viewCount?: number;
+  deleted?: boolean;
+  forkedFromId?: string | null;
+};
+
+/**
+ * Writes a debate straight to the database (completed and private unless said), for tests of what reads,
+ * shares or reacts to debates. Production code creates debates through debates/creation.ts only.
+ */
+export async function insertStoredDebate(core: { db: Database }, input: StoredDebate): Promise<string> {
+  const id = randomUUID();
+  const status = input.status ?? 'completed';
+  await core.db.execute(
+    `insert into debates (id, owner_id, question, mode, status, funding_source, requested_agents,
+       requested_rounds, is_public, created_at, completed_at, view_count, deleted_at, forked_from_id)
+     values (?, ?, ?, 'fast', ?, 'user_credits', 3, 1, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      input.ownerId,
+      input.question,
+      status,
+      input.isPublic ?? false,
+      (input.createdAt ?? new Date()).toISOString(),
+      status === 'completed' ? new Date().toISOString() : null,
+      input.viewCount ?? 0,
+      input.deleted ? new Date().toISOString() : null,
+      input.forkedFromId ?? null,
+    ],
+  );
+  return id;
+}

@@ -3,7 +3,13 @@ import { type Config, loadConfig } from '../config/config.ts';
 import { type Core, type CoreOptions, createCore } from '../core.ts';
 import { readDebate } from './debates.ts';
 
-export { insertPendingDebate, type PendingDebate, readDebate } from './debates.ts';
+export {
+  insertPendingDebate,
+  insertStoredDebate,
+  type PendingDebate,
+  readDebate,
+  type StoredDebate,
+} from './debates.ts';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 export { newUserCredentials, TEST_PASSWORD, uniqueEmail } from './users.ts';
 

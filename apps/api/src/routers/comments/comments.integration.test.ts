@@ -1,4 +1,5 @@
 import type { Comment, CommentPage, NotificationPage, ShareLink } from '@verdict/contracts';
+import { insertStoredDebate } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -16,14 +17,12 @@ describe('comments', () => {
   let reader: TestUser;
   let stranger: TestUser;
 
-  const newDebate = async (user: TestUser, isPublic = false) => {
-    const [row] = await h.core.db.execute<{ id: string }>(
-      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds, is_public)
-       values (?, ?, 'fast', 'completed', 'user_credits', 2, 1, ?) returning id`,
-      [user.session.user.id, 'Should the library open on Sundays?', isPublic],
-    );
-    return row?.id as string;
-  };
+  const newDebate = (user: TestUser, isPublic = false) =>
+    insertStoredDebate(h.core, {
+      ownerId: user.session.user.id,
+      question: 'Should the library open on Sundays?',
+      isPublic,
+    });
   const post = (user: TestUser | null, id: string, content: unknown) =>
     h.request<Comment>('POST', `/api/debates/${id}/comments`, { cookie: user?.cookie, body: { content } });
   const list = (user: TestUser | null, id: string, query = '') =>

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Notification, NotificationPage, NotificationPreferences } from '@verdict/contracts';
 import { type MailSettings, pendingEmails, sendDueEmails, smtpMailer, unsubscribeToken } from '@verdict/core';
-import { eventually, testNatsUrl, uniqueSchema } from '@verdict/core/testing';
+import { eventually, insertStoredDebate, testNatsUrl, uniqueSchema } from '@verdict/core/testing';
 import { type EngineNode, engineNodeFor } from '@verdict/engine';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -17,13 +17,8 @@ import {
 const LINK_SECRET = 'unsubscribe-links-secret-for-tests-0123456789';
 
 /** A public debate of `owner` written directly (the routes under test start from one). */
-async function publicDebate(h: Harness, owner: TestUser, question = 'Should we adopt a four-day week') {
-  const [row] = await h.core.db.execute<{ id: string }>(
-    `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds, is_public)
-     values (?, ?, 'fast', 'completed', 'user_credits', 2, 1, true) returning id`,
-    [owner.session.user.id, question],
-  );
-  return row?.id as string;
+function publicDebate(h: Harness, owner: TestUser, question = 'Should we adopt a four-day week') {
+  return insertStoredDebate(h.core, { ownerId: owner.session.user.id, question, isPublic: true });
 }
 
 /** Reads SSE messages off a stream as they come. */

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Recommendations } from '@verdict/contracts';
+import { insertStoredDebate } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
@@ -16,7 +16,7 @@ describe('GET /api/recommendations', () => {
   let author: TestUser;
 
   /** A debate written directly: public unless said, created `daysAgo` days ago, with `views`. */
-  const debate = async (
+  const debate = (
     owner: TestUser,
     question: string,
     options: {
@@ -26,25 +26,17 @@ describe('GET /api/recommendations', () => {
       deleted?: boolean;
       forkOf?: string;
     } = {},
-  ) => {
-    const id = randomUUID();
-    await h.core.db.execute(
-      `insert into debates (id, owner_id, question, mode, status, funding_source, requested_agents, requested_rounds,
-         is_public, created_at, view_count, deleted_at, forked_from_id)
-       values (?, ?, ?, 'fast', 'pending', 'user_credits', 3, 1, ?, ?, ?, ?, ?)`,
-      [
-        id,
-        owner.session.user.id,
-        question,
-        options.isPublic ?? true,
-        new Date(Date.now() - (options.daysAgo ?? 1) * DAY).toISOString(),
-        options.views ?? 0,
-        options.deleted ? new Date().toISOString() : null,
-        options.forkOf ?? null,
-      ],
-    );
-    return id;
-  };
+  ) =>
+    insertStoredDebate(h.core, {
+      ownerId: owner.session.user.id,
+      question,
+      status: 'pending',
+      isPublic: options.isPublic ?? true,
+      createdAt: new Date(Date.now() - (options.daysAgo ?? 1) * DAY),
+      viewCount: options.views ?? 0,
+      deleted: options.deleted ?? false,
+      forkedFromId: options.forkOf ?? null,
+    });
   const recommend = (user: TestUser, query = '') =>
     h.request<Recommendations>('GET', `/api/recommendations${query}`, { cookie: user.cookie });
 

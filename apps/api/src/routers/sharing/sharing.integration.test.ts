@@ -6,7 +6,7 @@ import {
   type ShareLink,
   type ShareLinkSettings,
 } from '@verdict/contracts';
-import { debateReaching, eventually } from '@verdict/core/testing';
+import { debateReaching, eventually, insertStoredDebate } from '@verdict/core/testing';
 import type { EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -406,13 +406,11 @@ describe('the public read limit', () => {
   beforeAll(async () => {
     h = await startServer();
     const alice = await registerUser(h);
-    const [row] = await h.core.db.execute<{ id: string }>(
-      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
-       values (?, ?, 'fast', 'completed', 'user_credits', 2, 1) returning id`,
-      [alice.session.user.id, 'Should this link be read too often?'],
-    );
-    token = (await h.request<ShareLink>('POST', `/api/share/${row?.id}`, { cookie: alice.cookie })).json
-      .token;
+    const id = await insertStoredDebate(h.core, {
+      ownerId: alice.session.user.id,
+      question: 'Should this link be read too often?',
+    });
+    token = (await h.request<ShareLink>('POST', `/api/share/${id}`, { cookie: alice.cookie })).json.token;
   });
   afterAll(async () => h.close());
 
@@ -444,12 +442,11 @@ describe('client addresses behind a proxy', () => {
   };
   const sharedDebate = async (h: Harness) => {
     const owner = await registerUser(h);
-    const [row] = await h.core.db.execute<{ id: string }>(
-      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
-       values (?, ?, 'fast', 'completed', 'user_credits', 2, 1) returning id`,
-      [owner.session.user.id, 'Should the proxy be trusted'],
-    );
-    return (await h.request<ShareLink>('POST', `/api/share/${row?.id}`, { cookie: owner.cookie })).json.token;
+    const id = await insertStoredDebate(h.core, {
+      ownerId: owner.session.user.id,
+      question: 'Should the proxy be trusted',
+    });
+    return (await h.request<ShareLink>('POST', `/api/share/${id}`, { cookie: owner.cookie })).json.token;
   };
 
   it('with TRUST_PROXY, counts each forwarded client apart; without it, X-Forwarded-For changes nothing', async () => {
