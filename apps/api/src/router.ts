@@ -11,6 +11,7 @@ import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
 import { getRecommendations } from './routers/recommendations/get-recommendations.ts';
 import { scoresRouter } from './routers/scores/index.ts';
+import { searchRouter } from './routers/search/index.ts';
 import { sharingRouter } from './routers/sharing/index.ts';
 import { findSimilar } from './routers/similar/find-similar.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
@@ -35,6 +36,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   recommendations: getRecommendations,
   similar: findSimilar,
+  search: searchRouter,
   v1: router({
     me,
     health: v1Health,

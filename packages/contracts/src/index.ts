@@ -14,6 +14,7 @@ export * from './outcomes.ts';
 export * from './plans.ts';
 export * from './reactions.ts';
 export * from './recommendations.ts';
+export * from './search.ts';
 export * from './sharing.ts';
 export * from './similar.ts';
 export * from './text.ts';

@@ -25,6 +25,7 @@ import { createRateLimits } from './ratelimit/rate-limits.ts';
 import { createPolls } from './reactions/polls.ts';
 import { createArgumentVotes } from './reactions/votes.ts';
 import { createRecommendations } from './recommendations/recommendations.ts';
+import { createSearch } from './search/search.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createForks } from './sharing/forks.ts';
 import { createSharing } from './sharing/sharing.ts';
@@ -93,6 +94,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
   );
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
+  const similar = createSimilar(db, options.embedder ?? null);
   return {
     config,
     clock,
@@ -122,7 +124,19 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     comments: createComments(db, clock, notifications, email),
     notifications,
     recommendations: createRecommendations(db, clock),
-    similar: createSimilar(db, options.embedder ?? null),
+    similar,
+    search: createSearch(db, clock, {
+      // Semantic hits only add to search: a failing embedding provider leaves it its keyword results.
+      semanticHits: async (userId, q, limit) => {
+        try {
+          const nearest = await similar.nearest(userId, q, limit);
+          return nearest.map((row) => ({ id: row.id, similarity: Number(row.similarity) }));
+        } catch (error) {
+          onError(error);
+          return [];
+        }
+      },
+    }),
     close: async () => {
       await views.close();
       await counters.close();

@@ -25,6 +25,7 @@ import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
 import { ArgumentVote } from './reactions/argument-vote.entity.ts';
 import { Poll } from './reactions/poll.entity.ts';
 import { PollVote } from './reactions/poll-vote.entity.ts';
+import { SearchHistory } from './search/search-history.entity.ts';
 import { ShareLink } from './sharing/share-link.entity.ts';
 import { DebateEmbedding } from './similar/debate-embedding.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
@@ -56,4 +57,5 @@ export const entities = [
   ArgumentVote,
   Poll,
   PollVote,
+  SearchHistory,
 ];

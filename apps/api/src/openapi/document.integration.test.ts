@@ -162,6 +162,7 @@ describe('GET /openapi.json', () => {
       'public',
       'recommendations',
       'scores',
+      'search',
       'share',
       'similar',
       'streaks',

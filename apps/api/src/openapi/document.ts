@@ -34,6 +34,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'notification-preferences': 'Which notifications are also emailed',
   recommendations: "Other users' public debates suggested to you",
   similar: 'Your own debates closest in meaning to a text (embeddings)',
+  search: 'Search of your own debates (keyword, full text), suggestions and search history',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

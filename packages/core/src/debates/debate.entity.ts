@@ -26,6 +26,21 @@ export const DebateSchema = defineEntity({
       name: 'debates_unfinished_index',
       expression: `create index "debates_unfinished_index" on "debates" ("lease_expires_at") where "status" in ('pending', 'running', 'paused')`,
     },
+    // Search (search/, migration 0014): full text over the expression search ranks with, and trigram
+    // indexes for ILIKE. The trigram ones exist only where the database has pg_trgm (the migration
+    // skips them otherwise); declared here so the schema generator leaves them alone where they exist.
+    {
+      name: 'debates_search_fts_index',
+      expression: `create index "debates_search_fts_index" on "debates" using gin (to_tsvector('english', "question" || ' ' || coalesce("context", '')))`,
+    },
+    {
+      name: 'debates_question_trgm_index',
+      expression: `create index "debates_question_trgm_index" on "debates" using gin ("question" gin_trgm_ops)`,
+    },
+    {
+      name: 'debates_context_trgm_index',
+      expression: `create index "debates_context_trgm_index" on "debates" using gin ("context" gin_trgm_ops)`,
+    },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),

@@ -99,6 +99,18 @@ describe('similar debates over embeddings', () => {
     }
   });
 
+  it('gives search its semantic hits: after the keyword results, uncounted, with no relevance score', async () => {
+    // "expansion" is in no question, so neither the text nor full-text matching finds the Lisbon debate.
+    const res = await h.request<{
+      results: { id: string; relevanceScore: number | null }[];
+      total: number;
+    }>('GET', `/api/search?q=${encodeURIComponent('Lisbon office expansion')}`, { cookie: alice.cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.total).toBe(0);
+    expect(res.json.results[0]).toEqual(expect.objectContaining({ id: ids.lisbon, relevanceScore: null }));
+    expect(res.json.results.map((r) => r.id)).not.toContain(ids.bobLisbon);
+  });
+
   it('leaves out deleted debates', async () => {
     const gone = await create(alice, 'Should the company open a third office in Lisbon as well');
     await eventually(embeddings, (rows) => rows.some((r) => r.debate_id === gone));

@@ -11,6 +11,7 @@ import { Migration0010SharingAndNotifications } from './0010-sharing-and-notific
 import { Migration0011Collections } from './0011-collections.ts';
 import { Migration0012VotesAndPolls } from './0012-votes-and-polls.ts';
 import { Migration0013Chains } from './0013-chains.ts';
+import { Migration0014Search } from './0014-search.ts';
 import { Migration0015Recommendations } from './0015-recommendations.ts';
 import { Migration0016Embeddings } from './0016-embeddings.ts';
 
@@ -29,6 +30,7 @@ export const migrations = [
   { name: '0011-collections', class: Migration0011Collections },
   { name: '0012-votes-and-polls', class: Migration0012VotesAndPolls },
   { name: '0013-chains', class: Migration0013Chains },
+  { name: '0014-search', class: Migration0014Search },
   { name: '0015-recommendations', class: Migration0015Recommendations },
   { name: '0016-embeddings', class: Migration0016Embeddings },
 ];
