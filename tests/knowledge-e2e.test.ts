@@ -125,4 +125,19 @@ describe('decision chains, recommendations and similar debates end to end', () =
       results: [],
     });
   });
+
+  it('searches your own debates, remembers the search, suggests it back and forgets it on request', async () => {
+    const mine = await completed(alice, 'Should the design team move to a four-day week?');
+    await completed(bob, 'Should the sales team move to a four-day week?');
+    const found = expectBody(
+      await alice.GET('/api/search', { params: { query: { q: 'four-day week', sort: 'relevance' } } }),
+      200,
+    );
+    expect(found.results.map((r) => r.id)).toEqual([mine]);
+    expect(found.total).toBe(1);
+    const suggestions = expectBody(await alice.GET('/api/search/suggestions'), 200);
+    expect(suggestions.suggestions.map((s) => s.text)).toContain('four-day week');
+    expect((await alice.DELETE('/api/search/history')).response.status).toBe(204);
+    expect(expectBody(await alice.GET('/api/search/suggestions'), 200).suggestions).toEqual([]);
+  });
 });
