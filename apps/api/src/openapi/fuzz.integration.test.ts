@@ -703,7 +703,9 @@ function checkAnswer(requested: Operation, request: FuzzRequest, answer: Answer)
       new RegExp(`^${o.path.replace(/\{\w+\}/g, '[^/]*')}$`).test(answer.pathname);
     const known = operations.some(exactly);
     const knownWithSlash = operations.some((o) => templatePattern(o.path).test(answer.pathname));
-    const expected = known ? [405] : knownWithSlash ? [404, 405] : [404];
+    // A path that cannot be decoded is refused before any routing, whichever path it is.
+    const undecodable = /%(?![0-9a-f]{2})/i.test(answer.pathname) ? [400] : [];
+    const expected = [...(known ? [405] : knownWithSlash ? [404, 405] : [404]), ...undecodable];
     const crossSite = request.credential.headers.origin !== undefined && BODY_METHODS.has(requested.method);
     expect([...expected, ...(crossSite ? [403] : [])], `a path no operation has: ${where}`).toContain(
       answer.status,
