@@ -224,6 +224,24 @@ function request<T>(child: ChildProcess, message: object, answer: string, timeou
 }
 
 /**
+ * Stops a bench's API server, which drops its own schema and streams on the way out; when there is none, or
+ * it cannot stop cleanly, they are dropped from here.
+ */
+export async function stopOrDrop(
+  server: { stop: () => Promise<void> } | null | undefined,
+  d: Deployment,
+  label: string,
+): Promise<void> {
+  if (!server) return dropDeployment(d);
+  try {
+    await server.stop();
+  } catch (err) {
+    process.stderr.write(`bench: the ${label} did not stop cleanly: ${String(err)}\n`);
+    await dropDeployment(d);
+  }
+}
+
+/**
  * Best-effort removal when a server could not clean up after itself: the schema (psql) and the prefix's
  * JetStream streams (natsBus creates them if missing, then deletes both).
  */

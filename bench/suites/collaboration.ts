@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { expectOk, startBareServer } from '../lib/api-servers.ts';
 import { processCpuSeconds } from '../lib/cpu.ts';
-import { dropDeployment } from '../lib/debates-servers.ts';
+import { stopOrDrop } from '../lib/debates-servers.ts';
 import { describeLoad, type LoadOptions, type LoadResult, measure } from '../lib/load.ts';
 import { measureWithCpu } from '../lib/measure-cpu.ts';
 import {
@@ -548,16 +548,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     if (failures.length) throw new Error(`collaboration: ${failures.join('; ')}`);
     return [...reads.results, ...notify.results];
   } finally {
-    if (streams) {
-      try {
-        await streams.stop();
-      } catch (err) {
-        process.stderr.write(`bench: the collaboration API did not stop cleanly: ${String(err)}\n`);
-        await dropDeployment(d);
-      }
-    } else {
-      await dropDeployment(d);
-    }
+    await stopOrDrop(streams, d, 'collaboration API');
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropDeployment } from '../lib/debates-servers.ts';
+import { stopOrDrop } from '../lib/debates-servers.ts';
 import { describeLoad, type LoadOptions, type LoadResult } from '../lib/load.ts';
 import { type CpuSplit, measureWithCpu } from '../lib/measure-cpu.ts';
 import { type BenchResult, round } from '../lib/results.ts';
@@ -327,16 +327,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     if (failed.length) throw new Error(`knowledge: failures in ${failed.map((m) => m.name).join(', ')}`);
     return results;
   } finally {
-    if (server) {
-      try {
-        await server.stop();
-      } catch (err) {
-        process.stderr.write(`bench: the knowledge API did not stop cleanly: ${String(err)}\n`);
-        await dropDeployment(d);
-      }
-    } else {
-      await dropDeployment(d);
-    }
+    await stopOrDrop(server, d, 'knowledge API');
   }
 }
 
