@@ -1,55 +1,23 @@
-import {
-  createTestCore,
-  eventually,
-  type TestCore,
-  testDatabaseUrl,
-  testNatsUrl,
-  uniqueSchema,
-} from '@verdict/core/testing';
+import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
+import { type ApiClient, apiClient, expectBody } from './support/api-client.ts';
 import { readSse } from './support/sse.ts';
+import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
 // Sharing, collections, votes, polls, comments and notifications over HTTP, through the client generated from
 // the served document, with the API and an engine node as separate processes on PostgreSQL and NATS.
 describe('collaboration end to end over HTTP', () => {
-  const env = {
-    DATABASE_URL: testDatabaseUrl(),
-    DATABASE_SCHEMA: uniqueSchema('collab'),
-    NATS_URL: testNatsUrl(),
-    NATS_PREFIX: `${uniqueSchema('collab')}.`,
-    SIMULATED_FIRST_TOKEN_MS: '20',
-    CONCURRENT_DEBATES: '20',
-    LOG_LEVEL: 'warn',
-  };
-  let api: RunningProcess;
-  let engine: RunningEngine;
-  let db: TestCore;
-  type User = { cookie: string; userId: string; client: ApiClient };
-  let owner: User;
-  let reader: User;
+  let stack: Stack;
+  let owner: ProUser;
+  let reader: ProUser;
   let anonymous: ApiClient;
   let debateId: string;
 
-  const signUp = async (label: string): Promise<User> => {
-    const user = await registerUser(api.baseUrl, label);
-    await db.core.accounts.setPlan(user.userId, 'pro');
-    await db.core.billing.grantCredits(user.userId, 50);
-    return {
-      cookie: user.cookie,
-      userId: user.userId,
-      client: apiClient(api.baseUrl, { cookie: user.cookie }),
-    };
-  };
-
   beforeAll(async () => {
-    api = await startApi({ ...env, LOG_LEVEL: 'info' });
-    engine = await startEngine({ ...env, LOG_LEVEL: 'info' });
-    db = await createTestCore(env);
-    owner = await signUp('owner');
-    reader = await signUp('reader');
-    anonymous = apiClient(api.baseUrl);
+    stack = await startStack('collab');
+    owner = await signUpPro(stack, 'owner');
+    reader = await signUpPro(stack, 'reader');
+    anonymous = apiClient(stack.api.baseUrl);
     const created = expectBody(
       await owner.client.POST('/api/debates', {
         body: { question: 'Should the team adopt trunk-based development?', skipCache: true },
@@ -64,10 +32,7 @@ describe('collaboration end to end over HTTP', () => {
     );
   }, 90_000);
   afterAll(async () => {
-    await engine?.stop();
-    await api?.stop();
-    await (db?.core.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
-    await db?.cleanup();
+    await stack?.stop();
   });
 
   it('shares a private debate by link: public read with transcript, settings, rotation, revocation', async () => {
@@ -235,7 +200,7 @@ describe('collaboration end to end over HTTP', () => {
 
   it('a comment by someone else reaches the owner: inbox, live stream, read marks, preferences', async () => {
     const stream = readSse(
-      `${api.baseUrl}/api/notifications/stream`,
+      `${stack.api.baseUrl}/api/notifications/stream`,
       { cookie: owner.cookie },
       { stopAfter: 2, timeoutMs: 20_000 },
     );

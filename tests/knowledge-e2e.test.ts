@@ -1,39 +1,15 @@
-import {
-  createTestCore,
-  eventually,
-  type TestCore,
-  testDatabaseUrl,
-  testNatsUrl,
-  uniqueSchema,
-} from '@verdict/core/testing';
+import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
+import { type ApiClient, expectBody } from './support/api-client.ts';
+import { type Stack, signUpPro, startStack } from './support/stack.ts';
 
 // Decision chains, recommendations and similar debates over HTTP, through the client generated from the served
 // document, with the API and an engine node as separate processes (no embedding provider configured).
 describe('decision chains, recommendations and similar debates end to end', () => {
-  const env = {
-    DATABASE_URL: testDatabaseUrl(),
-    DATABASE_SCHEMA: uniqueSchema('know'),
-    NATS_URL: testNatsUrl(),
-    NATS_PREFIX: `${uniqueSchema('know')}.`,
-    SIMULATED_FIRST_TOKEN_MS: '20',
-    CONCURRENT_DEBATES: '20',
-    LOG_LEVEL: 'info',
-  };
-  let api: RunningProcess;
-  let engine: RunningEngine;
-  let db: TestCore;
+  let stack: Stack;
   let alice: ApiClient;
   let bob: ApiClient;
 
-  const signUp = async (label: string) => {
-    const user = await registerUser(api.baseUrl, label);
-    await db.core.accounts.setPlan(user.userId, 'pro');
-    await db.core.billing.grantCredits(user.userId, 50);
-    return apiClient(api.baseUrl, { cookie: user.cookie });
-  };
   const completed = async (client: ApiClient, question: string) => {
     const { debateId } = expectBody(
       await client.POST('/api/debates', { body: { question, skipCache: true } }),
@@ -48,17 +24,12 @@ describe('decision chains, recommendations and similar debates end to end', () =
   };
 
   beforeAll(async () => {
-    api = await startApi(env);
-    engine = await startEngine(env);
-    db = await createTestCore(env);
-    alice = await signUp('alice');
-    bob = await signUp('bob');
+    stack = await startStack('know');
+    alice = (await signUpPro(stack, 'alice')).client;
+    bob = (await signUpPro(stack, 'bob')).client;
   }, 60_000);
   afterAll(async () => {
-    await engine?.stop();
-    await api?.stop();
-    await (db?.core.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
-    await db?.cleanup();
+    await stack?.stop();
   });
 
   it('builds a chain of decisions and hands its context to the next debate', async () => {
