@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.ts';
-import { type RunningProcess, startApi } from './support/processes.ts';
+import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
 
 // `npm start` with no DATABASE_URL and no NATS_URL: embedded PGlite in DATA_DIR, in-process bus, no keys.
 describe('the start command on the embedded default', () => {
@@ -85,5 +85,40 @@ describe('the start command on the embedded default', () => {
     expect(ids).toEqual(ids.map((_, i) => i + 1));
     expect(text.match(/^event: debate\.started$/gm)).toHaveLength(1);
     expect(text).toContain('event: debate.completed');
+  });
+
+  it('keeps attachment bytes as files in DATA_DIR, extracts them in-process and serves them back exactly', async () => {
+    const user = await registerUser(api.baseUrl, 'files');
+    // Next to the running server, the operator command goes through its admin channel.
+    const planned = await runAdmin(['set-plan', '--email', user.email, '--plan', 'enterprise'], {
+      DATA_DIR: dataDir,
+    });
+    expect(planned.code).toBe(0);
+    const client = apiClient(api.baseUrl, { cookie: user.cookie });
+    const created = await client.POST('/api/debates', {
+      body: { question: 'Should the notes travel with the embedded debate?' },
+    });
+    const debateId = created.data?.debateId as string;
+    const notes = 'Minutes: the team agreed to keep attachments beside the database.\n';
+    const form = new FormData();
+    form.append('file', new Blob([notes], { type: 'text/plain' }), 'minutes.txt');
+    const uploaded = await fetch(`${api.baseUrl}/api/debates/${debateId}/attachments`, {
+      method: 'POST',
+      headers: { cookie: user.cookie },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const { id } = (await uploaded.json()) as { id: string };
+    expect(await readFile(join(dataDir, 'attachments', id.slice(0, 2), id), 'utf8')).toBe(notes);
+    const list = await eventually(
+      () => client.GET('/api/debates/{id}/attachments', { params: { path: { id: debateId } } }),
+      (res) => res.data?.attachments[0]?.status === 'ready',
+      20_000,
+    );
+    expect(list.data?.attachments[0]?.textLength).toBeGreaterThan(40);
+    const download = await fetch(`${api.baseUrl}/api/debates/${debateId}/attachments/${id}/download`, {
+      headers: { cookie: user.cookie },
+    });
+    expect(await download.text()).toBe(notes);
   });
 });

@@ -25,6 +25,8 @@ export type ApiServerOptions = {
   counters?: 'memory' | 'database';
   /** Adds GET /bench/direct-me (see servers/api-server.ts). */
   directRoute?: boolean;
+  /** false: no per-key usage counting (production counts; for pricing it). */
+  countUsage?: boolean;
   /** More environment for the server (its configuration variables). */
   env?: Record<string, string>;
   execArgv?: string[];
@@ -43,6 +45,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   }
   if (options.counters) env.BENCH_COUNTERS = options.counters;
   if (options.directRoute) env.BENCH_DIRECT_ROUTE = '1';
+  if (options.countUsage === false) env.BENCH_USAGE_COUNTING = 'off';
   const cleanupDir = async () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   };

@@ -4,6 +4,7 @@
  * for embedded PGlite), plus bench-only knobs:
  *   BENCH_COUNTERS=memory|database  override the rate-limit counter store (default: as production)
  *   BENCH_DROP_SCHEMA=1             drop DATABASE_SCHEMA on shutdown
+ *   BENCH_USAGE_COUNTING=off        serve without counting keyed requests in their keys' usage (to price it)
  *   BENCH_DIRECT_ROUTE=1            also serve three experiment routes on plain Fastify (no tRPC):
  *     GET /bench/direct-me     the same three core calls as /v1/me (key lookup, counter upsert, profile)
  *     GET /bench/raw-me        the same three round trips, the profile read as raw SQL instead of em.findOne
@@ -52,7 +53,7 @@ try {
   // The account's own limit (an operator setting); its key inherits it.
   await core.accounts.setRateLimit(user.id, 100_000);
   const key = await core.apiKeys.create(user.id, 'bench', null);
-  app = await buildServer({ core });
+  app = await buildServer({ core, countUsage: process.env.BENCH_USAGE_COUNTING !== 'off' });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);
   ready = { key: key.key, userId: user.id };
 } catch (err) {

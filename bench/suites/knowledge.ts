@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stopOrDrop } from '../lib/debates-servers.ts';
 import { describeLoad, type LoadOptions, type LoadResult } from '../lib/load.ts';
 import { type CpuSplit, measureWithCpu } from '../lib/measure-cpu.ts';
+import { measurePgvectorSimilar } from '../lib/pgvector-similar.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import { type SpawnedServer, spawnServer } from '../lib/spawn-server.ts';
@@ -21,7 +22,8 @@ import type { Suite, SuiteContext } from '../lib/suite.ts';
  *  2. GET /api/recommendations (limit 10) for a user with 20 debates (interest path: full-text match, topped
  *     up with trending) and for a user with none (trending path);
  *  3. when the schema has the search migration's debates_search_fts_index: the interest path again without
- *     it (dropped in the bench schema only).
+ *     it (dropped in the bench schema only);
+ *  4. the pgvector storage of the same lookup on the embedded database (bench/lib/pgvector-similar.ts).
  * Then EXPLAIN (ANALYZE, BUFFERS) of the very statements the API sent (captured in the server) for each.
  */
 
@@ -325,6 +327,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       (m) => m.load.non2xx || m.load.errors || m.load.timeouts,
     );
     if (failed.length) throw new Error(`knowledge: failures in ${failed.map((m) => m.name).join(', ')}`);
+    results.push(...(await measurePgvectorSimilar(log)));
     return results;
   } finally {
     await stopOrDrop(server, d, 'knowledge API');

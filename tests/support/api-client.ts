@@ -8,7 +8,7 @@ import createClient, {
 import { expect } from 'vitest';
 import type { paths } from './api-types.ts';
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Init<Path extends keyof paths, M extends Method> = MaybeOptionalInit<paths[Path], M>;
 
 /**
@@ -24,6 +24,7 @@ type StrictMethod<M extends Method> = <Path extends ClientPathsWithMethod<Client
 export type ApiClient = {
   GET: StrictMethod<'get'>;
   POST: StrictMethod<'post'>;
+  PUT: StrictMethod<'put'>;
   PATCH: StrictMethod<'patch'>;
   DELETE: StrictMethod<'delete'>;
 };

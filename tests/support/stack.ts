@@ -14,6 +14,8 @@ export type Stack = {
   engine: RunningEngine;
   /** A core on the same schema, for what the API does not offer (plans, credits) and for cleaning up. */
   db: TestCore;
+  /** The settings the processes got: what another process of the stack (a second engine node) starts with. */
+  env: Record<string, string>;
   stop: () => Promise<void>;
 };
 
@@ -37,6 +39,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
     api,
     engine,
     db,
+    env: settings,
     stop: async () => {
       await engine.stop();
       await api.stop();

@@ -42,7 +42,7 @@ async function main() {
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
   logger.info(
     core.similar.model
-      ? `embeddings: ${core.similar.model} (similar debates)`
+      ? `embeddings: ${core.similar.model} (similar debates), stored as ${await core.similar.storage()}`
       : 'embeddings are off: no OpenAI, Google or Ollama provider is configured; /api/similar finds nothing',
   );
   const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;

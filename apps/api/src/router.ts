@@ -1,4 +1,6 @@
+import { attachmentsRouter } from './routers/attachments/index.ts';
 import { authRouter } from './routers/auth/index.ts';
+import { billingRouter } from './routers/billing/index.ts';
 import { chainsRouter } from './routers/chains/index.ts';
 import { collectionsRouter } from './routers/collections/index.ts';
 import { commentsRouter } from './routers/comments/index.ts';
@@ -10,15 +12,19 @@ import { pollsRouter } from './routers/polls/index.ts';
 import { me } from './routers/profile/me.ts';
 import { v1Health } from './routers/profile/v1-health.ts';
 import { getRecommendations } from './routers/recommendations/get-recommendations.ts';
+import { scheduledDebatesRouter } from './routers/scheduled-debates/index.ts';
 import { scoresRouter } from './routers/scores/index.ts';
 import { searchRouter } from './routers/search/index.ts';
 import { sharingRouter } from './routers/sharing/index.ts';
 import { findSimilar } from './routers/similar/find-similar.ts';
+import { getUsage } from './routers/usage/get-usage.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
 import { listVerdicts } from './routers/verdicts/list-verdicts.ts';
 import { votesRouter } from './routers/votes/index.ts';
+import { webhooksRouter } from './routers/webhooks/index.ts';
+import { workspacesRouter } from './routers/workspaces/index.ts';
 import { router } from './trpc/init.ts';
 
 export const appRouter = router({
@@ -37,6 +43,8 @@ export const appRouter = router({
   recommendations: getRecommendations,
   similar: findSimilar,
   search: searchRouter,
+  workspaces: workspacesRouter,
+  billing: billingRouter,
   v1: router({
     me,
     health: v1Health,
@@ -44,7 +52,11 @@ export const appRouter = router({
     listVerdicts,
     getVerdict,
     deleteVerdict,
+    usage: getUsage,
   }),
+  scheduledDebates: scheduledDebatesRouter,
+  webhooks: webhooksRouter,
+  attachments: attachmentsRouter,
 });
 
 /** The router type TypeScript clients import for end-to-end types (`createTRPCClient<AppRouter>`). */

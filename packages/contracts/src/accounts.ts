@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Plan } from './plans.ts';
 import { hasVisibleCharacter, visibleText } from './text.ts';
 
-const Email = z
+/** An email address, compared and stored lower-cased. */
+export const Email = z
   .email()
   .max(254)
   .transform((email) => email.toLowerCase());

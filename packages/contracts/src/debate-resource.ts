@@ -73,6 +73,9 @@ export const DebateListQuery = z.object({
   status: DebateStatus.optional(),
   sortBy: z.enum(['createdAt', 'completedAt']).default('createdAt'),
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
+  workspaceId: UuidInput.optional().meta({
+    description: "A workspace's debates instead of the caller's own; the caller must be a member",
+  }),
 });
 export type DebateListQuery = z.infer<typeof DebateListQuery>;
 
@@ -125,13 +128,17 @@ export const DebatePresetName = z.enum(['hackathon', 'balanced', 'economy', 'dee
 /** POST /api/debates. */
 export const CreateDebateInput = z.strictObject({
   question: visibleText(10, 2000),
-  mode: DebateMode.default('fast'),
+  mode: DebateMode.optional().meta({
+    description: "Default fast; in a workspace, the workspace's defaultDebateMode",
+  }),
   context: visibleText(1, 5000).optional(),
   agentCount: z.number().int().min(2).max(7).optional(),
   maxRounds: z.number().int().min(1).max(5).optional(),
   enableSearch: z.boolean().optional(),
   attachmentIds: z.array(UuidInput).max(5).optional(),
-  workspaceId: UuidInput.optional(),
+  workspaceId: UuidInput.optional().meta({
+    description: "Create it in this workspace (member or above): its members read it; its owner's plan pays",
+  }),
   preset: DebatePresetName.optional(),
   skipCache: z.boolean().optional(),
 });

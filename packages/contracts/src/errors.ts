@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Plan } from './plans.ts';
 
 /**
  * The one table of stable error codes. Each code has exactly one HTTP status; the message a client sees may
@@ -22,6 +23,8 @@ export const ERROR_CODES = {
   INSUFFICIENT_CREDITS: { status: 402, doc: 'Not enough credits for the mode' },
   /** Action reserved to BYOK plans. */
   BYOK_REQUIRED: { status: 402, doc: 'Action needs a BYOK plan' },
+  /** A workspace invite when every seat of the owner's plan is taken. */
+  SEAT_LIMIT_REACHED: { status: 402, doc: "Every seat of the workspace owner's plan is taken" },
   /** Authenticated but not allowed: another account's resource, role lacks rights. */
   FORBIDDEN: { status: 403, doc: 'Not allowed for this caller' },
   /** Resource missing, revoked, or owned by another user; also unknown routes. */
@@ -112,6 +115,15 @@ export const ERROR_EXTRAS = {
   MONTHLY_LIMIT_REACHED: {
     limit: count('Free-tier debates per month'),
     upgradeUrl: z.string().max(2048).meta({ description: 'Where to choose a paid plan' }),
+  },
+  BYOK_REQUIRED: {
+    requiredPlan: Plan.meta({ description: 'The plan that includes the action' }),
+    upgradeUrl: z.string().max(2048).meta({ description: 'Where to choose a paid plan' }),
+  },
+  SEAT_LIMIT_REACHED: {
+    seats: count("Seats of the workspace owner's plan, the owner included"),
+    memberCount: count('People in the workspace now'),
+    upgradeUrl: z.string().max(2048).meta({ description: 'Where to choose a plan with more seats' }),
   },
   CONCURRENT_LIMIT: {
     activeCount: count('Debates of the account now pending, running or paused'),

@@ -4,15 +4,97 @@ import { z } from 'zod';
 export const Plan = z.enum(['free', 'starter', 'pro', 'byok', 'byok_pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
 
-/** Per-key, per-minute request caps by plan when the key sets no `rateLimit` of its own. */
-export const PLAN_RATE_LIMITS: Record<Plan, number> = {
-  free: 10,
-  starter: 60,
-  byok: 60,
-  pro: 120,
-  byok_pro: 120,
-  enterprise: 60,
+/** Capabilities a plan may or may not include; each is checked by the gate in core/billing/plan-gates.ts. */
+export type PlanFeature = 'workspaces' | 'attachments';
+
+export type PlanTerms = {
+  /** Credits a new account starts with (only accounts start on a plan: `free`). */
+  signupCredits: number;
+  /** Credits granted when the plan's monthly invoice is paid; 0 for plans without a grant. */
+  monthlyCredits: number;
+  /** Per-key, per-minute request cap when the key sets no `rateLimit` of its own. */
+  requestsPerMinute: number;
+  /** Debates run on the caller's own provider keys (`X-Provider-Keys` required), never charged credits. */
+  ownProviderKeys: boolean;
+  /** Runs the free tier's debates of the month once credits are gone (then 429 MONTHLY_LIMIT_REACHED). */
+  freeTier: boolean;
+  /** People in a workspace owned on this plan, the owner included; null = unlimited. */
+  seats: number | null;
+  features: Record<PlanFeature, boolean>;
 };
 
+/**
+ * Every plan's terms, in one place: signup and monthly credits, rate limit, own keys, seats and gated
+ * features. Everything that depends on a plan reads it here. Numbers from the spec's plan table; where the
+ * spec says "custom" (Enterprise), the values are those a contract would start from.
+ */
+export const PLANS: Record<Plan, PlanTerms> = {
+  free: {
+    signupCredits: 10,
+    monthlyCredits: 0,
+    requestsPerMinute: 10,
+    ownProviderKeys: false,
+    freeTier: true,
+    seats: 1,
+    features: { workspaces: false, attachments: false },
+  },
+  starter: {
+    signupCredits: 0,
+    monthlyCredits: 0,
+    requestsPerMinute: 60,
+    ownProviderKeys: false,
+    freeTier: false,
+    seats: 1,
+    features: { workspaces: false, attachments: false },
+  },
+  pro: {
+    signupCredits: 0,
+    monthlyCredits: 500,
+    requestsPerMinute: 120,
+    ownProviderKeys: false,
+    freeTier: false,
+    seats: 25,
+    features: { workspaces: false, attachments: false },
+  },
+  byok: {
+    signupCredits: 0,
+    monthlyCredits: 0,
+    requestsPerMinute: 60,
+    ownProviderKeys: true,
+    freeTier: false,
+    seats: 5,
+    features: { workspaces: false, attachments: false },
+  },
+  byok_pro: {
+    signupCredits: 0,
+    monthlyCredits: 0,
+    requestsPerMinute: 120,
+    ownProviderKeys: true,
+    freeTier: false,
+    seats: 10,
+    features: { workspaces: true, attachments: true },
+  },
+  enterprise: {
+    signupCredits: 0,
+    monthlyCredits: 0,
+    requestsPerMinute: 60,
+    ownProviderKeys: false,
+    freeTier: false,
+    seats: null,
+    features: { workspaces: true, attachments: true },
+  },
+};
+
+/** The cheapest plan that includes a feature: named by a gate that refuses, so the caller knows what to buy. */
+export const PLAN_FOR_FEATURE: Record<PlanFeature, Plan> = {
+  workspaces: 'byok_pro',
+  attachments: 'byok_pro',
+};
+
+/** Per-key, per-minute request caps by plan when the key sets no `rateLimit` of its own. */
+export const PLAN_RATE_LIMITS: Record<Plan, number> = Object.fromEntries(
+  Plan.options.map((plan) => [plan, PLANS[plan].requestsPerMinute]),
+) as Record<Plan, number>;
+
 /** Credits a new account starts with. */
-export const SIGNUP_CREDITS = 10;
+export const SIGNUP_CREDITS = PLANS.free.signupCredits;

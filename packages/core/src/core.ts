@@ -1,5 +1,13 @@
+import { join } from 'node:path';
 import { createAccounts } from './accounts/accounts.ts';
+import { createAttachments } from './attachments/attachments.ts';
+import { type BlobStore, databaseBlobStore, filesystemBlobStore } from './attachments/blob-store.ts';
+import type { PageFetchOptions } from './attachments/page-fetch.ts';
+import { createCheckout } from './billing/checkout.ts';
+import { createInvoices } from './billing/invoices.ts';
 import { createBilling, openAccount } from './billing/ledger.ts';
+import { createPlanGates } from './billing/plan-gates.ts';
+import { createStripeWebhooks } from './billing/stripe/webhook.ts';
 import { memoryBus } from './bus/memory.ts';
 import { natsBus } from './bus/nats-on-demand.ts';
 import type { Bus } from './bus/ports.ts';
@@ -14,6 +22,7 @@ import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
 import { createDebateEvents } from './debates/debate-events.ts';
 import { createDebateReads } from './debates/debate-reads.ts';
+import { createWorkspaceDebates } from './debates/workspace-debates.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { createApiKeys } from './keys/api-keys.ts';
 import { createNotifications } from './notifications/notifications.ts';
@@ -25,6 +34,7 @@ import { createRateLimits } from './ratelimit/rate-limits.ts';
 import { createPolls } from './reactions/polls.ts';
 import { createArgumentVotes } from './reactions/votes.ts';
 import { createRecommendations } from './recommendations/recommendations.ts';
+import { createScheduledDebates } from './scheduled-debates/scheduled-debates.ts';
 import { createSearch } from './search/search.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { createForks } from './sharing/forks.ts';
@@ -32,6 +42,10 @@ import { createSharing } from './sharing/sharing.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
 import type { Embedder } from './similar/embedder.ts';
 import { createSimilar } from './similar/similar.ts';
+import { createUsage } from './usage/usage.ts';
+import { createWebhooks } from './webhooks/webhooks.ts';
+import { createWorkspaceMembers } from './workspaces/workspace-members.ts';
+import { createWorkspaces } from './workspaces/workspaces.ts';
 
 export type CoreOptions = {
   clock?: Clock;
@@ -49,6 +63,8 @@ export type CoreOptions = {
   lockRole?: LockRole;
   /** Embeds text for similar-debate lookups (the engine's createEmbedder); none: nothing is similar. */
   embedder?: Embedder | null;
+  /** POST /api/debates/fetch-url's limits and SSRF policy beyond the configuration's (tests shorten them). */
+  pageFetch?: Partial<PageFetchOptions>;
 };
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
@@ -58,7 +74,7 @@ export type Core = Awaited<ReturnType<typeof createCore>>;
  * What request handlers may use: the domain services, without the database, the bus or the clock they are
  * built on (those are for composition roots, the engine's layers and tests).
  */
-export type Services = Omit<Core, 'db' | 'bus' | 'clock' | 'close'>;
+export type Services = Omit<Core, 'db' | 'bus' | 'clock' | 'close' | 'blobs'>;
 
 export async function createCore(config: Config, options: CoreOptions = {}) {
   const clock = options.clock ?? systemClock;
@@ -95,6 +111,15 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
   const similar = createSimilar(db, options.embedder ?? null);
+  const plans = createPlanGates(config.appUrl);
+  // Embedded mode keeps attachment bytes as files beside its database; PostgreSQL keeps them in rows, which
+  // every API process and engine node reads alike (attachments/blob-store.ts).
+  const fileBlobs =
+    config.database.kind === 'pglite'
+      ? filesystemBlobStore(join(config.database.dataDir, 'attachments'), db, onError)
+      : null;
+  const blobs: BlobStore = fileBlobs ?? databaseBlobStore(db);
+  const usage = createUsage(db, clock, onError);
   return {
     config,
     clock,
@@ -124,12 +149,20 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     comments: createComments(db, clock, notifications, email),
     notifications,
     recommendations: createRecommendations(db, clock),
+    plans,
+    workspaces: createWorkspaces(db, clock, plans),
+    workspaceMembers: createWorkspaceMembers(db, clock, plans),
+    // Deleting a workspace deletes its debates: their owners' scores are recomputed in the same transaction.
+    workspaceDebates: createWorkspaceDebates(db, bus, debateReads, plans.upgradeUrl, {
+      afterRemoval: refreshScore,
+    }),
     similar,
     search: createSearch(db, clock, {
-      // Semantic hits only add to search: a failing embedding provider leaves it its keyword results.
+      // Semantic hits only add to search: a failing embedding provider, or lookups busy elsewhere, leave it
+      // its keyword results.
       semanticHits: async (userId, q, limit) => {
         try {
-          const nearest = await similar.nearest(userId, q, limit);
+          const nearest = await similar.hitsForSearch(userId, q, limit);
           return nearest.map((row) => ({ id: row.id, similarity: Number(row.similarity) }));
         } catch (error) {
           onError(error);
@@ -137,8 +170,27 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
         }
       },
     }),
+    usage,
+    scheduledDebates: createScheduledDebates(db, clock),
+    checkout: createCheckout(db, clock, config.billing, config.appUrl),
+    invoices: createInvoices(db),
+    stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
+    webhooks: createWebhooks(db, clock, config.webhooks),
+    // Pages are fetched under the webhooks' SSRF policy: WEBHOOK_ALLOW_HTTP / _PRIVATE relax both alike.
+    /** Where attachment bytes live: for the engine nodes' extraction worker of this process. */
+    blobs,
+    attachments: createAttachments(db, clock, plans, blobs, debateReads, {
+      ...options.pageFetch,
+      policy: {
+        allowHttp: config.webhooks.allowHttp,
+        allowPrivate: config.webhooks.allowPrivate,
+        ...options.pageFetch?.policy,
+      },
+    }),
     close: async () => {
+      fileBlobs?.close();
       await views.close();
+      await usage.close();
       await counters.close();
       await bus.close();
       await db.close();

@@ -4,7 +4,13 @@
  */
 import { Session } from './accounts/session.entity.ts';
 import { User } from './accounts/user.entity.ts';
+import { Attachment } from './attachments/attachment.entity.ts';
+import { AttachmentBlob } from './attachments/attachment-blob.entity.ts';
+import { BillingCustomer } from './billing/billing-customer.entity.ts';
 import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
+import { Invoice } from './billing/invoice.entity.ts';
+import { StripeEvent } from './billing/stripe-event.entity.ts';
+import { Subscription } from './billing/subscription.entity.ts';
 import { ChainNode } from './chains/chain-node.entity.ts';
 import { DecisionChain } from './chains/decision-chain.entity.ts';
 import { Collection } from './collections/collection.entity.ts';
@@ -25,10 +31,18 @@ import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
 import { ArgumentVote } from './reactions/argument-vote.entity.ts';
 import { Poll } from './reactions/poll.entity.ts';
 import { PollVote } from './reactions/poll-vote.entity.ts';
+import { ScheduledDebate } from './scheduled-debates/scheduled-debate.entity.ts';
+import { ScheduledRun } from './scheduled-debates/scheduled-run.entity.ts';
 import { SearchHistory } from './search/search-history.entity.ts';
 import { ShareLink } from './sharing/share-link.entity.ts';
 import { DebateEmbedding } from './similar/debate-embedding.entity.ts';
+import { KeyUsage } from './usage/key-usage.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
+import { Webhook } from './webhooks/webhook.entity.ts';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity.ts';
+import { WebhookDeliveryAttempt } from './webhooks/webhook-delivery-attempt.entity.ts';
+import { Workspace } from './workspaces/workspace.entity.ts';
+import { WorkspaceMember } from './workspaces/workspace-member.entity.ts';
 
 export const entities = [
   User,
@@ -58,4 +72,18 @@ export const entities = [
   Poll,
   PollVote,
   SearchHistory,
+  Workspace,
+  WorkspaceMember,
+  KeyUsage,
+  ScheduledDebate,
+  ScheduledRun,
+  BillingCustomer,
+  Subscription,
+  Invoice,
+  StripeEvent,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  Attachment,
+  AttachmentBlob,
 ];

@@ -1,7 +1,22 @@
 export type { Accounts, IssuedSession, NewUser } from './accounts/accounts.ts';
 export type { AccountTables } from './accounts/tables.ts';
+export {
+  ATTACHMENT_PROMPT_BUDGET,
+  type AttachmentExcerpt,
+  attachmentExcerptsFor,
+} from './attachments/agent-context.ts';
+export type { AttachmentDownload, Attachments, UploadedFile } from './attachments/attachments.ts';
+export {
+  type BlobStore,
+  databaseBlobStore,
+  type FilesystemBlobStore,
+  filesystemBlobStore,
+} from './attachments/blob-store.ts';
+export { extractPendingAttachments } from './attachments/extraction.ts';
+export { CONTENT_TYPES as ATTACHMENT_CONTENT_TYPES } from './attachments/file-types.ts';
 export { chooseFunding } from './billing/funding.ts';
 export { type Billing, chargedFor, refundDebate } from './billing/ledger.ts';
+export { assertPlanIncludes, createPlanGates, hasSeatFor, type PlanGates } from './billing/plan-gates.ts';
 export type { BillingTables } from './billing/tables.ts';
 export { memoryBus } from './bus/memory.ts';
 export type { NatsBus, NatsBusOptions } from './bus/nats.ts';
@@ -49,6 +64,14 @@ export {
 export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
 export { KEY_PREFIX } from './keys/api-keys.ts';
 export {
+  checkedAddressOf,
+  refusalOfAddress,
+  refusalOfUrl,
+  type SsrfPolicy,
+  SsrfRefusedError,
+  ssrfGuardedAgent,
+} from './net/ssrf-guard.ts';
+export {
   MAIL_ATTEMPTS,
   type MailSettings,
   notificationEmail,
@@ -67,6 +90,7 @@ export {
   ANONYMOUS_READ_LIMIT,
   accountRateLimit,
   createRateLimits,
+  keyRateLimit,
   LOGIN_FAILURE_LIMITS,
   PUBLIC_IP_LIMIT,
   type RateLimits,
@@ -75,10 +99,20 @@ export {
   rateLimitHeaders,
 } from './ratelimit/rate-limits.ts';
 export * from './routing/index.ts';
+export { nextRunAfter, type ScheduleTiming } from './scheduled-debates/next-run.ts';
+export type { ScheduledDebates } from './scheduled-debates/scheduled-debates.ts';
+export { createScheduler, type RunOutcome, type Scheduler } from './scheduled-debates/scheduler.ts';
+export type { ScheduleTables } from './scheduled-debates/tables.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';
 export { type EmbedPass, embedCompletedDebates } from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
+export { type KeyUsage, usagePeriod } from './usage/usage.ts';
+export { deliverNext } from './webhooks/deliveries.ts';
+export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';
+export { dispatchOutbox } from './webhooks/dispatch.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './webhooks/outbox.ts';
+export { createWebhookSender, type OutgoingDelivery, type WebhookSender } from './webhooks/sender.ts';
 export type { WebhookTables } from './webhooks/tables.ts';
+export type { Webhooks } from './webhooks/webhooks.ts';

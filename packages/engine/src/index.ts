@@ -13,3 +13,4 @@ export { SIMULATED_LABEL, type SimulatedOptions, simulatedProvider } from './pro
 export type { CallPolicy } from './runner/llm-call.ts';
 /** The actor without a node (no storage, no bus): for benchmarks of the machine and its Effect steps. */
 export { type RunningDebate, startDebate } from './runner/run-debate.ts';
+export type { WebhookDeliveryOptions } from './workers/webhook-worker.ts';

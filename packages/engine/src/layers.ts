@@ -1,10 +1,13 @@
 import {
+  type BlobStore,
   type Bus,
   type Clock,
   type Core,
+  createScheduler,
   type Database,
   type Embedder,
   type MailSettings,
+  type Scheduler,
   smtpMailer,
 } from '@verdict/core';
 import { Layer } from 'effect';
@@ -26,6 +29,7 @@ import {
   type ProbeMoment,
 } from './services.ts';
 import { DebateStore } from './store/debate-store.ts';
+import type { WebhookDeliveryOptions } from './workers/webhook-worker.ts';
 
 /** What an engine node is built from: the process's adapters, its provider keys, and its settings. */
 export type EngineNodeOptions = {
@@ -55,8 +59,14 @@ export type EngineNodeOptions = {
   embedIntervalMs?: number;
   /** Notification email: the mailer's settings and period; absent when the service sends no email. */
   mail?: { settings: MailSettings; intervalMs: number };
+  /** Scheduled debates: the scheduler of the node's core and its period; absent, the node runs none. */
+  scheduler?: { runDue: Scheduler['runDue']; intervalMs: number };
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
+  /** Webhook delivery: the SSRF policy and the senders; absent: the strict policy and the defaults. */
+  webhooks?: WebhookDeliveryOptions;
+  /** Where attachment bytes live (the core's store); absent: in the database. */
+  blobs?: BlobStore;
   log?: LogFn;
   /** Told of moments tests wait for (services.ts, ProbeMoment). */
   probe?: (moment: ProbeMoment) => void;
@@ -126,6 +136,16 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     scoreIntervalMs: config.engine.scoreIntervalMs,
     embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),
     ...mailOptions(core, log),
+    scheduler: {
+      runDue: createScheduler(core.db, core.clock, core.debateCreation).runDue,
+      intervalMs: config.engine.schedulerIntervalMs,
+    },
+    blobs: core.blobs,
+    webhooks: {
+      policy: { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate },
+      intervalMs: config.webhooks.intervalMs,
+      senders: config.webhooks.senders,
+    },
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
     ...(log ? { log } : {}),

@@ -6,6 +6,7 @@ import {
   type Services,
 } from '@verdict/core';
 import type { FastifyRequest } from 'fastify';
+import { lookUpKey } from '../http/usage-counting.ts';
 import { type Caller, presentedKey, SESSION_COOKIE } from '../trpc/context.ts';
 
 /** Whether the request brings credentials (a key, or a session cookie), valid or not. */
@@ -21,8 +22,9 @@ export async function authenticateIfPresented(
   core: Services,
   req: FastifyRequest,
   headers: Record<string, string>,
+  endpoint: string,
 ): Promise<Caller | null> {
-  if (bringsCredentials(req)) return authenticate(core, req, 'user', headers);
+  if (bringsCredentials(req)) return authenticate(core, req, 'user', headers, { endpoint });
   const decision = await core.rateLimits.hitAnonymousRead(req.ip);
   Object.assign(headers, rateLimitHeaders(decision));
   if (!decision.allowed) throw rateLimitedError(decision);
@@ -34,24 +36,31 @@ export type Credentials = 'user' | 'key';
 /** What the request is counted against: the account's request budget, or its budget of stream opens. */
 export type Budget = 'requests' | 'streams';
 
+export type AuthenticateOptions = {
+  /** The route template the request is for (`/v1/verdicts/:id`): where a keyed request is counted. */
+  endpoint: string;
+  budget?: Budget;
+};
+
 /**
  * Who is calling, for tRPC procedures and plain routes (SSE) alike. `user` accepts an API key or the
  * session cookie (a presented key wins); `key` requires a key. Every authenticated request is counted
  * against its account's limit (and its key's, when the key sets a lower one), and the X-RateLimit-* headers
- * go into `headers`, also when the limit refuses it.
+ * go into `headers`, also when the limit refuses it. A valid key's request is counted in its usage under
+ * `endpoint` before the limit decides, so refused requests count too.
  */
 export async function authenticate(
   core: Services,
   req: FastifyRequest,
   credentials: Credentials,
   headers: Record<string, string>,
-  budget: Budget = 'requests',
+  { endpoint, budget = 'requests' }: AuthenticateOptions,
 ): Promise<Caller> {
   const raw = presentedKey(req);
   let caller: Caller;
   let accountLimit: number;
   if (raw) {
-    const principal = await core.apiKeys.authenticate(raw);
+    const principal = await lookUpKey(core, req, raw, endpoint);
     if (!principal) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
     caller = { userId: principal.userId, key: principal, sessionToken: null };
     accountLimit = principal.accountLimit;

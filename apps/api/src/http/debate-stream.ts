@@ -7,6 +7,7 @@ import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
 import { nodeSseWriter, type SseWriter } from './sse-writer.ts';
+import { routeEndpoint } from './usage-counting.ts';
 
 export type DebateStreamOptions = {
   /** Interval of the `: keep-alive` comment on a stream that follows a running debate; default 15 s. */
@@ -81,7 +82,10 @@ export function registerDebateStreams(
   async function prepare(req: FastifyRequest, credentials: Credentials, headers: Record<string, string>) {
     // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
     // client that spent its request budget can still reconnect (EventSource gives up on a 429).
-    const caller = await authenticate(core, req, credentials, headers, 'streams');
+    const caller = await authenticate(core, req, credentials, headers, {
+      endpoint: routeEndpoint(req),
+      budget: 'streams',
+    });
     const { id } = parse(Params, req.params, '');
     const requested = lastEventId(req);
     const debate = await core.debateReads.visible(caller.userId, id);

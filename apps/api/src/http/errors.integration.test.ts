@@ -127,6 +127,13 @@ describe('error envelope', () => {
       },
     );
 
+    it('keeps the message of a 404 short whatever the length of the path', async () => {
+      const res = await h.request('GET', `/api/${'x'.repeat(5000)}`, { key });
+      const error = expectError(res, 'NOT_FOUND');
+      expect(error.message.length).toBeLessThan(300);
+      expect(error.message).toMatch(/^No route for GET \/api\/x+…$/);
+    });
+
     it('answers HEAD of an unknown path with 404', async () => {
       const res = await h.request('HEAD', '/nope');
       expect(res.status).toBe(404);

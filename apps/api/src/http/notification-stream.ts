@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/authenticate.ts';
 import { sendAppError } from './envelope.ts';
 import { nodeSseWriter } from './sse-writer.ts';
+import { routeEndpoint } from './usage-counting.ts';
 
 export type NotificationStreamOptions = {
   /** Interval of the `ping` event (the spec's 30 s). */
@@ -33,7 +34,8 @@ export function registerNotificationStream(
     try {
       if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
       // Opening counts against the stream budget, like debate streams: reconnecting must not eat requests.
-      userId = (await authenticate(core, req, 'user', headers, 'streams')).userId;
+      const options = { endpoint: routeEndpoint(req), budget: 'streams' } as const;
+      userId = (await authenticate(core, req, 'user', headers, options)).userId;
     } catch (err) {
       const appError =
         err instanceof AppError

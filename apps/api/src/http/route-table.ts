@@ -3,10 +3,27 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import type { Meta } from '../trpc/init.ts';
 
-type Route = { segments: string[]; methods: Set<string> };
+type Route = { segments: string[]; methods: Set<string>; template: string };
+
+const PARAMETER = /^(\{\w+\}|:\w+)$/;
 
 /** "/api/debates/{id}" and "/api/debates/:id" alike: a parameter segment matches any one segment. */
-const segmentsOf = (path: string) => path.split('/').map((s) => (/^(\{\w+\}|:\w+)$/.test(s) ? '*' : s));
+const segmentsOf = (path: string) => path.split('/').map((s) => (PARAMETER.test(s) ? '*' : s));
+
+const templates = new Map<string, string>();
+
+/**
+ * A path as Fastify writes it: "/v1/verdicts/{id}" is "/v1/verdicts/:id". Remembered, as procedures ask it
+ * on every call; only the routes' own paths are ever asked.
+ */
+export function routeTemplate(path: string): string {
+  let template = templates.get(path);
+  if (template === undefined) {
+    template = path.replace(/\{(\w+)\}/g, ':$1');
+    templates.set(path, template);
+  }
+  return template;
+}
 
 const matches = (pattern: string[], path: string[]) =>
   pattern.length === path.length && pattern.every((segment, i) => segment === '*' || segment === path[i]);
@@ -20,7 +37,11 @@ export function createRouteTable(app: FastifyInstance, router: OpenApiRouter) {
   const routes = new Map<string, Route>();
   const add = (path: string, methods: string[]) => {
     const key = segmentsOf(path).join('/');
-    const route = routes.get(key) ?? { segments: segmentsOf(path), methods: new Set<string>() };
+    const route = routes.get(key) ?? {
+      segments: segmentsOf(path),
+      methods: new Set<string>(),
+      template: routeTemplate(path),
+    };
     for (const method of methods) route.methods.add(method.toUpperCase());
     routes.set(key, route);
   };
@@ -43,6 +64,22 @@ export function createRouteTable(app: FastifyInstance, router: OpenApiRouter) {
       }
       return methods.size > 0 ? [...methods].sort() : null;
     },
+    /**
+     * The template of the route a request is for ("/v1/verdicts/:id"), or null when no route has its path.
+     * A route that takes the method wins, then the one with more fixed segments (/api/debates/fetch-url
+     * over /api/debates/:id).
+     */
+    templateOf: (method: string, url: string): string | null => {
+      const path = (url.split('?')[0] ?? url).split('/');
+      let best: { route: Route; rank: number } | null = null;
+      for (const route of routes.values()) {
+        if (!matches(route.segments, path)) continue;
+        const fixed = route.segments.filter((segment) => segment !== '*').length;
+        const rank = (route.methods.has(method) ? 1000 : 0) + fixed;
+        if (!best || rank > best.rank) best = { route, rank };
+      }
+      return best?.route.template ?? null;
+    },
   };
 }
 
@@ -55,12 +92,22 @@ export type RouteTable = ReturnType<typeof createRouteTable>;
 export function unroutable(routes: RouteTable, request: { method: string; url: string }): AppError | null {
   const allowed = routes.allowedMethods(request.url);
   if (allowed?.includes(request.method)) return null;
-  const path = request.url.split('?')[0];
   if (allowed === null) return notFound(request);
-  return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not supported on ${path}`, {
-    headers: { Allow: allowed.join(', ') },
-  });
+  return new AppError(
+    'METHOD_NOT_ALLOWED',
+    `${request.method} is not supported on ${shownPath(request.url)}`,
+    {
+      headers: { Allow: allowed.join(', ') },
+    },
+  );
 }
 
+/** Paths echoed in a message are cut short: a path of any length must not make a message of any length. */
+const SHOWN_PATH_MAX = 200;
+const shownPath = (url: string) => {
+  const path = url.split('?')[0] ?? '';
+  return path.length > SHOWN_PATH_MAX ? `${path.slice(0, SHOWN_PATH_MAX)}…` : path;
+};
+
 export const notFound = (request: { method: string; url: string }) =>
-  new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+  new AppError('NOT_FOUND', `No route for ${request.method} ${shownPath(request.url)}`);

@@ -8,6 +8,7 @@ import type { OpenApiRouter } from 'trpc-to-openapi';
 import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
+import { registerAttachmentRoutes } from './attachment-routes.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
@@ -19,7 +20,9 @@ import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-l
 import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
+import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerUnsubscribe } from './unsubscribe.ts';
+import { registerUsageCounting } from './usage-counting.ts';
 
 export type ServerOptions = {
   /** The domain services (a Core will do): the HTTP front never touches the database or the bus itself. */
@@ -30,15 +33,22 @@ export type ServerOptions = {
   router?: AppRouter | OpenApiRouter;
   /** The notification stream's ping interval (the spec's 30 s); tests shorten it. */
   notificationPingMs?: number;
+  /**
+   * For measurement only (bench/suites/usage.ts): false serves without counting keyed requests in their
+   * keys' usage, to price the counting. Production always counts.
+   */
+  countUsage?: boolean;
 };
 
 /** The HTTP front: REST (/api, /v1) and tRPC (/trpc) over the same procedures, plus plain routes. */
 export async function buildServer({
-  core,
+  core: services,
   logger,
   router = appRouter,
   notificationPingMs,
+  countUsage = true,
 }: ServerOptions): Promise<FastifyInstance> {
+  const core = countUsage ? services : withoutUsageCounting(services);
   const { config } = core;
   const { trustProxy } = config;
   const app = Fastify({
@@ -123,5 +133,13 @@ export async function buildServer({
   registerDebateStreams(app, core);
   registerNotificationStream(app, core, notificationPingMs ? { pingMs: notificationPingMs } : {});
   registerUnsubscribe(app, core);
+  if (countUsage) registerUsageCounting(app, core, routes, router as OpenApiRouter);
+  await registerStripeWebhook(app, core);
+  await registerAttachmentRoutes(app, core);
   return app;
 }
+
+const withoutUsageCounting = (core: Services): Services => ({
+  ...core,
+  usage: { ...core.usage, count: () => {} },
+});

@@ -73,12 +73,15 @@ const LINT_ERROR_LINE = /^\s*\d+:\d+\s+error\s/m;
 
 /** Routes served by plain handlers and described by hand. */
 const PLAIN_ROUTES = [
+  'POST /api/billing/webhook',
   'GET /api/debates/{id}/stream',
   'GET /api/notifications/stream',
   'GET /api/unsubscribe',
   'GET /health',
   'GET /v1/verdicts/{id}/stream',
   'OPTIONS /api/public/debates/{token}',
+  'POST /api/debates/{id}/attachments',
+  'GET /api/debates/{id}/attachments/{attachmentId}/download',
 ];
 
 type Schema = {
@@ -151,22 +154,27 @@ describe('GET /openapi.json', () => {
     }
     expect((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name)).toEqual([
       'auth',
+      'billing',
       'chains',
       'collections',
       'debates',
       'health',
+      'invoices',
       'keys',
       'notification-preferences',
       'notifications',
       'outcomes',
       'public',
       'recommendations',
+      'scheduled-debates',
       'scores',
       'search',
       'share',
       'similar',
       'streaks',
       'v1',
+      'webhooks',
+      'workspaces',
     ]);
     expect(op('post', '/api/debates/{id}/outcome').tags).toEqual(['debates']);
   });
@@ -395,6 +403,7 @@ describe('GET /openapi.json', () => {
       'POST /api/auth/login',
       'POST /api/auth/logout',
       'POST /api/auth/register',
+      'POST /api/billing/webhook',
       'POST /api/debates/{id}/comments',
     ]);
   });

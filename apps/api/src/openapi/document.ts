@@ -35,6 +35,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   recommendations: "Other users' public debates suggested to you",
   similar: 'Your own debates closest in meaning to a text (embeddings)',
   search: 'Search of your own debates (keyword, full text), suggestions and search history',
+  workspaces: 'Team workspaces: members and roles, settings, and the debates they share',
+  'scheduled-debates': 'Debates asked again daily, weekly or monthly, each run billed like a manual debate',
+  billing:
+    'Plans and credit packs through Stripe checkout, the customer portal, the balance, and the Stripe webhook',
+  invoices: 'What you paid: subscription invoices and credit-pack purchases',
+  webhooks: 'User webhooks: signed POSTs of debate, outcome and chain events, with the delivery history',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

@@ -1,12 +1,13 @@
 import type { CreatedApiKey } from '@verdict/contracts';
 import { ERROR_CODES, type ErrorCode, errorSchemaName } from '@verdict/contracts';
-import { debateReaching, insertPendingDebate } from '@verdict/core/testing';
+import { debateReaching, insertPendingDebate, startFakeStripe } from '@verdict/core/testing';
 import { createEngineNode, type EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { billingEnv, PRICE_AMOUNTS } from '../testing/billing-fixtures.ts';
 import {
   createKey,
   type Harness,
@@ -135,8 +136,10 @@ function operationsOf(doc: Document): Operation[] {
 
 // The server, its document and the fixtures are set up while the file is collected: the tests are named
 // after the operations the served document lists.
+// Billing talks to a local fake Stripe, so checkout and portal routes answer their pages.
+const fakeStripe = await startFakeStripe({ amounts: PRICE_AMOUNTS });
 const h: Harness = await startServer({
-  env: { STREAM_OPENS_PER_MINUTE: '100000', CONCURRENT_DEBATES: '100' },
+  env: { STREAM_OPENS_PER_MINUTE: '100000', CONCURRENT_DEBATES: '100', ...billingEnv(fakeStripe) },
 });
 const served = await h.request<Document>('GET', '/openapi.json');
 if (served.status !== 200) throw new Error(`GET /openapi.json answered ${served.status}`);
@@ -147,6 +150,7 @@ const fixtures = await setUpFixtures(h);
 afterAll(async () => {
   await fixtures.engine.stop();
   await h.close();
+  await fakeStripe.close();
 });
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -308,6 +312,69 @@ async function setUpFixtures(harness: Harness) {
     rootDebateId: othersPrivate.id,
   });
 
+  // Workspaces: the caller's (with the visitor as a member) and the other account's. Their owners' plans
+  // have workspaces only while they are created, so workspace debates meet the plan gate too.
+  const workspace = async (owner: TestUser, slug: string, then: 'pro' | 'byok_pro') => {
+    await harness.core.accounts.setPlan(owner.session.user.id, 'enterprise');
+    const created = await harness.core.workspaces.create(owner.session.user.id, { name: slug, slug });
+    await harness.core.accounts.setPlan(owner.session.user.id, then);
+    return created;
+  };
+  const callersWorkspace = await workspace(caller, 'fuzzed-workspace', 'pro');
+  await harness.core.workspaceMembers.invite(caller.session.user.id, {
+    id: callersWorkspace.id,
+    email: visitor.email,
+    role: 'member',
+  });
+  const othersWorkspace = await workspace(other, 'not-the-fuzzers', 'byok_pro');
+  // Attachments (BYOK Pro to add, so the caller has it only while adding): the caller's and another's.
+  const attach = (owner: TestUser, debateId: string) =>
+    harness.core.attachments.upload(owner.session.user.id, debateId, {
+      filename: 'notes.txt',
+      bytes: new TextEncoder().encode('Notes the agents read'),
+    });
+  await harness.core.accounts.setPlan(caller.session.user.id, 'byok_pro');
+  const callersAttachment = await attach(caller, completed.id);
+  await harness.core.accounts.setPlan(caller.session.user.id, 'pro');
+  const othersAttachment = await attach(other, othersPrivate.id);
+  // Scheduled debates of the caller and of the other account.
+  const callersSchedule = await harness.core.scheduledDebates.create(caller.session.user.id, {
+    question: 'Should the fuzzer ask this every week?',
+    frequency: 'weekly',
+    dayOfWeek: 1,
+    timeOfDay: '09:00',
+    timezone: 'UTC',
+    mode: 'fast',
+  });
+  const othersSchedule = await harness.core.scheduledDebates.create(other.session.user.id, {
+    question: 'Should nobody else see this schedule?',
+    frequency: 'daily',
+    timeOfDay: '09:00',
+    timezone: 'UTC',
+    mode: 'fast',
+  });
+  // An invoice of the caller's and one of the other account's, for GET /api/invoices/{id}.
+  const invoiceOf = async (owner: TestUser) =>
+    (
+      await harness.core.db.execute<{ id: string }>(
+        `insert into invoices (user_id, type, description, amount_cents, currency, status, metadata)
+         values (?, 'credit_pack', '100 credits', 499, 'usd', 'paid', '{"creditAmount":100}') returning id`,
+        [owner.session.user.id],
+      )
+    )[0]?.id as string;
+  const invoices = [await invoiceOf(caller), await invoiceOf(other)];
+  // Webhooks of the caller (with a delivery) and of the other account. Their host name resolves nowhere, so
+  // what the fuzzer queues fails quietly.
+  const hookInput = {
+    url: 'https://hooks.invalid/verdict',
+    events: ['debate.created' as const],
+    active: true,
+  };
+  const callersHook = await harness.core.webhooks.create(caller.session.user.id, hookInput);
+  const callersDelivery = await harness.core.webhooks.test(caller.session.user.id, callersHook.id);
+  const othersHook = await harness.core.webhooks.create(other.session.user.id, hookInput);
+  const othersDelivery = await harness.core.webhooks.test(other.session.user.id, othersHook.id);
+
   const cookie = (token: string) => ({ cookie: `verdict_session=${token}` });
   return {
     engine,
@@ -343,6 +410,14 @@ async function setUpFixtures(harness: Harness) {
       keys: [...spareKeys.map((k) => k.id), otherKey.id, revoked.id],
       debates: [completed.id, failed.id, running.id, othersPublic.id, othersPrivate.id],
       chains: [callersChain.id, othersChain.id],
+      workspaces: [callersWorkspace.id, othersWorkspace.id],
+      /** Members a workspace path may name: the caller (its owner), the visitor, someone in no workspace. */
+      members: [caller.session.user.id, visitor.session.user.id, other.session.user.id],
+      scheduledDebates: [callersSchedule.id, othersSchedule.id],
+      invoices,
+      webhooks: [callersHook.id, othersHook.id],
+      webhookDeliveries: [callersDelivery.deliveryId, othersDelivery.deliveryId],
+      attachments: [callersAttachment.id, othersAttachment.id],
     },
     /** Debates the fields of chains may name: the caller's, and one of another account's. */
     debateIds: [completed.id, failed.id, running.id, othersPrivate.id],
@@ -362,6 +437,7 @@ function knownValues(name: string, fx: Fixtures): unknown[] {
   if (name === 'password') return [fx.caller.password];
   if (name === 'Idempotency-Key') return ['fuzz-idempotency-key'];
   if (name === 'rootDebateId' || name === 'parentDebateId') return fx.debateIds;
+  if (name === 'workspaceId') return fx.ids.workspaces;
   if (name === 'X-Provider-Keys') {
     return [
       'openai:sk-test-1',
@@ -416,17 +492,29 @@ function credentialsFor(op: Operation) {
   };
 }
 
-/** The ids a path parameter of this operation may name, by route family. */
-const idsFor = (op: Operation) =>
-  op.path.startsWith('/api/keys/')
-    ? fixtures.ids.keys
-    : op.path.startsWith('/api/chains/')
-      ? fixtures.ids.chains
-      : fixtures.ids.debates;
+/** Route families whose path ids come from their own fixtures; any other path names debates. */
+const ID_FAMILIES: [prefix: string, family: keyof Fixtures['ids']][] = [
+  ['/api/keys/', 'keys'],
+  ['/api/chains/', 'chains'],
+  ['/api/workspaces/', 'workspaces'],
+  ['/api/scheduled-debates/', 'scheduledDebates'],
+  ['/api/invoices/', 'invoices'],
+  ['/api/webhooks/', 'webhooks'],
+];
+
+/** The ids a path parameter of this operation may name, by route family (and, for members, by name). */
+const idsFor = (op: Operation, slot: Slot) =>
+  slot.name === 'userId'
+    ? fixtures.ids.members
+    : slot.name === 'deliveryId'
+      ? fixtures.ids.webhookDeliveries
+      : slot.name === 'attachmentId'
+        ? fixtures.ids.attachments
+        : fixtures.ids[ID_FAMILIES.find(([prefix]) => op.path.startsWith(prefix))?.[1] ?? 'debates'];
 
 function validValue(op: Operation, slot: Slot): fc.Arbitrary<unknown> {
   if (slot.where === 'path' && slot.schema.format === 'uuid') {
-    const ids = idsFor(op);
+    const ids = idsFor(op, slot);
     // An id in capitals is the same id (RFC 9562, and the document's pattern).
     const family = [...ids, ...ids.map((id) => id.toUpperCase())];
     return fc.oneof(
@@ -584,7 +672,7 @@ function boundaryExamples(op: Operation): FuzzRequest[] {
   if (!credential) throw new Error('no credential for the examples');
   const base = slots.map((slot) => {
     if (!slot.required) return OMIT;
-    if (slot.where === 'path' && slot.schema.format === 'uuid') return idsFor(op)[0];
+    if (slot.where === 'path' && slot.schema.format === 'uuid') return idsFor(op, slot)[0];
     return arbs.sampleValid(slot.schema);
   });
   return slots.flatMap((slot, i) =>
@@ -690,6 +778,15 @@ function describeRequest(op: Operation, request: FuzzRequest): string {
   return `${labelOf(op)} ${summary}`;
 }
 
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function checkAnswer(requested: Operation, request: FuzzRequest, answer: Answer) {
   const where = `${describeRequest(requested, request)}\n→ ${answer.pathname} ${answer.status} ${answer.contentType} ${answer.text.slice(0, 500)}`;
   expect(answer.status, where).toBeLessThan(500);
@@ -703,8 +800,9 @@ function checkAnswer(requested: Operation, request: FuzzRequest, answer: Answer)
       new RegExp(`^${o.path.replace(/\{\w+\}/g, '[^/]*')}$`).test(answer.pathname);
     const known = operations.some(exactly);
     const knownWithSlash = operations.some((o) => templatePattern(o.path).test(answer.pathname));
-    // A path that cannot be decoded is refused before any routing, whichever path it is.
-    const undecodable = /%(?![0-9a-f]{2})/i.test(answer.pathname) ? [400] : [];
+    // A path that cannot be decoded (a broken escape, or escapes that are not UTF-8 such as `%C0%AF`) is
+    // refused before any routing, whichever path it is.
+    const undecodable = isDecodable(answer.pathname) ? [] : [400];
     const expected = [...(known ? [405] : knownWithSlash ? [404, 405] : [404]), ...undecodable];
     const crossSite = request.credential.headers.origin !== undefined && BODY_METHODS.has(requested.method);
     expect([...expected, ...(crossSite ? [403] : [])], `a path no operation has: ${where}`).toContain(
@@ -737,6 +835,9 @@ function problemsAgainst(op: Operation, answer: Answer): string[] {
   if (media.includes('text/event-stream') && answer.status === 200) {
     return /^text\/event-stream/.test(answer.contentType) ? [] : [`content type ${answer.contentType}`];
   }
+  // A file as stored (an attachment's download): one of the documented types, its bytes not JSON.
+  const file = media.find((type) => type !== 'application/json' && answer.contentType.startsWith(type));
+  if (answer.status === 200 && file) return [];
   // A page for a person (the unsubscribe link's answers, errors included).
   if (media.includes('text/html')) {
     if (!/^text\/html/.test(answer.contentType)) return [`content type ${answer.contentType}`];

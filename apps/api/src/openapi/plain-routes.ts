@@ -1,6 +1,7 @@
 import { Health, StreamEventData } from '@verdict/contracts';
 import { z } from 'zod';
 import { createSchema } from 'zod-openapi';
+import { attachmentPaths } from './attachment-operations.ts';
 import { headerRefs } from './components.ts';
 import { errorResponses, SECURITY_BY_AUTH } from './responses.ts';
 import { routeErrors } from './route-errors.ts';
@@ -219,11 +220,76 @@ const publicDebateOptions = {
   },
 };
 
+function stripeWebhookOperation() {
+  const errors = routeErrors(
+    {
+      errors: {
+        VALIDATION_ERROR:
+          'Stripe-Signature missing, or not a valid signature of the body with the webhook secret',
+        BILLING_NOT_CONFIGURED: 'STRIPE_WEBHOOK_SECRET or STRIPE_SECRET_KEY is not set',
+        SERVICE_UNAVAILABLE:
+          'The payment processor did not answer a read the event needs; it will deliver again',
+      },
+    },
+    { method: 'POST', takesInput: true },
+  );
+  return {
+    operationId: 'billing-webhook',
+    summary: "The payment processor's events (Stripe webhook endpoint)",
+    description: [
+      '**Extension**: the specification does not name it; the billing flow needs it. Called by Stripe, not',
+      'by clients: the body is verified against Stripe-Signature with STRIPE_WEBHOOK_SECRET, byte for byte.',
+      'Handles checkout.session.completed (credits once, plan set), invoice.paid and invoice.payment_failed',
+      '(invoice rows, monthly credits), customer.subscription.created/updated/deleted (plan changes). Each',
+      'event applies once: a replay answers 200 with duplicate true and changes nothing. Other types: 200,',
+      'ignored.',
+    ].join(' '),
+    tags: ['billing'],
+    security: [],
+    'x-extension': true,
+    parameters: [
+      {
+        name: 'Stripe-Signature',
+        in: 'header',
+        required: true,
+        description: 't=<timestamp>,v1=<HMAC-SHA256 of "<timestamp>.<body>">',
+        schema: { type: 'string', maxLength: 2048 },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', description: 'A Stripe event object', additionalProperties: true },
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'Applied now, or seen before (duplicate) and left as it was',
+        headers: headerRefs([]),
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { received: { const: true }, duplicate: { type: 'boolean' } },
+              required: ['received', 'duplicate'],
+              additionalProperties: false,
+            },
+          },
+        },
+      },
+      ...errorResponses(errors, []),
+    },
+  };
+}
+
 /** Routes served by plain Fastify handlers, described by hand: health and the two debate streams. */
 export function plainRoutePaths() {
   const health = createSchema(Health.meta({ id: 'Health' }), { io: 'output' });
+  const attachments = attachmentPaths();
   return {
-    schemas: { ...health.components, ...streamMessageSchemas() },
+    schemas: { ...health.components, ...streamMessageSchemas(), ...attachments.schemas },
     paths: {
       '/health': {
         get: {
@@ -252,6 +318,8 @@ export function plainRoutePaths() {
       '/api/notifications/stream': { get: notificationStreamOperation() },
       '/api/unsubscribe': { get: unsubscribeOperation() },
       '/api/public/debates/{token}': { options: publicDebateOptions },
+      '/api/billing/webhook': { post: stripeWebhookOperation() },
+      ...attachments.paths,
     },
   };
 }

@@ -1,9 +1,11 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { type ErrorCode, errorStatus } from '@verdict/contracts';
+import { AppError } from '@verdict/core';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { authenticate, authenticateIfPresented } from '../auth/authenticate.ts';
 import { findNulPath, nulRefused } from '../http/input-guards.ts';
+import { routeTemplate } from '../http/route-table.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
 
@@ -59,15 +61,20 @@ const t = initTRPC
 
 export const router = t.router;
 
-/** Status, deprecation headers: what every procedure does regardless of auth. */
-const base = t.procedure.use(({ ctx, meta, next }) => {
+/**
+ * Status, deprecation headers, and the endpoint a keyed call is counted under in its key's usage: the REST
+ * route's template (`/v1/verdicts/:id`), or `/trpc/<procedure>` (each call of a batch on its own, as the rate
+ * limit counts them). What every procedure does regardless of auth.
+ */
+const base = t.procedure.use(({ ctx, meta, path, next }) => {
   if (ctx.transport === 'rest' && meta?.successStatus) ctx.response.status = meta.successStatus;
   if (meta?.deprecation) {
     ctx.response.headers.Deprecation = 'true';
     ctx.response.headers.Sunset = meta.deprecation.sunset.toUTCString();
     ctx.response.headers.Link = `<${meta.deprecation.link}>; rel="deprecation"`;
   }
-  return next();
+  const restPath = ctx.transport === 'rest' ? meta?.openapi?.path : undefined;
+  return next({ ctx: { endpoint: restPath ? routeTemplate(restPath) : `/trpc/${path}` } });
 });
 
 /**
@@ -86,7 +93,13 @@ export const publicProcedure = base.meta({ auth: 'none' }).use(refuseNulCharacte
 export const userProcedure = base
   .meta({ auth: 'user' })
   .use(async ({ ctx, next }) =>
-    next({ ctx: { caller: await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers) } }),
+    next({
+      ctx: {
+        caller: await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers, {
+          endpoint: ctx.endpoint,
+        }),
+      },
+    }),
   )
   .use(refuseNulCharacters);
 
@@ -97,7 +110,11 @@ export const userProcedure = base
 export const optionalUserProcedure = base
   .meta({ auth: 'optional' })
   .use(async ({ ctx, next }) =>
-    next({ ctx: { caller: await authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers) } }),
+    next({
+      ctx: {
+        caller: await authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, ctx.endpoint),
+      },
+    }),
   )
   .use(refuseNulCharacters);
 
@@ -105,6 +122,31 @@ export const optionalUserProcedure = base
 export const keyProcedure = base
   .meta({ auth: 'key' })
   .use(async ({ ctx, next }) =>
-    next({ ctx: { caller: await authenticate(ctx.services, ctx.req, 'key', ctx.response.headers) } }),
+    next({
+      ctx: {
+        caller: await authenticate(ctx.services, ctx.req, 'key', ctx.response.headers, {
+          endpoint: ctx.endpoint,
+        }),
+      },
+    }),
   )
+  .use(refuseNulCharacters);
+
+/**
+ * /v1 routes about the calling key itself (GET /v1/usage): they need an API key like keyProcedure's, but a
+ * caller signed in with a dashboard session is told so (401 API_KEY_REQUIRED: there is no key context to
+ * answer for) instead of being taken for a caller with no credentials (401 UNAUTHORIZED). The session is
+ * still checked and counted against its account first, like any authenticated request.
+ */
+export const callingKeyProcedure = base
+  .meta({ auth: 'key' })
+  .use(async ({ ctx, next }) => {
+    const caller = await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers, {
+      endpoint: ctx.endpoint,
+    });
+    if (!caller.key) {
+      throw new AppError('API_KEY_REQUIRED', 'This route answers for an API key: send one, not a session');
+    }
+    return next({ ctx: { caller: { ...caller, key: caller.key } } });
+  })
   .use(refuseNulCharacters);

@@ -131,8 +131,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
     },
 
     setPlan: async (userId: string, plan: Plan) => {
-      const updated = await db.em().nativeUpdate(User, { id: userId }, { plan });
-      if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
+      if (!(await writePlan(db.em(), userId, plan))) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
 
     /**
@@ -147,6 +146,11 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
       if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
   };
+}
+
+/** Sets an account's plan in the caller's transaction (billing's, when a payment changes it); false: no such user. */
+export async function writePlan(em: EntityManager, userId: string, plan: Plan): Promise<boolean> {
+  return (await em.nativeUpdate(User, { id: userId }, { plan })) > 0;
 }
 
 export function toSessionUser(user: User): SessionUser {

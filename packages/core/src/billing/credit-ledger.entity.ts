@@ -13,6 +13,11 @@ export const CreditLedgerEntrySchema = defineEntity({
     note: p.string().length(500).nullable(),
     /** The debate a charge or refund belongs to. */
     debateId: p.uuid().nullable(),
+    /**
+     * What a purchase or a monthly grant is for (a checkout session, an invoice): unique, so the same
+     * payment can never add credits twice.
+     */
+    reference: p.string().length(255).nullable().unique(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

@@ -1,5 +1,8 @@
-import type { FundingSource, Plan } from '@verdict/contracts';
+import { type FundingSource, PLANS, Plan } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
+
+/** The first plan (in the table's order, cheapest first) that runs debates on the caller's own keys. */
+const OWN_KEYS_PLAN = Plan.options.find((plan) => PLANS[plan].ownProviderKeys);
 
 /** /v1 reports missing credits as 402 INSUFFICIENT_CREDITS, /api as 429 QUOTA_EXCEEDED. */
 export type FundingRoute = 'api' | 'v1';
@@ -21,8 +24,6 @@ export type FundingRequest = {
 
 export type Funding = { source: FundingSource; charge: number };
 
-const BYOK_PLANS: readonly Plan[] = ['byok', 'byok_pro'];
-
 /**
  * Who pays for a debate:
  * - BYOK plans always run on the caller's own provider keys (`X-Provider-Keys` required), never charged.
@@ -32,7 +33,7 @@ const BYOK_PLANS: readonly Plan[] = ['byok', 'byok_pro'];
  * - Anyone else without enough credits: 429 QUOTA_EXCEEDED (/api) or 402 INSUFFICIENT_CREDITS (/v1).
  */
 export function chooseFunding(request: FundingRequest): Funding {
-  if (BYOK_PLANS.includes(request.plan)) {
+  if (PLANS[request.plan].ownProviderKeys) {
     if (!request.hasProviderKeys) {
       throw new AppError('VALIDATION_ERROR', 'BYOK plans send their provider keys in X-Provider-Keys', {
         details: [{ path: 'X-Provider-Keys', message: 'required on BYOK plans', code: 'missing_header' }],
@@ -41,10 +42,12 @@ export function chooseFunding(request: FundingRequest): Funding {
     return { source: 'byok', charge: 0 };
   }
   if (request.hasProviderKeys) {
-    throw new AppError('BYOK_REQUIRED', 'Running on your own provider keys needs a BYOK plan');
+    throw new AppError('BYOK_REQUIRED', 'Running on your own provider keys needs a BYOK plan', {
+      extra: { requiredPlan: OWN_KEYS_PLAN, upgradeUrl: request.upgradeUrl },
+    });
   }
   if (request.balance >= request.credits) return { source: 'user_credits', charge: request.credits };
-  if (request.plan === 'free' && request.freeTier) {
+  if (PLANS[request.plan].freeTier && request.freeTier) {
     const { used, monthly } = request.freeTier;
     if (used < monthly) return { source: 'free_tier', charge: 0 };
     throw new AppError('MONTHLY_LIMIT_REACHED', 'The free plan\u2019s monthly debates are used up', {

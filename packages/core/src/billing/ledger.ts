@@ -10,8 +10,11 @@ import type { BillingTables } from './tables.ts';
 
 type Tables = BillingTables & AccountTables;
 
-/** Why credits moved: a grant, the signup allowance, a debate's charge, or its refund. */
-export type LedgerReason = 'signup' | 'grant' | 'debate' | 'refund';
+/**
+ * Why credits moved: a grant, the signup allowance, a debate's charge, its refund, a credit pack bought, or
+ * a plan's monthly credits.
+ */
+export type LedgerReason = 'signup' | 'grant' | 'debate' | 'refund' | 'purchase' | 'monthly_grant';
 
 /**
  * Every movement of credits, always both halves in the caller's transaction: `users.credit_balance` (the
@@ -46,6 +49,7 @@ async function move(
       reason: entry.reason,
       note: entry.note,
       debate_id: entry.debateId,
+      reference: null,
       created_at: entry.at,
     })
     .execute();
@@ -82,24 +86,69 @@ export async function chargedFor(em: EntityManager, debateId: string): Promise<n
 
 /**
  * Gives back what a debate was charged and not yet refunded, in the transaction that records its failure:
- * a second call finds nothing left to refund.
+ * a second call finds nothing left to refund. Each account gets back its own net charge: a debate moved
+ * into or out of a workspace and retried there was paid by two accounts.
  */
 export async function refundDebate(em: EntityManager, debateId: string, at: Date) {
-  const charge = await query<Tables>(em)
+  const charges = await query<Tables>(em)
     .selectFrom('credit_ledger')
     .select(['user_id', sql<number>`-sum(delta)::int`.as('charged')])
     .where('debate_id', '=', debateId)
     .groupBy('user_id')
+    .having(sql<number>`sum(delta)`, '<', 0)
+    .orderBy('user_id')
+    .execute();
+  for (const charge of charges) {
+    await move(em, {
+      userId: charge.user_id,
+      delta: charge.charged,
+      reason: 'refund',
+      note: 'debate failed: provider error',
+      debateId,
+      at,
+    });
+  }
+}
+
+/**
+ * Credits paid for (a pack, a plan's month), at most once per `reference` (the checkout session, the
+ * invoice): the ledger row goes first and its unique reference decides, so a replayed or concurrent payment
+ * event adds nothing. In the caller's transaction; true when the credits were added now.
+ */
+export async function creditOnce(
+  em: EntityManager,
+  credit: {
+    userId: string;
+    credits: number;
+    reason: 'purchase' | 'monthly_grant';
+    reference: string;
+    note: string;
+    at: Date;
+  },
+): Promise<boolean> {
+  const db = query<Tables>(em);
+  const inserted = await db
+    .insertInto('credit_ledger')
+    .values({
+      id: sql`gen_random_uuid()`,
+      user_id: credit.userId,
+      delta: credit.credits,
+      reason: credit.reason,
+      note: credit.note,
+      debate_id: null,
+      reference: credit.reference,
+      created_at: credit.at,
+    })
+    .onConflict((conflict) => conflict.column('reference').doNothing())
+    .returning('id')
     .executeTakeFirst();
-  if (!charge || charge.charged <= 0) return;
-  await move(em, {
-    userId: charge.user_id,
-    delta: charge.charged,
-    reason: 'refund',
-    note: 'debate failed: provider error',
-    debateId,
-    at,
-  });
+  if (!inserted) return false;
+  await db
+    .updateTable('users')
+    .set({ credit_balance: sql<number>`credit_balance + ${credit.credits}` })
+    .where('id', '=', credit.userId)
+    .execute();
+  return true;
 }
 
 export type Billing = ReturnType<typeof createBilling>;

@@ -10,9 +10,13 @@ import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { clip } from '../shared/text.ts';
 import type { SharingTables } from '../sharing/tables.ts';
+import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { CommentTables } from './tables.ts';
 
-type Tables = CommentTables & DebateTables & AccountTables & SharingTables;
+type Tables = CommentTables & DebateTables & AccountTables & SharingTables & WorkspaceTables;
+
+/** A user id no account has, for a join that must match nobody when the caller is signed out. */
+const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 /** How a comment notification reads; the comment itself is not repeated (it may be long, or private). */
 const commentMessage = (actor: string, question: string) =>
@@ -22,8 +26,8 @@ const commentMessage = (actor: string, question: string) =>
 type Access = { ownerId: string; question: string; canRead: boolean; canWrite: boolean };
 
 /**
- * Comments on debates (an extension the spec's comment notification implies). Who may comment: the owner;
- * any signed-in user on a public debate, or on one whose share link allows comments. Anonymous readers see
+ * Comments on debates (an extension the spec's comment notification implies). Who may comment: the owner
+ * and the members of its workspace; any signed-in user on a public debate, or on one whose share link allows comments. Anonymous readers see
  * the comments of public debates. A private debate otherwise is FORBIDDEN (as votes and polls answer).
  */
 export function createComments(
@@ -38,18 +42,22 @@ export function createComments(
     const row = await k(em)
       .selectFrom('debates as d')
       .leftJoin('share_links as s', 's.debate_id', 'd.id')
-      .select(['d.owner_id', 'd.question', 'd.is_public', 's.allow_comments'])
+      // The caller's membership of the debate's workspace: members discuss its debates like its creator.
+      .leftJoin('workspace_members as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', userId ?? NOBODY),
+      )
+      .select(['d.owner_id', 'd.question', 'd.is_public', 's.allow_comments', 'm.role'])
       .where('d.id', '=', debateId)
       .where('d.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw notFound('Debate');
-    const isOwner = userId !== null && row.owner_id === userId;
+    const isInside = userId !== null && (row.owner_id === userId || row.role !== null);
     const sharedForComments = row.allow_comments === true;
     return {
       ownerId: row.owner_id,
       question: row.question,
-      canRead: isOwner || row.is_public || (userId !== null && sharedForComments),
-      canWrite: userId !== null && (isOwner || row.is_public || sharedForComments),
+      canRead: isInside || row.is_public || (userId !== null && sharedForComments),
+      canWrite: userId !== null && (isInside || row.is_public || sharedForComments),
     };
   }
 

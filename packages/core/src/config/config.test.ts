@@ -85,4 +85,31 @@ describe('loadConfig', () => {
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
   });
+
+  it('leaves billing unconfigured without STRIPE_*, and splits STRIPE_API_URL as the SDK takes it', () => {
+    expect(loadConfig({}).billing).toEqual({
+      secretKey: null,
+      webhookSecret: null,
+      api: null,
+      prices: { byok: null, byok_pro: null, credits_100: null, credits_500: null, credits_2000: null },
+    });
+    const billing = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      STRIPE_PRICE_BYOK_PRO: 'price_pro',
+    }).billing;
+    expect(billing).toMatchObject({
+      secretKey: 'sk_test_1',
+      webhookSecret: 'whsec_1',
+      api: { protocol: 'http', host: '127.0.0.1', port: 12111 },
+      prices: { byok: null, byok_pro: 'price_pro' },
+    });
+    expect(loadConfig({ STRIPE_API_URL: 'https://stripe.internal' }).billing.api).toEqual({
+      protocol: 'https',
+      host: 'stripe.internal',
+      port: 443,
+    });
+    expect(() => loadConfig({ STRIPE_API_URL: 'stripe' })).toThrow(ConfigError);
+  });
 });

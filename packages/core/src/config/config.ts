@@ -107,6 +107,31 @@ const EnvSchema = z.object({
   ENGINE_MAIL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How long a completed debate answers an identical create request (0 turns the cache off). */
   DEBATE_CACHE_HOURS: z.coerce.number().min(0).default(24),
+  /**
+   * How often each engine node's scheduler looks for due scheduled debates. At most 10 s: with the ±25 %
+   * jitter of a worker's period, a due run then fires within 15 s of its nextRunAt.
+   */
+  ENGINE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(5000),
+  /** The payment processor's secret key (sk_…); absent: the paying billing routes answer 503. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Signs the processor's webhook events (whsec_…); absent: POST /api/billing/webhook answers 503. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Price ids (price_…) of what checkout sells; a route whose price is absent answers 503. */
+  STRIPE_PRICE_BYOK: z.string().min(1).optional(),
+  STRIPE_PRICE_BYOK_PRO: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_100: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_500: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_2000: z.string().min(1).optional(),
+  /** Another address for the processor's API (a local fake in tests), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_URL: Url.optional(),
+  /** Local development only: webhooks may use http:// URLs. */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  /** Local development only: webhooks may target loopback and private addresses (never metadata or multicast). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /** How often each engine node fans new events out to webhooks, and how often an idle sender looks for work. */
+  ENGINE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  /** Webhook deliveries one engine node sends at once (a slow receiver holds one of them, up to 10 s). */
+  WEBHOOK_SENDERS: z.coerce.number().int().min(1).max(256).default(16),
 });
 
 /**
@@ -158,6 +183,8 @@ export type Config = {
     /** How often each node's mailer looks for notification emails to send. */
     mailIntervalMs: number;
     staleAfterMs: number;
+    /** How often each node's scheduler looks for due scheduled debates. */
+    schedulerIntervalMs: number;
   };
   /** The service's own provider keys (never logged) and endpoints. */
   providers: {
@@ -166,6 +193,24 @@ export type Config = {
   };
   simulated: { firstTokenMs: number; tokensPerSecond: number };
   debates: { freeMonthly: number; concurrentLimit: number; cacheTtlMs: number };
+  billing: BillingConfig;
+  /** User webhooks: what the SSRF guard relaxes (development only), the dispatcher's period, the senders per node. */
+  webhooks: { allowHttp: boolean; allowPrivate: boolean; intervalMs: number; senders: number };
+};
+
+/** The payment processor's settings; each null piece turns off what needs it (503 BILLING_NOT_CONFIGURED). */
+export type BillingConfig = {
+  secretKey: string | null;
+  webhookSecret: string | null;
+  /** STRIPE_API_URL split as the SDK takes it; null: the processor's own address. */
+  api: { protocol: 'http' | 'https'; host: string; port: number } | null;
+  prices: {
+    byok: string | null;
+    byok_pro: string | null;
+    credits_100: string | null;
+    credits_500: string | null;
+    credits_2000: string | null;
+  };
 };
 
 /** A readable list of what is wrong with the environment, one variable a line. */
@@ -247,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scoreIntervalMs: e.ENGINE_SCORE_INTERVAL_MS,
       mailIntervalMs: e.ENGINE_MAIL_INTERVAL_MS,
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
+      schedulerIntervalMs: e.ENGINE_SCHEDULER_INTERVAL_MS,
     },
     providers: { keys: fromProviderEnv('API_KEY'), baseUrls: fromProviderEnv('BASE_URL') },
     simulated: { firstTokenMs: e.SIMULATED_FIRST_TOKEN_MS, tokensPerSecond: e.SIMULATED_TOKENS_PER_SECOND },
@@ -255,7 +301,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrentLimit: e.CONCURRENT_DEBATES,
       cacheTtlMs: e.DEBATE_CACHE_HOURS * 3_600_000,
     },
+    billing: {
+      secretKey: e.STRIPE_SECRET_KEY ?? null,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+      api: e.STRIPE_API_URL ? stripeAddress(e.STRIPE_API_URL) : null,
+      prices: {
+        byok: e.STRIPE_PRICE_BYOK ?? null,
+        byok_pro: e.STRIPE_PRICE_BYOK_PRO ?? null,
+        credits_100: e.STRIPE_PRICE_CREDITS_100 ?? null,
+        credits_500: e.STRIPE_PRICE_CREDITS_500 ?? null,
+        credits_2000: e.STRIPE_PRICE_CREDITS_2000 ?? null,
+      },
+    },
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      intervalMs: e.ENGINE_WEBHOOK_INTERVAL_MS,
+      senders: e.WEBHOOK_SENDERS,
+    },
   };
+}
+
+function stripeAddress(url: string): BillingConfig['api'] {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  const port = parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443;
+  return { protocol, host: parsed.hostname, port };
 }
 
 function trustProxyOf(value: string | undefined): boolean | number | string[] {

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
+import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
+import { query } from './kysely.ts';
 import { migrations } from './migrations/index.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
@@ -46,7 +48,7 @@ export async function openDatabase(
       ? { orm: await openPostgres(config, log, options.entities), release: undefined }
       : await openEmbedded(config, options, log);
   try {
-    if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
+    if (!(await allMigrationsApplied(orm))) await migrate(orm, config.kind);
   } catch (err) {
     await orm.close(true);
     await release?.();
@@ -66,6 +68,25 @@ export async function openDatabase(
       await release?.();
     },
   };
+}
+
+/**
+ * Applies the pending migrations. On PostgreSQL several processes may start at once on a new database (a
+ * deployment of many API and engine processes): each waits for a lock of the schema's own, held by a
+ * transaction around the migrator's, and finds the work done when its turn comes. (PGlite has one process:
+ * the DATA_DIR lock.)
+ */
+async function migrate(orm: { em: EntityManager; migrator: { up: () => Promise<unknown> } }, kind: string) {
+  if (kind !== 'postgres') {
+    await orm.migrator.up();
+    return;
+  }
+  await orm.em.fork().transactional(async (em) => {
+    await sql`select pg_advisory_xact_lock(hashtext('verdict-migrations:' || current_schema()))`.execute(
+      query(em),
+    );
+    if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
+  });
 }
 
 /**
@@ -106,7 +127,17 @@ async function openPostgres(
       idleTimeoutMillis: 30_000,
     },
   });
-  await orm.em.getConnection().execute(`create schema if not exists "${config.schema}"`);
+  await orm.em
+    .getConnection()
+    .execute(`create schema if not exists "${config.schema}"`)
+    .catch(async (error: unknown) => {
+      // "if not exists" is no guard against a process creating it at the same moment: the loser's insert
+      // into the catalogue fails as a duplicate. The schema is there either way.
+      const found = await orm.em
+        .getConnection()
+        .execute('select 1 from pg_namespace where nspname = ?', [config.schema]);
+      if (found.length === 0) throw error;
+    });
   return orm;
 }
 

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { MikroORM } from '@mikro-orm/pglite';
 import { type Entities, ormOptions } from './orm-options.ts';
 
@@ -19,7 +20,8 @@ const START_PARAMS = [
  * the ORM does not do for an instance it did not create.
  */
 export async function openPgliteOrm(folder: string, log: (message: string) => void, entities: Entities) {
-  const pglite = await PGlite.create({ dataDir: folder, startParams: START_PARAMS });
+  // pgvector is loaded so that migration 0017 stores embeddings as `vector` (similar/vector-storage.ts).
+  const pglite = await PGlite.create({ dataDir: folder, startParams: START_PARAMS, extensions: { vector } });
   try {
     const orm = await MikroORM.init({
       ...ormOptions(entities),

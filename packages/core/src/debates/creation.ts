@@ -1,10 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { type DebateMode, type FundingSource, MODE_CREDITS, MODE_PANEL, type Plan } from '@verdict/contracts';
+import {
+  type DebateMode,
+  type FundingSource,
+  MODE_CREDITS,
+  MODE_PANEL,
+  PLANS,
+  type Plan,
+} from '@verdict/contracts';
 import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import { chooseFunding, type FundingRoute } from '../billing/funding.ts';
 import { chargedFor, debitDebate } from '../billing/ledger.ts';
+import { assertPlanIncludes } from '../billing/plan-gates.ts';
 import type { BillingTables } from '../billing/tables.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
@@ -14,10 +22,14 @@ import { judgeModelFor } from '../routing/judge-model.ts';
 import type { KeyRouting } from '../routing/models.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { queueDebateWebhook } from '../webhooks/outbox.ts';
+import { findMembership } from '../workspaces/access.ts';
+import { assertRight } from '../workspaces/roles.ts';
+import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { ByokKeys } from './provider-keys-header.ts';
 import type { DebateTables } from './tables.ts';
 
-type Tables = DebateTables & AccountTables & BillingTables;
+type Tables = DebateTables & AccountTables & BillingTables & WorkspaceTables;
 
 /** What a caller asks for; the rules of this module turn it into a funded, queued debate. */
 export type DebateRequest = {
@@ -26,7 +38,10 @@ export type DebateRequest = {
   route: FundingRoute;
   question: string;
   context: string | null;
-  mode: DebateMode;
+  /** Omitted: the workspace's defaultDebateMode, else fast. */
+  mode?: DebateMode | undefined;
+  /** A workspace the creator may write to: its owner's plan pays and its members read the debate. */
+  workspaceId?: string | null | undefined;
   /** Agents and rounds when the caller overrides the mode's (agentCount, maxRounds). */
   agents?: number | undefined;
   rounds?: number | undefined;
@@ -46,6 +61,13 @@ export type DebateRequest = {
   alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
 };
 
+/**
+ * A transaction of the caller's that the debate joins (as a savepoint, so a refusal undoes only the
+ * debate's writes): the scheduler's, which creates the debate and moves its schedule on together. The job
+ * is queued by `afterCommit`'s callback, which the caller runs once its transaction has committed.
+ */
+export type CallerTransaction = { em: EntityManager; afterCommit: (queue: () => Promise<void>) => void };
+
 export type CreationResult = {
   debateId: string;
   fundingSource: FundingSource;
@@ -59,7 +81,8 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 /** How long the API process holds BYOK keys for the engine to fetch; a later start fails clearly. */
 const BYOK_HOLD_MS = 15 * 60_000;
 
-type Owner = { plan: Plan; credit_balance: number };
+/** The account a debate is paid from: its creator's, or a workspace debate's owner's. */
+type Payer = { id: string; plan: Plan; credit_balance: number };
 
 /**
  * The rules that make a debate, in one place for every way one is made — POST /api/debates, POST
@@ -78,15 +101,52 @@ export function createDebateCreation(
 ) {
   const upgradeUrl = `${config.appUrl}/pricing`;
 
-  async function lockOwner(em: EntityManager, ownerId: string): Promise<Owner> {
-    const owner = await query<Tables>(em)
+  /**
+   * Locks the accounts a debate involves (its creator's and, for a workspace debate, the payer's), always in
+   * id order so two creations locking the same two accounts cannot deadlock.
+   */
+  async function lockAccounts(em: EntityManager, creatorId: string, payerId: string): Promise<Payer> {
+    const rows = await query<Tables>(em)
       .selectFrom('users')
-      .select(['plan', 'credit_balance'])
-      .where('id', '=', ownerId)
+      .select(['id', 'plan', 'credit_balance'])
+      .where('id', 'in', [...new Set([creatorId, payerId])])
+      .orderBy('id')
       .forUpdate()
-      .executeTakeFirst();
-    if (!owner) throw new AppError('USER_NOT_FOUND', 'User not found');
-    return owner;
+      .execute();
+    const payer = rows.find((row) => row.id === payerId);
+    if (!payer || !rows.some((row) => row.id === creatorId)) {
+      throw new AppError('USER_NOT_FOUND', 'User not found');
+    }
+    return payer;
+  }
+
+  /**
+   * Who pays for a new debate, locked: its creator, or for a workspace debate the workspace's owner, once
+   * the creator's right to write there (member or above) and the owner's plan (one with workspaces) hold.
+   */
+  async function payerFor(
+    em: EntityManager,
+    request: { ownerId: string; workspaceId?: string | null | undefined },
+  ) {
+    if (!request.workspaceId) {
+      return { payer: await lockAccounts(em, request.ownerId, request.ownerId), workspace: null };
+    }
+    const seen = await findMembership(em, request.workspaceId, request.ownerId);
+    if (!seen) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
+    const payer = await lockAccounts(em, request.ownerId, seen.ownerId);
+    // The workspace row first, in the order its deletion locks (workspace, then members): the two never
+    // deadlock. Then the membership again under a share lock: a removal cannot slip in between.
+    await query<Tables>(em)
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', request.workspaceId)
+      .forKeyShare()
+      .execute();
+    const workspace = await findMembership(em, request.workspaceId, request.ownerId, 'share');
+    if (!workspace) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
+    assertRight(workspace.role, 'writeDebates', workspace);
+    assertPlanIncludes(payer.plan, 'workspaces', upgradeUrl, "the workspace owner's account");
+    return { payer, workspace };
   }
 
   /** Refuses when the account already has `limit` debates pending, running or paused. */
@@ -115,7 +175,7 @@ export function createDebateCreation(
     em: EntityManager,
     request: {
       ownerId: string;
-      owner: Owner;
+      payer: Payer;
       credits: number;
       route: FundingRoute;
       hasProviderKeys: boolean;
@@ -125,15 +185,15 @@ export function createDebateCreation(
     await assertConcurrentRoom(em, request.ownerId);
     // Counting this month's free-tier debates only matters for a free account its credits do not cover.
     const needsFreeTier =
-      debit.freeTier && request.owner.plan === 'free' && request.owner.credit_balance < request.credits;
+      debit.freeTier && PLANS[request.payer.plan].freeTier && request.payer.credit_balance < request.credits;
     const funding = chooseFunding({
-      plan: request.owner.plan,
-      balance: request.owner.credit_balance,
+      plan: request.payer.plan,
+      balance: request.payer.credit_balance,
       credits: request.credits,
       hasProviderKeys: request.hasProviderKeys,
       freeTier: debit.freeTier
         ? {
-            used: needsFreeTier ? await freeDebatesThisMonth(em, request.ownerId, debit.at) : 0,
+            used: needsFreeTier ? await freeDebatesThisMonth(em, request.payer.id, debit.at) : 0,
             monthly: config.debates.freeMonthly,
           }
         : null,
@@ -142,7 +202,7 @@ export function createDebateCreation(
     });
     if (funding.charge > 0) {
       await debitDebate(em, {
-        ownerId: request.ownerId,
+        ownerId: request.payer.id,
         credits: funding.charge,
         debateId: debit.debateId,
         note: debit.note,
@@ -181,9 +241,9 @@ export function createDebateCreation(
     }
   }
 
-  /** The judge to name in the create response: only free-plan callers are told (theirs is lighter). */
+  /** The judge to name in the create response: only free-tier plans are told (theirs is lighter). */
   const judgeFor = (plan: Plan, fundingSource: FundingSource, request: DebateRequest) =>
-    plan === 'free'
+    PLANS[plan].freeTier
       ? judgeModelFor(config.providers, { fundingSource, preset: request.preset, routing: request.routing })
       : null;
 
@@ -224,7 +284,12 @@ export function createDebateCreation(
   }
 
   /** An identical completed debate of the same owner within DEBATE_CACHE_HOURS, if caching applies. */
-  async function cachedAnswer(em: EntityManager, request: DebateRequest, panel: Panel, now: Date) {
+  async function cachedAnswer(
+    em: EntityManager,
+    request: DebateRequest & { mode: DebateMode },
+    panel: Panel,
+    now: Date,
+  ) {
     if (request.skipCache || config.debates.cacheTtlMs <= 0 || request.providerKeys) return null;
     return (
       (await query<Tables>(em)
@@ -237,6 +302,8 @@ export function createDebateCreation(
         .where('requested_agents', '=', panel.agents)
         .where('requested_rounds', '=', panel.rounds)
         .where(sql<boolean>`preset is not distinct from ${request.preset}`)
+        // Only from the same place: a personal answer must not stand in for a workspace's, nor the reverse.
+        .where(sql<boolean>`workspace_id is not distinct from ${request.workspaceId ?? null}`)
         .where('status', '=', 'completed')
         .where('deleted_at', 'is', null)
         .where('completed_at', '>', new Date(now.getTime() - config.debates.cacheTtlMs).toISOString())
@@ -248,14 +315,15 @@ export function createDebateCreation(
 
   return {
     /** A new debate (or the first one again, for a repeated Idempotency-Key; or a cached answer). */
-    create: async (request: DebateRequest): Promise<CreationResult> => {
-      const panel = panelFor(request);
+    create: async (request: DebateRequest, caller?: CallerTransaction): Promise<CreationResult> => {
       const requestHash = createHash('sha256').update(JSON.stringify(request.fingerprint)).digest('hex');
-      const result = await db.em().transactional(async (em) => {
+      const result = await (caller?.em ?? db.em()).transactional(async (em) => {
         const now = new Date(clock.now());
-        const owner = await lockOwner(em, request.ownerId);
+        const { payer, workspace } = await payerFor(em, request);
         const again = await replayed(em, request, requestHash, now);
-        if (again) return { ...again, cached: false, queue: false, plan: owner.plan };
+        if (again) return { ...again, cached: false, queue: false, plan: payer.plan };
+        const mode = request.mode ?? workspace?.defaultDebateMode ?? 'fast';
+        const panel = panelFor({ ...request, mode });
         const remember = async (debateId: string) => {
           if (!request.idempotencyKey) return;
           await query<Tables>(em)
@@ -270,7 +338,7 @@ export function createDebateCreation(
             })
             .execute();
         };
-        const hit = await cachedAnswer(em, request, panel, now);
+        const hit = await cachedAnswer(em, { ...request, mode }, panel, now);
         if (hit) {
           await remember(hit.id);
           return {
@@ -278,7 +346,7 @@ export function createDebateCreation(
             fundingSource: hit.funding_source,
             cached: true,
             queue: false,
-            plan: owner.plan,
+            plan: payer.plan,
           };
         }
         const debateId = randomUUID();
@@ -286,12 +354,12 @@ export function createDebateCreation(
           em,
           {
             ownerId: request.ownerId,
-            owner,
-            credits: request.compare ? MODE_CREDITS.compare : MODE_CREDITS[request.mode],
+            payer,
+            credits: request.compare ? MODE_CREDITS.compare : MODE_CREDITS[mode],
             route: request.route,
             hasProviderKeys: request.providerKeys !== null,
           },
-          { debateId, note: `${request.mode} debate`, at: now, freeTier: true },
+          { debateId, note: `${mode} debate`, at: now, freeTier: true },
         );
         await query<Tables>(em)
           .insertInto('debates')
@@ -300,7 +368,7 @@ export function createDebateCreation(
             owner_id: request.ownerId,
             question: request.question,
             context: request.context,
-            mode: request.mode,
+            mode,
             status: 'pending',
             funding_source: fundingSource,
             is_public: false,
@@ -311,14 +379,26 @@ export function createDebateCreation(
             routing: request.routing ? sql`${JSON.stringify(request.routing)}::jsonb` : null,
             attempt: 1,
             forked_from_id: request.forkedFromId ?? null,
+            workspace_id: workspace?.workspaceId ?? null,
             created_at: now,
           })
           .execute();
         await remember(debateId);
         await request.alsoWrite?.(em, debateId);
-        return { debateId, fundingSource, cached: false, queue: true, plan: owner.plan };
+        // Only here, for a debate that is new: a replayed Idempotency-Key or a cached answer creates nothing.
+        await queueDebateWebhook(em, {
+          debateId,
+          event: 'debate.created',
+          dedupeKey: `debate.created:${debateId}`,
+          payload: { debateId, status: 'pending', mode, question: request.question },
+        });
+        return { debateId, fundingSource, cached: false, queue: true, plan: payer.plan };
       });
-      if (result.queue) await dispatch({ debateId: result.debateId, attempt: 1 }, request.providerKeys);
+      const queue = async () => {
+        if (result.queue) await dispatch({ debateId: result.debateId, attempt: 1 }, request.providerKeys);
+      };
+      if (caller) caller.afterCommit(queue);
+      else await queue();
       return {
         debateId: result.debateId,
         fundingSource: result.fundingSource,
@@ -342,8 +422,16 @@ export function createDebateCreation(
         (await bus.commands.send(id, { type: 'inspect' }, 1000)) !== 'no_engine';
       const attempt = await db.em().transactional(async (em) => {
         const now = new Date(clock.now());
-        const owner = await lockOwner(em, userId);
         const db = query<Tables>(em);
+        // A workspace debate is paid for by the workspace's owner, by the rules of a create: the caller
+        // must still be a member who may write there, and the owner's plan must still have workspaces.
+        const place = await db
+          .selectFrom('debates')
+          .select('workspace_id')
+          .where('id', '=', id)
+          .where('owner_id', '=', userId)
+          .executeTakeFirst();
+        const { payer } = await payerFor(em, { ownerId: userId, workspaceId: place?.workspace_id });
         const debate = await db
           .selectFrom('debates')
           .select(['status', 'mode', 'funding_source', 'attempt'])
@@ -366,10 +454,13 @@ export function createDebateCreation(
           });
         }
         const credits = MODE_CREDITS[debate.mode];
+        // Who pays now may differ from the first attempt (the debate moved into or out of a workspace):
+        // the attempt runs as the payer's plan funds it.
+        let fundingSource = debate.funding_source;
         if (debate.funding_source === 'user_credits' && (await chargedFor(em, id)) < credits) {
-          await fund(
+          fundingSource = await fund(
             em,
-            { ownerId: userId, owner, credits, route: 'api', hasProviderKeys: false },
+            { ownerId: userId, payer, credits, route: 'api', hasProviderKeys: providerKeys !== null },
             { debateId: id, note: 'retry', at: now, freeTier: false },
           );
         } else {
@@ -382,6 +473,7 @@ export function createDebateCreation(
           .updateTable('debates')
           .set({
             status: 'pending',
+            funding_source: fundingSource,
             attempt: sql<number>`attempt + 1`,
             verdict: null,
             cost: null,
@@ -411,7 +503,7 @@ export function createDebateCreation(
 type Panel = { agents: number; rounds: number };
 
 /** Agents × rounds: the mode's (v1 guide), unless the caller overrode them. */
-const panelFor = (request: Pick<DebateRequest, 'mode' | 'agents' | 'rounds'>): Panel => ({
+const panelFor = (request: Pick<DebateRequest, 'agents' | 'rounds'> & { mode: DebateMode }): Panel => ({
   agents: request.agents ?? MODE_PANEL[request.mode].agents,
   rounds: request.rounds ?? MODE_PANEL[request.mode].rounds,
 });

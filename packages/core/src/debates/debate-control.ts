@@ -63,7 +63,7 @@ export function createDebateControl(
     },
 
     command: async (userId: string, input: DebateCommandInput): Promise<DebateCommandResult> => {
-      await reads.owned(userId, input.id);
+      await reads.controlled(userId, input.id);
       const command: DebateCommand =
         input.type === 'inject'
           ? { type: 'inject', payload: { content: input.payload?.content ?? '' } }

@@ -16,7 +16,7 @@ export function toDebateObject(debate: Debate): DebateObject {
     createdAt: debate.createdAt.toISOString(),
     completedAt: debate.completedAt ? debate.completedAt.toISOString() : null,
     ownerId: debate.owner.id,
-    workspaceId: debate.workspaceId ?? null,
+    workspaceId: debate.workspace?.id ?? null,
     verdict:
       completed && debate.verdict
         ? {

@@ -9,6 +9,7 @@ import type {
 } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
 import type { KeyRouting } from '../routing/models.ts';
+import { Workspace } from '../workspaces/workspace.entity.ts';
 
 export const DebateSchema = defineEntity({
   name: 'Debate',
@@ -16,10 +17,16 @@ export const DebateSchema = defineEntity({
   indexes: [
     { name: 'debates_owner_created_index', properties: ['owner', 'createdAt'] },
     { name: 'debates_owner_status_index', properties: ['owner', 'status'] },
+    { name: 'debates_workspace_created_index', properties: ['workspace', 'createdAt'] },
     // Partial: trending (recommendations/) reads only public, undeleted debates, newest first.
     {
       name: 'debates_public_created_index',
       expression: `create index "debates_public_created_index" on "debates" ("created_at") where "is_public" = true and "deleted_at" is null`,
+    },
+    // Partial: the few soft-deleted debates, for lookups that leave them out by anti-join (similar/similar.ts).
+    {
+      name: 'debates_deleted_index',
+      expression: `create index "debates_deleted_index" on "debates" ("id") where "deleted_at" is not null`,
     },
     // Partial: the reconciler (engine/reconciler.ts) scans only unfinished debates.
     {
@@ -65,7 +72,8 @@ export const DebateSchema = defineEntity({
     failureMessage: p.text().nullable(),
     /** Incremented by a retry; events and turns are scoped to it. */
     attempt: p.integer().default(1),
-    workspaceId: p.uuid().nullable(),
+    /** The workspace it belongs to (its members read it; its owner's plan paid); null = personal. */
+    workspace: () => p.manyToOne(Workspace).nullable().deleteRule('cascade').updateRule('no action'),
     /** Model identifiers of the debaters that spoke, set on completion. */
     agentsUsed: p.json<string[]>().nullable(),
     /** Soft delete (DELETE /api/debates/:id): hidden from lists and reads, kept for the owner's records. */

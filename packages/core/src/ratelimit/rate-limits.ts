@@ -22,6 +22,14 @@ export const accountRateLimit = (plan: Plan, override: number | null | undefined
   override ?? PLAN_RATE_LIMITS[plan];
 
 /**
+ * A key's per-minute request limit: its own `rateLimit` when set (which can only lower its account's), else
+ * its account's. What X-RateLimit-Limit reports for the key while its own bucket is the tightest, and what
+ * GET /v1/usage reports.
+ */
+export const keyRateLimit = (accountLimit: number, keyLimit: number | null | undefined): number =>
+  keyLimit == null ? accountLimit : Math.min(keyLimit, accountLimit);
+
+/**
  * Who a request counts against. Every request counts against its account, whichever key or session sent
  * it; a key with a `rateLimit` of its own is also held to that (it can only lower the account's limit).
  */
@@ -49,9 +57,9 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
     /** One authenticated request: the account's bucket, and the key's when it sets a lower limit. */
     hitRequest: (principal: RequestPrincipal) => {
       const buckets = [{ bucket: `account:${principal.userId}`, limit: principal.accountLimit }];
-      const { keyId, keyLimit } = principal;
-      if (keyId && keyLimit != null && keyLimit < principal.accountLimit) {
-        buckets.push({ bucket: `key:${keyId}`, limit: keyLimit });
+      const keyLimit = keyRateLimit(principal.accountLimit, principal.keyLimit);
+      if (principal.keyId && keyLimit < principal.accountLimit) {
+        buckets.push({ bucket: `key:${principal.keyId}`, limit: keyLimit });
       }
       return hitFixedWindows(store, clock, buckets, MINUTE);
     },

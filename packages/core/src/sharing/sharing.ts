@@ -83,14 +83,14 @@ export function createSharing(
 
   return {
     setVisibility: async (userId: string, id: string, isPublic: boolean): Promise<DebateVisibility> => {
-      await debateReads.owned(userId, id);
+      await debateReads.controlled(userId, id, isPublic ? 'publish' : 'control');
       await k().updateTable('debates').set({ is_public: isPublic }).where('id', '=', id).execute();
       return { id, isPublic };
     },
 
     /** Creates the link, or rotates its token (the old one is dead at once); settings survive a rotation. */
     share: async (userId: string, debateId: string): Promise<ShareLink> => {
-      await debateReads.owned(userId, debateId);
+      await debateReads.controlled(userId, debateId, 'publish');
       const token = randomToken(TOKEN_BYTES);
       const now = new Date(clock.now());
       const row = await k()
@@ -125,7 +125,7 @@ export function createSharing(
       debateId: string,
       settings: UpdateShareInput['settings'],
     ): Promise<ShareLinkSettings> => {
-      await debateReads.owned(userId, debateId);
+      await debateReads.controlled(userId, debateId, 'publish');
       const row = await k()
         .updateTable('share_links')
         .set({
@@ -143,7 +143,7 @@ export function createSharing(
     },
 
     revoke: async (userId: string, debateId: string) => {
-      await debateReads.owned(userId, debateId);
+      await debateReads.controlled(userId, debateId);
       const deleted = await k()
         .deleteFrom('share_links')
         .where('debate_id', '=', debateId)

@@ -1,55 +1,109 @@
 import type { SimilarDebates, Verdict } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { AppError } from '../shared/app-error.ts';
+import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
 import { type Embedder, unitVector } from './embedder.ts';
 import type { SimilarTables } from './tables.ts';
+import { detectVectorStorage, similarityTo, type VectorStorage } from './vector-storage.ts';
 
 type Tables = DebateTables & SimilarTables;
 
 /**
- * The caller's own debates closest in meaning to a text: its embedding against theirs (same model only),
- * cosine similarity in SQL, best first. Without an embedder (no embedding-capable key) there is nothing to
- * compare: an empty list, as the spec says.
+ * A lookup compares the question with every embedding of the caller's history and holds a pooled
+ * connection while it does: with plain arrays (no pgvector) ~0.27 ms per embedding, seconds for a history
+ * of 10,000 (BENCHMARKS.md). So few run at once per process, against a pool of 10: the rest of the API
+ * keeps its connections. /api/similar waits its turn in a bounded line, refused with 503 past it; search
+ * never waits for one: it answers with its keyword results alone when every slot is taken.
  */
-export function createSimilar(db: Database, embedder: Embedder | null) {
-  /** The ids and similarity of the caller's debates nearest `text`; for search's semantic hits too. */
-  const nearest = async (userId: string, text: string, limit: number) => {
+export type LookupSlots = { atOnce: number; similarQueue: number };
+const LOOKUP_SLOTS: LookupSlots = { atOnce: 3, similarQueue: 30 };
+const busy = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'Too many similar-debate lookups at once; retry in a moment', {
+    headers: { 'Retry-After': '5' },
+  });
+
+/**
+ * The caller's own debates closest in meaning to a text: its embedding against theirs (same model only),
+ * cosine similarity in SQL (pgvector or plain arrays, whichever the database stores), best first. Without
+ * an embedder (no embedding-capable key) there is nothing to compare: an empty list, as the spec says.
+ */
+export function createSimilar(db: Database, embedder: Embedder | null, slots = LOOKUP_SLOTS) {
+  const lookups = createConcurrencyLimit(
+    slots.atOnce,
+    { similar: { maxQueued: slots.similarQueue }, search: { maxQueued: 0 } },
+    busy,
+  );
+  // Looked up on first use, once: a migration fixes it, nothing changes it while the service runs.
+  let storage: Promise<VectorStorage> | undefined;
+  const vectorStorage = () => {
+    storage ??= detectVectorStorage(db).catch((error: unknown) => {
+      storage = undefined;
+      throw error;
+    });
+    return storage;
+  };
+
+  /**
+   * The ids and similarity of the caller's live debates nearest `text`. Ranked over the embeddings alone,
+   * then joined to their debates for the top `limit` only, so no more of `debates` is read than is shown.
+   */
+  const lookUp = async (model: string, userId: string, vector: number[], limit: number) => {
+    const k = query<Tables>(db.em());
+    const ranked = k
+      .selectFrom('debate_embeddings as e')
+      .select(['e.debate_id', similarityTo(await vectorStorage(), vector).as('similarity')])
+      .where('e.owner_id', '=', userId)
+      .where('e.model', '=', model)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('debates as gone')
+              .select('gone.id')
+              .whereRef('gone.id', '=', 'e.debate_id')
+              .where('gone.deleted_at', 'is not', null),
+          ),
+        ),
+      )
+      .orderBy('similarity', 'desc')
+      .limit(limit);
+    return k
+      .selectFrom(ranked.as('r'))
+      .innerJoin('debates as d', 'd.id', 'r.debate_id')
+      .select(['d.id', 'd.question', 'd.status', 'd.created_at', 'd.verdict', 'r.similarity'])
+      .orderBy('r.similarity', 'desc')
+      .execute();
+  };
+
+  const nearest = async (lane: 'similar' | 'search', userId: string, text: string, limit: number) => {
     if (!embedder) return [];
     const vector = unitVector(await embedder.embed(text));
-    const literal = `{${vector.join(',')}}`;
-    return query<Tables>(db.em())
-      .selectFrom('debate_embeddings as e')
-      .innerJoin('debates as d', 'd.id', 'e.debate_id')
-      .select([
-        'd.id',
-        'd.question',
-        'd.status',
-        'd.created_at',
-        'd.verdict',
-        sql<number>`(select sum(a * b) from unnest(e.embedding, ${literal}::real[]) as t(a, b))`.as(
-          'similarity',
-        ),
-      ])
-      .where('e.owner_id', '=', userId)
-      .where('e.model', '=', embedder.model)
-      .where('d.deleted_at', 'is', null)
-      .orderBy('similarity', 'desc')
-      .limit(limit)
-      .execute();
+    return lookups.run(lane, () => lookUp(embedder.model, userId, vector, limit));
   };
 
   return {
     /** Which embedding model is active ("provider:model"), or null: for the start-up log line. */
     model: embedder?.model ?? null,
 
-    nearest,
+    /** How this database stores embeddings: for the start-up log line. */
+    storage: () => vectorStorage().then((s) => s.kind),
+
+    /** Search's semantic hits: none at once when every lookup slot is taken (it has keyword results). */
+    hitsForSearch: async (userId: string, text: string, limit: number) => {
+      if (lookups.active >= slots.atOnce) return [];
+      try {
+        return await nearest('search', userId, text, limit);
+      } catch (error) {
+        // Taken while the text was being embedded.
+        if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return [];
+        throw error;
+      }
+    },
 
     find: async (userId: string, text: string, limit: number): Promise<SimilarDebates> => {
       try {
-        const rows = await nearest(userId, text, limit);
+        const rows = await nearest('similar', userId, text, limit);
         return {
           results: rows.map((row) => {
             const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
@@ -66,6 +120,7 @@ export function createSimilar(db: Database, embedder: Embedder | null) {
           }),
         };
       } catch (error) {
+        if (error instanceof AppError) throw error;
         throw new AppError('SIMILAR_SEARCH_FAILED', 'Similar debates could not be looked up', {
           cause: error,
         });

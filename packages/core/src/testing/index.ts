@@ -99,3 +99,18 @@ export function debateReaching(
     ms,
   );
 }
+export { minimalDocx, minimalPdf, storedZip } from './documents.ts';
+export {
+  decodeStripeForm,
+  type FakeStripe,
+  type FakeStripeRequest,
+  signStripePayload,
+  startFakeStripe,
+  stripeEvent,
+} from './fake-stripe.ts';
+export {
+  type ReceivedDelivery,
+  type ReceiverReply,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './webhook-receiver.ts';

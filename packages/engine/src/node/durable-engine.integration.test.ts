@@ -162,8 +162,11 @@ describe('engine nodes racing for the same debates', () => {
     );
     expect(outbox.map((o) => [o.debate_id, o.event]).sort()).toEqual(
       [
+        [ids[0], 'debate.created'],
         [ids[0], 'debate.completed'],
+        [ids[1], 'debate.created'],
         [ids[1], 'debate.failed'],
+        [ids[2], 'debate.created'],
         [ids[2], 'debate.completed'],
       ].sort(),
     );
@@ -215,10 +218,11 @@ describe('engine nodes racing for the same debates', () => {
     expect(await balance()).toBe(before);
     const events = await eventsOf(id);
     expect(events.map((e) => e.type)).toEqual(['debate.failed']);
-    const outbox = await rows<{ event: string }>('select event from webhook_outbox where debate_id = ?', [
-      id,
-    ]);
-    expect(outbox.map((o) => o.event)).toEqual(['debate.failed']);
+    const outbox = await rows<{ event: string }>(
+      'select event from webhook_outbox where debate_id = ? order by created_at',
+      [id],
+    );
+    expect(outbox.map((o) => o.event)).toEqual(['debate.created', 'debate.failed']);
     expect(logs.filter((line) => line.startsWith(`debate ${id}: interrupted`))).toHaveLength(2);
     await eventually(jobsWaiting, (n) => n === 0);
   });

@@ -4,11 +4,14 @@ import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
+import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
+import { schedulerWorker } from '../workers/scheduler-worker.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
+import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
@@ -20,7 +23,10 @@ import { LeaseKeeper } from './lease-keeper.ts';
 export const runNode = (
   stopRequested: Deferred.Deferred<void>,
   active: Map<string, RunningDebate>,
-  extras: Pick<EngineNodeOptions, 'mail' | 'embedder' | 'embedIntervalMs'> = {},
+  extras: Pick<
+    EngineNodeOptions,
+    'mail' | 'embedder' | 'embedIntervalMs' | 'scheduler' | 'webhooks' | 'blobs'
+  > = {},
 ) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -30,6 +36,7 @@ export const runNode = (
       const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
+      yield* superviseWorker(attachmentWorker(extras.blobs));
       const { mail, embedder } = extras;
       if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
       else log('info', 'notification email is off: SMTP_URL is not set');
@@ -39,6 +46,9 @@ export const runNode = (
       } else {
         log('info', 'embeddings are off: no OpenAI, Google or Ollama provider is configured');
       }
+      if (extras.scheduler)
+        yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
+      yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

@@ -1,4 +1,4 @@
-import type { CommandReply, JobHandle } from '@verdict/core';
+import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
 import { Context, Data, Deferred, Effect, Schedule } from 'effect';
 import type { SnapshotFrom } from 'xstate';
 import type { debateMachine } from '../machine/machine.ts';
@@ -10,7 +10,7 @@ import { classifyDomain } from '../runner/classify.ts';
 import { outcomeOf } from '../runner/outcome.ts';
 import { type RunningDebate, startDebate } from '../runner/run-debate.ts';
 import { zeroCost } from '../runner/usage.ts';
-import { EngineBus, EngineLog, EngineProbe, EngineSettings } from '../services.ts';
+import { EngineBus, EngineLog, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import {
   BusUnavailable,
@@ -237,6 +237,7 @@ const start = (
     const store = yield* DebateStore;
     const { storage, policy } = yield* EngineSettings;
     const { log } = yield* EngineLog;
+    const { db } = yield* EngineStorage;
     const { debate, lease } = job;
     const events = job.log as DurableLog;
     // Stopping while this debate was claimed or restored: hand it back rather than start it.
@@ -261,6 +262,7 @@ const start = (
         onFatal: (error) =>
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange,
+        readAttachments: () => attachmentExcerptsFor(db, debate.id),
       },
       restoration.resumption ?? undefined,
     );

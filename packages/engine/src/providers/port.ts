@@ -12,6 +12,8 @@ export type SimulationHints = {
   /** Names of the other agents whose previous-round turns this one may rebut. */
   opponents: string[];
   injected: string[];
+  /** Names of the documents attached to the debate that this turn's prompt carries. */
+  attached?: string[];
 };
 
 export type LlmRequest = {

@@ -139,6 +139,7 @@ function simulatedTurn(request: LlmRequest): string {
   parts.push(`Second, ${second}.`);
   for (const note of h.injected)
     parts.push(`Taking into account the new input ("${truncate(note, 60)}"), my view holds.`);
+  for (const name of h.attached ?? []) parts.push(`I have read the attached "${truncate(name, 60)}".`);
   return parts.join(' ');
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../machine/machine.ts';
 import type { Seat } from '../machine/panel.ts';
 import {
+  type AttachedText,
   debaterPrompt,
   debaterSystemPrompt,
   JUDGE_SYSTEM_PROMPT,
@@ -52,6 +53,11 @@ export type EngineDeps = {
    * read later could belong to a stopped actor, or lag the events the step emitted.
    */
   onStateChange?: (state: PersistedState) => void;
+  /**
+   * The text of the debate's ready attachments, read when a round's first turn starts: documents attached
+   * mid-debate reach the agents from the next round (a restored debate reads them again the same way).
+   */
+  readAttachments?: () => Promise<AttachedText[]>;
 };
 
 /** Why a finished turn could not be stored: the round stops, and the job with it. */
@@ -86,9 +92,23 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   const settled = resumption?.settled ?? new Map<string, SettledTurn>();
   const count = (call: { model: string; inputTokens: number; outputTokens: number }) => addCall(usage, call);
 
+  // One read per round, shared by its turns, so every agent of a round sees the same documents. A failed
+  // read leaves the round without them rather than failing the debate (the turns' own storage will tell
+  // if the database is really gone).
+  const attachedByRound = new Map<number, Promise<AttachedText[]>>();
+  const attachedFor = (round: number) => {
+    let read = attachedByRound.get(round);
+    if (!read) {
+      read = deps.readAttachments ? deps.readAttachments().catch(() => []) : Promise.resolve([]);
+      attachedByRound.set(round, read);
+    }
+    return Effect.promise(() => read);
+  };
+
   const speak = (seat: Seat, round: RoundInput) =>
     Effect.gen(function* () {
       deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
+      const attached = yield* attachedFor(round.round);
       const opponents = round.previous.filter((t) => t.agent !== seat.name);
       const target = pickTarget(seat, opponents, round.seats);
       const response = yield* callLlm(
@@ -97,7 +117,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
           task: 'debater',
           model: seat.model,
           system: debaterSystemPrompt(seat),
-          prompt: debaterPrompt(round.brief, round.round, round.previous, round.injected),
+          prompt: debaterPrompt(round.brief, round.round, round.previous, round.injected, attached),
           maxTokens: 600,
           json: false,
           hints: {
@@ -108,6 +128,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
             round: round.round,
             opponents: target ? [target] : [],
             injected: round.injected,
+            attached: attached.map((document) => document.name),
           },
         },
         policy,

@@ -201,10 +201,13 @@ describe('creating debates', () => {
     const stored = await h.core.db.execute('select * from debates where id = ?', [csv.json.debateId]);
     expect(JSON.stringify(stored)).not.toContain('sk-ant-test-123456');
     const free = await registerUser(h);
-    expectError(
+    const refused = expectError(
       await post(free, { question: QUESTION }, { 'X-Provider-Keys': 'openai:sk-test-abcdefgh' }),
       'BYOK_REQUIRED',
-    );
+      { extras: ['requiredPlan', 'upgradeUrl'] },
+    ) as { requiredPlan?: string; upgradeUrl?: string };
+    expect(refused.requiredPlan).toBe('byok');
+    expect(refused.upgradeUrl).toMatch(/\/pricing$/);
   });
 
   it('validates the body: lengths, ranges, unknown fields, workspace and attachment rules', async () => {
@@ -229,10 +232,12 @@ describe('creating debates', () => {
       await post(user, { question: QUESTION, workspaceId: '00000000-0000-4000-8000-000000000000' }),
       'FORBIDDEN',
     );
-    expectError(
+    const gated = expectError(
       await post(user, { question: QUESTION, attachmentIds: ['00000000-0000-4000-8000-000000000000'] }),
       'BYOK_REQUIRED',
-    );
+      { extras: ['requiredPlan', 'upgradeUrl'] },
+    ) as { requiredPlan?: string };
+    expect(gated.requiredPlan).toBe('byok_pro');
     expect(await balance(user)).toBe(10);
   });
 

@@ -1,12 +1,12 @@
 import { DebateIdInput } from '@verdict/contracts';
 import { z } from 'zod';
 import { userProcedure } from '../../trpc/init.ts';
-import { ONE_DEBATE_ERRORS } from './error-responses.ts';
+import { CONTROL_DEBATE_ERRORS } from './error-responses.ts';
 
 /** Soft delete: hidden from lists and reads. The owner only; anyone else gets 404. */
 export const deleteDebate = userProcedure
   .meta({
-    errors: ONE_DEBATE_ERRORS,
+    errors: CONTROL_DEBATE_ERRORS,
     successStatus: 204,
     openapi: {
       method: 'DELETE',

@@ -6,6 +6,7 @@ import { getAnalytics } from './get-analytics.ts';
 import { getDebate } from './get-debate.ts';
 import { getStateChart } from './get-statechart.ts';
 import { listDebates } from './list-debates.ts';
+import { moveDebate } from './move-debate.ts';
 import { retryDebate } from './retry-debate.ts';
 import { sendCommand } from './send-command.ts';
 import { setVisibility } from './set-visibility.ts';
@@ -21,4 +22,5 @@ export const debatesRouter = router({
   fork: forkDebate,
   analytics: getAnalytics,
   setVisibility,
+  moveToWorkspace: moveDebate,
 });

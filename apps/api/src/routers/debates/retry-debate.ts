@@ -11,6 +11,8 @@ export const retryDebate = userProcedure
       DEBATE_ALREADY_RUNNING: 'An engine is running the debate',
       CONCURRENT_LIMIT: 'Too many debates pending, running or paused',
       QUOTA_EXCEEDED: 'Not enough credits to take the refunded charge again',
+      FORBIDDEN: 'A workspace debate whose creator is no longer a member who may write there',
+      BYOK_REQUIRED: 'A workspace debate whose owner is no longer on a plan with workspaces',
     },
     openapi: {
       requestHeaders: RetryDebateHeaders,
@@ -18,7 +20,8 @@ export const retryDebate = userProcedure
       path: '/api/debates/{id}/retry',
       summary: 'Start a failed debate over (same question and mode; previous events cleared)',
       description:
-        'A debit refunded on the failure is taken again; a BYOK debate needs X-Provider-Keys again.',
+        'A debit refunded on the failure is taken again (for a workspace debate, from the workspace owner, by ' +
+        'the rules of a create); a BYOK debate needs X-Provider-Keys again.',
     },
   })
   .input(DebateIdInput)

@@ -1,11 +1,11 @@
 import { DebateCommandInput, DebateCommandResult } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { ONE_DEBATE_ERRORS } from './error-responses.ts';
+import { CONTROL_DEBATE_ERRORS } from './error-responses.ts';
 
 export const sendCommand = userProcedure
   .meta({
     errors: {
-      ...ONE_DEBATE_ERRORS,
+      ...CONTROL_DEBATE_ERRORS,
       DEBATE_NOT_RUNNING: 'No engine runs the debate right now',
     },
     openapi: {

@@ -1,11 +1,11 @@
 import { DebateVisibility, VisibilityInput } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { ONE_DEBATE_ERRORS } from './error-responses.ts';
+import { CONTROL_DEBATE_ERRORS } from './error-responses.ts';
 
 /** A debate is private until its owner makes it public (and back). */
 export const setVisibility = userProcedure
   .meta({
-    errors: ONE_DEBATE_ERRORS,
+    errors: CONTROL_DEBATE_ERRORS,
     extension: true,
     openapi: {
       method: 'PATCH',

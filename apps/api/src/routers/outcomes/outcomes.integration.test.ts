@@ -136,7 +136,7 @@ describe('outcomes, scores and streaks', () => {
       );
     }
     expect((await outcomeOf(alice, id)).json).toMatchObject({ outcomeStatus: 'pending', reminderAt: null });
-    expect((await outboxEvents(id)).map((e) => e.event)).toEqual(['debate.completed']);
+    expect((await outboxEvents(id)).map((e) => e.event)).toEqual(['debate.created', 'debate.completed']);
   });
 
   it('records an outcome, then corrects it: outcome.recorded then outcome.updated, and the score follows within 2 s', async () => {
@@ -171,6 +171,7 @@ describe('outcomes, scores and streaks', () => {
       satisfactionScore: null,
     });
     expect((await outboxEvents(id)).map((e) => e.event)).toEqual([
+      'debate.created',
       'debate.completed',
       'outcome.recorded',
       'outcome.updated',

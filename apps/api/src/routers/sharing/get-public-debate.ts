@@ -35,7 +35,7 @@ export const getPublicDebate = publicProcedure
     if (!decision.allowed) throw rateLimitedError(decision, 'Too many reads of shared debates; retry later');
     // Checked only when brought: a bad key is a 401 whatever the link requires.
     const signedIn = bringsCredentials(ctx.req);
-    if (signedIn) await authenticate(ctx.services, ctx.req, 'user', {});
+    if (signedIn) await authenticate(ctx.services, ctx.req, 'user', {}, { endpoint: ctx.endpoint });
     const debate = await ctx.services.sharing.read(input.token, signedIn);
     return {
       ...debate,

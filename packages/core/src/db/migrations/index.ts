@@ -14,6 +14,13 @@ import { Migration0013Chains } from './0013-chains.ts';
 import { Migration0014Search } from './0014-search.ts';
 import { Migration0015Recommendations } from './0015-recommendations.ts';
 import { Migration0016Embeddings } from './0016-embeddings.ts';
+import { Migration0017SimilarStorage } from './0017-similar-storage.ts';
+import { Migration0018Workspaces } from './0018-workspaces.ts';
+import { Migration0019Billing } from './0019-billing.ts';
+import { Migration0020KeyUsage } from './0020-key-usage.ts';
+import { Migration0021Webhooks } from './0021-webhooks.ts';
+import { Migration0022ScheduledDebates } from './0022-scheduled-debates.ts';
+import { Migration0023Attachments } from './0023-attachments.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -33,4 +40,11 @@ export const migrations = [
   { name: '0014-search', class: Migration0014Search },
   { name: '0015-recommendations', class: Migration0015Recommendations },
   { name: '0016-embeddings', class: Migration0016Embeddings },
+  { name: '0017-similar-storage', class: Migration0017SimilarStorage },
+  { name: '0018-workspaces', class: Migration0018Workspaces },
+  { name: '0019-billing', class: Migration0019Billing },
+  { name: '0020-key-usage', class: Migration0020KeyUsage },
+  { name: '0021-webhooks', class: Migration0021Webhooks },
+  { name: '0022-scheduled-debates', class: Migration0022ScheduledDebates },
+  { name: '0023-attachments', class: Migration0023Attachments },
 ];

@@ -1,0 +1,75 @@
+import { UNMATCHED_ENDPOINT } from '@verdict/contracts';
+import type { KeyPrincipal, Services } from '@verdict/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OpenApiRouter } from 'trpc-to-openapi';
+import { presentedKey } from '../trpc/context.ts';
+import type { RouteTable } from './route-table.ts';
+
+/** Requests whose presented key has been looked up: counted then if it was valid, never again. */
+const keyLookedUp = new WeakSet<object>();
+
+/**
+ * Looks up the API key a request presents; when it is valid, counts the request in the key's usage under
+ * `endpoint` (a route template). Counted as soon as the key is known, before the rate limit or the route
+ * decides, so refused requests (4xx, 429) count as well. Only an in-memory addition: core's usage writes
+ * the counts once a second.
+ */
+export async function lookUpKey(
+  core: Services,
+  req: FastifyRequest,
+  raw: string,
+  endpoint: string,
+): Promise<KeyPrincipal | null> {
+  keyLookedUp.add(req.raw);
+  const principal = await core.apiKeys.authenticate(raw);
+  if (principal) core.usage.count(principal.keyId, endpoint);
+  return principal;
+}
+
+/** The template of a plain Fastify route serving `req` ("/v1/verdicts/:id/stream"). */
+export const routeEndpoint = (req: FastifyRequest): string => req.routeOptions.url ?? UNMATCHED_ENDPOINT;
+
+/**
+ * Counts the keyed requests no route authenticated: those refused before a procedure ran (unknown path,
+ * 405, a body that does not parse or is too large) and those to routes that take no credentials
+ * (/v1/health). Their key is looked up once the answer is sent, off the request's path. Each is counted
+ * under its route's template, or UNMATCHED_ENDPOINT for a path no route has: never under a raw path, so
+ * made-up paths cannot grow a key's usage rows.
+ */
+export function registerUsageCounting(
+  app: FastifyInstance,
+  core: Services,
+  routes: RouteTable,
+  router: OpenApiRouter,
+) {
+  const procedures = new Set(Object.keys(router._def.procedures));
+  const endpointOf = (request: FastifyRequest): string => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (path.startsWith('/trpc/')) {
+      const name = path.slice('/trpc/'.length);
+      return procedures.has(name) ? `/trpc/${name}` : UNMATCHED_ENDPOINT;
+    }
+    const url = request.routeOptions.url;
+    if (url && !url.includes('*')) return url;
+    return routes.templateOf(request.method, path) ?? UNMATCHED_ENDPOINT;
+  };
+
+  const lookups = new Set<Promise<void>>();
+  app.addHook('onResponse', async (request) => {
+    if (keyLookedUp.has(request.raw)) return;
+    const raw = presentedKey(request);
+    if (raw === null) return;
+    const lookup: Promise<void> = lookUpKey(core, request, raw, endpointOf(request))
+      .then(
+        () => {},
+        (err: unknown) =>
+          request.log.warn({ err }, 'usage: the key of a finished request could not be looked up'),
+      )
+      .finally(() => lookups.delete(lookup));
+    lookups.add(lookup);
+  });
+  // A stop waits for the lookups under way, so their counts make the last write (core.close).
+  app.addHook('onClose', async () => {
+    await Promise.all(lookups);
+  });
+}

@@ -1,0 +1,130 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { request } from 'undici';
+import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+import { capText, ExtractionError, extractText } from './extract-text.ts';
+
+/** Limits of POST /api/debates/fetch-url: bytes of the page, time for the whole fetch, redirects followed. */
+export const PAGE_BYTES_MAX = 5 * 1024 * 1024;
+export const PAGE_TIMEOUT_MS = 10_000;
+export const PAGE_REDIRECTS_MAX = 5;
+
+export type PageFetchOptions = {
+  policy: SsrfPolicy;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+};
+
+/** Why a page could not be used: `code` is the detail code of the 400, `message` says what happened. */
+export type PageFetchFailure =
+  | 'refused'
+  | 'unreachable'
+  | 'too_big'
+  | 'timeout'
+  | 'too_many_redirects'
+  | 'unsupported';
+
+export class PageFetchError extends Error {
+  override name = 'PageFetchError';
+  readonly code: PageFetchFailure;
+  constructor(message: string, code: PageFetchFailure) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export type FetchedPage = { url: string; contentType: string; size: number; text: string };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Fetches `url` through the SSRF guard and returns its readable text. Redirects are followed by hand, at
+ * most five, each hop's URL checked (scheme, IP literal) before the request and every address checked by
+ * the guard's agent when connecting, so a redirect to a private address goes nowhere. The whole fetch —
+ * every hop, the body included — has one deadline, and the body is read only up to the byte cap.
+ */
+export async function fetchPage(url: string, options: PageFetchOptions): Promise<FetchedPage> {
+  const maxBytes = options.maxBytes ?? PAGE_BYTES_MAX;
+  const maxRedirects = options.maxRedirects ?? PAGE_REDIRECTS_MAX;
+  const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
+  const agent = ssrfGuardedAgent(options.policy, { connectTimeoutMs: timeoutMs });
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const refusal = refusalOfUrl(current, options.policy);
+      if (refusal)
+        throw new PageFetchError(`refused ${hop === 0 ? 'the URL' : 'a redirect'}: ${refusal}`, 'refused');
+      const answer = await request(current, {
+        method: 'GET',
+        dispatcher: agent,
+        signal: deadline,
+        headers: {
+          accept: 'text/html, application/xhtml+xml, application/pdf, text/plain;q=0.8',
+          'user-agent': 'VerdictBot/1.0',
+        },
+      });
+      const location = answer.headers.location;
+      if (REDIRECTS.has(answer.statusCode) && typeof location === 'string') {
+        await answer.body.dump();
+        if (hop >= maxRedirects) {
+          throw new PageFetchError(`more than ${maxRedirects} redirects`, 'too_many_redirects');
+        }
+        current = new URL(location, current).toString();
+        continue;
+      }
+      if (answer.statusCode < 200 || answer.statusCode >= 300) {
+        await answer.body.dump();
+        throw new PageFetchError(`the page answered ${answer.statusCode}`, 'unreachable');
+      }
+      const declared = Number(answer.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        answer.body.destroy();
+        throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          answer.body.destroy();
+          throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const contentType = String(answer.headers['content-type'] ?? 'application/octet-stream');
+      const bytes = new Uint8Array(Buffer.concat(chunks));
+      return { url: current, contentType, size, text: await readableText(contentType, bytes) };
+    }
+  } catch (error) {
+    if (error instanceof PageFetchError) throw error;
+    if (deadline.aborted) throw new PageFetchError(`no complete answer within ${timeoutMs} ms`, 'timeout');
+    const cause = error instanceof Error ? (error.cause ?? error) : error;
+    // Never the address the name resolved to: that would let callers map names of a private network.
+    if (cause instanceof SsrfRefusedError) {
+      throw new PageFetchError('refused: the host resolves to an address that is not public', 'refused');
+    }
+    if (error instanceof ExtractionError) throw new PageFetchError(error.message, 'unsupported');
+    throw new PageFetchError('the page could not be reached', 'unreachable');
+  } finally {
+    await agent.close().catch(() => {});
+  }
+}
+
+/** HTML through Readability (the article, without navigation and scripts), PDF through the PDF path. */
+async function readableText(contentType: string, bytes: Uint8Array): Promise<string> {
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
+  if (type === 'text/html' || type === 'application/xhtml+xml') {
+    const html = new TextDecoder('utf-8').decode(bytes);
+    const { document } = parseHTML(html);
+    const article = new Readability(
+      document as unknown as ConstructorParameters<typeof Readability>[0],
+    ).parse();
+    const text = article?.textContent ?? document.body?.textContent ?? '';
+    return capText(article?.title ? `${article.title}\n\n${text}` : text);
+  }
+  if (type === 'application/pdf') return extractText('application/pdf', bytes);
+  if (type === 'text/plain' || type === 'text/markdown') return extractText(type, bytes);
+  throw new PageFetchError(`pages of type ${type} are not read`, 'unsupported');
+}

@@ -1,0 +1,41 @@
+import { PLAN_FOR_FEATURE, PLANS, type Plan, type PlanFeature } from '@verdict/contracts';
+import { AppError } from '../shared/app-error.ts';
+
+const FEATURE_NAMES: Record<PlanFeature, string> = { workspaces: 'Workspaces', attachments: 'Attachments' };
+
+/**
+ * Refuses what the plan does not include: 402 BYOK_REQUIRED naming the plan that does (`requiredPlan`)
+ * and where to get it (`upgradeUrl`). Every plan-gated action calls this, reading the one plan table.
+ */
+export function assertPlanIncludes(
+  plan: Plan,
+  feature: PlanFeature,
+  upgradeUrl: string,
+  whose = 'this account',
+): void {
+  if (PLANS[plan].features[feature]) return;
+  const requiredPlan = PLAN_FOR_FEATURE[feature];
+  throw new AppError(
+    'BYOK_REQUIRED',
+    `${FEATURE_NAMES[feature]} need the ${requiredPlan} plan (or enterprise); ${whose} is on ${plan}`,
+    { extra: { requiredPlan, upgradeUrl } },
+  );
+}
+
+/** The gates with the deployment's upgrade page filled in: what procedures and domain code call. */
+export function createPlanGates(appUrl: string) {
+  const upgradeUrl = `${appUrl}/pricing`;
+  return {
+    upgradeUrl,
+    assertIncludes: (plan: Plan, feature: PlanFeature, whose?: string) =>
+      assertPlanIncludes(plan, feature, upgradeUrl, whose),
+  };
+}
+
+export type PlanGates = ReturnType<typeof createPlanGates>;
+
+/** Whether a workspace owned on `plan` has room for one more person, `members` being there already. */
+export const hasSeatFor = (plan: Plan, members: number): boolean => {
+  const seats = PLANS[plan].seats;
+  return seats === null || members < seats;
+};

@@ -1,0 +1,95 @@
+import type { DebateWorkspace } from '@verdict/contracts';
+import { assertPlanIncludes } from '../billing/plan-gates.ts';
+import type { Bus } from '../bus/ports.ts';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import { AppError } from '../shared/app-error.ts';
+import { findMembership, membershipOf } from '../workspaces/access.ts';
+import { assertRight } from '../workspaces/roles.ts';
+import type { WorkspaceTables } from '../workspaces/tables.ts';
+import type { DebateRemovalHooks } from './debate-control.ts';
+import type { DebateReads } from './debate-reads.ts';
+import type { DebateTables } from './tables.ts';
+
+type Tables = DebateTables & WorkspaceTables;
+
+/** How long deleting a workspace waits for each of its running debates' engines to stop them. */
+const CANCEL_TIMEOUT_MS = 2000;
+
+/**
+ * Debates and the workspaces they live in: moving a debate in or out, and deleting a workspace with all its
+ * debates. (Reading a workspace's debates is debateReads.list with a workspaceId.)
+ */
+export function createWorkspaceDebates(
+  db: Database,
+  bus: Bus,
+  reads: DebateReads,
+  upgradeUrl: string,
+  hooks: DebateRemovalHooks = {},
+) {
+  const k = () => query<Tables>(db.em());
+
+  return {
+    /**
+     * PATCH /api/debates/:id/workspace: its creator moves it into a workspace they may write to, or back to
+     * their own account (null). What it was charged stays where it was charged.
+     */
+    move: async (userId: string, debateId: string, workspaceId: string | null): Promise<DebateWorkspace> => {
+      const debate = await reads.visible(userId, debateId);
+      if (debate.owner.id !== userId) throw new AppError('FORBIDDEN', 'Only its creator may move a debate');
+      if (workspaceId) {
+        const target = await findMembership(db.em(), workspaceId, userId);
+        if (!target) throw new AppError('FORBIDDEN', 'You are not a member of that workspace');
+        assertRight(target.role, 'writeDebates', target);
+        assertPlanIncludes(target.ownerPlan, 'workspaces', upgradeUrl, "the workspace owner's account");
+        // A public debate moved in would be published without the approval the workspace requires.
+        if (debate.isPublic && target.requireApprovalForPublicDebates) {
+          assertRight(target.role, 'publishWhenApprovalRequired', target);
+        }
+      }
+      await k()
+        .updateTable('debates')
+        .set({ workspace_id: workspaceId })
+        .where('id', '=', debateId)
+        .where('deleted_at', 'is', null)
+        .execute();
+      return { id: debateId, workspaceId };
+    },
+
+    /**
+     * DELETE /api/workspaces/:id, the owner only. The engines are first told to stop the workspace's running
+     * debates (as a permanent delete of one debate does); then the workspace, its members and its debates go
+     * in one transaction (the foreign keys cascade), each affected user's score recomputed in it. A debate
+     * started in between finds its row gone at its engine's next write and ends there.
+     */
+    removeWorkspace: async (userId: string, workspaceId: string): Promise<void> => {
+      const owner = await membershipOf(db.em(), workspaceId, userId);
+      assertRight(owner.role, 'delete', owner);
+      const running = await k()
+        .selectFrom('debates')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('status', 'in', ['pending', 'running', 'paused'])
+        .execute();
+      await Promise.all(
+        running.map(({ id }) => bus.commands.send(id, { type: 'cancel' }, CANCEL_TIMEOUT_MS)),
+      );
+      await db.em().transactional(async (em) => {
+        const k = query<Tables>(em);
+        await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+        const membership = await membershipOf(em, workspaceId, userId);
+        assertRight(membership.role, 'delete', membership);
+        const owners = await k
+          .selectFrom('debates')
+          .select('owner_id')
+          .distinct()
+          .where('workspace_id', '=', workspaceId)
+          .execute();
+        await k.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+        for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
+      });
+    },
+  };
+}
+
+export type WorkspaceDebates = ReturnType<typeof createWorkspaceDebates>;

@@ -1,0 +1,59 @@
+import type { ScheduledDebate } from '@verdict/contracts';
+import type { Selectable } from 'kysely';
+import type { ScheduleTables } from './tables.ts';
+
+/** A schedule's row as typed queries read it (timestamps as text). */
+export type ScheduleRow = Selectable<ScheduleTables['scheduled_debates']>;
+
+export const SCHEDULE_COLUMNS = [
+  'id',
+  'user_id',
+  'question',
+  'mode',
+  'context',
+  'frequency',
+  'day_of_week',
+  'day_of_month',
+  'time_of_day',
+  'timezone',
+  'active',
+  'max_runs',
+  'run_count',
+  'next_run_at',
+  'last_run_at',
+  'last_failure_code',
+  'last_failure_message',
+  'last_failure_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const isoOf = (stored: string) => new Date(stored).toISOString();
+
+export const toScheduledDebate = (row: ScheduleRow): ScheduledDebate => ({
+  id: row.id,
+  userId: row.user_id,
+  question: row.question,
+  mode: row.mode ?? null,
+  context: row.context ?? null,
+  frequency: row.frequency,
+  dayOfWeek: row.day_of_week ?? null,
+  dayOfMonth: row.day_of_month ?? null,
+  timeOfDay: row.time_of_day,
+  timezone: row.timezone,
+  active: row.active,
+  maxRuns: row.max_runs ?? null,
+  runCount: row.run_count,
+  nextRunAt: isoOf(row.next_run_at),
+  lastRunAt: row.last_run_at ? isoOf(row.last_run_at) : null,
+  lastFailure:
+    row.last_failure_code && row.last_failure_at
+      ? {
+          code: row.last_failure_code,
+          message: row.last_failure_message ?? '',
+          at: isoOf(row.last_failure_at),
+        }
+      : null,
+  createdAt: isoOf(row.created_at),
+  updatedAt: isoOf(row.updated_at),
+});

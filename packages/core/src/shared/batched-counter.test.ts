@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createBatchedCounter } from './batched-counter.ts';
+
+/** A store the counter writes to: a map of totals, and a switch that makes the next writes fail. */
+function totals() {
+  const stored = new Map<string, number>();
+  let failing = false;
+  let writing = 0;
+  let overlapped = false;
+  return {
+    stored,
+    failWrites: (on: boolean) => {
+      failing = on;
+    },
+    overlapped: () => overlapped,
+    write: async (batch: { key: string; n: number }[]) => {
+      writing += 1;
+      if (writing > 1) overlapped = true;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      writing -= 1;
+      if (failing) throw new Error('store unavailable');
+      for (const { key, n } of batch) stored.set(key, (stored.get(key) ?? 0) + n);
+    },
+  };
+}
+
+describe('batched counter', () => {
+  it('adds counts of the same key up and writes them as one entry of one batch', async () => {
+    const store = totals();
+    const batches: number[] = [];
+    const counter = createBatchedCounter<string>({
+      identify: (key) => key,
+      write: (batch) => {
+        batches.push(batch.length);
+        return store.write(batch);
+      },
+      onError: () => {},
+      intervalMs: 60_000,
+    });
+    for (let i = 0; i < 5; i++) counter.add('a');
+    expect(counter.add('b', 3)).toBe(3);
+    await counter.close();
+    expect(batches).toEqual([2]);
+    expect(Object.fromEntries(store.stored)).toEqual({ a: 5, b: 3 });
+  });
+
+  it('keeps the counts of a failed write, with those added meanwhile, for the next write', async () => {
+    const store = totals();
+    const errors: unknown[] = [];
+    const counter = createBatchedCounter<string>({
+      identify: (key) => key,
+      write: store.write,
+      onError: (error) => errors.push(error),
+      intervalMs: 60_000,
+    });
+    counter.add('a', 2);
+    store.failWrites(true);
+    const failed = counter.flush();
+    counter.add('a'); // while the failing write is in flight
+    await failed;
+    expect(errors).toHaveLength(1);
+    expect([...counter.unwritten()]).toEqual([{ key: 'a', n: 3 }]);
+    store.failWrites(false);
+    await counter.flush();
+    expect(store.stored.get('a')).toBe(3);
+    expect([...counter.unwritten()]).toEqual([]);
+    await counter.close();
+  });
+
+  it('never starts a write before the previous one has settled', async () => {
+    const store = totals();
+    const counter = createBatchedCounter<string>({
+      identify: (key) => key,
+      write: store.write,
+      onError: () => {},
+      intervalMs: 60_000,
+    });
+    const flushes = [];
+    for (let i = 0; i < 10; i++) {
+      counter.add(`k${i % 3}`);
+      flushes.push(counter.flush());
+    }
+    await Promise.all(flushes);
+    expect(store.overlapped()).toBe(false);
+    expect([...store.stored.values()].reduce((a, b) => a + b, 0)).toBe(10);
+    await counter.close();
+  });
+});

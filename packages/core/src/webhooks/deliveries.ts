@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import { sql } from 'kysely';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import type { Clock } from '../shared/clock.ts';
+import { type AttemptResult, nextStep } from './delivery-policy.ts';
+import type { OutgoingDelivery, WebhookSender } from './sender.ts';
+import type { WebhookTables } from './tables.ts';
+
+/** A delivery a worker holds: what to send, which attempt it is, and the claim that may record it. */
+export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string };
+
+/**
+ * Claims the delivery due first (`skip locked`: nodes and lanes claiming together take different ones) for
+ * `claimMs`, in one statement. A delivery whose claim ran out (its node died mid-send) is due again, with the
+ * same id and body.
+ */
+export async function claimDueDelivery(
+  db: Database,
+  clock: Clock,
+  claimMs: number,
+): Promise<ClaimedDelivery | null> {
+  const k = query<WebhookTables>(db.em());
+  const now = clock.now();
+  const claim = randomUUID();
+  const row = await k
+    .updateTable('webhook_deliveries as d')
+    .from('webhooks as w')
+    .set({ status: 'delivering', claim, due_at: new Date(now + claimMs) })
+    .where('w.id', '=', (eb) => eb.ref('d.webhook_id'))
+    .where('d.id', '=', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as due')
+        .innerJoin('webhooks as owner', 'owner.id', 'due.webhook_id')
+        .select('due.id')
+        .where('due.status', 'in', ['pending', 'delivering'])
+        .where('due.due_at', '<=', new Date(now).toISOString())
+        // A deactivated webhook is paused: what was queued for it waits (and goes out if it is turned on
+        // again); only what its owner asks for explicitly (a test ping, a redelivery) is still sent.
+        .where((w) =>
+          w.or([
+            w('owner.active', '=', true),
+            w('due.event', '=', 'ping'),
+            w('due.redelivery_of', 'is not', null),
+          ]),
+        )
+        .orderBy('due.due_at')
+        .limit(1)
+        .forUpdate('due')
+        .skipLocked(),
+    )
+    .returning(['d.id', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    deliveryId: row.id,
+    url: row.url,
+    secret: row.secret,
+    body: row.body,
+    attempt: row.attempts + 1,
+    claim,
+  };
+}
+
+/**
+ * Records an attempt and what follows (delivery-policy.ts#nextStep), if the claim still holds: a worker whose
+ * claim ran out and was taken over records nothing. The delivery's new state and the attempt are one
+ * statement. A 410 also deactivates the webhook and gives up its other waiting deliveries, in the same
+ * transaction. Returns false when the claim was lost.
+ */
+export async function recordAttempt(
+  db: Database,
+  clock: Clock,
+  claimed: ClaimedDelivery,
+  result: AttemptResult,
+): Promise<boolean> {
+  const now = clock.now();
+  const step = nextStep(claimed.attempt, result, now);
+  const record = async (em: EntityManager) =>
+    query<WebhookTables>(em)
+      .with('recorded', (db) =>
+        db
+          .updateTable('webhook_deliveries')
+          .set({
+            status: step.status,
+            attempts: claimed.attempt,
+            due_at: step.status === 'pending' ? step.dueAt : null,
+            claim: null,
+            last_status_code: result.statusCode,
+          })
+          .where('id', '=', claimed.deliveryId)
+          .where('claim', '=', claimed.claim)
+          .returning(['id', 'webhook_id']),
+      )
+      .insertInto('webhook_delivery_attempts')
+      .columns([
+        'delivery_id',
+        'attempt',
+        'started_at',
+        'status_code',
+        'duration_ms',
+        'response_excerpt',
+        'error',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('recorded')
+          .select([
+            'recorded.id',
+            sql<number>`${claimed.attempt}::int`.as('attempt'),
+            sql<string>`${result.startedAt.toISOString()}::timestamptz`.as('started_at'),
+            sql<number | null>`${result.statusCode}::int`.as('status_code'),
+            sql<number>`${result.durationMs}::int`.as('duration_ms'),
+            sql<string | null>`${result.responseExcerpt}::varchar`.as('response_excerpt'),
+            sql<string | null>`${result.error}::varchar`.as('error'),
+          ]),
+      )
+      .returning(sql<string>`(select webhook_id from recorded)`.as('webhook_id'))
+      .executeTakeFirst();
+  if (!(step.status === 'failed' && step.deactivateWebhook)) return (await record(db.em())) !== undefined;
+  return db.em().transactional(async (em) => {
+    const recorded = await record(em);
+    if (!recorded) return false;
+    const k = query<WebhookTables>(em);
+    await k
+      .updateTable('webhooks')
+      .set({ active: false, updated_at: new Date(now) })
+      .where('id', '=', recorded.webhook_id)
+      .execute();
+    await k
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', due_at: null })
+      .where('webhook_id', '=', recorded.webhook_id)
+      .where('status', '=', 'pending')
+      .execute();
+    return true;
+  });
+}
+
+/**
+ * Claims the next due delivery, sends it (outside any transaction: a slow receiver holds no lock or
+ * connection) and records the attempt. Returns false when nothing was due.
+ */
+export async function deliverNext(
+  db: Database,
+  clock: Clock,
+  sender: WebhookSender,
+  claimMs: number,
+): Promise<boolean> {
+  const claimed = await claimDueDelivery(db, clock, claimMs);
+  if (!claimed) return false;
+  const result = await sender.send(claimed);
+  await recordAttempt(db, clock, claimed, result);
+  return true;
+}

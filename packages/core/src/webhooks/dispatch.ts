@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@verdict/contracts';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import type { Clock } from '../shared/clock.ts';
+import { deliveryBody } from './signing.ts';
+import type { WebhookTables } from './tables.ts';
+
+const DELIVERABLE = new Set<string>(WEBHOOK_EVENTS);
+
+/**
+ * One fan-out pass: takes outbox rows not yet dispatched (`skip locked`, so nodes passing together take
+ * different rows), queues one delivery per active webhook of the row's user subscribed to its event, and
+ * stamps the rows dispatched — all in one transaction, so a row is fanned out exactly once. Rows of events
+ * webhooks do not carry (the outbox serves other workers too) are stamped without deliveries. Returns how
+ * many outbox rows it took.
+ */
+export async function dispatchOutbox(db: Database, clock: Clock, batch: number): Promise<number> {
+  return db.em().transactional(async (em) => {
+    const k = query<WebhookTables>(em);
+    const rows = await k
+      .selectFrom('webhook_outbox')
+      .select(['id', 'user_id', 'event', 'payload', 'created_at'])
+      .where('dispatched_at', 'is', null)
+      .orderBy('created_at')
+      .limit(batch)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length === 0) return 0;
+    const now = new Date(clock.now());
+    const deliverable = rows.filter((row) => DELIVERABLE.has(row.event));
+    const userIds = [...new Set(deliverable.map((row) => row.user_id))];
+    const hooks =
+      userIds.length === 0
+        ? []
+        : await k
+            .selectFrom('webhooks')
+            .select(['id', 'user_id', 'events'])
+            .where('user_id', 'in', userIds)
+            .where('active', '=', true)
+            .execute();
+    const deliveries = deliverable.flatMap((row) =>
+      hooks
+        .filter((hook) => hook.user_id === row.user_id && hook.events.includes(row.event as WebhookEvent))
+        .map((hook) => ({
+          id: randomUUID(),
+          webhook_id: hook.id,
+          outbox_id: row.id,
+          event: row.event as WebhookEvent,
+          body: deliveryBody({
+            event: row.event,
+            id: row.id,
+            at: new Date(row.created_at),
+            data: row.payload,
+          }),
+          status: 'pending' as const,
+          due_at: now,
+          created_at: now,
+        })),
+    );
+    if (deliveries.length > 0) await k.insertInto('webhook_deliveries').values(deliveries).execute();
+    await k
+      .updateTable('webhook_outbox')
+      .set({ dispatched_at: now })
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    return rows.length;
+  });
+}

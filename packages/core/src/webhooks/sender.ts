@@ -1,0 +1,92 @@
+import { request } from 'undici';
+import { refusalOfUrl, type SsrfPolicy, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+import { type AttemptResult, DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery-policy.ts';
+import { deliveryHeaders } from './signing.ts';
+
+/** One delivery as the sender needs it. */
+export type OutgoingDelivery = { deliveryId: string; url: string; secret: string; body: string };
+
+export type WebhookSender = {
+  send: (delivery: OutgoingDelivery) => Promise<AttemptResult>;
+  close: () => Promise<void>;
+};
+
+/**
+ * Sends deliveries through the SSRF guard (net/ssrf-guard.ts): every connection is checked when it is made,
+ * redirects are not followed (a 3xx is a failed attempt), and each attempt has DELIVERY_TIMEOUT_MS in all.
+ * Never throws: whatever happens is the attempt's result.
+ */
+export function createWebhookSender(
+  policy: SsrfPolicy,
+  options: { now: () => number; timeoutMs?: number },
+): WebhookSender {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const agent = ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
+  return {
+    send: async (delivery) => {
+      const startedAt = new Date(options.now());
+      const began = performance.now();
+      const elapsed = () => Math.round(performance.now() - began);
+      const refusal = refusalOfUrl(delivery.url, policy);
+      if (refusal) return failed(startedAt, 0, `refused: ${refusal}`);
+      try {
+        const answer = await request(delivery.url, {
+          method: 'POST',
+          body: delivery.body,
+          headers: deliveryHeaders(delivery.secret, delivery.deliveryId, delivery.body, startedAt),
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        return {
+          startedAt,
+          statusCode: answer.statusCode,
+          responseExcerpt: await excerptOf(answer.body),
+          durationMs: elapsed(),
+          error: null,
+        };
+      } catch (error) {
+        return failed(startedAt, elapsed(), describe(error));
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+const failed = (startedAt: Date, durationMs: number, error: string): AttemptResult => ({
+  startedAt,
+  durationMs,
+  statusCode: null,
+  responseExcerpt: null,
+  error: error.slice(0, 500),
+});
+
+/** The first RESPONSE_EXCERPT_BYTES of an answer; the rest is not read (breaking off closes the stream). */
+async function excerptOf(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_EXCERPT_BYTES) break;
+    }
+  } catch {
+    // An answer cut off while its body streams still has its status: keep what arrived.
+  }
+  // Decoding may turn a split character into U+FFFD; the excerpt is for people reading the history.
+  return Buffer.concat(chunks)
+    .subarray(0, RESPONSE_EXCERPT_BYTES)
+    .toString('utf8')
+    .slice(0, RESPONSE_EXCERPT_BYTES);
+}
+
+/** A short reason for the history, without stack or internals: the error's name and the gist of its message. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'request failed';
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
+  const cause = error.cause instanceof Error ? error.cause : null;
+  const root = cause?.name === 'SsrfRefusedError' ? cause : error;
+  if (root.name === 'SsrfRefusedError') return root.message;
+  const code = (root as { code?: unknown }).code ?? (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? `${code}: ${root.message}` : root.message;
+}

@@ -1,0 +1,102 @@
+import {
+  createWebhookSender,
+  DELIVERY_TIMEOUT_MS,
+  deliverNext,
+  dispatchOutbox,
+  type SsrfPolicy,
+} from '@verdict/core';
+import { Effect } from 'effect';
+import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
+import { storageFailure } from '../store/errors.ts';
+import { type BackgroundWorker, superviseWorker } from './background-worker.ts';
+
+/** How a node delivers webhooks. */
+export type WebhookDeliveryOptions = {
+  /** What outbound requests may reach (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
+  policy: SsrfPolicy;
+  /** The fan-out's period, and how often an idle sender looks for due deliveries (default 500 ms). */
+  intervalMs?: number;
+  /** Deliveries sent at once by this node (default 16): a slow receiver holds one sender, not all. */
+  senders?: number;
+  /** How long a claimed delivery stays the claimer's; after that another node sends it again. */
+  claimMs?: number;
+  /** Each attempt's limit (default and spec: 10 s). */
+  timeoutMs?: number;
+};
+
+/** Outbox rows taken per transaction, and transactions per pass at most. */
+const FAN_OUT_BATCH = 200;
+const FAN_OUT_BATCHES = 20;
+/**
+ * A sender's pass claims no more deliveries after this long (wall time: it is about how long a stopping node
+ * waits, which an injected clock does not change). A stopping node then waits for at most the send in flight
+ * (its 10 s timeout) instead of a pass of hundreds of slow receivers.
+ */
+const PASS_BUDGET_MS = 5_000;
+
+/** One fan-out pass: outbox rows to deliveries, batch after batch (core's webhooks/dispatch.ts). */
+const fanOutPass = Effect.gen(function* () {
+  const { db } = yield* EngineStorage;
+  const clock = yield* EngineClock;
+  let taken = 0;
+  for (let i = 0; i < FAN_OUT_BATCHES; i++) {
+    const batch = yield* Effect.tryPromise({
+      try: () => dispatchOutbox(db, clock, FAN_OUT_BATCH),
+      catch: storageFailure,
+    });
+    taken += batch;
+    if (batch < FAN_OUT_BATCH) break;
+  }
+  return taken;
+});
+
+/**
+ * Starts webhook delivery on this node: one fan-out worker, and `senders` sender workers, each claiming one
+ * due delivery at a time, sending it and recording the attempt, until none is due. Sends are outside every
+ * transaction and apart from the debates' fibers, so a slow receiver delays neither debates nor other
+ * receivers beyond its own sender. The HTTP agent closes with the node's scope.
+ */
+export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
+  Effect.gen(function* () {
+    const clock = yield* EngineClock;
+    const { db } = yield* EngineStorage;
+    const { log } = yield* EngineLog;
+    if (options.policy.allowHttp || options.policy.allowPrivate) {
+      log(
+        'warn',
+        'webhooks: the SSRF guard is relaxed (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE): development only',
+        {
+          allowHttp: options.policy.allowHttp,
+          allowPrivate: options.policy.allowPrivate,
+        },
+      );
+    }
+    const every = options.intervalMs ?? 500;
+    const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    // A send never outlasts its timeout; the margin covers recording it. A claim that still runs out costs a
+    // second send of the same delivery (same webhook-id), which receivers drop.
+    const claimMs = options.claimMs ?? timeoutMs + 5_000;
+    const sender = yield* Effect.acquireRelease(
+      Effect.sync(() => createWebhookSender(options.policy, { now: clock.now, timeoutMs })),
+      (s) => Effect.promise(() => s.close()),
+    );
+    const fanOut: BackgroundWorker<Effect.Error<typeof fanOutPass>, Effect.Services<typeof fanOutPass>> = {
+      name: 'webhook-dispatch',
+      pass: fanOutPass,
+      every,
+    };
+    yield* superviseWorker(fanOut);
+    const sendPass = Effect.tryPromise({
+      try: async () => {
+        const started = Date.now();
+        let sent = 0;
+        while (Date.now() - started < PASS_BUDGET_MS && (await deliverNext(db, clock, sender, claimMs)))
+          sent++;
+        return sent;
+      },
+      catch: storageFailure,
+    });
+    for (let lane = 0; lane < (options.senders ?? 16); lane++) {
+      yield* superviseWorker({ name: 'webhook-delivery', pass: sendPass, every });
+    }
+  });

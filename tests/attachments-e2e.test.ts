@@ -1,0 +1,121 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventually, minimalPdf } from '@verdict/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBody } from './support/api-client.ts';
+import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+
+// Attachments over HTTP with the API and an engine node as separate processes: a PDF uploaded to one debate
+// is extracted by the engine node, downloaded byte for byte, and read by the agents of a debate created
+// with it. The account is on Enterprise: attachments are included and debates are paid in credits, so the
+// agents run on the simulated provider.
+describe('attachments end to end', () => {
+  let stack: Stack;
+  let user: ProUser;
+  /** A local page for fetch-url: the two documented development settings let the API reach it. */
+  let pages: Server;
+
+  beforeAll(async () => {
+    pages = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><head><title>Lease terms</title></head><body><article><h1>Lease terms</h1><p>The landlord ' +
+          'keeps the rent flat for three years if the lease is renewed before March, as the letter of ' +
+          'the property manager confirms in writing.</p></article></body></html>',
+      );
+    });
+    pages.listen(0, '127.0.0.1');
+    await once(pages, 'listening');
+    stack = await startStack('attachments', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    user = await signUpPro(stack, 'reader');
+    await stack.db.core.accounts.setPlan(user.userId, 'enterprise');
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    pages?.close();
+  });
+
+  const finished = (debateId: string) =>
+    eventually(
+      () => user.client.GET('/api/debates/{id}', { params: { path: { id: debateId } } }),
+      (res) => res.data?.status === 'completed',
+      30_000,
+    );
+
+  it('extracts an uploaded PDF on the engine node, serves its bytes, and hands its text to the agents', async () => {
+    const { debateId: first } = expectBody(
+      await user.client.POST('/api/debates', { body: { question: 'Should we renew the office lease?' } }),
+      201,
+    );
+    const pdf = minimalPdf('The landlord offers a 15 percent discount for a five-year renewal.');
+    // Multipart goes as the browser would send it; the generated client types JSON bodies.
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'lease offer.pdf');
+    const uploaded = await fetch(`${stack.api.baseUrl}/api/debates/${first}/attachments`, {
+      method: 'POST',
+      headers: { cookie: user.cookie },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const { id: attachmentId } = (await uploaded.json()) as { id: string };
+
+    const ready = await eventually(
+      () => user.client.GET('/api/debates/{id}/attachments', { params: { path: { id: first } } }),
+      (res) => res.data?.attachments[0]?.status === 'ready',
+      20_000,
+    );
+    expect(ready.data?.attachments[0]?.textLength).toBeGreaterThan(40);
+
+    const download = await user.client.GET('/api/debates/{id}/attachments/{attachmentId}/download', {
+      params: { path: { id: first, attachmentId } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(download.response.headers.get('content-disposition')).toContain(
+      "filename*=UTF-8''lease%20offer.pdf",
+    );
+    expect(new Uint8Array(download.data as unknown as ArrayBuffer)).toEqual(pdf);
+
+    const { debateId: second } = expectBody(
+      await user.client.POST('/api/debates', {
+        body: { question: 'Should we renew the office lease for five years?', attachmentIds: [attachmentId] },
+      }),
+      201,
+    );
+    await finished(second);
+    const turns = (await stack.db.core.db.execute('select content from debate_turns where debate_id = ?', [
+      second,
+    ])) as { content: string }[];
+    expect(turns.length).toBeGreaterThan(0);
+    for (const turn of turns) expect(turn.content).toContain('I have read the attached "lease offer.pdf".');
+  }, 90_000);
+
+  it('attaches a fetched page as readable text, lists it, and deletes it', async () => {
+    const { debateId } = expectBody(
+      await user.client.POST('/api/debates', {
+        body: { question: 'Should we renew the lease before March?' },
+      }),
+      201,
+    );
+    const url = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/terms`;
+    const page = expectBody(
+      await user.client.POST('/api/debates/fetch-url', { body: { debateId, url } }),
+      201,
+    );
+    expect(page).toMatchObject({ kind: 'url', status: 'ready' });
+    const listed = expectBody(
+      await user.client.GET('/api/debates/{id}/attachments', { params: { path: { id: debateId } } }),
+      200,
+    );
+    expect(listed.attachments.map((a) => a.id)).toEqual([page.id]);
+    const removed = await user.client.DELETE('/api/debates/{id}/attachments/{attachmentId}', {
+      params: { path: { id: debateId, attachmentId: page.id } },
+    });
+    expect(removed.response.status).toBe(204);
+    const after = expectBody(
+      await user.client.GET('/api/debates/{id}/attachments', { params: { path: { id: debateId } } }),
+      200,
+    );
+    expect(after.attachments).toEqual([]);
+  });
+});

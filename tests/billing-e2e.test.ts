@@ -1,0 +1,147 @@
+import { type FakeStripe, signStripePayload, startFakeStripe, stripeEvent } from '@verdict/core/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { type Stack, startStack } from './support/stack.ts';
+
+const WEBHOOK_SECRET = 'whsec_e2e_billing';
+const PRICES = {
+  STRIPE_PRICE_BYOK: 'price_e2e_byok',
+  STRIPE_PRICE_BYOK_PRO: 'price_e2e_byok_pro',
+  STRIPE_PRICE_CREDITS_100: 'price_e2e_credits_100',
+  STRIPE_PRICE_CREDITS_500: 'price_e2e_credits_500',
+  STRIPE_PRICE_CREDITS_2000: 'price_e2e_credits_2000',
+};
+
+// Billing over HTTP through the client generated from the served document: the API and an engine node as
+// separate processes, the official Stripe SDK in the API talking to a local fake Stripe, and events posted
+// to the webhook signed as Stripe signs them. A BYOK debate's provider calls go to a fake LLM server.
+describe('billing end to end: checkout, signed webhook, plan and credits, debates charged accordingly', () => {
+  let stripe: FakeStripe;
+  let llm: FakeLlmServer;
+  let stack: Stack;
+  let anonymous: ApiClient;
+
+  const signUp = async (label: string) => {
+    const user = await registerUser(stack.api.baseUrl, label);
+    // The free plan's 10 requests a minute would throttle the test, not what it is about.
+    await stack.db.core.accounts.setRateLimit(user.userId, 1000);
+    return { ...user, client: apiClient(stack.api.baseUrl, { cookie: user.cookie }) };
+  };
+  const balanceOf = async (client: ApiClient) => expectBody(await client.GET('/api/billing/balance'), 200);
+  /** Posts an event as Stripe does: its JSON text, with the Stripe-Signature of exactly that text. */
+  const deliver = (event: ReturnType<typeof stripeEvent>) =>
+    anonymous.POST('/api/billing/webhook', {
+      params: { header: { 'Stripe-Signature': signStripePayload(JSON.stringify(event), WEBHOOK_SECRET) } },
+      body: event,
+    });
+  const createDebate = (client: ApiClient, mode: 'fast' | 'thorough', providerKeys?: string) =>
+    client.POST('/api/debates', {
+      params: { header: providerKeys ? { 'X-Provider-Keys': providerKeys } : {} },
+      body: { question: `Should we pay for the ${mode} analysis of this decision?`, mode, skipCache: true },
+    });
+
+  /** Creates a debate (201) and answers who pays for it, as the debate reads back. */
+  const fundingOf = async (client: ApiClient, mode: 'fast' | 'thorough', providerKeys?: string) => {
+    const created = expectBody(await createDebate(client, mode, providerKeys), 201);
+    const debate = expectBody(
+      await client.GET('/api/debates/{id}', { params: { path: { id: created.debateId } } }),
+      200,
+    );
+    return debate.fundingSource;
+  };
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe({ amounts: { [PRICES.STRIPE_PRICE_CREDITS_100]: 499 } });
+    llm = await startFakeLlmServer();
+    stack = await startStack('billing', {
+      STRIPE_SECRET_KEY: 'sk_test_e2e',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      APP_URL: 'https://app.verdict.test',
+      ANTHROPIC_BASE_URL: llm.baseUrls.anthropic,
+      ...PRICES,
+    });
+    anonymous = apiClient(stack.api.baseUrl);
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await llm?.close();
+    await stripe?.close();
+  });
+
+  it('buys a credit pack: credits land once (replays change nothing) and pay for the next debate', async () => {
+    const buyer = await signUp('buyer');
+    // The signup credits pay for one thorough debate (8 of 10); the next one falls to the free tier.
+    expect(await fundingOf(buyer.client, 'thorough')).toBe('user_credits');
+    expect(await balanceOf(buyer.client)).toEqual({ balance: 2, plan: 'free' });
+    expect(await fundingOf(buyer.client, 'thorough')).toBe('free_tier');
+
+    const page = expectBody(
+      await buyer.client.POST('/api/billing/credit-checkout', { body: { pack: 'credits_100' } }),
+      200,
+    );
+    expect(page.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const completed = stripeEvent(
+      'checkout.session.completed',
+      stripe.completeCheckout(stripe.sessionIdOf(page.url)),
+    );
+    expect(expectBody(await deliver(completed), 200)).toEqual({ received: true, duplicate: false });
+    expect(expectBody(await deliver(completed), 200)).toEqual({ received: true, duplicate: true });
+    expect(await balanceOf(buyer.client)).toEqual({ balance: 102, plan: 'free' });
+
+    expect(await fundingOf(buyer.client, 'thorough')).toBe('user_credits');
+    expect(await balanceOf(buyer.client)).toEqual({ balance: 94, plan: 'free' });
+
+    const invoices = expectBody(await buyer.client.GET('/api/invoices'), 200);
+    expect(invoices.total).toBe(1);
+    expect(invoices.invoices[0]).toMatchObject({
+      type: 'credit_pack',
+      amountCents: 499,
+      status: 'paid',
+      metadata: { creditAmount: 100, creditPack: 'credits_100' },
+    });
+    const one = expectBody(
+      await buyer.client.GET('/api/invoices/{id}', {
+        params: { path: { id: invoices.invoices[0]?.id ?? '' } },
+      }),
+      200,
+    );
+    expect(one.stripeSessionId).toMatch(/^cs_/);
+    const portal = expectBody(await buyer.client.POST('/api/billing/portal-session'), 200);
+    expect(portal.url).toMatch(/^https:\/\/billing\.stripe\.test\//);
+    // A subscription checkout answers a page of its own (BYOK, monthly only).
+    const byok = expectBody(
+      await buyer.client.POST('/api/billing/checkout-session', { body: { interval: 'monthly' } }),
+      200,
+    );
+    expect(byok.url).not.toBe(page.url);
+  });
+
+  it('subscribes to BYOK Pro: the plan changes, debates then need X-Provider-Keys and cost nothing', async () => {
+    const subscriber = await signUp('subscriber');
+    const page = expectBody(
+      await subscriber.client.POST('/api/billing/checkout-session-pro', { body: { interval: 'monthly' } }),
+      200,
+    );
+    const session = stripe.completeCheckout(stripe.sessionIdOf(page.url));
+    expectBody(await deliver(stripeEvent('checkout.session.completed', session)), 200);
+    expect(await balanceOf(subscriber.client)).toEqual({ balance: 10, plan: 'byok_pro' });
+
+    const withoutKeys = await createDebate(subscriber.client, 'fast');
+    expect(withoutKeys.response.status).toBe(400);
+    expect(withoutKeys.error?.error.code).toBe('VALIDATION_ERROR');
+    const before = llm.count('anthropic');
+    expect(await fundingOf(subscriber.client, 'fast', 'anthropic:sk-ant-e2e-own-key')).toBe('byok');
+    expect(await balanceOf(subscriber.client)).toEqual({ balance: 10, plan: 'byok_pro' });
+    // The debate runs on the subscriber's own key, against the fake provider.
+    await expect.poll(() => llm.count('anthropic'), { timeout: 30_000 }).toBeGreaterThan(before);
+    expect(llm.requests.at(-1)?.apiKey).toBe('sk-ant-e2e-own-key');
+
+    // Cancelled in the portal and ended by Stripe: back to free, and debates are paid in credits again.
+    const ended = stripe.updateSubscription(session.subscription as string, { status: 'canceled' });
+    expectBody(await deliver(stripeEvent('customer.subscription.deleted', ended)), 200);
+    expect(await balanceOf(subscriber.client)).toEqual({ balance: 10, plan: 'free' });
+    expect(await fundingOf(subscriber.client, 'fast')).toBe('user_credits');
+  });
+});
