@@ -4,7 +4,7 @@ import { waitFor } from 'xstate';
 import { seatPanel } from '../machine/panel.ts';
 import type { LlmProvider } from '../providers/port.ts';
 import { type SimulatedOptions, simulatedProvider } from '../providers/simulated.ts';
-import { packState, unpackState } from '../replay/snapshot.ts';
+import { type PersistedState, packState, unpackState } from '../replay/snapshot.ts';
 import { type EngineDeps, startDebate } from './run-debate.ts';
 
 const QUESTION = 'Should we move our monolith to microservices this year?';
@@ -234,5 +234,36 @@ describe('a debate on the simulated provider', () => {
     expect(types(events)).toEqual(['verdict', 'debate.completed']);
     expect(second.history.at(-2)?.event).toBe('xstate.restore');
     expect(second.usage.llmCalls).toBe(first.usage.llmCalls + 1);
+  });
+
+  it('restored already final, stores the restore in its history at once (nothing else will move it)', async () => {
+    const first = run({});
+    const final = await first.done;
+    expect(final.value).toBe('completed');
+    const stored = JSON.parse(
+      packState({ machine: first.actor.getPersistedSnapshot(), history: first.history }),
+    );
+    const restoredState = unpackState(stored, final.context.turns);
+    const states: PersistedState[] = [];
+    const events: DebateEventBody[] = [];
+    const second = startDebate(
+      final.context,
+      {
+        provider: simulatedProvider({ firstTokenMs: 0 }),
+        judgeModel: 'simulated/opus',
+        policy: fastPolicy,
+        emit: (e) => events.push(e),
+        onStateChange: (state) => states.push(state),
+      },
+      {
+        machine: restoredState.machine,
+        history: restoredState.history,
+        settled: new Map(),
+        usage: first.usage,
+      },
+    );
+    expect((await second.done).value).toBe('completed');
+    expect(events).toEqual([]);
+    expect(states.at(-1)?.history.at(-1)).toMatchObject({ event: 'xstate.restore', state: 'completed' });
   });
 });

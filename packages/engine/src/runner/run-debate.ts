@@ -252,6 +252,9 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
       event: 'xstate.restore',
       state: statePath(actor.getSnapshot().value),
     });
+    // Stored now, not with the next move: a debate restored already final (its holder died while
+    // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
+    deps.onStateChange?.({ machine: actor.getPersistedSnapshot(), history: [...history] });
     if (actor.getSnapshot().status === 'done')
       return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
   } else {
