@@ -109,7 +109,7 @@ export { OperatorError } from './shared/operator-error.ts';
 export { type EmbedPass, embedCompletedDebates } from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
-export { deliverNext } from './webhooks/deliveries.ts';
+export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';
 export { dispatchOutbox } from './webhooks/dispatch.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './webhooks/outbox.ts';

@@ -1,4 +1,6 @@
+import { Readability } from '@mozilla/readability';
 import { ATTACHMENT_TEXT_MAX } from '@verdict/contracts';
+import { parseHTML } from 'linkedom';
 import mammoth from 'mammoth';
 import { extractText as extractPdfText, getDocumentProxy } from 'unpdf';
 
@@ -28,12 +30,14 @@ const reason = (what: string, error: unknown) =>
   new ExtractionError(`${what}: ${error instanceof Error ? error.message.slice(0, 300) : 'unreadable'}`);
 
 /**
- * The text of a stored attachment by its content type, capped at 50,000 characters. PDFs through unpdf
- * (pdf.js), Word documents through mammoth's raw text, text files as strict UTF-8. Throws ExtractionError
- * with a reason fit to show the owner when the bytes cannot be read.
+ * The text of a stored attachment or fetched page by its content type, capped at 50,000 characters. PDFs
+ * through unpdf (pdf.js), Word documents through mammoth's raw text, HTML through Readability (the article,
+ * without navigation and scripts), text files as strict UTF-8. Throws ExtractionError with a reason fit to
+ * show the owner when the bytes cannot be read. Parsers run on untrusted bytes: callers go through
+ * extraction-sandbox.ts, which runs this in a worker thread with time and memory limits.
  */
 export async function extractText(contentType: string, bytes: Uint8Array): Promise<string> {
-  const type = contentType.split(';')[0]?.trim();
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/pdf') {
     let text: string;
     try {
@@ -57,6 +61,14 @@ export async function extractText(contentType: string, bytes: Uint8Array): Promi
       throw reason('The Word document could not be read', error);
     }
     return capText(text);
+  }
+  if (type === 'text/html' || type === 'application/xhtml+xml') {
+    const { document } = parseHTML(new TextDecoder('utf-8').decode(bytes));
+    const article = new Readability(
+      document as unknown as ConstructorParameters<typeof Readability>[0],
+    ).parse();
+    const text = article?.textContent ?? document.body?.textContent ?? '';
+    return capText(article?.title ? `${article.title}\n\n${text}` : text);
   }
   if (type === 'text/plain' || type === 'text/markdown') {
     try {

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { BlobStore } from './blob-store.ts';
-import { ExtractionError, extractText } from './extract-text.ts';
+import { ExtractionError } from './extract-text.ts';
+import { extractTextIsolated } from './extraction-sandbox.ts';
 import type { AttachmentTables } from './tables.ts';
 
 /** Why extraction failed when the cause is not the file's (a bug, memory): nothing internal is shown. */
@@ -42,7 +43,7 @@ export async function extractPendingAttachments(
         let outcome: { status: 'ready'; text: string } | { status: 'failed'; reason: string };
         try {
           if (!bytes) throw new ExtractionError('The stored file is missing');
-          outcome = { status: 'ready', text: await extractText(row.content_type, bytes) };
+          outcome = { status: 'ready', text: await extractTextIsolated(row.content_type, bytes) };
         } catch (error) {
           outcome = {
             status: 'failed',

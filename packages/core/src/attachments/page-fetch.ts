@@ -1,8 +1,7 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 import { request } from 'undici';
 import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
-import { capText, ExtractionError, extractText } from './extract-text.ts';
+import { ExtractionError } from './extract-text.ts';
+import { extractTextIsolated } from './extraction-sandbox.ts';
 
 /** Limits of POST /api/debates/fetch-url: bytes of the page, time for the whole fetch, redirects followed. */
 export const PAGE_BYTES_MAX = 5 * 1024 * 1024;
@@ -112,19 +111,19 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   }
 }
 
-/** HTML through Readability (the article, without navigation and scripts), PDF through the PDF path. */
+/** Types a page is read as: HTML through Readability, PDF through the PDF path, plain text as it is. */
+const READABLE_PAGE_TYPES = new Set([
+  'text/html',
+  'application/xhtml+xml',
+  'application/pdf',
+  'text/plain',
+  'text/markdown',
+]);
+
+/** The page's text, read in the extraction sandbox (the page is untrusted: its parsing has limits). */
 async function readableText(contentType: string, bytes: Uint8Array): Promise<string> {
-  const type = contentType.split(';')[0]?.trim().toLowerCase();
-  if (type === 'text/html' || type === 'application/xhtml+xml') {
-    const html = new TextDecoder('utf-8').decode(bytes);
-    const { document } = parseHTML(html);
-    const article = new Readability(
-      document as unknown as ConstructorParameters<typeof Readability>[0],
-    ).parse();
-    const text = article?.textContent ?? document.body?.textContent ?? '';
-    return capText(article?.title ? `${article.title}\n\n${text}` : text);
-  }
-  if (type === 'application/pdf') return extractText('application/pdf', bytes);
-  if (type === 'text/plain' || type === 'text/markdown') return extractText(type, bytes);
-  throw new PageFetchError(`pages of type ${type} are not read`, 'unsupported');
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!READABLE_PAGE_TYPES.has(type))
+    throw new PageFetchError(`pages of type ${type} are not read`, 'unsupported');
+  return extractTextIsolated(type, bytes);
 }
