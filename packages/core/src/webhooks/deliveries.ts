@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -10,6 +10,34 @@ import type { WebhookTables } from './tables.ts';
 
 /** A delivery a worker holds: what to send, which attempt it is, and the claim that may record it. */
 export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string };
+
+/**
+ * The deliveries due at `now` (alias `due`): waiting or with a claim that ran out. A deactivated webhook is
+ * paused: what was queued for it waits (and goes out if it is turned on again); only what its owner asks
+ * for explicitly (a test ping, a redelivery) is still sent.
+ */
+const dueDeliveries = (k: Kysely<WebhookTables>, now: number) =>
+  k
+    .selectFrom('webhook_deliveries as due')
+    .innerJoin('webhooks as owner', 'owner.id', 'due.webhook_id')
+    .where('due.status', 'in', ['pending', 'delivering'])
+    .where('due.due_at', '<=', new Date(now).toISOString())
+    .where((w) =>
+      w.or([
+        w('owner.active', '=', true),
+        w('due.event', '=', 'ping'),
+        w('due.redelivery_of', 'is not', null),
+      ]),
+    );
+
+/** Whether any delivery is due now: a read without locks, for idle senders to learn there is work. */
+export async function anyDeliveryDue(db: Database, clock: Clock): Promise<boolean> {
+  const row = await dueDeliveries(query<WebhookTables>(db.em()), clock.now())
+    .select('due.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /**
  * Claims the delivery due first (`skip locked`: nodes and lanes claiming together take different ones) for
@@ -29,26 +57,8 @@ export async function claimDueDelivery(
     .from('webhooks as w')
     .set({ status: 'delivering', claim, due_at: new Date(now + claimMs) })
     .where('w.id', '=', (eb) => eb.ref('d.webhook_id'))
-    .where('d.id', '=', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries as due')
-        .innerJoin('webhooks as owner', 'owner.id', 'due.webhook_id')
-        .select('due.id')
-        .where('due.status', 'in', ['pending', 'delivering'])
-        .where('due.due_at', '<=', new Date(now).toISOString())
-        // A deactivated webhook is paused: what was queued for it waits (and goes out if it is turned on
-        // again); only what its owner asks for explicitly (a test ping, a redelivery) is still sent.
-        .where((w) =>
-          w.or([
-            w('owner.active', '=', true),
-            w('due.event', '=', 'ping'),
-            w('due.redelivery_of', 'is not', null),
-          ]),
-        )
-        .orderBy('due.due_at')
-        .limit(1)
-        .forUpdate('due')
-        .skipLocked(),
+    .where('d.id', '=', () =>
+      dueDeliveries(k, now).select('due.id').orderBy('due.due_at').limit(1).forUpdate('due').skipLocked(),
     )
     .returning(['d.id', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
     .executeTakeFirst();

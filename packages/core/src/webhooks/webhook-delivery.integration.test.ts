@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SsrfPolicy } from '../net/ssrf-guard.ts';
 import { createTestCore, newUserCredentials, type TestCore } from '../testing/index.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.ts';
-import { claimDueDelivery, deliverNext, recordAttempt } from './deliveries.ts';
+import { anyDeliveryDue, claimDueDelivery, deliverNext, recordAttempt } from './deliveries.ts';
 import { dispatchOutbox } from './dispatch.ts';
 import { queueUserWebhook } from './outbox.ts';
 import { createWebhookSender, type WebhookSender } from './sender.ts';
@@ -120,8 +120,10 @@ describe('webhook delivery', () => {
       expect(pending!.status).toBe('pending');
       expect(Date.parse(pending!.nextAttemptAt!)).toBe(now + wait);
       now += wait - 1;
+      expect(await anyDeliveryDue(t.core.db, clock)).toBe(false);
       expect(await deliverAll()).toBe(0);
       now += 1;
+      expect(await anyDeliveryDue(t.core.db, clock)).toBe(true);
     }
     expect(await deliverAll()).toBe(1);
     now += 3_600_000;
@@ -163,7 +165,10 @@ describe('webhook delivery', () => {
     await emit();
     await dispatchOutbox(t.core.db, clock, 100);
     await t.core.webhooks.update(userId, hook.id, { active: false });
+    // Idle senders learn of work from this read: what a paused webhook holds must not wake them.
+    expect(await anyDeliveryDue(t.core.db, clock)).toBe(false);
     const ping = await t.core.webhooks.test(userId, hook.id);
+    expect(await anyDeliveryDue(t.core.db, clock)).toBe(true);
     expect(await deliverAll()).toBe(1);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([ping.deliveryId]);
     await t.core.webhooks.update(userId, hook.id, { active: true });

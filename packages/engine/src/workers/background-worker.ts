@@ -16,6 +16,11 @@ export type BackgroundWorker<E, R> = {
   readonly every: Duration.Input;
   /** Retries of a failed pass within the period, from 100 ms doubling (default three). */
   readonly retries?: number;
+  /**
+   * Waited on after each period, before the pass, and interruptible there (the pass is not): a worker that
+   * has nothing to do until told so sleeps on it instead of passing for nothing.
+   */
+  readonly gate?: Effect.Effect<void>;
 };
 
 /** Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the process. */
@@ -65,13 +70,14 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
 
 /**
  * Runs a worker on this node until the node's scope closes: a supervised fiber that passes once per period
- * (first pass after one jittered period).
+ * (first pass after one jittered period), each time its gate is open.
  */
 export const superviseWorker = <E, R>(
   worker: BackgroundWorker<E, R>,
 ): Effect.Effect<void, never, R | EngineLog | Scope.Scope> =>
   Effect.forkScoped(
     Effect.suspend(() => Effect.sleep(jittered(worker.every))).pipe(
+      Effect.andThen(worker.gate ?? Effect.void),
       Effect.andThen(supervisedPass(worker)),
       Effect.forever,
     ),

@@ -1,11 +1,12 @@
 import {
+  anyDeliveryDue,
   createWebhookSender,
   DELIVERY_TIMEOUT_MS,
   deliverNext,
   dispatchOutbox,
   type SsrfPolicy,
 } from '@verdict/core';
-import { Effect } from 'effect';
+import { Effect, Latch } from 'effect';
 import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import { type BackgroundWorker, superviseWorker } from './background-worker.ts';
@@ -14,7 +15,7 @@ import { type BackgroundWorker, superviseWorker } from './background-worker.ts';
 export type WebhookDeliveryOptions = {
   /** What outbound requests may reach (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
   policy: SsrfPolicy;
-  /** The fan-out's period, and how often an idle sender looks for due deliveries (default 500 ms). */
+  /** The fan-out's period, and how often an idle node looks for due deliveries (default 500 ms). */
   intervalMs?: number;
   /** Deliveries sent at once by this node (default 16): a slow receiver holds one sender, not all. */
   senders?: number;
@@ -33,6 +34,8 @@ const FAN_OUT_BATCHES = 20;
  * (its 10 s timeout) instead of a pass of hundreds of slow receivers.
  */
 const PASS_BUDGET_MS = 5_000;
+/** A lane's pause between passes while there is work (it then waits on the latch, not on a timer). */
+const LANE_PAUSE_MS = 20;
 
 /** One fan-out pass: outbox rows to deliveries, batch after batch (core's webhooks/dispatch.ts). */
 const fanOutPass = Effect.gen(function* () {
@@ -51,10 +54,13 @@ const fanOutPass = Effect.gen(function* () {
 });
 
 /**
- * Starts webhook delivery on this node: one fan-out worker, and `senders` sender workers, each claiming one
- * due delivery at a time, sending it and recording the attempt, until none is due. Sends are outside every
- * transaction and apart from the debates' fibers, so a slow receiver delays neither debates nor other
- * receivers beyond its own sender. The HTTP agent closes with the node's scope.
+ * Starts webhook delivery on this node: one fan-out worker, and `senders` lanes, each claiming one due
+ * delivery at a time, sending it and recording the attempt, until none is due. Idle lanes sleep: one scout
+ * looks for due deliveries each period (retries coming due, pings and redeliveries from the API, other
+ * nodes' fan-outs) and wakes them, as the fan-out does when it has queued deliveries, so an idle node makes
+ * two small queries per period instead of one per lane. Sends are outside every transaction and apart from
+ * the debates' fibers, so a slow receiver delays neither debates nor other receivers beyond its own lane.
+ * The HTTP agent closes with the node's scope.
  */
 export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
@@ -80,12 +86,22 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       Effect.sync(() => createWebhookSender(options.policy, { now: clock.now, timeoutMs })),
       (s) => Effect.promise(() => s.close()),
     );
+    /** Open while there may be due deliveries: lanes drain them, and the one that finds none closes it. */
+    const work = yield* Latch.make(false);
     const fanOut: BackgroundWorker<Effect.Error<typeof fanOutPass>, Effect.Services<typeof fanOutPass>> = {
       name: 'webhook-dispatch',
-      pass: fanOutPass,
+      pass: fanOutPass.pipe(Effect.tap((queued) => (queued > 0 ? work.open : Effect.void))),
       every,
     };
     yield* superviseWorker(fanOut);
+    yield* superviseWorker({
+      name: 'webhook-scout',
+      pass: Effect.tryPromise({ try: () => anyDeliveryDue(db, clock), catch: storageFailure }).pipe(
+        Effect.tap((due) => (due ? work.open : Effect.void)),
+        Effect.map((due) => (due ? 1 : 0)),
+      ),
+      every,
+    });
     const sendPass = Effect.tryPromise({
       try: async () => {
         const started = Date.now();
@@ -96,7 +112,14 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       },
       catch: storageFailure,
     });
+    // A lane that wakes to find nothing closes the latch; a lane still sending keeps draining, and the scout
+    // reopens the latch within a period if work remains.
     for (let lane = 0; lane < (options.senders ?? 16); lane++) {
-      yield* superviseWorker({ name: 'webhook-delivery', pass: sendPass, every });
+      yield* superviseWorker({
+        name: 'webhook-delivery',
+        gate: work.await,
+        pass: sendPass.pipe(Effect.tap((sent) => (sent === 0 ? work.close : Effect.void))),
+        every: LANE_PAUSE_MS,
+      });
     }
   });
