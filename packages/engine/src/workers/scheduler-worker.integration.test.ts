@@ -1,7 +1,10 @@
 import { createScheduler } from '@verdict/core';
 import { createTestCore, eventually, type TestCore, uniqueEmail } from '@verdict/core/testing';
+import { Effect } from 'effect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
+import { EngineLog } from '../services.ts';
+import { type SchedulePassLimits, schedulePass } from './scheduler-worker.ts';
 
 // The scheduler as engine nodes run it: two nodes on one database, each with the scheduler worker, and a
 // clock the test moves from one run time to the next across month ends. One node stops half-way; the other
@@ -104,5 +107,63 @@ describe('the scheduler worker on two engine nodes', () => {
       [owner],
     );
     expect(all?.n).toBe(10);
+  });
+});
+
+// A backlog: more schedules due at the same minute than one batch of the scheduler. One pass must run them
+// all, or the last ones wait a period per batch (1,000 due at 09:00 would take ~50 s, not 15).
+describe('a scheduler pass under a backlog', () => {
+  let nowMs = Date.UTC(2027, 0, 4, 8, 0);
+  const clock = { now: () => nowMs };
+  let test: TestCore;
+
+  beforeAll(async () => {
+    test = await createTestCore({ CONCURRENT_DEBATES: '1000' }, { clock });
+  });
+  afterAll(async () => {
+    await test?.cleanup();
+  });
+
+  const pass = (limits?: SchedulePassLimits) =>
+    Effect.runPromise(
+      schedulePass(createScheduler(test.core.db, clock, test.core.debateCreation), limits).pipe(
+        Effect.provideService(EngineLog, EngineLog.of({ log: () => {} })),
+      ),
+    );
+
+  it('runs a backlog larger than one batch in one pass, and takes no further batch once its budget is spent', async () => {
+    // Two accounts: at most 100 schedules each.
+    for (const name of ['A', 'B']) {
+      const { id: owner } = await test.core.accounts.createUser({
+        email: uniqueEmail('backlog'),
+        name,
+        plan: 'pro',
+      });
+      await test.core.billing.grantCredits(owner, 200);
+      for (let i = 0; i < 75; i++) {
+        await test.core.scheduledDebates.create(owner, {
+          question: `Should backlog item ${name}${i} be revisited?`,
+          frequency: 'daily',
+          timeOfDay: '09:00',
+          timezone: 'UTC',
+          mode: 'fast',
+        });
+      }
+    }
+    nowMs = Date.UTC(2027, 0, 4, 9, 0, 2);
+    expect(await pass()).toBe(150);
+    const runs = async () =>
+      (
+        await test.core.db.execute<{ n: number }>(
+          'select count(distinct debate_id)::int as n from scheduled_runs',
+        )
+      )[0]?.n;
+    expect(await runs()).toBe(150);
+
+    // The next morning, a pass whose budget is spent after its first batch leaves the rest to the next one.
+    nowMs = Date.UTC(2027, 0, 5, 9, 0, 2);
+    expect(await pass({ batch: 100, budgetMs: 0 })).toBe(100);
+    expect(await pass()).toBe(50);
+    expect(await runs()).toBe(300);
   });
 });

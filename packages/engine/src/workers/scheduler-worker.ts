@@ -4,24 +4,50 @@ import { EngineLog } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
-/** Due runs made per pass at most, each its own transaction; a larger backlog waits for the next period. */
-const BATCH = 100;
+/** How a pass takes its due runs: `batch` per call of the scheduler, more calls while the budget lasts. */
+export type SchedulePassLimits = {
+  /** Due runs asked of the scheduler at once (each still its own transaction). */
+  batch: number;
+  /**
+   * A pass asks for no further batch once this long has passed (wall time: it bounds how long a stopping
+   * node waits for the pass, which an injected clock does not change).
+   */
+  budgetMs: number;
+};
+
+/**
+ * 100 runs take about 0.4 s (BENCHMARKS.md, the scheduler suite), so a pass drains about 1,000 runs per node
+ * in its 5 s budget, and a node stopping mid-pass waits for at most one more batch.
+ */
+export const SCHEDULE_PASS_LIMITS: SchedulePassLimits = { batch: 100, budgetMs: 5_000 };
 
 /**
  * One pass: makes the debates of the schedules that are due (core's scheduled-debates/scheduler.ts, which
- * claims each with `skip locked` and moves it on in the transaction that creates its debate). Returns how
- * many due runs it handled, refused ones included.
+ * claims each with `skip locked` and moves it on in the transaction that creates its debate), batch after
+ * batch while batches come back full and the budget lasts — a backlog (1,000 schedules due at 09:00) is run
+ * in this pass, not one batch per period. Returns how many due runs it handled, refused ones included.
  */
-export const schedulePass = (scheduler: Pick<Scheduler, 'runDue'>) =>
+export const schedulePass = (
+  scheduler: Pick<Scheduler, 'runDue'>,
+  limits: SchedulePassLimits = SCHEDULE_PASS_LIMITS,
+) =>
   Effect.gen(function* () {
     const { log } = yield* EngineLog;
-    const outcomes = yield* Effect.tryPromise({ try: () => scheduler.runDue(BATCH), catch: storageFailure });
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'refused') {
-        log('info', `scheduled debate ${outcome.scheduleId}: due run refused (${outcome.code}); recorded`);
+    const started = Date.now();
+    let handled = 0;
+    for (;;) {
+      const outcomes = yield* Effect.tryPromise({
+        try: () => scheduler.runDue(limits.batch),
+        catch: storageFailure,
+      });
+      for (const outcome of outcomes) {
+        if (outcome.kind === 'refused') {
+          log('info', `scheduled debate ${outcome.scheduleId}: due run refused (${outcome.code}); recorded`);
+        }
       }
+      handled += outcomes.length;
+      if (outcomes.length < limits.batch || Date.now() - started >= limits.budgetMs) return handled;
     }
-    return outcomes.length;
   });
 
 /** The scheduler as a background worker of every engine node. */
