@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 /** One POST a receiver got, as it arrived: the raw body text and the headers. */
 export type ReceivedDelivery = { headers: IncomingHttpHeaders; body: string; path: string };
 
-/** How a receiver answers a request: a status and a body, or `hang` (never answers). */
-export type ReceiverReply = { status: number; body?: string } | 'hang';
+/** How a receiver answers a request: a status and a body (text, or bytes as they are), or `hang` (never answers). */
+export type ReceiverReply = { status: number; body?: string | Uint8Array } | 'hang';
 
 export type WebhookReceiver = {
   /** The base URL, e.g. http://127.0.0.2:41234 */

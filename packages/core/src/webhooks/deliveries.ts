@@ -78,8 +78,42 @@ export async function claimDueDelivery(
  * claim ran out and was taken over records nothing. The delivery's new state and the attempt are one
  * statement. A 410 also deactivates the webhook and gives up its other waiting deliveries, in the same
  * transaction. Returns false when the claim was lost.
+ *
+ * An attempt whose text the database refuses (a data exception: the sender already makes excerpts and
+ * errors storable, stored-text.ts, so this is the net under it) is recorded without that text. Were it not
+ * recorded at all, the delivery would stay `delivering` until its claim ran out and then be sent again with
+ * the same attempt number — and fail to record again, forever.
  */
 export async function recordAttempt(
+  db: Database,
+  clock: Clock,
+  claimed: ClaimedDelivery,
+  result: AttemptResult,
+): Promise<boolean> {
+  try {
+    return await recordAttemptAsIs(db, clock, claimed, result);
+  } catch (error) {
+    const state = dataExceptionOf(error);
+    if (state === null) throw error;
+    const bare = {
+      ...result,
+      responseExcerpt: null,
+      error: `the answer could not be recorded (SQLSTATE ${state})`,
+    };
+    return recordAttemptAsIs(db, clock, claimed, bare);
+  }
+}
+
+/** The SQLSTATE of a PostgreSQL data exception (class 22: a value the column cannot take), else null. */
+function dataExceptionOf(error: unknown): string | null {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+  }
+  return null;
+}
+
+async function recordAttemptAsIs(
   db: Database,
   clock: Clock,
   claimed: ClaimedDelivery,

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { refusalOfUrl, type SsrfPolicy, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
 import { type AttemptResult, DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery-policy.ts';
 import { deliveryHeaders } from './signing.ts';
+import { storedText } from './stored-text.ts';
 
 /** One delivery as the sender needs it. */
 export type OutgoingDelivery = { deliveryId: string; url: string; secret: string; body: string };
@@ -52,15 +53,21 @@ export function createWebhookSender(
   };
 }
 
+/** The attempt's `error` column is a varchar(500). */
+const ERROR_BYTES = 500;
+
 const failed = (startedAt: Date, durationMs: number, error: string): AttemptResult => ({
   startedAt,
   durationMs,
   statusCode: null,
   responseExcerpt: null,
-  error: error.slice(0, 500),
+  error: storedText(error, ERROR_BYTES),
 });
 
-/** The first RESPONSE_EXCERPT_BYTES of an answer; the rest is not read (breaking off closes the stream). */
+/**
+ * The first RESPONSE_EXCERPT_BYTES of an answer, as text the history can store (stored-text.ts: no NUL, valid
+ * UTF-8, whole characters); the rest is not read (breaking off closes the stream).
+ */
 async function excerptOf(body: AsyncIterable<Buffer>): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -73,11 +80,7 @@ async function excerptOf(body: AsyncIterable<Buffer>): Promise<string> {
   } catch {
     // An answer cut off while its body streams still has its status: keep what arrived.
   }
-  // Decoding may turn a split character into U+FFFD; the excerpt is for people reading the history.
-  return Buffer.concat(chunks)
-    .subarray(0, RESPONSE_EXCERPT_BYTES)
-    .toString('utf8')
-    .slice(0, RESPONSE_EXCERPT_BYTES);
+  return storedText(Buffer.concat(chunks), RESPONSE_EXCERPT_BYTES);
 }
 
 /** A short reason for the history, without stack or internals: the error's name and the gist of its message. */

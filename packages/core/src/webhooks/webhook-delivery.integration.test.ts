@@ -217,6 +217,53 @@ describe('webhook delivery', () => {
     expect(timedOut!.attemptLog[0]!.durationMs).toBeGreaterThanOrEqual(900);
   });
 
+  it('records an answer holding NUL bytes and invalid UTF-8 without them, and the delivery ends there', async () => {
+    const hook = await createHook();
+    const answer = Buffer.concat([
+      Buffer.from('accepted\0id=7\0'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('é'.repeat(600)),
+    ]);
+    receiver.reply(() => ({ status: 200, body: answer }));
+    const ping = await t.core.webhooks.test(userId, hook.id);
+    expect(await deliverAll()).toBe(1);
+    // Nothing is left to send again: neither now nor once the claim would have run out.
+    now += CLAIM_MS;
+    expect(await deliverAll()).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = (await deliveries(hook.id)).deliveries;
+    expect(delivery).toMatchObject({ deliveryId: ping.deliveryId, status: 'succeeded', attempts: 1 });
+    const excerpt = delivery!.attemptLog[0]!.responseBody!;
+    expect(excerpt.startsWith('acceptedid=7\ufffd\ufffdéé')).toBe(true);
+    expect(excerpt).not.toContain('\u0000');
+    expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(1024);
+  });
+
+  it('records an attempt whose answer the database refuses without that answer, so the delivery moves on', async () => {
+    const hook = await createHook();
+    await t.core.webhooks.test(userId, hook.id);
+    const claimed = await claimDueDelivery(t.core.db, clock, CLAIM_MS);
+    const unstorable = {
+      startedAt: new Date(now),
+      durationMs: 3,
+      statusCode: 503,
+      responseExcerpt: 'busy\0',
+      error: null,
+    };
+    expect(await recordAttempt(t.core.db, clock, claimed!, unstorable)).toBe(true);
+    const [delivery] = (await deliveries(hook.id)).deliveries;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 });
+    expect(Date.parse(delivery!.nextAttemptAt!)).toBe(now + 5_000);
+    expect(delivery!.attemptLog).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        statusCode: 503,
+        responseBody: null,
+        error: expect.stringContaining('could not be recorded'),
+      }),
+    ]);
+  });
+
   it('sends a delivery again, same id and body, once the claim of a node that died mid-send runs out', async () => {
     const hook = await createHook();
     await t.core.webhooks.test(userId, hook.id);
