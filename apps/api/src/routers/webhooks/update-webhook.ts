@@ -14,7 +14,8 @@ export const updateWebhook = userProcedure
       summary: 'Change a webhook',
       description:
         'The fields sent change; the others keep their values. events replaces the subscription; ' +
-        'description null clears it; active false stops new events (queued deliveries are still sent).',
+        'description null clears it; active false pauses the webhook: no new events are queued for it, and ' +
+        'deliveries already queued wait until it is active again (test pings and redeliveries are still sent).',
     },
   })
   .input(UpdateWebhookInput)
