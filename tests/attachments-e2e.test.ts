@@ -13,7 +13,7 @@ import { type ProUser, type Stack, signUpPro, startStack } from './support/stack
 describe('attachments end to end', () => {
   let stack: Stack;
   let user: ProUser;
-  /** A local page for fetch-url: the two documented development settings let the API reach it. */
+  /** A local page for fetch-url, over http: the documented development setting lets the API reach 127.0.0.1. */
   let pages: Server;
 
   beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('attachments end to end', () => {
     });
     pages.listen(0, '127.0.0.1');
     await once(pages, 'listening');
-    stack = await startStack('attachments', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    stack = await startStack('attachments', { WEBHOOK_ALLOW_PRIVATE: 'true' });
     user = await signUpPro(stack, 'reader');
     await stack.db.core.accounts.setPlan(user.userId, 'enterprise');
   }, 60_000);

@@ -16282,7 +16282,7 @@ export interface operations {
                     debateId: string;
                     /**
                      * Format: uri
-                     * @description http(s) address of the page; https only unless the server allows http
+                     * @description http or https address of the page; every hop must reach a public address
                      */
                     url: string;
                 };

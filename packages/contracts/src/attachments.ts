@@ -62,6 +62,6 @@ export const FetchUrlInput = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     .max(2000)
-    .meta({ description: 'http(s) address of the page; https only unless the server allows http' }),
+    .meta({ description: 'http or https address of the page; every hop must reach a public address' }),
 });
 export type FetchUrlInput = z.infer<typeof FetchUrlInput>;

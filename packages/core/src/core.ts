@@ -176,13 +176,13 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     invoices: createInvoices(db),
     stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
     webhooks: createWebhooks(db, clock, config.webhooks),
-    // Pages are fetched under the webhooks' SSRF policy: WEBHOOK_ALLOW_HTTP / _PRIVATE relax both alike.
     /** Where attachment bytes live: for the engine nodes' extraction worker of this process. */
     blobs,
+    // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:
+    // WEBHOOK_ALLOW_PRIVATE relaxes both alike; WEBHOOK_ALLOW_HTTP is the webhooks' alone.
     attachments: createAttachments(db, clock, plans, blobs, debateReads, {
       ...options.pageFetch,
       policy: {
-        allowHttp: config.webhooks.allowHttp,
         allowPrivate: config.webhooks.allowPrivate,
         ...options.pageFetch?.policy,
       },

@@ -8,8 +8,15 @@ export const PAGE_BYTES_MAX = 5 * 1024 * 1024;
 export const PAGE_TIMEOUT_MS = 10_000;
 export const PAGE_REDIRECTS_MAX = 5;
 
+/**
+ * Which addresses a page fetch may reach: the SSRF guard's rules without `allowHttp`, as pages are fetched
+ * over http or https always (the spec's fetch-url takes either; the scheme is not what makes a target
+ * safe, its address is, and that is checked on every hop).
+ */
+export type PagePolicy = Omit<SsrfPolicy, 'allowHttp'>;
+
 export type PageFetchOptions = {
-  policy: SsrfPolicy;
+  policy: PagePolicy;
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
@@ -38,8 +45,8 @@ export type FetchedPage = { url: string; contentType: string; size: number; text
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Fetches `url` through the SSRF guard and returns its readable text. Redirects are followed by hand, at
- * most five, each hop's URL checked (scheme, IP literal) before the request and every address checked by
+ * Fetches `url` (http or https) through the SSRF guard and returns its readable text. Redirects are followed
+ * by hand, at most five, each hop's URL checked (scheme, IP literal) before the request and every address checked by
  * the guard's agent when connecting, so a redirect to a private address goes nowhere. The whole fetch —
  * every hop, the body included — has one deadline, and the body is read only up to the byte cap.
  */
@@ -47,12 +54,13 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   const maxBytes = options.maxBytes ?? PAGE_BYTES_MAX;
   const maxRedirects = options.maxRedirects ?? PAGE_REDIRECTS_MAX;
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
-  const agent = ssrfGuardedAgent(options.policy, { connectTimeoutMs: timeoutMs });
+  const policy: SsrfPolicy = { ...options.policy, allowHttp: true };
+  const agent = ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const refusal = refusalOfUrl(current, options.policy);
+      const refusal = refusalOfUrl(current, policy);
       if (refusal)
         throw new PageFetchError(`refused ${hop === 0 ? 'the URL' : 'a redirect'}: ${refusal}`, 'refused');
       const answer = await request(current, {

@@ -39,7 +39,11 @@ describe('POST /api/debates/fetch-url', () => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
       else if (path === '/doc.pdf')
         res.writeHead(200, { 'content-type': 'application/pdf' }).end(minimalPdf('A PDF about hiring'));
-      else if (path === '/to-loopback') {
+      else if (path === '/to-private') res.writeHead(302, { location: 'http://10.0.0.7/article' }).end();
+      else if (path === '/to-localhost') {
+        const { port } = pages.address() as AddressInfo;
+        res.writeHead(307, { location: `http://localhost:${port}/article` }).end();
+      } else if (path === '/to-loopback') {
         const { port } = pages.address() as AddressInfo;
         res.writeHead(301, { location: `http://127.0.0.1:${port}/article` }).end();
       } else if (path === '/to-metadata')
@@ -58,13 +62,12 @@ describe('POST /api/debates/fetch-url', () => {
     });
     await new Promise<void>((resolve) => pages.listen(0, PAGES_HOST, resolve));
     base = `http://${PAGES_HOST}:${(pages.address() as AddressInfo).port}`;
+    // Webhooks' development settings off, as in production: pages are fetched over http as over https, and
+    // only the pages' own address is allowed on top of the public ones.
     h = await startServer({
-      env: { WEBHOOK_ALLOW_HTTP: 'true' },
+      env: { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE: 'false' },
       coreOptions: {
-        pageFetch: {
-          timeoutMs: 1500,
-          policy: { allowHttp: true, allowPrivate: false, allowedRanges: [`${PAGES_HOST}/32`] },
-        },
+        pageFetch: { timeoutMs: 1500, policy: { allowPrivate: false, allowedRanges: [`${PAGES_HOST}/32`] } },
       },
     });
     owner = await registerUser(h);
@@ -120,6 +123,17 @@ describe('POST /api/debates/fetch-url', () => {
     const five = await fetchUrl(`${base}/r/4`, owner, debate);
     expect(five.status, five.text).toBe(201);
     expect(five.json.url).toBe(`${base}/r/4`);
+  });
+
+  it('fetches an http:// page with WEBHOOK_ALLOW_HTTP off, and refuses an http:// redirect to a private address', async () => {
+    const debate = await insertStoredDebate(h.core, { ownerId: owner.session.user.id, question: 'Hire?' });
+    const page = await fetchUrl(`${base}/article`, owner, debate);
+    expect(page.status, page.text).toBe(201);
+    expect(await storedText(page.json.id)).toContain('allows exactly two new hires');
+    const refused = await fetchUrl(`${base}/to-private`);
+    expect(codeOf(refused)).toBe('refused');
+    expect(refused.text).toContain('refused a redirect: 10.0.0.7 is a private address');
+    expect(codeOf(await fetchUrl(`${base}/to-localhost`))).toBe('refused');
   });
 
   it('refuses a sixth redirect', async () => {
