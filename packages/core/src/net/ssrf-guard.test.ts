@@ -22,7 +22,7 @@ describe('refusalOfAddress', () => {
     ['172.16.0.1', 'private'],
     ['172.31.255.255', 'private'],
     ['192.168.1.1', 'private'],
-    ['169.254.169.254', 'linkLocal'],
+    ['169.254.169.254', 'cloud metadata'],
     ['169.254.0.1', 'linkLocal'],
     ['100.64.0.1', 'carrierGradeNat'],
     ['100.127.255.255', 'carrierGradeNat'],
@@ -34,15 +34,35 @@ describe('refusalOfAddress', () => {
     ['::', 'unspecified'],
     ['fe80::1', 'linkLocal'],
     ['fc00::1', 'uniqueLocal'],
-    ['fd00:ec2::254', 'uniqueLocal'],
     ['ff02::1', 'multicast'],
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:7f00:1', 'loopback'],
     ['::ffff:10.0.0.1', 'private'],
-    ['::ffff:169.254.169.254', 'linkLocal'],
-    ['64:ff9b::7f00:1', 'rfc6052'],
-    ['2002:7f00:1::', '6to4'],
+    ['::ffff:169.254.169.254', 'cloud metadata'],
     ['2001:db8::1', 'reserved'],
+    // IPv4-compatible (::/96, deprecated): ipaddr.js calls it unicast, and reads `::a.b.c.d` as IPv4-mapped.
+    ['::7f00:1', 'ipv4Compatible'],
+    ['::127.0.0.1', 'ipv4Compatible'],
+    ['::a9fe:a9fe', 'ipv4Compatible'],
+    ['::8.8.8.8', 'ipv4Compatible'],
+    // NAT64's well-known prefix is judged by the IPv4 address it embeds.
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'cloud metadata'],
+    // The local-use NAT64 prefix, 6to4, Teredo and SIIT are refused whatever they embed.
+    ['64:ff9b:1::a00:1', 'rfc6052'],
+    ['2002:7f00:1::', '6to4'],
+    ['2002:808:808::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo'],
+    ['::ffff:0:7f00:1', 'rfc6145'],
+    // Outside 2000::/3 nothing is global unicast, though ipaddr.js calls some of it unicast.
+    ['::1:0:0:0', 'reserved'],
+    ['1::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    // Cloud metadata endpoints, some of them in public space.
+    ['168.63.129.16', 'cloud metadata'],
+    ['100.100.100.200', 'cloud metadata'],
+    ['fd00:ec2::254', 'cloud metadata'],
   ] as const;
   for (const [address, kind] of refused) {
     it(`refuses ${address} as ${kind}`, () => {
@@ -50,7 +70,15 @@ describe('refusalOfAddress', () => {
     });
   }
 
-  for (const address of ['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+  for (const address of [
+    '93.184.215.14',
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '64:ff9b::1.1.1.1',
+  ]) {
     it(`allows the public address ${address}`, () => {
       expect(refusalOfAddress(address, strict)).toBeNull();
     });
@@ -63,6 +91,47 @@ describe('refusalOfAddress', () => {
     }
     for (const address of ['169.254.169.254', 'fe80::1', '224.0.0.1']) {
       expect(refusalOfAddress(address, dev), address).not.toBeNull();
+    }
+  });
+
+  it('keeps every cloud metadata endpoint refused under allowPrivate, however it is spelled', () => {
+    const dev = { ...strict, allowPrivate: true };
+    // CGNAT and unique-local open under allowPrivate, the metadata endpoints inside them do not.
+    for (const address of ['100.64.0.1', '100.100.100.201', 'fd00:ec2::1', 'fd20:ce::1']) {
+      expect(refusalOfAddress(address, dev), address).toBeNull();
+    }
+    for (const address of [
+      '169.254.169.254',
+      '169.254.170.2',
+      '169.254.170.23',
+      '100.100.100.200',
+      '192.0.0.192',
+      '168.63.129.16',
+      'fd00:ec2::254',
+      'fd00:ec2::23',
+      'fd20:ce::254',
+      '::ffff:100.100.100.200',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::6464:64c8',
+      '[fd00:ec2::254]',
+    ]) {
+      expect(refusalOfAddress(address, dev), address).toContain('cloud metadata address');
+    }
+  });
+
+  it('refuses the IPv4-compatible range under allowPrivate too, even for a public IPv4', () => {
+    const dev = { ...strict, allowPrivate: true };
+    for (const address of ['::7f00:1', '::a00:1', '::808:808', '::8.8.8.8']) {
+      expect(refusalOfAddress(address, dev), address).toContain('ipv4Compatible address');
+    }
+  });
+
+  it('keeps metadata refused even inside a range it is told to allow', () => {
+    const policy = { ...strict, allowedRanges: ['100.64.0.0/10', '169.254.0.0/16', 'fd00::/8'] };
+    expect(refusalOfAddress('100.64.0.1', policy)).toBeNull();
+    expect(refusalOfAddress('169.254.1.1', policy)).toBeNull();
+    for (const address of ['100.100.100.200', '169.254.169.254', 'fd00:ec2::254']) {
+      expect(refusalOfAddress(address, policy), address).toContain('cloud metadata address');
     }
   });
 
@@ -95,6 +164,13 @@ describe('refusalOfUrl', () => {
     'https://[::ffff:7f00:1]/hook',
     'https://[0:0:0:0:0:ffff:a9fe:a9fe]/hook',
     'https://169.254.169.254/latest/meta-data/',
+    'https://[::127.0.0.1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[::169.254.169.254]/latest/meta-data/',
+    'https://[64:ff9b::127.0.0.1]/hook',
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+    'https://[fd00:ec2::254]/latest/meta-data/',
+    'https://100.100.100.200/latest/meta-data/',
     'https://localhost/hook',
     'https://api.localhost/hook',
     'https://10.0.0.1:8443/hook',
@@ -109,6 +185,19 @@ describe('refusalOfUrl', () => {
   it('takes an https URL with a host name, leaving the name to be checked when connecting', () => {
     expect(refusalOfUrl('https://hooks.example.com/verdict', strict)).toBeNull();
     expect(refusalOfUrl('https://8.8.8.8/verdict', strict)).toBeNull();
+  });
+
+  it('refuses metadata URLs and IPv4-compatible hosts under the development settings too', () => {
+    const dev = { allowHttp: true, allowPrivate: true };
+    for (const url of [
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://169.254.170.2/v2/credentials',
+      'http://[::127.0.0.1]:3000/hook',
+    ]) {
+      expect(refusalOfUrl(url, dev), url).not.toBeNull();
+    }
+    expect(refusalOfUrl('http://[fd12::1]:3000/hook', dev)).toBeNull();
   });
 
   it('takes http:// and loopback only when the settings allow them', () => {
@@ -135,7 +224,7 @@ describe('checkedAddressOf', () => {
 
   it('refuses metadata.google.internal resolving to the metadata address', async () => {
     const policy = { ...strict, resolve: resolving({ 'metadata.google.internal': ['169.254.169.254'] }) };
-    await expect(checkedAddressOf('metadata.google.internal', policy)).rejects.toThrow(/linkLocal/);
+    await expect(checkedAddressOf('metadata.google.internal', policy)).rejects.toThrow(/cloud metadata/);
   });
 
   it('refuses a name when any of its addresses is private, even next to a public one', async () => {
@@ -146,6 +235,18 @@ describe('checkedAddressOf', () => {
   it('refuses a name resolving to an IPv4-mapped loopback address', async () => {
     const policy = { ...strict, resolve: resolving({ 'v6.example.com': ['::ffff:127.0.0.1'] }) };
     await expect(checkedAddressOf('v6.example.com', policy)).rejects.toThrow(/loopback/);
+  });
+
+  it('refuses a name resolving to an IPv4-compatible or a NAT64 metadata address', async () => {
+    const policy = {
+      ...strict,
+      resolve: resolving({
+        'compat.example.com': ['::8.8.8.8'],
+        'nat64.example.com': ['64:ff9b::a9fe:a9fe'],
+      }),
+    };
+    await expect(checkedAddressOf('compat.example.com', policy)).rejects.toThrow(/ipv4Compatible/);
+    await expect(checkedAddressOf('nat64.example.com', policy)).rejects.toThrow(/cloud metadata/);
   });
 
   it('refuses a name that resolves to nothing', async () => {
@@ -216,6 +317,7 @@ describe('the guarded agent against real local servers', () => {
       '017700000001',
       '127.1',
       '[::ffff:127.0.0.1]',
+      '[::127.0.0.1]',
     ]) {
       await expect(get(`http://${host}:${secretPort}/`), host).rejects.toThrow(/refused/);
     }

@@ -6,7 +6,8 @@ import { Agent, buildConnector } from 'undici';
 /**
  * Outbound requests to addresses users give us (webhook URLs, attachment URLs) must not reach the service's
  * own network: loopback, private ranges, link-local (cloud metadata at 169.254.169.254), CGNAT, multicast,
- * and every other range that is not plain public unicast, in IPv4, IPv6 and IPv4-mapped IPv6 alike.
+ * and every other range that is not plain public unicast, in IPv4, IPv6, IPv4-mapped, IPv4-compatible and
+ * NAT64 IPv6 alike; cloud metadata endpoints are refused even when private targets are allowed.
  *
  * The real check happens when the socket connects: the host name is resolved once, every address it
  * resolves to is checked, and the socket goes to the address that was checked — so a name that resolves to
@@ -38,24 +39,109 @@ const unbracketed = (host: string) => (host.startsWith('[') && host.endsWith(']'
 
 /**
  * Why `address` (an IP literal) may not be connected to under `policy`, or null when it may. IPv4-mapped
- * IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
+ * IPv6 addresses (`::ffff:127.0.0.1`) and NAT64 ones (`64:ff9b::7f00:1`) are judged as the IPv4 address they
+ * carry; cloud metadata endpoints are refused whatever the policy (METADATA).
  */
 export function refusalOfAddress(address: string, policy: SsrfPolicy): string | null {
   const literal = unbracketed(address);
-  if (!ipaddr.isValid(literal)) return `${literal} is not an IP address`;
-  const parsed = ipaddr.process(literal);
+  const judged = judgedAddress(literal);
+  if (!judged) return `${literal} is not an IP address`;
+  const { ip, shown } = judged;
+  if (METADATA.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) {
+    return `${shown} is a cloud metadata address`;
+  }
   for (const range of policy.allowedRanges ?? []) {
     const [network, bits] = ipaddr.parseCIDR(range);
-    if (network.kind() === parsed.kind() && parsed.match(network, bits)) return null;
+    if (network.kind() === ip.kind() && ip.match(network, bits)) return null;
   }
-  const kind = parsed.range();
+  const kind = rangeOf(ip);
   if (kind === 'unicast') return null;
   if (policy.allowPrivate && PRIVATE_KINDS.has(kind)) return null;
-  return `${parsed.toString()} is a ${kind} address`;
+  return `${shown} is a ${kind} address`;
 }
 
 /** The ranges WEBHOOK_ALLOW_PRIVATE opens: a developer's own machine and network, never metadata or multicast. */
 const PRIVATE_KINDS = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat', 'unspecified']);
+
+const cidr = (range: string) => ipaddr.parseCIDR(range);
+
+/**
+ * Cloud metadata and platform endpoints: refused even under WEBHOOK_ALLOW_PRIVATE and `allowedRanges`, since
+ * they hand out the machine's credentials, and some sit in ranges that setting opens (CGNAT, unique-local)
+ * or in public space. 169.254.169.254: AWS, GCP, Azure, OpenStack, DigitalOcean …; 169.254.170.2 and
+ * 169.254.170.23: AWS ECS task credentials and EKS pod identity; 100.100.100.200: Alibaba Cloud (in CGNAT);
+ * 192.0.0.192: Oracle Cloud (legacy); 168.63.129.16: Azure's WireServer (public space, reachable only from
+ * inside Azure); fd00:ec2::254 and fd00:ec2::23: AWS IMDS and EKS pod identity over IPv6 (unique-local);
+ * fd20:ce::254: GCP's metadata server over IPv6 (unique-local).
+ */
+const METADATA = [
+  '169.254.169.254/32',
+  '169.254.170.2/32',
+  '169.254.170.23/32',
+  '100.100.100.200/32',
+  '192.0.0.192/32',
+  '168.63.129.16/32',
+  'fd00:ec2::254/128',
+  'fd00:ec2::23/128',
+  'fd20:ce::254/128',
+].map(cidr);
+
+/** NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address the gateway connects to. */
+const NAT64 = cidr('64:ff9b::/96');
+/** IPv4-compatible IPv6 (RFC 4291, deprecated): ipaddr.js calls it unicast. */
+const IPV4_COMPATIBLE = cidr('::/96');
+/** The only IPv6 space IANA allocates for global unicast; the rest is special-purpose or unallocated. */
+const GLOBAL_UNICAST = cidr('2000::/3');
+
+/**
+ * The address to judge, and how to name it. IPv6 is read as the URL standard spells it, because ipaddr.js
+ * reads the dotted `::8.8.8.8` (IPv4-compatible, `::808:808`) as the IPv4-mapped `::ffff:8.8.8.8`; an
+ * IPv4-mapped address is judged as its IPv4 address, as the kernel connects to it. A NAT64 address
+ * (64:ff9b::/96) is judged as the IPv4 address it embeds: DNS64 gives every public IPv4 host such an address
+ * on IPv6-only networks (AWS, for one), so refusing the prefix would refuse the whole IPv4 internet there,
+ * while the gateway would carry `64:ff9b::a9fe:a9fe` to 169.254.169.254.
+ */
+function judgedAddress(literal: string): { ip: ipaddr.IPv4 | ipaddr.IPv6; shown: string } | null {
+  if (isIP(literal) === 4) {
+    const ip = ipaddr.IPv4.parse(literal);
+    return { ip, shown: ip.toString() };
+  }
+  if (isIP(literal) !== 6) return null;
+  let canonical: string;
+  try {
+    canonical = unbracketed(new URL(`http://[${literal}]/`).hostname);
+  } catch {
+    return null; // e.g. a zone id (fe80::1%eth0), which no URL and no public address carries
+  }
+  const ip = ipaddr.IPv6.parse(canonical);
+  if (ip.isIPv4MappedAddress()) {
+    const v4 = ip.toIPv4Address();
+    return { ip: v4, shown: v4.toString() };
+  }
+  if (ip.match(NAT64)) {
+    const v4 = ipaddr.fromByteArray(ip.toByteArray().slice(12)) as ipaddr.IPv4;
+    return { ip: v4, shown: `${canonical} (NAT64 of ${v4.toString()})` };
+  }
+  return { ip, shown: ip.toString() };
+}
+
+/**
+ * ipaddr.js's range name, with IPv6 addresses it calls unicast but that are not globally routable unicast:
+ * the deprecated IPv4-compatible ::/96 (`::7f00:1` is what `[::127.0.0.1]` becomes; such addresses were
+ * meant for automatic tunnels, no public host has one) and everything outside 2000::/3 (`reserved`). The
+ * other transition ranges keep ipaddr.js's name and are refused: 6to4 (2002::/16, deprecated by RFC 7526;
+ * a relay would carry `2002:7f00:1::` to the embedded 127.0.0.1, and public 6to4 hosts are all but gone),
+ * Teredo (2001::/32: the client's IPv4 is obfuscated in it, reached through a relay; no server is reached
+ * over Teredo), the local-use NAT64 prefix (64:ff9b:1::/48, RFC 8215: where the IPv4 sits depends on the
+ * operator's prefix length, so it cannot be judged) and SIIT's ::ffff:0:0:0/96.
+ */
+function rangeOf(ip: ipaddr.IPv4 | ipaddr.IPv6): string {
+  const kind = ip.range();
+  if (kind !== 'unicast' || ip.kind() === 'ipv4') return kind;
+  if (ip.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  if (!ip.match(GLOBAL_UNICAST)) return 'reserved';
+  return kind;
+}
 
 /**
  * Why `url` may not be used as a target under `policy`, or null when it may: its scheme, and its host when
