@@ -14506,7 +14506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledDebate"];
                 };
             };
-            /** @description VALIDATION_ERROR: Invalid input; A field is invalid, weekly lacks dayOfWeek, monthly lacks dayOfMonth, the timezone is not an IANA name, or the caller already has 100 scheduled debates */
+            /** @description VALIDATION_ERROR: Invalid input; A field is invalid, weekly lacks dayOfWeek, monthly lacks dayOfMonth, the timezone is not an IANA name, the caller already has 100 scheduled debates, or the caller is on a BYOK plan (its debates need the provider keys of each request, which are never stored) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14895,7 +14895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledDebate"];
                 };
             };
-            /** @description VALIDATION_ERROR: Invalid input; A field is invalid; the schedule would be weekly without dayOfWeek or monthly without dayOfMonth; or active is true while runCount has reached maxRuns */
+            /** @description VALIDATION_ERROR: Invalid input; A field is invalid; the schedule would be weekly without dayOfWeek or monthly without dayOfMonth; or active is true while runCount has reached maxRuns, or resumes a schedule of a BYOK plan (its debates need the provider keys of each request, which are never stored) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

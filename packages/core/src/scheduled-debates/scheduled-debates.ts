@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import {
   type CreateScheduledDebateInput,
   missingScheduleDay,
+  PLANS,
   SCHEDULES_PER_USER_MAX,
   type ScheduledDebate,
   type ScheduledDebateListQuery,
@@ -10,6 +11,7 @@ import {
 } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
+import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
@@ -18,7 +20,7 @@ import { nextRunAfter, type ScheduleTiming } from './next-run.ts';
 import { SCHEDULE_COLUMNS, type ScheduleRow, toScheduledDebate } from './schedule-views.ts';
 import type { ScheduleTables } from './tables.ts';
 
-type Tables = ScheduleTables;
+type Tables = ScheduleTables & AccountTables;
 
 export type ScheduleChanges = Omit<UpdateScheduledDebateInput, 'id'>;
 
@@ -29,6 +31,11 @@ const dayMissing = (missing: { path: string; message: string }) =>
   new AppError('VALIDATION_ERROR', missing.message, {
     details: [{ path: missing.path, message: missing.message, code: 'custom' }],
   });
+
+/** Why a BYOK plan's schedule is refused: shown as the 400's message and its detail. */
+export const BYOK_SCHEDULE_REFUSAL =
+  'Scheduled debates cannot run on a BYOK plan: its debates run on the provider keys sent with each ' +
+  'request (X-Provider-Keys), which are never stored, so a scheduled run would have none';
 
 /**
  * Scheduled debates, as their owner manages them: only the owner reads or changes one (someone else's is
@@ -47,10 +54,26 @@ export function createScheduledDebates(db: Database, clock: Clock) {
     return row;
   };
 
+  /**
+   * Refuses to make a schedule active whose runs could never be paid: a BYOK plan runs every debate on the
+   * provider keys of its request, and those are never stored (spec, Authentication 6). 400 VALIDATION_ERROR,
+   * the refusal the spec lists for this route and the code a BYOK debate without its keys gets; a 201 would
+   * promise runs that all fail.
+   */
+  const assertRunsFundable = async (em: EntityManager, userId: string) => {
+    const user = await k(em).selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
+    if (user && PLANS[user.plan].ownProviderKeys) {
+      throw new AppError('VALIDATION_ERROR', BYOK_SCHEDULE_REFUSAL, {
+        details: [{ path: '', message: BYOK_SCHEDULE_REFUSAL, code: 'provider_keys_not_stored' }],
+      });
+    }
+  };
+
   return {
-    /** A new schedule, active, its first run the first one after now. */
+    /** A new schedule, active, its first run the first one after now; refused on BYOK plans. */
     create: (userId: string, input: CreateScheduledDebateInput): Promise<ScheduledDebate> =>
       db.em().transactional(async (em) => {
+        await assertRunsFundable(em, userId);
         await assertUnderUserCap(em, userId, {
           max: SCHEDULES_PER_USER_MAX,
           noun: 'scheduled debate',
@@ -124,7 +147,8 @@ export function createScheduledDebates(db: Database, clock: Clock) {
      * Changes the fields given. nextRunAt is recomputed from now when a timing field changes value, or when
      * a paused schedule is resumed; weekly needs a dayOfWeek and monthly a dayOfMonth, given here or
      * already stored. A maxRuns at or below runCount pauses the schedule (its limit is reached); resuming
-     * one whose limit is reached is refused until maxRuns is raised or removed.
+     * one whose limit is reached is refused until maxRuns is raised or removed, and so is resuming one on a
+     * BYOK plan (its runs could not be paid).
      */
     update: (userId: string, id: string, changes: ScheduleChanges): Promise<ScheduledDebate> =>
       db.em().transactional(async (em) => {
@@ -154,6 +178,7 @@ export function createScheduledDebates(db: Database, clock: Clock) {
           });
         }
         const active = limitReached ? false : (changes.active ?? row.active);
+        if (active && !row.active) await assertRunsFundable(em, userId);
         const timingChanged = TIMING_FIELDS.some((field) => timing[field] !== stored[field]);
         const resumed = active && !row.active;
         const now = new Date(clock.now());

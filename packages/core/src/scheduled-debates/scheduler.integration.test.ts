@@ -183,8 +183,11 @@ describe('the scheduler', () => {
     const poor = await user('pro');
     await test.core.db.execute('update users set credit_balance = 0 where id = ?', [poor]);
     const unpaid = await schedule(poor, { mode: 'thorough' });
-    const byokOwner = await user('byok');
+    // A BYOK plan cannot create a schedule; an account that moves to one keeps its schedules, whose runs
+    // are then refused for want of provider keys.
+    const byokOwner = await user('pro');
     const byok = await schedule(byokOwner);
+    await test.core.accounts.setPlan(byokOwner, 'byok');
     setNow('2026-07-01T09:00:02Z');
     const outcomes = await scheduler.runDue(100);
     expect(outcomes).toEqual(

@@ -6,7 +6,8 @@ export const createScheduledDebate = userProcedure
     errors: {
       VALIDATION_ERROR:
         'A field is invalid, weekly lacks dayOfWeek, monthly lacks dayOfMonth, the timezone is not an IANA ' +
-        `name, or the caller already has ${SCHEDULES_PER_USER_MAX} scheduled debates`,
+        `name, the caller already has ${SCHEDULES_PER_USER_MAX} scheduled debates, or the caller is on a BYOK ` +
+        'plan (its debates need the provider keys of each request, which are never stored)',
     },
     successStatus: 201,
     openapi: {

@@ -179,6 +179,29 @@ describe('scheduled debates', () => {
         'UNAUTHORIZED',
       );
     });
+
+    it('refuses a schedule, or resuming one, on a BYOK plan with 400 VALIDATION_ERROR: its runs would have no provider keys', async () => {
+      const carol = await registerUser(h);
+      const paused = await scheduleOf(carol, { frequency: 'daily' });
+      await patched(carol, paused.id, { active: false });
+      for (const plan of ['byok', 'byok_pro'] as const) {
+        await h.core.accounts.setPlan(carol.session.user.id, plan);
+        const refused = expectError(await create(carol, { frequency: 'daily' }), 'VALIDATION_ERROR');
+        expect(refused.message).toMatch(/provider keys .* never stored/);
+        expect(refused.details).toEqual([
+          { path: '', message: refused.message, code: 'provider_keys_not_stored' },
+        ]);
+        const resume = expectError(await patch(carol, paused.id, { active: true }), 'VALIDATION_ERROR');
+        expect(resume.details?.[0]?.code).toBe('provider_keys_not_stored');
+      }
+      expect((await list(carol)).total).toBe(1);
+      // Changes that make no run due still go through.
+      expect(
+        await patched(carol, paused.id, { question: 'Should we raise prices next quarter?' }),
+      ).toMatchObject({ active: false, question: 'Should we raise prices next quarter?' });
+      await h.core.accounts.setPlan(carol.session.user.id, 'pro');
+      expect((await patched(carol, paused.id, { active: true })).active).toBe(true);
+    });
   });
 
   describe('GET /api/scheduled-debates', () => {

@@ -8,7 +8,8 @@ export const updateScheduledDebate = userProcedure
       ...OWN_SCHEDULE_ERRORS,
       VALIDATION_ERROR:
         'A field is invalid; the schedule would be weekly without dayOfWeek or monthly without dayOfMonth; ' +
-        'or active is true while runCount has reached maxRuns',
+        'or active is true while runCount has reached maxRuns, or resumes a schedule of a BYOK plan (its ' +
+        'debates need the provider keys of each request, which are never stored)',
     },
     openapi: {
       method: 'PATCH',
