@@ -312,6 +312,31 @@ describe('webhook delivery', () => {
     for (const hook of hooks) expect((await deliveries(hook.id)).total).toBe(100);
   });
 
+  it('answers NOT_FOUND, never a database error, to a redelivery or test ping racing the deletion of its webhook', async () => {
+    let raced = 0;
+    for (let round = 0; round < 20; round++) {
+      const hook = await createHook();
+      const first = await t.core.webhooks.test(userId, hook.id);
+      const [removed, redelivered, pinged] = await Promise.allSettled([
+        t.core.webhooks.remove(userId, hook.id),
+        t.core.webhooks.redeliver(userId, hook.id, first.deliveryId),
+        t.core.webhooks.test(userId, hook.id),
+      ]);
+      expect(removed.status).toBe('fulfilled');
+      for (const outcome of [redelivered, pinged]) {
+        if (outcome.status === 'fulfilled') continue;
+        raced++;
+        expect(outcome.reason).toMatchObject({ name: 'AppError', code: 'NOT_FOUND' });
+      }
+    }
+    // Whichever won each race, nothing of the webhooks is left.
+    const [left] = await t.core.db.execute<{ n: number }>(
+      'select count(*)::int as n from webhook_deliveries',
+    );
+    expect(left!.n).toBe(0);
+    expect(raced).toBeGreaterThan(0);
+  });
+
   it('deletes a webhook with its deliveries and their attempts', async () => {
     const hook = await createHook();
     await t.core.webhooks.test(userId, hook.id);

@@ -52,9 +52,21 @@ export function createWebhooks(
     }
   };
 
-  const ownWebhook = async (em: EntityManager, userId: string, webhookId: string, lock: boolean) => {
+  /**
+   * The caller's webhook, or NOT_FOUND. `update` locks it against every other change (a PUT or a DELETE in
+   * between); `key share` only against its deletion: a route queueing a delivery holds it so that a DELETE
+   * running at the same time either waits for the insert (and cascades it away) or has already removed the
+   * row (NOT_FOUND here), never leaves the insert to fail on the foreign key. Lookups that only read take none.
+   */
+  const ownWebhook = async (
+    em: EntityManager,
+    userId: string,
+    webhookId: string,
+    lock: 'update' | 'key share' | null,
+  ) => {
     let select = k(em).selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('id', '=', webhookId);
-    if (lock) select = select.forUpdate();
+    if (lock === 'update') select = select.forUpdate();
+    if (lock === 'key share') select = select.forKeyShare();
     const row = await select.executeTakeFirst();
     if (!row || row.user_id !== userId) throw notFound('Webhook');
     return row as WebhookRow;
@@ -145,7 +157,7 @@ export function createWebhooks(
     update: (userId: string, webhookId: string, input: Omit<UpdateWebhookInput, 'id'>): Promise<Webhook> => {
       if (input.url !== undefined) assertTarget(input.url);
       return db.em().transactional(async (em) => {
-        const row = await ownWebhook(em, userId, webhookId, true);
+        const row = await ownWebhook(em, userId, webhookId, 'update');
         const changes = {
           ...(input.url !== undefined ? { url: input.url } : {}),
           ...(input.events !== undefined ? { events: input.events } : {}),
@@ -166,14 +178,14 @@ export function createWebhooks(
     /** Deletes the webhook; its deliveries and their attempts go with it (foreign keys cascade). */
     remove: (userId: string, webhookId: string): Promise<void> =>
       db.em().transactional(async (em) => {
-        await ownWebhook(em, userId, webhookId, true);
+        await ownWebhook(em, userId, webhookId, 'update');
         await k(em).deleteFrom('webhooks').where('id', '=', webhookId).execute();
       }),
 
     /** The webhook's deliveries, newest first, each with its attempts. */
     deliveries: async (userId: string, input: ListWebhookDeliveriesInput): Promise<WebhookDeliveryList> => {
       const em = db.em();
-      await ownWebhook(em, userId, input.id, false);
+      await ownWebhook(em, userId, input.id, null);
       const rows = await k(em)
         .selectFrom('webhook_deliveries')
         .select(DELIVERY_COLUMNS)
@@ -212,7 +224,7 @@ export function createWebhooks(
     /** Queues the delivery's exact body again under a new deliveryId (so a new webhook-id). */
     redeliver: (userId: string, webhookId: string, deliveryId: string): Promise<QueuedWebhookDelivery> =>
       db.em().transactional(async (em) => {
-        await ownWebhook(em, userId, webhookId, false);
+        await ownWebhook(em, userId, webhookId, 'key share');
         const original = await k(em)
           .selectFrom('webhook_deliveries')
           .select(['id', 'outbox_id', 'event', 'body'])
@@ -232,7 +244,7 @@ export function createWebhooks(
     /** Queues a `ping` for the webhook, recorded in its history like any delivery; sent whether active or not. */
     test: (userId: string, webhookId: string): Promise<QueuedWebhookDelivery> =>
       db.em().transactional(async (em) => {
-        const webhook = await ownWebhook(em, userId, webhookId, false);
+        const webhook = await ownWebhook(em, userId, webhookId, 'key share');
         const id = randomUUID();
         const body = deliveryBody({
           event: 'ping',

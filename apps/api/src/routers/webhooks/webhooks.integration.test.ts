@@ -231,6 +231,29 @@ describe('user webhooks', () => {
       await h.request('DELETE', `/api/webhooks/${hook.id}`, { cookie: alice.cookie });
   });
 
+  it('answers a redelivery or test ping racing the deletion of its webhook with 201 or 404, never 500', async () => {
+    const statuses = new Set<number>();
+    for (let round = 0; round < 10; round++) {
+      const hook = await createOk(alice);
+      const ping = await h.request('POST', `/api/webhooks/${hook.id}/test`, { cookie: alice.cookie });
+      const { deliveryId } = QueuedWebhookDelivery.parse(ping.json);
+      const [removed, ...queued] = await Promise.all([
+        h.request('DELETE', `/api/webhooks/${hook.id}`, { cookie: alice.cookie }),
+        h.request('POST', `/api/webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`, {
+          cookie: alice.cookie,
+        }),
+        h.request('POST', `/api/webhooks/${hook.id}/test`, { cookie: alice.cookie }),
+      ]);
+      expect(removed.status, removed.text).toBe(204);
+      for (const res of queued) {
+        expect([201, 404], res.text).toContain(res.status);
+        if (res.status === 404) expectError(res, 'NOT_FOUND');
+        statuses.add(res.status);
+      }
+    }
+    expect(statuses.has(404)).toBe(true);
+  });
+
   it('records a test ping, redelivers it under a new deliveryId, and pages the history newest first', async () => {
     const hook = await createOk(alice);
     const ping = await h.request('POST', `/api/webhooks/${hook.id}/test`, { cookie: alice.cookie });
