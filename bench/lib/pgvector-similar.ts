@@ -20,7 +20,7 @@ const randomVector = () => Array.from({ length: DIMENSIONS }, () => Math.random(
 export async function measurePgvectorSimilar(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-pgvector-'));
   const question = randomVector();
-  const embedder: Embedder = { model: 'bench:random-1536', embed: async () => question };
+  const embedder: Embedder = { model: 'bench:random-1536', relatedAbove: 0, embed: async () => question };
   const core = await createCore(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' }), { embedder });
   try {
     const storage = await core.similar.storage();

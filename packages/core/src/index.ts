@@ -106,7 +106,11 @@ export type { ScheduleTables } from './scheduled-debates/tables.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';
-export { type EmbedPass, embedCompletedDebates } from './similar/embed-completed.ts';
+export {
+  type EmbedFailure,
+  type EmbedPass,
+  embedCompletedDebates,
+} from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
 export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';

@@ -19,8 +19,16 @@ export type ProviderEntry = {
   /** List prices of the models it serves, by model id; a model not listed counts 0 (see prices.ts). */
   prices: Record<string, ModelPrice>;
   /** Its text-embedding model, when it has one (similar debates and semantic search). */
-  embedding?: string;
+  embedding?: EmbeddingModel;
 };
+
+/**
+ * A text-embedding model, and the cosine similarity below which its scores mean "unrelated": each model has
+ * its own baseline (unrelated English texts score about 0.1 with OpenAI's v3 models, nearer 0.4 with
+ * Google's and nomic's), so search's semantic hits are cut per model. /api/similar shows every score and
+ * cuts nothing.
+ */
+export type EmbeddingModel = { model: string; relatedAbove: number };
 
 /**
  * THE provider table: everything the service knows about each LLM provider. Configuration reads it for the
@@ -58,7 +66,7 @@ export const PROVIDER_TABLE = {
       'gpt-6.1-terra': { input: 1.25, output: 10 },
       'gpt-6-luna': { input: 0.25, output: 2 },
     },
-    embedding: 'text-embedding-3-small',
+    embedding: { model: 'text-embedding-3-small', relatedAbove: 0.3 },
   },
   google: {
     api: 'google',
@@ -69,7 +77,7 @@ export const PROVIDER_TABLE = {
       'gemini-flash-latest': { input: 0.3, output: 2.5 },
       'gemini-flash-lite-latest': { input: 0.1, output: 0.4 },
     },
-    embedding: 'text-embedding-004',
+    embedding: { model: 'text-embedding-004', relatedAbove: 0.5 },
   },
   openrouter: {
     api: 'openai',
@@ -100,7 +108,7 @@ export const PROVIDER_TABLE = {
     byok: false,
     tiers: { opus: 'gpt-oss:120b', sonnet: 'qwen3:32b', haiku: 'qwen3:8b', local: 'gpt-oss:20b' },
     prices: {},
-    embedding: 'nomic-embed-text',
+    embedding: { model: 'nomic-embed-text', relatedAbove: 0.5 },
   },
 } as const satisfies Record<ProviderName, ProviderEntry>;
 
@@ -133,10 +141,10 @@ export function usableProviders(
 export function embeddingModelFor(
   keys: Partial<Record<ProviderName, string>>,
   baseUrls: Partial<Record<ProviderName, string>> = {},
-): { provider: ProviderName; model: string } | null {
+): ({ provider: ProviderName } & EmbeddingModel) | null {
   for (const name of usableProviders(keys, baseUrls)) {
-    const model = (PROVIDER_TABLE[name] as ProviderEntry).embedding;
-    if (model) return { provider: name, model };
+    const embedding = (PROVIDER_TABLE[name] as ProviderEntry).embedding;
+    if (embedding) return { provider: name, ...embedding };
   }
   return null;
 }

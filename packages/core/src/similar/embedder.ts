@@ -5,6 +5,8 @@
 export type Embedder = {
   /** "provider:model": which model made a stored vector, so vectors of different models never meet. */
   readonly model: string;
+  /** The similarity below which this model's matches are noise: search's semantic hits start above it. */
+  readonly relatedAbove: number;
   embed: (text: string, signal?: AbortSignal) => Promise<number[]>;
 };
 

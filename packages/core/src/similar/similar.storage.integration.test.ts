@@ -30,6 +30,7 @@ const VECTORS: Record<string, number[]> = {
 /** A lookup table standing in for an embedding model: these tests are about storage, not providers. */
 const tableEmbedder: Embedder = {
   model: 'test:table',
+  relatedAbove: 0.5,
   embed: async (text) => {
     const vector = VECTORS[text];
     if (!vector) throw new Error(`no test vector for ${text}`);
@@ -136,6 +137,15 @@ describe.each(databases)('similar debates stored on %s', (_name, expectedKind, o
     expect(results.map((r) => r.id)).not.toContain(ids.otherModel);
   });
 
+  it("gives search only the debates above the model's related line, best first", async () => {
+    const similar = createSimilar(setup.db, tableEmbedder);
+    const hits = await similar.hitsForSearch(alice, 'office abroad', 10);
+    // Hiring and pricing score ~0.05 against "office abroad": noise for a model whose line is 0.5.
+    expect(hits.map((hit) => hit.id)).toEqual([ids['Open a Lisbon office?'], ids['Open a Porto office?']]);
+    const everything = await similar.find(alice, 'office abroad', 10);
+    expect(everything.results.length).toBeGreaterThan(hits.length);
+  });
+
   it('honours the limit and keeps users apart', async () => {
     const similar = createSimilar(setup.db, tableEmbedder);
     const top = await similar.find(alice, 'office abroad', 2);
@@ -191,7 +201,11 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
   });
 
   it('refuse a lookup past the line with 503 and Retry-After, and give search no semantic hits meanwhile', async () => {
-    const similar = createSimilar(test.core.db, tableEmbedder, { atOnce: 1, similarQueue: 0 });
+    const similar = createSimilar(test.core.db, tableEmbedder, {
+      atOnce: 1,
+      similarQueue: 0,
+      searchBudgetMs: 60_000,
+    });
     await holdEmbeddingsLocked();
     const first = similar.find(alice, 'office abroad', 5);
     await afterMicrotasks(); // the test embedder answers at once: the lookup now holds the slot
@@ -207,8 +221,48 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
     expect(await similar.hitsForSearch(alice, 'office abroad', 5)).toHaveLength(1);
   });
 
+  it("give search no semantic hits once its budget is spent, in the lookup or in the provider's answer", async () => {
+    const similar = createSimilar(test.core.db, tableEmbedder, {
+      atOnce: 3,
+      similarQueue: 0,
+      searchBudgetMs: 300,
+    });
+    await holdEmbeddingsLocked();
+    const started = Date.now();
+    // PostgreSQL stops the lookup waiting on the lock at the statement timeout: the budget's remainder.
+    expect(await similar.hitsForSearch(alice, 'office abroad', 5)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    releaseLock();
+    await lockHeld;
+    expect(await similar.hitsForSearch(alice, 'office abroad', 5)).toHaveLength(1);
+
+    const slowEmbedder: Embedder = {
+      ...tableEmbedder,
+      embed: (text, signal) =>
+        new Promise((resolve, reject) => {
+          const answer = setTimeout(() => resolve(VECTORS[text] ?? []), 10_000);
+          signal?.addEventListener('abort', () => {
+            clearTimeout(answer);
+            reject(signal.reason);
+          });
+        }),
+    };
+    const slow = createSimilar(test.core.db, slowEmbedder, {
+      atOnce: 3,
+      similarQueue: 0,
+      searchBudgetMs: 300,
+    });
+    const before = Date.now();
+    expect(await slow.hitsForSearch(alice, 'office abroad', 5)).toEqual([]);
+    expect(Date.now() - before).toBeLessThan(5_000);
+  });
+
   it('queue lookups within the line and answer each in turn', async () => {
-    const similar = createSimilar(test.core.db, tableEmbedder, { atOnce: 1, similarQueue: 2 });
+    const similar = createSimilar(test.core.db, tableEmbedder, {
+      atOnce: 1,
+      similarQueue: 2,
+      searchBudgetMs: 60_000,
+    });
     await holdEmbeddingsLocked();
     const lookups = [1, 2, 3].map(() => similar.find(alice, 'office abroad', 5));
     await afterMicrotasks();

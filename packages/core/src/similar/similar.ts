@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/core';
 import type { SimilarDebates, Verdict } from '@verdict/contracts';
+import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
@@ -10,29 +12,43 @@ import { detectVectorStorage, similarityTo, type VectorStorage } from './vector-
 
 type Tables = DebateTables & SimilarTables;
 
+/** One lookup: the caller's embeddings of `model` nearest `vector` (unit length), `limit` of them. */
+type Lookup = { model: string; userId: string; vector: number[]; limit: number };
+
 /**
  * A lookup compares the question with every embedding of the caller's history and holds a pooled
  * connection while it does: with plain arrays (no pgvector) ~0.27 ms per embedding, seconds for a history
  * of 10,000 (BENCHMARKS.md). So few run at once per process, against a pool of 10: the rest of the API
- * keeps its connections. /api/similar waits its turn in a bounded line, refused with 503 past it; search
- * never waits for one: it answers with its keyword results alone when every slot is taken.
+ * keeps its connections. /api/similar waits its turn in a bounded line, refused with 503 past it. Search
+ * never waits: it answers with its keyword results alone when every slot is taken, and when its semantic
+ * part (embedding the text, then the lookup) would take longer than `searchBudgetMs`.
  */
-export type LookupSlots = { atOnce: number; similarQueue: number };
-const LOOKUP_SLOTS: LookupSlots = { atOnce: 3, similarQueue: 30 };
+export type LookupLimits = { atOnce: number; similarQueue: number; searchBudgetMs: number };
+const LOOKUP_LIMITS: LookupLimits = { atOnce: 3, similarQueue: 30, searchBudgetMs: 2_000 };
 const busy = () =>
   new AppError('SERVICE_UNAVAILABLE', 'Too many similar-debate lookups at once; retry in a moment', {
     headers: { 'Retry-After': '5' },
   });
+
+/** PostgreSQL's query_canceled: a statement stopped by its statement_timeout. */
+const QUERY_CANCELED = '57014';
+function isQueryCanceled(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const { code, sqlState } = e as { code?: unknown; sqlState?: unknown };
+    if (code === QUERY_CANCELED || sqlState === QUERY_CANCELED) return true;
+  }
+  return false;
+}
 
 /**
  * The caller's own debates closest in meaning to a text: its embedding against theirs (same model only),
  * cosine similarity in SQL (pgvector or plain arrays, whichever the database stores), best first. Without
  * an embedder (no embedding-capable key) there is nothing to compare: an empty list, as the spec says.
  */
-export function createSimilar(db: Database, embedder: Embedder | null, slots = LOOKUP_SLOTS) {
+export function createSimilar(db: Database, embedder: Embedder | null, limits = LOOKUP_LIMITS) {
   const lookups = createConcurrencyLimit(
-    slots.atOnce,
-    { similar: { maxQueued: slots.similarQueue }, search: { maxQueued: 0 } },
+    limits.atOnce,
+    { similar: { maxQueued: limits.similarQueue }, search: { maxQueued: 0 } },
     busy,
   );
   // Looked up on first use, once: a migration fixes it, nothing changes it while the service runs.
@@ -46,14 +62,14 @@ export function createSimilar(db: Database, embedder: Embedder | null, slots = L
   };
 
   /**
-   * The ids and similarity of the caller's live debates nearest `text`. Ranked over the embeddings alone,
+   * The ids and similarity of the caller's live debates nearest `vector`. Ranked over the embeddings alone,
    * then joined to their debates for the top `limit` only, so no more of `debates` is read than is shown.
    */
-  const lookUp = async (model: string, userId: string, vector: number[], limit: number) => {
-    const k = query<Tables>(db.em());
+  const lookUp = (em: EntityManager, storage: VectorStorage, { model, userId, vector, limit }: Lookup) => {
+    const k = query<Tables>(em);
     const ranked = k
       .selectFrom('debate_embeddings as e')
-      .select(['e.debate_id', similarityTo(await vectorStorage(), vector).as('similarity')])
+      .select(['e.debate_id', similarityTo(storage, vector).as('similarity')])
       .where('e.owner_id', '=', userId)
       .where('e.model', '=', model)
       .where(({ not, exists, selectFrom }) =>
@@ -76,10 +92,25 @@ export function createSimilar(db: Database, embedder: Embedder | null, slots = L
       .execute();
   };
 
-  const nearest = async (lane: 'similar' | 'search', userId: string, text: string, limit: number) => {
+  /**
+   * Search's lookup, stopped by PostgreSQL when it outlasts `deadline` (search's budget). The storage is
+   * known before the transaction: finding it out uses a connection of its own (PGlite has only one).
+   */
+  const lookUpBy = async (deadline: number, lookup: Lookup) => {
+    const storage = await vectorStorage();
+    return db.em().transactional(async (em) => {
+      const timeout = String(Math.max(1, Math.ceil(deadline - Date.now())));
+      await sql`select set_config('statement_timeout', ${timeout}, true)`.execute(query(em));
+      return lookUp(em, storage, lookup);
+    });
+  };
+
+  const nearest = async (userId: string, text: string, limit: number) => {
     if (!embedder) return [];
     const vector = unitVector(await embedder.embed(text));
-    return lookups.run(lane, () => lookUp(embedder.model, userId, vector, limit));
+    return lookups.run('similar', async () =>
+      lookUp(db.em(), await vectorStorage(), { model: embedder.model, userId, vector, limit }),
+    );
   };
 
   return {
@@ -89,13 +120,24 @@ export function createSimilar(db: Database, embedder: Embedder | null, slots = L
     /** How this database stores embeddings: for the start-up log line. */
     storage: () => vectorStorage().then((s) => s.kind),
 
-    /** Search's semantic hits: none at once when every lookup slot is taken (it has keyword results). */
+    /**
+     * Search's semantic hits: the caller's debates related to the text by the model's own measure
+     * (`relatedAbove`), best first. None, at once, when every lookup slot is taken or the budget runs
+     * out: search has its keyword results.
+     */
     hitsForSearch: async (userId: string, text: string, limit: number) => {
-      if (lookups.active >= slots.atOnce) return [];
+      if (!embedder || lookups.active >= limits.atOnce) return [];
+      const deadline = Date.now() + limits.searchBudgetMs;
+      const signal = AbortSignal.timeout(limits.searchBudgetMs);
       try {
-        return await nearest('search', userId, text, limit);
+        const vector = unitVector(await embedder.embed(text, signal));
+        const rows = await lookups.run('search', () =>
+          lookUpBy(deadline, { model: embedder.model, userId, vector, limit }),
+        );
+        return rows.filter((row) => Number(row.similarity) > embedder.relatedAbove);
       } catch (error) {
-        // Taken while the text was being embedded.
+        // Out of budget, or every slot was taken while the text was being embedded.
+        if (signal.aborted || isQueryCanceled(error)) return [];
         if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return [];
         throw error;
       }
@@ -103,7 +145,7 @@ export function createSimilar(db: Database, embedder: Embedder | null, slots = L
 
     find: async (userId: string, text: string, limit: number): Promise<SimilarDebates> => {
       try {
-        const rows = await nearest('similar', userId, text, limit);
+        const rows = await nearest(userId, text, limit);
         return {
           results: rows.map((row) => {
             const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;

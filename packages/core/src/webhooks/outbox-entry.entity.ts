@@ -33,8 +33,12 @@ export const WebhookOutboxEntrySchema = defineEntity({
     dispatchedAt: p.datetime().nullable(),
     /** When the score worker took this outcome event into its owner's score (outcome events only). */
     scoredAt: p.datetime().nullable(),
-    /** When the embedding worker stored this completed debate's embedding (debate.completed only). */
+    /** When the embedding worker was done with this completed debate: embedded, or given up on. */
     embeddedAt: p.datetime().nullable(),
+    /** When the embedding worker may claim this row (again): the end of a claim or of a back-off. */
+    embedDueAt: p.datetime().nullable(),
+    /** Embedding calls made for this row, the one in progress included. */
+    embedAttempts: p.smallint().default(0),
   },
 });
 

@@ -19,6 +19,7 @@ export function createEmbedder(keys: ProviderKeys, options: ProviderRegistryOpti
     options.baseUrls?.[choice.provider] ?? ('defaultBaseUrl' in entry ? entry.defaultBaseUrl : undefined);
   const context = (signal: AbortSignal) => ({ provider: choice.provider, signal, secrets: [apiKey] });
   const model = `${choice.provider}:${choice.model}`;
+  const { relatedAbove } = choice;
 
   if (entry.api === 'google') {
     const sdk = import('@google/genai').then(
@@ -31,6 +32,7 @@ export function createEmbedder(keys: ProviderKeys, options: ProviderRegistryOpti
     );
     return {
       model,
+      relatedAbove,
       embed: async (text, signal = AbortSignal.timeout(EMBED_TIMEOUT_MS)) => {
         try {
           const response = await (await sdk).models.embedContent({
@@ -58,6 +60,7 @@ export function createEmbedder(keys: ProviderKeys, options: ProviderRegistryOpti
   );
   return {
     model,
+    relatedAbove,
     embed: async (text, signal = AbortSignal.timeout(EMBED_TIMEOUT_MS)) => {
       try {
         const response = await (await sdk).embeddings.create(

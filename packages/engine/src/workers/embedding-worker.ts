@@ -1,24 +1,33 @@
 import { type Embedder, embedCompletedDebates } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineLog, EngineStorage } from '../services.ts';
+import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
-/** Debates claimed per pass: each is one embedding call inside the claiming transaction. */
+/** Debates claimed per pass; their calls run a few at a time, outside any transaction. */
 const BATCH = 20;
 
 /**
  * One pass: embeds the debates that completed since (core's similar/embed-completed.ts). A debate whose
- * embedding call fails stays due and is tried again next pass; the log says why.
+ * embedding call fails is due again after a back-off, and given up on after the last try; the log says
+ * which.
  */
 export const embeddingPass = (embedder: Embedder) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
     const { log } = yield* EngineLog;
+    const clock = yield* EngineClock;
     const pass = yield* Effect.tryPromise({
       try: () =>
-        embedCompletedDebates(db, embedder, BATCH, (err, debateId) =>
-          log('warn', `debate ${debateId}: embedding failed; it is tried again next pass`, { err }),
+        embedCompletedDebates(db, embedder, clock, BATCH, ({ debateId, attempt, retryAt, error }) =>
+          retryAt === null
+            ? log('error', `debate ${debateId}: embedding failed ${attempt} times; it is given up on`, {
+                err: error,
+              })
+            : log('warn', `debate ${debateId}: embedding failed (try ${attempt}); tried again later`, {
+                err: error,
+                retryAt: new Date(retryAt).toISOString(),
+              }),
         ),
       catch: storageFailure,
     });
@@ -29,7 +38,10 @@ export const embeddingPass = (embedder: Embedder) =>
 export const embeddingWorker = (
   embedder: Embedder,
   every: number,
-): BackgroundWorker<Effect.Error<ReturnType<typeof embeddingPass>>, EngineStorage | EngineLog> => ({
+): BackgroundWorker<
+  Effect.Error<ReturnType<typeof embeddingPass>>,
+  EngineStorage | EngineLog | EngineClock
+> => ({
   name: 'embeddings',
   pass: embeddingPass(embedder),
   every,

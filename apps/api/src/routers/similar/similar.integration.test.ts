@@ -82,7 +82,11 @@ describe('similar debates over embeddings', () => {
     }
     // Another pass finds nothing left to do: every debate.completed row is stamped.
     const embedder = createEmbedder({ openai: 'sk-test' }, { baseUrls: { openai: fake.baseUrls.openai } });
-    expect(await embedCompletedDebates(h.core.db, embedder!, 50)).toEqual({ embedded: 0, failed: 0 });
+    expect(await embedCompletedDebates(h.core.db, embedder!, h.core.clock, 50)).toEqual({
+      embedded: 0,
+      failed: 0,
+      abandoned: 0,
+    });
   });
 
   it("finds the caller's closest debate first, only among the caller's own", async () => {
@@ -140,7 +144,7 @@ describe('similar debates over embeddings', () => {
     }
   });
 
-  it('a debate whose embedding failed stays due and is embedded on a later pass', async () => {
+  it('a debate whose embedding failed is embedded on a pass after its back-off', async () => {
     await engine.stop();
     const id = await (async () => {
       engine.start();
@@ -156,7 +160,9 @@ describe('similar debates over embeddings', () => {
     expect((await embeddings()).some((r) => r.debate_id === id)).toBe(false);
     fake.setScript([{ text: 'ok' }]);
     const embedder = createEmbedder({ openai: 'sk-test' }, { baseUrls: { openai: fake.baseUrls.openai } });
-    const pass = await embedCompletedDebates(h.core.db, embedder!, 50);
+    // Due again 30 s after the failed call (a pass before then leaves it alone).
+    const later = { now: () => Date.now() + 30_000 };
+    const pass = await embedCompletedDebates(h.core.db, embedder!, later, 50);
     expect(pass.embedded).toBeGreaterThanOrEqual(1);
     expect((await embeddings()).some((r) => r.debate_id === id)).toBe(true);
     engine.start();

@@ -21,6 +21,7 @@ import { Migration0020KeyUsage } from './0020-key-usage.ts';
 import { Migration0021Webhooks } from './0021-webhooks.ts';
 import { Migration0022ScheduledDebates } from './0022-scheduled-debates.ts';
 import { Migration0023Attachments } from './0023-attachments.ts';
+import { Migration0024EmbeddingClaims } from './0024-embedding-claims.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   { name: '0021-webhooks', class: Migration0021Webhooks },
   { name: '0022-scheduled-debates', class: Migration0022ScheduledDebates },
   { name: '0023-attachments', class: Migration0023Attachments },
+  { name: '0024-embedding-claims', class: Migration0024EmbeddingClaims },
 ];
