@@ -8,14 +8,18 @@ import type { WebhookTables } from './tables.ts';
 
 const DELIVERABLE = new Set<string>(WEBHOOK_EVENTS);
 
+/** What one fan-out transaction did. */
+export type FanOut = { taken: number; queued: number };
+
 /**
  * One fan-out pass: takes outbox rows not yet dispatched (`skip locked`, so nodes passing together take
  * different rows), queues one delivery per active webhook of the row's user subscribed to its event, and
  * stamps the rows dispatched — all in one transaction, so a row is fanned out exactly once. Rows of events
  * webhooks do not carry (the outbox serves other workers too) are stamped without deliveries. Returns how
- * many outbox rows it took.
+ * many outbox rows it took (a full batch means more may wait) and how many deliveries it queued (none means
+ * there is nothing new for the senders, however many rows it took).
  */
-export async function dispatchOutbox(db: Database, clock: Clock, batch: number): Promise<number> {
+export async function dispatchOutbox(db: Database, clock: Clock, batch: number): Promise<FanOut> {
   return db.em().transactional(async (em) => {
     const k = query<WebhookTables>(em);
     const rows = await k
@@ -27,7 +31,7 @@ export async function dispatchOutbox(db: Database, clock: Clock, batch: number):
       .forUpdate()
       .skipLocked()
       .execute();
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { taken: 0, queued: 0 };
     const now = new Date(clock.now());
     const deliverable = rows.filter((row) => DELIVERABLE.has(row.event));
     const userIds = [...new Set(deliverable.map((row) => row.user_id))];
@@ -69,6 +73,6 @@ export async function dispatchOutbox(db: Database, clock: Clock, batch: number):
         rows.map((row) => row.id),
       )
       .execute();
-    return rows.length;
+    return { taken: rows.length, queued: deliveries.length };
   });
 }

@@ -1,11 +1,13 @@
-import { Effect, Fiber, Layer, Metric } from 'effect';
+import { Effect, Fiber, Latch, Layer, Metric } from 'effect';
 import { TestClock } from 'effect/testing';
 import { describe, expect, it } from 'vitest';
 import { EngineLog, type LogLevel } from '../services.ts';
 import {
   type BackgroundWorker,
+  makeWakeSignal,
   supervisedPass,
   superviseWorker,
+  type WakeSignal,
   workerMetrics,
 } from './background-worker.ts';
 
@@ -83,5 +85,131 @@ describe('a background worker', () => {
     expect(metrics.passes).toBeGreaterThanOrEqual(7);
     expect(metrics.passes).toBeLessThanOrEqual(13);
     expect(metrics.handled).toBe(metrics.passes * 2);
+  });
+});
+
+/** Runs `program` with a test clock, a fresh metric registry and a silent log. */
+const withTestClock = <A>(program: Effect.Effect<A, never, EngineLog>) =>
+  program.pipe(
+    Effect.provide(
+      Layer.mergeAll(TestClock.layer(), Layer.succeed(EngineLog, EngineLog.of({ log: () => {} }))),
+    ),
+    Effect.provideService(Metric.MetricRegistry, new Map()),
+    Effect.runPromise,
+  );
+
+/** Whether a fiber waiting on the signal's gate would pass it (within a second of test time). */
+const awake = (signal: WakeSignal) =>
+  Effect.gen(function* () {
+    const probe = yield* Effect.forkChild(
+      Effect.race(signal.gate.pipe(Effect.as(true)), Effect.sleep('1 second').pipe(Effect.as(false))),
+    );
+    yield* TestClock.adjust('1 second');
+    return yield* Fiber.join(probe);
+  });
+
+describe('a gated background worker', () => {
+  it('does not pass while its gate is closed, passes each period while it is open, and stops when it closes', async () => {
+    let runs = 0;
+    const latch = Latch.makeUnsafe(false);
+    const worker: BackgroundWorker<never, never> = {
+      name: 'gated',
+      every: '1 second',
+      gate: latch.await,
+      pass: Effect.sync(() => ++runs),
+    };
+    const counts = await withTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(
+          Effect.scoped(Effect.andThen(superviseWorker(worker), Effect.never)),
+        );
+        yield* TestClock.adjust('10 seconds');
+        const closed = runs;
+        yield* latch.open;
+        yield* TestClock.adjust('10 seconds');
+        const open = runs;
+        yield* latch.close;
+        yield* TestClock.adjust('10 seconds');
+        const closedAgain = runs;
+        yield* Fiber.interrupt(fiber);
+        return { closed, open, closedAgain };
+      }),
+    );
+    expect(counts.closed).toBe(0);
+    // Released at once when the gate opens, then one pass per jittered period (0.75–1.25 s).
+    expect(counts.open).toBeGreaterThanOrEqual(8);
+    expect(counts.open).toBeLessThanOrEqual(14);
+    expect(counts.closedAgain).toBe(counts.open);
+  });
+});
+
+describe('a wake signal', () => {
+  it('sleeps when nothing woke it since the worker looked for work, and wakes again when told', async () => {
+    const states = await withTestClock(
+      Effect.gen(function* () {
+        const signal = yield* makeWakeSignal;
+        const initially = yield* awake(signal);
+        yield* signal.wake;
+        const woken = yield* awake(signal);
+        yield* signal.sleepUnlessWoken(signal.wakes());
+        const asleep = yield* awake(signal);
+        return { initially, woken, asleep };
+      }),
+    );
+    expect(states).toEqual({ initially: false, woken: true, asleep: false });
+  });
+
+  it('stays awake when a wake came between looking for work and going to sleep', async () => {
+    const stillAwake = await withTestClock(
+      Effect.gen(function* () {
+        const signal = yield* makeWakeSignal;
+        yield* signal.wake;
+        const seen = signal.wakes();
+        // Work committed (and woke the signal) while the worker's look for it was under way.
+        yield* signal.wake;
+        yield* signal.sleepUnlessWoken(seen);
+        return yield* awake(signal);
+      }),
+    );
+    expect(stillAwake).toBe(true);
+  });
+
+  it('lets a worker that found nothing still take work queued while it looked, without another wake', async () => {
+    // A lane as the webhook senders run: its claim reads the queue when it starts and answers 100 ms later.
+    // Work arrives 60 ms into that read, after the lane looked and before it decides to sleep.
+    const queue: string[] = [];
+    const handled: { item: string; at: number }[] = [];
+    const signal = await Effect.runPromise(makeWakeSignal);
+    const lane: BackgroundWorker<never, never> = {
+      name: 'lane',
+      every: '20 millis',
+      gate: signal.gate,
+      pass: Effect.gen(function* () {
+        const seen = signal.wakes();
+        const taken = queue.splice(0);
+        yield* Effect.sleep('100 millis');
+        const at = yield* Effect.clockWith((clock) => clock.currentTimeMillis);
+        for (const item of taken) handled.push({ item, at });
+        if (taken.length === 0) yield* signal.sleepUnlessWoken(seen);
+        return taken.length;
+      }),
+    };
+    await withTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(
+          Effect.scoped(Effect.andThen(superviseWorker(lane), Effect.never)),
+        );
+        yield* signal.wake;
+        // The lane passes 15–25 ms in (its jittered period) and is reading the empty queue at 60 ms.
+        yield* TestClock.adjust('60 millis');
+        queue.push('delivery');
+        yield* signal.wake;
+        yield* TestClock.adjust('1 second');
+        yield* Fiber.interrupt(fiber);
+      }),
+    );
+    // The next pass (about 20 ms after the empty one ended) takes it; a lost wake would leave it queued.
+    expect(handled.map((h) => h.item)).toEqual(['delivery']);
+    expect(handled[0]!.at).toBeLessThan(400);
   });
 });

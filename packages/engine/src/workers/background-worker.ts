@@ -1,4 +1,4 @@
-import { Duration, Effect, Metric, Schedule, type Scope } from 'effect';
+import { Duration, Effect, Latch, Metric, Schedule, type Scope } from 'effect';
 import { EngineLog } from '../services.ts';
 
 /**
@@ -85,3 +85,50 @@ export const superviseWorker = <E, R>(
 
 const jittered = (every: Duration.Input) =>
   Duration.millis(Duration.toMillis(every) * (0.75 + Math.random() * 0.5));
+
+/**
+ * What wakes workers that sleep on a `gate` while they have nothing to do, without losing a wake-up. A worker
+ * notes `wakes()` before it looks for work and, finding none, calls `sleepUnlessWoken` with that note: the
+ * gate closes only if nobody woke it since. A plain latch closed by whoever found nothing loses the wake of
+ * work that committed after the worker looked but before it closed the latch; that work would then wait for
+ * the next wake.
+ *
+ * @example
+ * const signal = yield* makeWakeSignal;
+ * yield* superviseWorker({ name: 'sender', gate: signal.gate, every: '20 millis',
+ *   pass: Effect.gen(function* () {
+ *     const seen = signal.wakes();
+ *     const done = yield* handleDue;
+ *     if (done === 0) yield* signal.sleepUnlessWoken(seen);
+ *     return done;
+ *   }) });
+ * yield* signal.wake; // where work is queued
+ */
+export type WakeSignal = {
+  /** Waits while the signal sleeps; passes at once while it is awake. */
+  readonly gate: Effect.Effect<void>;
+  /** Wakes the signal (and every worker waiting on its gate). */
+  readonly wake: Effect.Effect<void>;
+  /** How many wakes there have been: note it before looking for work. */
+  readonly wakes: () => number;
+  /** Puts the signal to sleep, unless a wake came after `seen` was noted (then work may be waiting). */
+  readonly sleepUnlessWoken: (seen: number) => Effect.Effect<void>;
+};
+
+export const makeWakeSignal: Effect.Effect<WakeSignal> = Effect.sync(() => {
+  const latch = Latch.makeUnsafe(false);
+  let wakes = 0;
+  return {
+    gate: latch.await,
+    // Synchronous, so a count and the latch's state never disagree between two fibers' steps.
+    wake: Effect.sync(() => {
+      wakes++;
+      latch.openUnsafe();
+    }),
+    wakes: () => wakes,
+    sleepUnlessWoken: (seen) =>
+      Effect.sync(() => {
+        if (wakes === seen) latch.closeUnsafe();
+      }),
+  };
+});

@@ -6,17 +6,22 @@ import {
   dispatchOutbox,
   type SsrfPolicy,
 } from '@verdict/core';
-import { Effect, Latch } from 'effect';
+import { Effect } from 'effect';
 import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
-import { type BackgroundWorker, superviseWorker } from './background-worker.ts';
+import { makeWakeSignal, superviseWorker } from './background-worker.ts';
 
 /** How a node delivers webhooks. */
 export type WebhookDeliveryOptions = {
   /** What outbound requests may reach (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
   policy: SsrfPolicy;
-  /** The fan-out's period, and how often an idle node looks for due deliveries (default 500 ms). */
+  /** The fan-out's period (default 500 ms). */
   intervalMs?: number;
+  /**
+   * How often an idle node looks for due deliveries the fan-out did not queue: retries coming due, pings and
+   * redeliveries from the API, other nodes' fan-outs (default: `intervalMs`).
+   */
+  scoutMs?: number;
   /** Deliveries sent at once by this node (default 16): a slow receiver holds one sender, not all. */
   senders?: number;
   /** How long a claimed delivery stays the claimer's; after that another node sends it again. */
@@ -34,33 +39,39 @@ const FAN_OUT_BATCHES = 20;
  * (its 10 s timeout) instead of a pass of hundreds of slow receivers.
  */
 const PASS_BUDGET_MS = 5_000;
-/** A lane's pause between passes while there is work (it then waits on the latch, not on a timer). */
+/** A lane's pause between passes while there is work (it then waits on the wake signal, not on a timer). */
 const LANE_PAUSE_MS = 20;
 
-/** One fan-out pass: outbox rows to deliveries, batch after batch (core's webhooks/dispatch.ts). */
+/**
+ * One fan-out pass: outbox rows to deliveries, batch after batch (core's webhooks/dispatch.ts), while batches
+ * come full. Says how many rows it took and how many deliveries it queued.
+ */
 const fanOutPass = Effect.gen(function* () {
   const { db } = yield* EngineStorage;
   const clock = yield* EngineClock;
-  let taken = 0;
+  const pass = { taken: 0, queued: 0 };
   for (let i = 0; i < FAN_OUT_BATCHES; i++) {
     const batch = yield* Effect.tryPromise({
       try: () => dispatchOutbox(db, clock, FAN_OUT_BATCH),
       catch: storageFailure,
     });
-    taken += batch;
-    if (batch < FAN_OUT_BATCH) break;
+    pass.taken += batch.taken;
+    pass.queued += batch.queued;
+    if (batch.taken < FAN_OUT_BATCH) break;
   }
-  return taken;
+  return pass;
 });
 
 /**
  * Starts webhook delivery on this node: one fan-out worker, and `senders` lanes, each claiming one due
- * delivery at a time, sending it and recording the attempt, until none is due. Idle lanes sleep: one scout
- * looks for due deliveries each period (retries coming due, pings and redeliveries from the API, other
- * nodes' fan-outs) and wakes them, as the fan-out does when it has queued deliveries, so an idle node makes
- * two small queries per period instead of one per lane. Sends are outside every transaction and apart from
- * the debates' fibers, so a slow receiver delays neither debates nor other receivers beyond its own lane.
- * The HTTP agent closes with the node's scope.
+ * delivery at a time, sending it and recording the attempt, until none is due. Idle lanes sleep on a wake
+ * signal (background-worker.ts#makeWakeSignal): the fan-out wakes them when it has queued deliveries, and one
+ * scout looks for due deliveries each `scoutMs` (retries coming due, pings and redeliveries from the API,
+ * other nodes' fan-outs) and wakes them, so an idle node makes two small queries per period instead of one
+ * per lane. A lane that finds nothing puts the signal to sleep only if nothing woke it since its claim began,
+ * so a delivery fanned out while that claim ran is not left to the scout. Sends are outside every
+ * transaction and apart from the debates' fibers, so a slow receiver delays neither debates nor other
+ * receivers beyond its own lane. The HTTP agent closes with the node's scope.
  */
 export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
@@ -86,39 +97,49 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       Effect.sync(() => createWebhookSender(options.policy, { now: clock.now, timeoutMs })),
       (s) => Effect.promise(() => s.close()),
     );
-    /** Open while there may be due deliveries: lanes drain them, and the one that finds none closes it. */
-    const work = yield* Latch.make(false);
-    const fanOut: BackgroundWorker<Effect.Error<typeof fanOutPass>, Effect.Services<typeof fanOutPass>> = {
+    /** Awake while there may be due deliveries: lanes drain them, and one that finds none puts it to sleep. */
+    const work = yield* makeWakeSignal;
+    yield* superviseWorker({
       name: 'webhook-dispatch',
-      pass: fanOutPass.pipe(Effect.tap((queued) => (queued > 0 ? work.open : Effect.void))),
+      // Rows of events no webhook wants (most rows, for users without webhooks) wake no lane.
+      pass: fanOutPass.pipe(
+        Effect.tap(({ queued }) => (queued > 0 ? work.wake : Effect.void)),
+        Effect.map(({ taken }) => taken),
+      ),
       every,
-    };
-    yield* superviseWorker(fanOut);
+    });
     yield* superviseWorker({
       name: 'webhook-scout',
       pass: Effect.tryPromise({ try: () => anyDeliveryDue(db, clock), catch: storageFailure }).pipe(
-        Effect.tap((due) => (due ? work.open : Effect.void)),
+        Effect.tap((due) => (due ? work.wake : Effect.void)),
         Effect.map((due) => (due ? 1 : 0)),
       ),
-      every,
+      every: options.scoutMs ?? every,
     });
     const sendPass = Effect.tryPromise({
       try: async () => {
         const started = Date.now();
         let sent = 0;
-        while (Date.now() - started < PASS_BUDGET_MS && (await deliverNext(db, clock, sender, claimMs)))
+        // Noted before each claim: the last, empty one is what the lane's going to sleep rests on.
+        let seen = work.wakes();
+        while (Date.now() - started < PASS_BUDGET_MS) {
+          seen = work.wakes();
+          if (!(await deliverNext(db, clock, sender, claimMs))) break;
           sent++;
-        return sent;
+        }
+        return { sent, seen };
       },
       catch: storageFailure,
     });
-    // A lane that wakes to find nothing closes the latch; a lane still sending keeps draining, and the scout
-    // reopens the latch within a period if work remains.
+    // A lane still sending keeps draining; the scout wakes the lanes within a period if work remains.
     for (let lane = 0; lane < (options.senders ?? 16); lane++) {
       yield* superviseWorker({
         name: 'webhook-delivery',
-        gate: work.await,
-        pass: sendPass.pipe(Effect.tap((sent) => (sent === 0 ? work.close : Effect.void))),
+        gate: work.gate,
+        pass: sendPass.pipe(
+          Effect.tap(({ sent, seen }) => (sent === 0 ? work.sleepUnlessWoken(seen) : Effect.void)),
+          Effect.map(({ sent }) => sent),
+        ),
         every: LANE_PAUSE_MS,
       });
     }
