@@ -34,8 +34,8 @@ const document = sql`to_tsvector('english', d.question || ' ' || coalesce(d.cont
 /**
  * Other users' public debates for the caller: with INTEREST_THRESHOLD past debates, those matching the
  * keywords of their own questions (best full-text rank first), topped up with trending ones; otherwise the
- * public debates of the last 30 days with the most views, votes and forks. Never the caller's own, private or
- * deleted debates, and each debate once.
+ * public debates of the last 30 days with the most views, votes and forks. Never the caller's own, private,
+ * deleted or failed debates, and each debate once.
  */
 export function createRecommendations(db: Database, clock: Clock) {
   const k = () => query<Tables>(db.em());
@@ -55,6 +55,8 @@ export function createRecommendations(db: Database, clock: Clock) {
       ])
       .where('d.is_public', '=', true)
       .where('d.deleted_at', 'is', null)
+      // A failed debate has no verdict and never will: nothing to recommend.
+      .where('d.status', '<>', 'failed')
       .where('d.owner_id', '<>', userId);
 
   type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];

@@ -25,12 +25,13 @@ describe('GET /api/recommendations', () => {
       views?: number;
       deleted?: boolean;
       forkOf?: string;
+      status?: 'pending' | 'completed' | 'failed';
     } = {},
   ) =>
     insertStoredDebate(h.core, {
       ownerId: owner.session.user.id,
       question,
-      status: 'pending',
+      status: options.status ?? 'pending',
       isPublic: options.isPublic ?? true,
       createdAt: new Date(Date.now() - (options.daysAgo ?? 1) * DAY),
       viewCount: options.views ?? 0,
@@ -62,12 +63,13 @@ describe('GET /api/recommendations', () => {
     }
     await debate(reader, 'Fork one', { isPublic: false, forkOf: forked });
     await debate(voters[0] as TestUser, 'Fork two', { isPublic: false, forkOf: forked });
-    // Never shown: the reader's own, private, deleted, or older than 30 days.
+    // Never shown: the reader's own, private, deleted, failed, or older than 30 days.
     const own = await debate(reader, 'My own public bakery question', { views: 100 });
     const hidden = [
       own,
       await debate(author, 'A private bakery question', { isPublic: false, views: 100 }),
       await debate(author, 'A deleted bakery question', { deleted: true, views: 100 }),
+      await debate(author, 'A failed bakery question', { status: 'failed', views: 100 }),
       await debate(author, 'An old bakery question', { daysAgo: 31, views: 100 }),
     ];
     const res = await recommend(reader, '?limit=20');
@@ -98,8 +100,16 @@ describe('GET /api/recommendations', () => {
     }
     const match = await debate(author, 'How should a team run Kubernetes on bare metal', { views: 0 });
     const trendingOnly = await debate(author, 'Should a bakery open a second shop', { views: 50 });
+    // Matching words, never shown: the reader's own public one, another's private, deleted or failed one.
+    const neverShown = [
+      await debate(reader, 'Should our Kubernetes nodes run on ARM', { isPublic: true }),
+      await debate(author, 'Kubernetes cost review for the platform team', { isPublic: false }),
+      await debate(author, 'Should Kubernetes replace our VMs', { deleted: true }),
+      await debate(author, 'Kubernetes or Nomad for the new cluster', { status: 'failed' }),
+    ];
     const res = await recommend(reader, '?limit=20');
     expect(res.status, res.text).toBe(200);
+    for (const id of neverShown) expect(res.json.recommendations.map((r) => r.id)).not.toContain(id);
     const [first] = res.json.recommendations;
     expect(first).toMatchObject({ id: match, recommendationReason: 'Based on your interests' });
     const topped = res.json.recommendations.find((r) => r.id === trendingOnly);
