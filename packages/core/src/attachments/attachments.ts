@@ -18,6 +18,7 @@ import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ATTACHMENT_COLUMNS, toAttachment } from './attachment-views.ts';
 import type { BlobStore } from './blob-store.ts';
+import { SandboxesBusyError } from './extraction-sandbox.ts';
 import { CONTENT_TYPES, contentMismatch, extensionOf } from './file-types.ts';
 import { fetchPage, PageFetchError, type PageFetchOptions } from './page-fetch.ts';
 import type { AttachmentTables } from './tables.ts';
@@ -189,7 +190,7 @@ export function createAttachments(
 
     /**
      * Fetches a page (through the SSRF guard: redirects re-checked, at most 5; 5 MB; 10 s) and stores its
-     * readable text as a ready URL attachment. The page is fetched before the transaction, so no lock is
+     * readable text as a ready URL attachment; 503 when every extraction sandbox of the process is busy. The page is fetched before the transaction, so no lock is
      * held while waiting on someone else's server; the debate, the plan and the cap are checked again in it.
      */
     fetchUrl: async (userId: string, input: FetchUrlInput): Promise<Attachment> => {
@@ -202,6 +203,17 @@ export function createAttachments(
       try {
         page = await fetchPage(input.url, pageFetch);
       } catch (error) {
+        if (error instanceof SandboxesBusyError) {
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            'Too many pages are being read at once; retry in a moment',
+            {
+              headers: { 'Retry-After': '5' },
+              cause: error,
+            },
+          );
+        }
+        // Anything else (a crashed sandbox) is the service's fault: a 500 that shows nothing of it.
         if (!(error instanceof PageFetchError)) throw error;
         throw new AppError('VALIDATION_ERROR', `url: ${error.message}`, {
           details: [{ path: 'url', message: error.message, code: error.code }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { minimalDocx, minimalPdf } from '../testing/documents.ts';
 import { ExtractionError } from './extract-text.ts';
-import { extractTextIsolated } from './extraction-sandbox.ts';
+import { createSandboxPool, extractTextIsolated, SandboxesBusyError } from './extraction-sandbox.ts';
 import { CONTENT_TYPES } from './file-types.ts';
 
 describe('extraction in its sandbox', () => {
@@ -43,5 +43,21 @@ describe('extraction in its sandbox', () => {
     expect(await extractTextIsolated(CONTENT_TYPES['.md'], new TextEncoder().encode('# still here'))).toBe(
       '# still here',
     );
+  });
+
+  it('runs at most its number of sandboxes at once, lines up the next ones per lane, and refuses past the line', async () => {
+    const pool = createSandboxPool({ atOnce: 1, queued: { stored: 1, page: 0 } });
+    const text = (words: string) => new TextEncoder().encode(words);
+    const first = pool.extract('stored', CONTENT_TYPES['.md'], text('first'));
+    const second = pool.extract('stored', CONTENT_TYPES['.md'], text('second'));
+    expect({ active: pool.active, stored: pool.queued('stored') }).toEqual({ active: 1, stored: 1 });
+    await expect(pool.extract('stored', CONTENT_TYPES['.md'], text('third'))).rejects.toThrow(
+      SandboxesBusyError,
+    );
+    await expect(pool.extract('page', 'text/html', text('<p>page</p>'))).rejects.toThrow(SandboxesBusyError);
+    expect(await first).toBe('first');
+    expect(await second).toBe('second');
+    expect(pool.active).toBe(0);
+    expect(await pool.extract('page', CONTENT_TYPES['.md'], text('room again'))).toBe('room again');
   });
 });

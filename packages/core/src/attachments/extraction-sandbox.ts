@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
 import { ExtractionError } from './extract-text.ts';
 
 /** What one extraction may take before it is stopped and the file fails with the reason. */
@@ -66,3 +67,55 @@ export function extractTextIsolated(
     );
   });
 }
+
+/**
+ * Who waits for a sandbox: `stored` files on engine nodes (served first: a claimed attachment's lease runs
+ * while it waits), `page`s of fetch-url in the API (a caller is waiting on the answer).
+ */
+export type SandboxLane = 'stored' | 'page';
+
+/** Every sandbox of the process is taken and the lane's line is full: nothing was started. */
+export class SandboxesBusyError extends Error {
+  override name = 'SandboxesBusyError';
+}
+
+export type SandboxPoolSize = { atOnce: number; queued: Record<SandboxLane, number> };
+
+/**
+ * Two sandboxes at once per process: each may hold up to 512 MB of heap plus the bytes it was given, so a
+ * burst of fetch-url calls cannot start a worker per request. A page waits behind at most four others; a
+ * stored file (one per engine node pass) behind at most eight.
+ */
+export const SANDBOX_POOL_SIZE: SandboxPoolSize = { atOnce: 2, queued: { stored: 8, page: 4 } };
+
+/**
+ * At most `size.atOnce` extractions of this pool in their sandboxes at once; the others wait in their lane's
+ * bounded line, and past it are refused at once with SandboxesBusyError (the caller answers 503 or tries
+ * later). The deadline of an extraction starts when its sandbox does, not while it waits.
+ */
+export function createSandboxPool(
+  size: SandboxPoolSize = SANDBOX_POOL_SIZE,
+  limits: ExtractionLimits = EXTRACTION_LIMITS,
+) {
+  const slots = createConcurrencyLimit(
+    size.atOnce,
+    { stored: { maxQueued: size.queued.stored }, page: { maxQueued: size.queued.page } },
+    () => new SandboxesBusyError('every text extraction sandbox of this process is busy'),
+  );
+  return {
+    /** extractTextIsolated in a slot of the pool. */
+    extract: (lane: SandboxLane, contentType: string, bytes: Uint8Array): Promise<string> =>
+      slots.run(lane, () => extractTextIsolated(contentType, bytes, limits)),
+    /** Sandboxes running now. */
+    get active() {
+      return slots.active;
+    },
+    /** Extractions waiting in `lane`. */
+    queued: (lane: SandboxLane) => slots.queued(lane),
+  };
+}
+
+export type SandboxPool = ReturnType<typeof createSandboxPool>;
+
+/** The process's pool: every extraction of this process, uploads and pages alike, goes through it. */
+export const processSandboxes: SandboxPool = createSandboxPool();

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
 import { ExtractionError } from './extract-text.ts';
-import { extractTextIsolated } from './extraction-sandbox.ts';
+import { processSandboxes, type SandboxPool } from './extraction-sandbox.ts';
 
 /** Limits of POST /api/debates/fetch-url: bytes of the page, time for the whole fetch, redirects followed. */
 export const PAGE_BYTES_MAX = 5 * 1024 * 1024;
@@ -20,16 +20,23 @@ export type PageFetchOptions = {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Where the page is read: the process's sandbox pool unless a test gives its own. */
+  sandboxes?: SandboxPool;
 };
 
-/** Why a page could not be used: `code` is the detail code of the 400, `message` says what happened. */
+/**
+ * Why a page could not be used: `code` is the detail code of the 400, `message` says what happened.
+ * `unsupported`: a type that is not read; `unreadable`: its bytes could not be read as that type, or its
+ * reading outgrew the sandbox's limits.
+ */
 export type PageFetchFailure =
   | 'refused'
   | 'unreachable'
   | 'too_big'
   | 'timeout'
   | 'too_many_redirects'
-  | 'unsupported';
+  | 'unsupported'
+  | 'unreadable';
 
 export class PageFetchError extends Error {
   override name = 'PageFetchError';
@@ -46,11 +53,20 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Fetches `url` (http or https) through the SSRF guard and returns its readable text. Redirects are followed
- * by hand, at most five, each hop's URL checked (scheme, IP literal) before the request and every address checked by
- * the guard's agent when connecting, so a redirect to a private address goes nowhere. The whole fetch —
- * every hop, the body included — has one deadline, and the body is read only up to the byte cap.
+ * by hand, at most five, each hop's URL checked (scheme, IP literal) before the request and every address
+ * checked by the guard's agent when connecting, so a redirect to a private address goes nowhere. The whole
+ * download — every hop, the body included — has one deadline, and the body is read only up to the byte cap;
+ * the reading of the text then has the sandbox's own limits (extraction-sandbox.ts).
  */
 export async function fetchPage(url: string, options: PageFetchOptions): Promise<FetchedPage> {
+  const { contentType, size, bytes, url: reached } = await downloadPage(url, options);
+  return { url: reached, contentType, size, text: await readableText(contentType, bytes, options.sandboxes) };
+}
+
+type DownloadedPage = { url: string; contentType: string; size: number; bytes: Uint8Array };
+
+/** The page's bytes, every hop through the guard, within the deadline and the byte cap. */
+async function downloadPage(url: string, options: PageFetchOptions): Promise<DownloadedPage> {
   const maxBytes = options.maxBytes ?? PAGE_BYTES_MAX;
   const maxRedirects = options.maxRedirects ?? PAGE_REDIRECTS_MAX;
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
@@ -101,8 +117,7 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
         chunks.push(chunk as Buffer);
       }
       const contentType = String(answer.headers['content-type'] ?? 'application/octet-stream');
-      const bytes = new Uint8Array(Buffer.concat(chunks));
-      return { url: current, contentType, size, text: await readableText(contentType, bytes) };
+      return { url: current, contentType, size, bytes: new Uint8Array(Buffer.concat(chunks)) };
     }
   } catch (error) {
     if (error instanceof PageFetchError) throw error;
@@ -112,7 +127,6 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
     if (cause instanceof SsrfRefusedError) {
       throw new PageFetchError('refused: the host resolves to an address that is not public', 'refused');
     }
-    if (error instanceof ExtractionError) throw new PageFetchError(error.message, 'unsupported');
     throw new PageFetchError('the page could not be reached', 'unreachable');
   } finally {
     await agent.close().catch(() => {});
@@ -128,10 +142,28 @@ const READABLE_PAGE_TYPES = new Set([
   'text/markdown',
 ]);
 
-/** The page's text, read in the extraction sandbox (the page is untrusted: its parsing has limits). */
-async function readableText(contentType: string, bytes: Uint8Array): Promise<string> {
+/**
+ * The page's text, read in a sandbox of the process's pool (the page is untrusted: its parsing has limits),
+ * after the download and apart from its deadline. A page the sandbox could not read (its bytes, or its
+ * reading outgrew the time or memory limit) is a PageFetchError with the reason; a sandbox that failed on
+ * its own (a crash) and a pool with no room (SandboxesBusyError) are thrown as they are: the service's
+ * fault, not the page's.
+ */
+async function readableText(
+  contentType: string,
+  bytes: Uint8Array,
+  sandboxes: SandboxPool = processSandboxes,
+): Promise<string> {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (!READABLE_PAGE_TYPES.has(type))
     throw new PageFetchError(`pages of type ${type} are not read`, 'unsupported');
-  return extractTextIsolated(type, bytes);
+  try {
+    return await sandboxes.extract('page', type, bytes);
+  } catch (error) {
+    throw pageReadFailure(error);
+  }
 }
+
+/** What a failed reading of a page becomes: its own reason when the page was at fault, else the error itself. */
+export const pageReadFailure = (error: unknown): unknown =>
+  error instanceof ExtractionError ? new PageFetchError(error.message, 'unreadable') : error;
