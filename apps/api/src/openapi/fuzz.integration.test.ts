@@ -313,19 +313,27 @@ async function setUpFixtures(harness: Harness) {
   });
 
   // Workspaces: the caller's (with the visitor as a member) and the other account's. Their owners' plans
-  // have workspaces only while they are created, so workspace debates meet the plan gate too.
-  const workspace = async (owner: TestUser, slug: string, then: 'pro' | 'byok_pro') => {
+  // have workspaces only while they are created and filled, so workspace debates and invites meet the plan
+  // gate too.
+  const workspace = async (
+    owner: TestUser,
+    slug: string,
+    then: 'pro' | 'byok_pro',
+    members: TestUser[] = [],
+  ) => {
     await harness.core.accounts.setPlan(owner.session.user.id, 'enterprise');
     const created = await harness.core.workspaces.create(owner.session.user.id, { name: slug, slug });
+    for (const member of members) {
+      await harness.core.workspaceMembers.invite(owner.session.user.id, {
+        id: created.id,
+        email: member.email,
+        role: 'member',
+      });
+    }
     await harness.core.accounts.setPlan(owner.session.user.id, then);
     return created;
   };
-  const callersWorkspace = await workspace(caller, 'fuzzed-workspace', 'pro');
-  await harness.core.workspaceMembers.invite(caller.session.user.id, {
-    id: callersWorkspace.id,
-    email: visitor.email,
-    role: 'member',
-  });
+  const callersWorkspace = await workspace(caller, 'fuzzed-workspace', 'pro', [visitor]);
   const othersWorkspace = await workspace(other, 'not-the-fuzzers', 'byok_pro');
   // Attachments (BYOK Pro to add, so the caller has it only while adding): the caller's and another's.
   const attach = (owner: TestUser, debateId: string) =>

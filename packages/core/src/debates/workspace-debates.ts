@@ -3,8 +3,8 @@ import { assertPlanIncludes } from '../billing/plan-gates.ts';
 import type { Bus } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import { AppError } from '../shared/app-error.ts';
-import { findMembership, membershipOf } from '../workspaces/access.ts';
+import { AppError, notFound } from '../shared/app-error.ts';
+import { findMembership, type Membership, membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { DebateRemovalHooks } from './debate-control.ts';
@@ -32,28 +32,43 @@ export function createWorkspaceDebates(
   return {
     /**
      * PATCH /api/debates/:id/workspace: its creator moves it into a workspace they may write to, or back to
-     * their own account (null). What it was charged stays where it was charged.
+     * their own account (null). What it was charged stays where it was charged. The checks and the write are
+     * one transaction, locking in the order workspace changes do (the workspace row, then the member row,
+     * then the debate): a removal or demotion of the mover, or the debate made public, cannot slip between
+     * the check and the move.
      */
     move: async (userId: string, debateId: string, workspaceId: string | null): Promise<DebateWorkspace> => {
       const debate = await reads.visible(userId, debateId);
       if (debate.owner.id !== userId) throw new AppError('FORBIDDEN', 'Only its creator may move a debate');
-      if (workspaceId) {
-        const target = await findMembership(db.em(), workspaceId, userId);
-        if (!target) throw new AppError('FORBIDDEN', 'You are not a member of that workspace');
-        assertRight(target.role, 'writeDebates', target);
-        assertPlanIncludes(target.ownerPlan, 'workspaces', upgradeUrl, "the workspace owner's account");
+      return db.em().transactional(async (em) => {
+        const k = query<Tables>(em);
+        let target: Membership | null = null;
+        if (workspaceId) {
+          await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forKeyShare().execute();
+          target = await findMembership(em, workspaceId, userId, 'share');
+          if (!target) throw new AppError('FORBIDDEN', 'You are not a member of that workspace');
+          assertRight(target.role, 'writeDebates', target);
+          assertPlanIncludes(target.ownerPlan, 'workspaces', upgradeUrl, "the workspace owner's account");
+        }
+        const row = await k
+          .selectFrom('debates')
+          .select(['owner_id', 'is_public'])
+          .where('id', '=', debateId)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) throw notFound('Debate');
         // A public debate moved in would be published without the approval the workspace requires.
-        if (debate.isPublic && target.requireApprovalForPublicDebates) {
+        if (target && row.is_public && target.requireApprovalForPublicDebates) {
           assertRight(target.role, 'publishWhenApprovalRequired', target);
         }
-      }
-      await k()
-        .updateTable('debates')
-        .set({ workspace_id: workspaceId })
-        .where('id', '=', debateId)
-        .where('deleted_at', 'is', null)
-        .execute();
-      return { id: debateId, workspaceId };
+        await k
+          .updateTable('debates')
+          .set({ workspace_id: workspaceId })
+          .where('id', '=', debateId)
+          .execute();
+        return { id: debateId, workspaceId };
+      });
     },
 
     /**

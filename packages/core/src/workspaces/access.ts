@@ -69,3 +69,18 @@ export async function membershipOf(
   if (!exists) throw notFound('Workspace');
   throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
 }
+
+/**
+ * Locks a workspace row against every other change of the workspace or its members (`for no key update`,
+ * which still lets a debate or a member row that refers to it be inserted). Whatever changes members or
+ * settings takes this first and then the member rows, always in that order, so two such changes run one
+ * after the other and never deadlock; each then reads the caller's membership as it is now.
+ */
+export async function lockWorkspace(em: EntityManager, workspaceId: string): Promise<void> {
+  await query<Tables>(em)
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .forNoKeyUpdate()
+    .execute();
+}

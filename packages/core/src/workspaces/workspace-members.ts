@@ -12,7 +12,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import { membershipOf } from './access.ts';
+import { lockWorkspace, membershipOf } from './access.ts';
 import { assertRight } from './roles.ts';
 import type { WorkspaceTables } from './tables.ts';
 import { seatsOf } from './workspace-views.ts';
@@ -38,9 +38,11 @@ const toMember = (row: MemberRow): WorkspaceMember => ({
 });
 
 /**
- * Who is in a workspace. Invites add an existing account by email while the owner's plan has a free seat;
- * admins and the owner remove people and change roles; the owner's role is never given, changed or
- * removed. Anyone but the owner may leave (remove themselves).
+ * Who is in a workspace. Invites add an existing account by email while the owner's plan includes workspaces
+ * and has a free seat; admins and the owner remove people and change roles; the owner's role is never given,
+ * changed or removed. Anyone but the owner may leave (remove themselves). Every change locks the workspace
+ * row first (access.ts#lockWorkspace), then reads the caller's membership: two changes of one workspace run
+ * one after the other, each checking rights as the other left them.
  */
 export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGates) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
@@ -80,15 +82,17 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
     },
 
     /**
-     * POST /api/workspaces/:id/members. The workspace row is locked for the count, so parallel invites
-     * cannot fill more seats than the plan has.
+     * POST /api/workspaces/:id/members. The caller's rights first, then the owner's plan (402 BYOK_REQUIRED
+     * once it no longer includes workspaces, as for new debates there), then the invitee, then a seat. The
+     * workspace row is locked for the count, so parallel invites cannot fill more seats than the plan has.
      */
     invite: (userId: string, input: InviteMemberInput): Promise<WorkspaceMember> =>
       db.em().transactional(async (em) => {
-        await k(em).selectFrom('workspaces').select('id').where('id', '=', input.id).forUpdate().execute();
+        await lockWorkspace(em, input.id);
         const membership = await membershipOf(em, input.id, userId);
         assertRight(membership.role, 'invite', membership);
         if (input.role === 'admin') assertRight(membership.role, 'appointAdmins', membership);
+        plans.assertIncludes(membership.ownerPlan, 'workspaces', "the workspace owner's account");
         const invitee = await k(em)
           .selectFrom('users')
           .select('id')
@@ -126,6 +130,7 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
     /** DELETE /api/workspaces/:id/members/:userId: admins and the owner, or a member leaving. */
     remove: (userId: string, workspaceId: string, memberId: string): Promise<void> =>
       db.em().transactional(async (em) => {
+        await lockWorkspace(em, workspaceId);
         const membership = await membershipOf(em, workspaceId, userId);
         if (memberId !== userId) assertRight(membership.role, 'manageMembers', membership);
         await changeableMember(em, workspaceId, memberId, 'removed');
@@ -139,6 +144,7 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
     /** PATCH /api/workspaces/:id/members/:userId: admins and the owner; never to or from owner. */
     changeRole: (userId: string, input: UpdateMemberRoleInput): Promise<WorkspaceMember> =>
       db.em().transactional(async (em) => {
+        await lockWorkspace(em, input.id);
         const membership = await membershipOf(em, input.id, userId);
         assertRight(membership.role, 'manageMembers', membership);
         const target = await changeableMember(em, input.id, input.userId, 'given another role');

@@ -16,7 +16,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import { type Membership, membershipOf } from './access.ts';
+import { lockWorkspace, type Membership, membershipOf } from './access.ts';
 import { assertRight } from './roles.ts';
 import type { WorkspaceTables } from './tables.ts';
 import { toWorkspace, WORKSPACE_COLUMNS } from './workspace-views.ts';
@@ -152,7 +152,8 @@ export function createWorkspaces(db: Database, clock: Clock, plans: PlanGates) {
     /** PATCH /api/workspaces/:id: admins and the owner; only the fields (and settings) given change. */
     update: (userId: string, input: UpdateWorkspaceInput): Promise<Workspace> =>
       db.em().transactional(async (em) => {
-        const membership = await membershipOf(em, input.id, userId, 'share');
+        await lockWorkspace(em, input.id);
+        const membership = await membershipOf(em, input.id, userId);
         assertRight(membership.role, 'update', membership);
         const settings = input.settings ?? {};
         await k(em)

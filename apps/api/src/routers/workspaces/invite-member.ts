@@ -9,6 +9,7 @@ export const inviteMember = userProcedure
         'inviting an admin',
       NOT_FOUND: 'No such workspace, or no account has this email',
       CONFLICT: 'The person is already a member',
+      BYOK_REQUIRED: 'The owner’s plan no longer includes workspaces (checked before seats)',
       SEAT_LIMIT_REACHED: 'Every seat of the owner’s plan is taken',
     },
     successStatus: 201,

@@ -241,6 +241,77 @@ describe('workspaces', () => {
       );
       expect(list.members).toHaveLength(10);
     });
+
+    it('stop inviting once the owner’s plan loses workspaces: 402 BYOK_REQUIRED before any seat count', async () => {
+      const boss = await registerUser(h);
+      await h.core.accounts.setPlan(boss.session.user.id, 'byok_pro');
+      const team = await newWorkspace(boss, 'lapsed-team');
+      const [first, second, third] = [await registerUser(h), await registerUser(h), await registerUser(h)];
+      expect((await invite(boss, team.id, first.email, 'admin')).status).toBe(201);
+      // Free has one seat, already the owner's: the plan, not the seats, is what refuses.
+      for (const plan of ['free', 'pro', 'byok'] as const) {
+        await h.core.accounts.setPlan(boss.session.user.id, plan);
+        for (const inviter of [boss, first]) {
+          const error = expectError(await invite(inviter, team.id, second.email), 'BYOK_REQUIRED', {
+            extras: ['requiredPlan', 'upgradeUrl'],
+          }) as { requiredPlan?: string; upgradeUrl?: string };
+          expect(error.requiredPlan, plan).toBe('byok_pro');
+          expect(error.upgradeUrl).toMatch(/\/pricing$/);
+        }
+      }
+      // Rights are still checked first: a stranger learns nothing about the owner's plan.
+      expectError(await invite(stranger, team.id, third.email), 'FORBIDDEN');
+      await h.core.accounts.setPlan(boss.session.user.id, 'byok_pro');
+      expect((await invite(first, team.id, second.email)).status).toBe(201);
+    });
+
+    it('lets at most one of two admins demoting each other at the same moment succeed', async () => {
+      const boss = await registerUser(h);
+      await h.core.accounts.setPlan(boss.session.user.id, 'enterprise');
+      const team = await newWorkspace(boss, 'duel');
+      for (let round = 0; round < 8; round++) {
+        const [left, right] = [await registerUser(h), await registerUser(h)];
+        for (const admin of [left, right]) {
+          expect((await invite(boss, team.id, admin.email, 'admin')).status).toBe(201);
+        }
+        const demote = (by: TestUser, whom: TestUser) =>
+          h.request('PATCH', `/api/workspaces/${team.id}/members/${whom.session.user.id}`, {
+            ...as(by),
+            body: { role: 'viewer' },
+          });
+        const answers = await Promise.all([demote(left, right), demote(right, left)]);
+        const statuses = answers.map((a) => a.status).sort();
+        expect(statuses, `round ${round}`).toEqual([200, 403]);
+        const roles = (
+          await h.core.db.execute<{ role: string }>(
+            'select role from workspace_members where workspace_id = ? and user_id in (?, ?) order by role',
+            [team.id, left.session.user.id, right.session.user.id],
+          )
+        ).map((row) => row.role);
+        expect(roles, `round ${round}`).toEqual(['admin', 'viewer']);
+      }
+    });
+
+    it('lets an admin removed at the same moment they remove another admin do nothing', async () => {
+      const boss = await registerUser(h);
+      await h.core.accounts.setPlan(boss.session.user.id, 'enterprise');
+      const team = await newWorkspace(boss, 'purge');
+      for (let round = 0; round < 8; round++) {
+        const [left, right] = [await registerUser(h), await registerUser(h)];
+        for (const admin of [left, right]) {
+          expect((await invite(boss, team.id, admin.email, 'admin')).status).toBe(201);
+        }
+        const remove = (by: TestUser, whom: TestUser) =>
+          h.request('DELETE', `/api/workspaces/${team.id}/members/${whom.session.user.id}`, as(by));
+        const answers = await Promise.all([remove(left, right), remove(right, left)]);
+        expect(answers.map((a) => a.status).sort(), `round ${round}`).toEqual([204, 403]);
+        const [{ n } = { n: -1 }] = await h.core.db.execute<{ n: number }>(
+          'select count(*)::int as n from workspace_members where workspace_id = ? and user_id in (?, ?)',
+          [team.id, left.session.user.id, right.session.user.id],
+        );
+        expect(n, `round ${round}`).toBe(1);
+      }
+    });
   });
 
   describe('debates', () => {
