@@ -12348,7 +12348,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description SEAT_LIMIT_REACHED: Every seat of the owner’s plan is taken */
+            /** @description BYOK_REQUIRED: The owner’s plan no longer includes workspaces (checked before seats). SEAT_LIMIT_REACHED: Every seat of the owner’s plan is taken */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12359,7 +12359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SeatLimitReachedError"];
+                    "application/json": components["schemas"]["ByokRequiredError"] | components["schemas"]["SeatLimitReachedError"];
                 };
             };
             /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection); Not a member; a viewer; a member while the workspace does not allow member invites; or a member inviting an admin */
