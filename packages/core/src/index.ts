@@ -117,6 +117,7 @@ export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';
 export { dispatchOutbox } from './webhooks/dispatch.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './webhooks/outbox.ts';
+export { type Pruned, pruneWebhookHistory, WEBHOOK_RETENTION_DAYS } from './webhooks/retention.ts';
 export { createWebhookSender, type OutgoingDelivery, type WebhookSender } from './webhooks/sender.ts';
 export type { WebhookTables } from './webhooks/tables.ts';
 export type { Webhooks } from './webhooks/webhooks.ts';

@@ -145,6 +145,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
       policy: { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate },
       intervalMs: config.webhooks.intervalMs,
       senders: config.webhooks.senders,
+      retentionDays: config.webhooks.retentionDays,
     },
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',

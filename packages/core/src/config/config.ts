@@ -132,6 +132,8 @@ const EnvSchema = z.object({
   ENGINE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   /** Webhook deliveries one engine node sends at once (a slow receiver holds one of them, up to 10 s). */
   WEBHOOK_SENDERS: z.coerce.number().int().min(1).max(256).default(16),
+  /** Days finished webhook deliveries (with their attempts) and handled outbox rows are kept. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 });
 
 /**
@@ -194,8 +196,17 @@ export type Config = {
   simulated: { firstTokenMs: number; tokensPerSecond: number };
   debates: { freeMonthly: number; concurrentLimit: number; cacheTtlMs: number };
   billing: BillingConfig;
-  /** User webhooks: what the SSRF guard relaxes (development only), the dispatcher's period, the senders per node. */
-  webhooks: { allowHttp: boolean; allowPrivate: boolean; intervalMs: number; senders: number };
+  /**
+   * User webhooks: what the SSRF guard relaxes (development only), the dispatcher's period, the senders per
+   * node, and how many days finished deliveries and handled outbox rows are kept.
+   */
+  webhooks: {
+    allowHttp: boolean;
+    allowPrivate: boolean;
+    intervalMs: number;
+    senders: number;
+    retentionDays: number;
+  };
 };
 
 /** The payment processor's settings; each null piece turns off what needs it (503 BILLING_NOT_CONFIGURED). */
@@ -318,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       intervalMs: e.ENGINE_WEBHOOK_INTERVAL_MS,
       senders: e.WEBHOOK_SENDERS,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
     },
   };
 }

@@ -22,17 +22,18 @@ describe('the webhook senders of an engine node', () => {
   let receiver: WebhookReceiver;
   let node: EngineNode;
   let userId: string;
+  let webhookId: string;
   let seq = 0;
 
   beforeAll(async () => {
     t = await createTestCore({ WEBHOOK_ALLOW_HTTP: 'true' });
     receiver = await startWebhookReceiver();
     userId = (await t.core.accounts.createUser(newUserCredentials('lanes'))).id;
-    await t.core.webhooks.create(userId, {
+    ({ id: webhookId } = await t.core.webhooks.create(userId, {
       url: `http://${RECEIVER_HOST}:${receiver.port}/hook`,
       events: ['chain.created'],
       active: true,
-    });
+    }));
     node = createEngineNode({
       db: t.core.db,
       bus: t.core.bus,
@@ -49,6 +50,7 @@ describe('the webhook senders of an engine node', () => {
         intervalMs: FAN_OUT_MS,
         scoutMs: SCOUT_MS,
         senders: 3,
+        retentionIntervalMs: 100,
       },
     });
     node.start();
@@ -103,5 +105,40 @@ describe('the webhook senders of an engine node', () => {
     expect(await undispatched()).toBe(0);
     await sleep(4 * FAN_OUT_MS);
     expect(await lanePasses()).toBe(before);
+  });
+
+  it('deletes finished deliveries and handled outbox rows older than 30 days on its own', async () => {
+    const [old] = await t.core.db.execute<{ id: string }>(
+      `insert into webhook_deliveries (webhook_id, event, body, status, attempts, created_at)
+       values (?, 'ping', '{}', 'succeeded', 1, now() - interval '31 days') returning id`,
+      [webhookId],
+    );
+    await t.core.db.execute(
+      `insert into webhook_delivery_attempts (delivery_id, attempt, started_at, status_code, duration_ms)
+       values (?, 1, now() - interval '31 days', 200, 5)`,
+      [old!.id],
+    );
+    await t.core.db.execute(
+      `insert into webhook_outbox (user_id, event, dedupe_key, payload, created_at, dispatched_at)
+       values (?, 'chain.created', 'lanes:old', '{}', now() - interval '31 days', now() - interval '31 days')`,
+      [userId],
+    );
+    const left = () =>
+      t.core.db.execute<{ n: number }>(
+        `select (select count(*) from webhook_deliveries where id = ?)::int
+              + (select count(*) from webhook_delivery_attempts where delivery_id = ?)::int
+              + (select count(*) from webhook_outbox where dedupe_key = 'lanes:old')::int as n`,
+        [old!.id, old!.id],
+      );
+    const deadline = Date.now() + 5_000;
+    while ((await left())[0]!.n > 0 && Date.now() < deadline) await sleep(20);
+    expect((await left())[0]!.n).toBe(0);
+    // What the earlier tests delivered a moment ago is kept.
+    expect(receiver.received.length).toBeGreaterThan(0);
+    const [recent] = await t.core.db.execute<{ n: number }>(
+      'select count(*)::int as n from webhook_deliveries where webhook_id = ?',
+      [webhookId],
+    );
+    expect(recent!.n).toBe(receiver.received.length);
   });
 });

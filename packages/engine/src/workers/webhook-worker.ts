@@ -4,7 +4,9 @@ import {
   DELIVERY_TIMEOUT_MS,
   deliverNext,
   dispatchOutbox,
+  pruneWebhookHistory,
   type SsrfPolicy,
+  WEBHOOK_RETENTION_DAYS,
 } from '@verdict/core';
 import { Effect } from 'effect';
 import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
@@ -28,6 +30,10 @@ export type WebhookDeliveryOptions = {
   claimMs?: number;
   /** Each attempt's limit (default and spec: 10 s). */
   timeoutMs?: number;
+  /** Days finished deliveries (and their attempts) and handled outbox rows are kept (default 30). */
+  retentionDays?: number;
+  /** How often the node prunes what is older than that (default 10 min). */
+  retentionIntervalMs?: number;
 };
 
 /** Outbox rows taken per transaction, and transactions per pass at most. */
@@ -39,6 +45,10 @@ const FAN_OUT_BATCHES = 20;
  * (its 10 s timeout) instead of a pass of hundreds of slow receivers.
  */
 const PASS_BUDGET_MS = 5_000;
+/** Rows pruned per statement, and statements per table and pass at most (so 20,000 rows a pass). */
+const PRUNE_BATCH = 1000;
+const PRUNE_BATCHES = 20;
+const PRUNE_EVERY_MS = 600_000;
 /** A lane's pause between passes while there is work (it then waits on the wake signal, not on a timer). */
 const LANE_PAUSE_MS = 20;
 
@@ -63,6 +73,26 @@ const fanOutPass = Effect.gen(function* () {
 });
 
 /**
+ * One retention pass: finished deliveries (with their attempts) and handled outbox rows older than
+ * `retentionMs`, batch after batch while batches come full (core's webhooks/retention.ts).
+ */
+const prunePass = (retentionMs: number) =>
+  Effect.gen(function* () {
+    const { db } = yield* EngineStorage;
+    const clock = yield* EngineClock;
+    let pruned = 0;
+    for (let i = 0; i < PRUNE_BATCHES; i++) {
+      const batch = yield* Effect.tryPromise({
+        try: () => pruneWebhookHistory(db, clock, { retentionMs, batch: PRUNE_BATCH }),
+        catch: storageFailure,
+      });
+      pruned += batch.deliveries + batch.outboxRows;
+      if (batch.deliveries < PRUNE_BATCH && batch.outboxRows < PRUNE_BATCH) break;
+    }
+    return pruned;
+  });
+
+/**
  * Starts webhook delivery on this node: one fan-out worker, and `senders` lanes, each claiming one due
  * delivery at a time, sending it and recording the attempt, until none is due. Idle lanes sleep on a wake
  * signal (background-worker.ts#makeWakeSignal): the fan-out wakes them when it has queued deliveries, and one
@@ -71,7 +101,8 @@ const fanOutPass = Effect.gen(function* () {
  * per lane. A lane that finds nothing puts the signal to sleep only if nothing woke it since its claim began,
  * so a delivery fanned out while that claim ran is not left to the scout. Sends are outside every
  * transaction and apart from the debates' fibers, so a slow receiver delays neither debates nor other
- * receivers beyond its own lane. The HTTP agent closes with the node's scope.
+ * receivers beyond its own lane. A retention worker deletes finished deliveries and handled outbox rows
+ * older than `retentionDays`. The HTTP agent closes with the node's scope.
  */
 export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
@@ -115,6 +146,11 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
         Effect.map((due) => (due ? 1 : 0)),
       ),
       every: options.scoutMs ?? every,
+    });
+    yield* superviseWorker({
+      name: 'webhook-retention',
+      pass: prunePass((options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000),
+      every: options.retentionIntervalMs ?? PRUNE_EVERY_MS,
     });
     const sendPass = Effect.tryPromise({
       try: async () => {
