@@ -1200,7 +1200,7 @@ export interface paths {
         put?: never;
         /**
          * Start a BYOK plan subscription: a hosted checkout page
-         * @description Answers the url of a hosted checkout page to redirect to (200: the page lives at the payment processor, not here). The payment customer is created on the first purchase. The plan changes when the processor confirms the payment (its webhook), so GET /api/billing/balance may lag by seconds.
+         * @description Answers the url of a hosted checkout page to redirect to (200: the page lives at the payment processor, not here). The payment customer is created on the first purchase. The plan changes when the processor confirms the payment (its webhook), so GET /api/billing/balance may lag by seconds. One subscription per account: while one is active, plan changes and cancellation go through the billing portal (409 CONFLICT here).
          */
         post: operations["billing-checkoutSession"];
         delete?: never;
@@ -12928,6 +12928,20 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description CONFLICT: The account already has an active subscription (change it in the billing portal), or is on a plan the operator set (starter, pro, enterprise) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */
             413: {
                 headers: {
@@ -13069,6 +13083,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description CONFLICT: The account already has an active subscription (change it in the billing portal), or is on a plan the operator set (starter, pro, enterprise) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */

@@ -1,7 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.ts';
 
-/** The payment processor's customer of an account, made on its first purchase; one per account. */
+/**
+ * The payment processor's customer of an account, made when it opens its first checkout (the session needs
+ * one); one per account. Having one is not having bought anything: the portal also asks for a purchase.
+ */
 export const BillingCustomerSchema = defineEntity({
   name: 'BillingCustomer',
   tableName: 'billing_customers',

@@ -6,12 +6,13 @@ import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { callStripe, notConfigured, type Stripe, stripeClientOf } from './stripe/stripe-client.ts';
+import { grantingSubscriptions, isSubscriptionOwned } from './stripe/subscription-sync.ts';
 import type { BillingTables } from './tables.ts';
 
 export type Checkout = ReturnType<typeof createCheckout>;
 
 /**
- * Hosted checkout and portal pages. The account's customer is made at the processor on its first purchase
+ * Hosted checkout and portal pages. The account's customer is made at the processor on its first checkout
  * and remembered; the session names the account (client_reference_id and metadata), and for a pack its
  * credits, so the webhook knows what was paid for without trusting the browser.
  */
@@ -34,7 +35,8 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
     )?.stripe_customer_id ?? null;
 
   /**
-   * The account's customer, made once: two parallel first purchases send the same idempotency key, so the
+   * The account's customer at the processor, made with its first checkout (which needs one) and kept even
+   * if that checkout is abandoned; made once: two parallel first purchases send the same idempotency key, so the
    * processor answers both with one customer, and the row insert ignores the second.
    */
   const ensureCustomer = async (client: Stripe, userId: string): Promise<string> => {
@@ -64,27 +66,70 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
     if (url === null) throw new AppError('SERVICE_UNAVAILABLE', 'The payment processor gave no page to open');
     return { url };
   };
-
+  /**
+   * One subscription per account: a second would bill twice for one plan (changing plans is the portal's
+   * job), and a plan an operator set (starter, pro, enterprise) is not one a subscription can change.
+   */
+  const assertMaySubscribe = async (userId: string) => {
+    const em = db.em();
+    const user = await query<AccountTables>(em)
+      .selectFrom('users')
+      .select('plan')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
+    if (!isSubscriptionOwned(user.plan)) {
+      throw new AppError(
+        'CONFLICT',
+        `This account is on the ${user.plan} plan, set by the operator; a subscription would not change it`,
+      );
+    }
+    if ((await grantingSubscriptions(em, userId, new Date(clock.now()))).length > 0) {
+      throw new AppError(
+        'CONFLICT',
+        'This account already has an active subscription; change or cancel it in the billing portal ' +
+          '(POST /api/billing/portal-session)',
+      );
+    }
+  };
+  /** A paid pack or a subscription (any invoice, or a subscription the processor reported): a customer. */
+  const hasPurchased = async (userId: string) => {
+    const k = query<BillingTables>(db.em());
+    const [invoice, subscription] = await Promise.all([
+      k.selectFrom('invoices').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
+      k
+        .selectFrom('subscriptions')
+        .select('stripe_subscription_id')
+        .where('user_id', '=', userId)
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    return invoice !== undefined || subscription !== undefined;
+  };
   return {
-    /** A monthly subscription to a BYOK plan. */
+    /**
+     * A monthly subscription to a BYOK plan; 409 CONFLICT while the account has one that grants its plan,
+     * or is on a plan an operator set.
+     */
     subscribe: async (userId: string, plan: SubscriptionPlan): Promise<HostedPage> => {
       const { stripe: client, price } = configured(config.prices[plan], plan);
+      await assertMaySubscribe(userId);
       const customer = await ensureCustomer(client, userId);
+      const metadata = { userId, plan };
       const session = await callStripe(() =>
         client.checkout.sessions.create({
           mode: 'subscription',
           customer,
           client_reference_id: userId,
           line_items: [{ price, quantity: 1 }],
-          metadata: { userId, plan },
-          subscription_data: { metadata: { userId, plan } },
+          metadata,
+          subscription_data: { metadata },
           success_url: `${appUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${appUrl}/billing`,
         }),
       );
       return hosted(session.url);
     },
-
     /** A one-time credit pack; its credits are added when the processor confirms the payment. */
     buyCredits: async (userId: string, pack: CreditPack): Promise<HostedPage> => {
       const { stripe: client, price } = configured(config.prices[pack], pack);
@@ -104,11 +149,13 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
       );
       return hosted(session.url);
     },
-
-    /** The processor's customer portal; only for an account that bought something (checked first). */
+    /**
+     * The processor's customer portal; only for an account with a completed purchase (checked first): a
+     * checkout opened and abandoned made a customer at the processor, but bought nothing.
+     */
     portal: async (userId: string): Promise<HostedPage> => {
       const customer = await customerOf(userId);
-      if (customer === null) {
+      if (customer === null || !(await hasPurchased(userId))) {
         throw new AppError('NO_PAYMENT_CUSTOMER', 'No purchase yet, so there is no billing portal');
       }
       if (stripe === null) throw notConfigured('no secret key');

@@ -1,10 +1,10 @@
 import { HostedPage, SubscriptionCheckoutInput } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { PAYING_ROUTE_ERRORS } from './error-responses.ts';
+import { PAYING_ROUTE_ERRORS, SUBSCRIBING_ERRORS } from './error-responses.ts';
 
 export const checkoutSessionPro = userProcedure
   .meta({
-    errors: PAYING_ROUTE_ERRORS,
+    errors: { ...PAYING_ROUTE_ERRORS, ...SUBSCRIBING_ERRORS },
     openapi: {
       method: 'POST',
       path: '/api/billing/checkout-session-pro',

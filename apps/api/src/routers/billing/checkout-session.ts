@@ -1,10 +1,10 @@
 import { HostedPage, SubscriptionCheckoutInput } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { PAYING_ROUTE_ERRORS } from './error-responses.ts';
+import { PAYING_ROUTE_ERRORS, SUBSCRIBING_ERRORS } from './error-responses.ts';
 
 export const checkoutSession = userProcedure
   .meta({
-    errors: PAYING_ROUTE_ERRORS,
+    errors: { ...PAYING_ROUTE_ERRORS, ...SUBSCRIBING_ERRORS },
     openapi: {
       method: 'POST',
       path: '/api/billing/checkout-session',
@@ -12,7 +12,9 @@ export const checkoutSession = userProcedure
       description:
         'Answers the url of a hosted checkout page to redirect to (200: the page lives at the payment ' +
         'processor, not here). The payment customer is created on the first purchase. The plan changes when ' +
-        'the processor confirms the payment (its webhook), so GET /api/billing/balance may lag by seconds.',
+        'the processor confirms the payment (its webhook), so GET /api/billing/balance may lag by seconds. ' +
+        'One subscription per account: while one is active, plan changes and cancellation go through the ' +
+        'billing portal (409 CONFLICT here).',
     },
   })
   .input(SubscriptionCheckoutInput)

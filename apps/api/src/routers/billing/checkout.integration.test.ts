@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { BillingBalance, HostedPage } from '@verdict/contracts';
 import { type FakeStripe, startFakeStripe } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingEnv, PRICE_AMOUNTS, PRICES } from '../../testing/billing-fixtures.ts';
+import {
+  billingEnv,
+  deliver,
+  PRICE_AMOUNTS,
+  PRICES,
+  paidCheckout,
+  stripeEvent,
+} from '../../testing/billing-fixtures.ts';
 import {
   createKey,
   expectError,
@@ -171,25 +178,118 @@ describe('billing: checkout, portal and balance', () => {
   });
 
   describe('POST /api/billing/portal-session', () => {
+    /** Opens a checkout on `path` and answers its hosted page. */
+    const open = async (user: TestUser, path: string, body: object) => {
+      const res = await h.request('POST', path, { ...as(user), body });
+      expect(res.status, res.text).toBe(200);
+      return HostedPage.parse(res.json).url;
+    };
+
     it('answers 400 NO_PAYMENT_CUSTOMER before any purchase', async () => {
       const alice = await registerUser(h);
       expectError(await h.request('POST', '/api/billing/portal-session', as(alice)), 'NO_PAYMENT_CUSTOMER');
     });
 
-    it("answers the processor's portal page for the account's customer after a purchase", async () => {
+    it('still answers 400 NO_PAYMENT_CUSTOMER after checkouts opened and abandoned, though a customer exists', async () => {
       const alice = await registerUser(h);
-      await h.request('POST', '/api/billing/credit-checkout', {
-        ...as(alice),
-        body: { pack: 'credits_100' },
-      });
-      const res = await h.request('POST', '/api/billing/portal-session', as(alice));
-      expect(res.status, res.text).toBe(200);
-      expect(HostedPage.parse(res.json).url).toMatch(/^https:\/\/billing\.stripe\.test\//);
-      expect(fake.requestsTo('POST', '/v1/billing_portal/sessions').at(-1)?.params).toEqual({
-        customer: await customerOf(h, alice),
-        return_url: `${APP_URL}/billing`,
-      });
+      for (const [path, body] of PAYING_ROUTES) await open(alice, path, body);
+      expect(await customerOf(h, alice)).toMatch(/^cus_/);
+      expectError(await h.request('POST', '/api/billing/portal-session', as(alice)), 'NO_PAYMENT_CUSTOMER');
+      // A checkout completed but not paid yet (an asynchronous payment method) is not a purchase either.
+      const unpaid = {
+        ...paidCheckout(fake, await open(alice, ...PAYING_ROUTES[2])),
+        payment_status: 'unpaid',
+      };
+      await deliver(h, stripeEvent('checkout.session.completed', unpaid));
+      expectError(await h.request('POST', '/api/billing/portal-session', as(alice)), 'NO_PAYMENT_CUSTOMER');
     });
+
+    it.each([
+      ['a credit pack', 2],
+      ['a subscription', 0],
+    ] as const)(
+      "answers the processor's portal page for the account's customer once %s is paid",
+      async (_what, index) => {
+        const alice = await registerUser(h);
+        const [path, body] = PAYING_ROUTES[index];
+        const completed = paidCheckout(fake, await open(alice, path, body));
+        expect((await deliver(h, stripeEvent('checkout.session.completed', completed))).status).toBe(200);
+        const res = await h.request('POST', '/api/billing/portal-session', as(alice));
+        expect(res.status, res.text).toBe(200);
+        expect(HostedPage.parse(res.json).url).toMatch(/^https:\/\/billing\.stripe\.test\//);
+        expect(fake.requestsTo('POST', '/v1/billing_portal/sessions').at(-1)?.params).toEqual({
+          customer: await customerOf(h, alice),
+          return_url: `${APP_URL}/billing`,
+        });
+      },
+    );
+  });
+
+  describe('one subscription per account', () => {
+    const subscribe = (user: TestUser, path = '/api/billing/checkout-session-pro') =>
+      h.request('POST', path, { ...as(user), body: { interval: 'monthly' } });
+
+    it('refuses another subscription checkout with 409 CONFLICT pointing at the portal while one is active', async () => {
+      const alice = await registerUser(h);
+      const first = await subscribe(alice, '/api/billing/checkout-session');
+      const session = paidCheckout(fake, HostedPage.parse(first.json).url);
+      await deliver(h, stripeEvent('checkout.session.completed', session));
+      const before = fake.requestsTo('POST', '/v1/checkout/sessions').length;
+      for (const path of ['/api/billing/checkout-session', '/api/billing/checkout-session-pro']) {
+        const error = expectError(await subscribe(alice, path), 'CONFLICT');
+        expect(error.message).toMatch(/portal/);
+      }
+      // Nothing was opened at the processor, and packs are still for sale.
+      expect(fake.requestsTo('POST', '/v1/checkout/sessions')).toHaveLength(before);
+      expect(
+        (
+          await h.request('POST', '/api/billing/credit-checkout', {
+            ...as(alice),
+            body: { pack: 'credits_100' },
+          })
+        ).status,
+      ).toBe(200);
+      // Cancelled at the period's end it still grants the plan, so it still counts; ended, it does not.
+      const id = session.subscription as string;
+      await deliver(
+        h,
+        stripeEvent(
+          'customer.subscription.updated',
+          fake.updateSubscription(id, { cancelAtPeriodEnd: true }),
+        ),
+      );
+      expectError(await subscribe(alice), 'CONFLICT');
+      await deliver(
+        h,
+        stripeEvent('customer.subscription.deleted', fake.updateSubscription(id, { status: 'canceled' })),
+      );
+      expect((await subscribe(alice)).status).toBe(200);
+    });
+
+    it('lets an account whose only subscription never started (incomplete) try again', async () => {
+      const alice = await registerUser(h);
+      const session = paidCheckout(fake, HostedPage.parse((await subscribe(alice)).json).url);
+      const id = session.subscription as string;
+      await deliver(
+        h,
+        stripeEvent('customer.subscription.created', fake.updateSubscription(id, { status: 'incomplete' })),
+      );
+      expect((await subscribe(alice)).status).toBe(200);
+    });
+
+    it.each(['starter', 'pro', 'enterprise'] as const)(
+      'refuses a subscription checkout with 409 CONFLICT on the %s plan an operator set, packs still sell',
+      async (plan) => {
+        const alice = await registerUser(h);
+        await h.core.accounts.setPlan(alice.session.user.id, plan);
+        expect(expectError(await subscribe(alice), 'CONFLICT').message).toContain(plan);
+        const pack = await h.request('POST', '/api/billing/credit-checkout', {
+          ...as(alice),
+          body: { pack: 'credits_100' },
+        });
+        expect(pack.status, pack.text).toBe(200);
+      },
+    );
   });
 
   describe('without configuration', () => {
@@ -206,7 +306,7 @@ describe('billing: checkout, portal and balance', () => {
       );
     });
 
-    it('answers the portal 400 NO_PAYMENT_CUSTOMER without a customer, 503 with one', async () => {
+    it('answers the portal 400 NO_PAYMENT_CUSTOMER without a purchase, 503 after one', async () => {
       const alice = await registerUser(bare);
       expectError(
         await bare.request('POST', '/api/billing/portal-session', as(alice)),
@@ -215,6 +315,15 @@ describe('billing: checkout, portal and balance', () => {
       await bare.core.db.execute(
         'insert into billing_customers (user_id, stripe_customer_id) values (?, ?)',
         [alice.session.user.id, 'cus_configured_elsewhere'],
+      );
+      expectError(
+        await bare.request('POST', '/api/billing/portal-session', as(alice)),
+        'NO_PAYMENT_CUSTOMER',
+      );
+      await bare.core.db.execute(
+        `insert into invoices (user_id, type, description, amount_cents, currency, status, metadata)
+         values (?, 'credit_pack', '100 credits', 499, 'usd', 'paid', '{}')`,
+        [alice.session.user.id],
       );
       expectError(
         await bare.request('POST', '/api/billing/portal-session', as(alice)),

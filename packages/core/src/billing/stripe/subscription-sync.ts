@@ -95,26 +95,45 @@ export async function syncSubscription(
 }
 
 /**
- * The account's plan from its subscriptions: the best one that still grants (one cancelled at period end
- * grants until that end), else free. The processor's `customer.subscription.deleted` at the period's end is
- * what normally ends it; the period check covers an event that comes after the end.
+ * The account's subscriptions that still grant their plan at `now`: a granting status, and not cancelled at
+ * the end of a period that is over. The processor's `customer.subscription.deleted` at the period's end is
+ * what normally ends one; the period check covers an event that comes after the end.
  */
+export async function grantingSubscriptions(
+  em: EntityManager,
+  userId: string,
+  now: Date,
+): Promise<{ plan: SubscriptionPlan; stripeSubscriptionId: string }[]> {
+  const subscriptions = await query<Tables>(em)
+    .selectFrom('subscriptions')
+    .select(['stripe_subscription_id', 'plan', 'status', 'cancel_at_period_end', 'current_period_end'])
+    .where('user_id', '=', userId)
+    .orderBy('stripe_subscription_id')
+    .execute();
+  return subscriptions
+    .filter((subscription) => {
+      const ended =
+        subscription.cancel_at_period_end &&
+        subscription.current_period_end !== null &&
+        new Date(subscription.current_period_end) <= now;
+      return GRANTING.has(subscription.status) && !ended;
+    })
+    .map((subscription) => ({
+      plan: subscription.plan,
+      stripeSubscriptionId: subscription.stripe_subscription_id,
+    }));
+}
+
+/** Whether subscriptions decide the plan (free, byok, byok_pro), rather than an operator (starter, pro, enterprise). */
+export const isSubscriptionOwned = (plan: Plan): boolean => SUBSCRIPTION_OWNED.has(plan);
+
+/** The account's plan from its subscriptions: the best one that still grants, else free. */
 async function applyPlan(em: EntityManager, userId: string, now: Date) {
   const db = query<Tables>(em);
   const user = await db.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
   if (!user || !SUBSCRIPTION_OWNED.has(user.plan)) return;
-  const subscriptions = await db
-    .selectFrom('subscriptions')
-    .select(['plan', 'status', 'cancel_at_period_end', 'current_period_end'])
-    .where('user_id', '=', userId)
-    .execute();
   let plan: Plan = 'free';
-  for (const subscription of subscriptions) {
-    const ended =
-      subscription.cancel_at_period_end &&
-      subscription.current_period_end !== null &&
-      new Date(subscription.current_period_end) <= now;
-    if (!GRANTING.has(subscription.status) || ended) continue;
+  for (const subscription of await grantingSubscriptions(em, userId, now)) {
     if (plan === 'free' || RANK[subscription.plan] > RANK[plan as SubscriptionPlan]) plan = subscription.plan;
   }
   if (plan !== user.plan) await writePlan(em, userId, plan);
