@@ -118,6 +118,48 @@ describe('billing end to end: checkout, signed webhook, plan and credits, debate
     expect(byok.url).not.toBe(page.url);
   });
 
+  it("keeps a team's invoices apart from its owner's own: the admin sees only what was bought for the team", async () => {
+    const owner = await signUp('team-owner');
+    const admin = await signUp('team-admin');
+    // An opened and abandoned checkout is no purchase: no portal yet.
+    expectBody(
+      await owner.client.POST('/api/billing/credit-checkout', { body: { pack: 'credits_100' } }),
+      200,
+    );
+    const noPortal = await owner.client.POST('/api/billing/portal-session');
+    expect(noPortal.response.status).toBe(400);
+    expect(noPortal.error?.error.code).toBe('NO_PAYMENT_CUSTOMER');
+
+    await stack.db.core.accounts.setPlan(owner.userId, 'byok_pro');
+    const team = expectBody(
+      await owner.client.POST('/api/workspaces', { body: { name: 'Billing team', slug: 'billing-e2e' } }),
+      201,
+    );
+    expectBody(
+      await owner.client.POST('/api/workspaces/{id}/members', {
+        params: { path: { id: team.id } },
+        body: { email: admin.email, role: 'admin' },
+      }),
+      201,
+    );
+    const pay = async (body: { pack: 'credits_100'; workspaceId?: string }) => {
+      const page = expectBody(await owner.client.POST('/api/billing/credit-checkout', { body }), 200);
+      const session = stripe.completeCheckout(stripe.sessionIdOf(page.url));
+      expectBody(await deliver(stripeEvent('checkout.session.completed', session)), 200);
+    };
+    await pay({ pack: 'credits_100' });
+    await pay({ pack: 'credits_100', workspaceId: team.id });
+
+    const teams = expectBody(
+      await admin.client.GET('/api/invoices', { params: { query: { workspaceId: team.id } } }),
+      200,
+    );
+    expect(teams.invoices.map((invoice) => invoice.workspaceId)).toEqual([team.id]);
+    const own = expectBody(await owner.client.GET('/api/invoices'), 200);
+    expect(own.invoices.map((invoice) => invoice.workspaceId).sort()).toEqual([null, team.id].sort());
+    expectBody(await owner.client.POST('/api/billing/portal-session'), 200);
+  });
+
   it('subscribes to BYOK Pro: the plan changes, debates then need X-Provider-Keys and cost nothing', async () => {
     const subscriber = await signUp('subscriber');
     const page = expectBody(
@@ -139,6 +181,13 @@ describe('billing end to end: checkout, signed webhook, plan and credits, debate
     expect(llm.requests.at(-1)?.apiKey).toBe('sk-ant-e2e-own-key');
 
     // Cancelled in the portal and ended by Stripe: back to free, and debates are paid in credits again.
+    // One subscription per account: another checkout is refused, changes go through the portal.
+    const again = await subscriber.client.POST('/api/billing/checkout-session', {
+      body: { interval: 'monthly' },
+    });
+    expect(again.response.status).toBe(409);
+    expect(again.error?.error.code).toBe('CONFLICT');
+
     const ended = stripe.updateSubscription(session.subscription as string, { status: 'canceled' });
     expectBody(await deliver(stripeEvent('customer.subscription.deleted', ended)), 200);
     expect(await balanceOf(subscriber.client)).toEqual({ balance: 10, plan: 'free' });

@@ -1220,7 +1220,7 @@ export interface paths {
         put?: never;
         /**
          * Start a BYOK Pro plan subscription: a hosted checkout page
-         * @description As POST /api/billing/checkout-session, for the BYOK Pro plan (monthly only). The plan changes when the processor confirms the payment.
+         * @description As POST /api/billing/checkout-session, for the BYOK Pro plan (monthly only). The plan changes when the processor confirms the payment. With workspaceId (a workspace the caller owns), the subscription's invoices are that workspace's too: its admins see them.
          */
         post: operations["billing-checkoutSessionPro"];
         delete?: never;
@@ -1240,7 +1240,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a credit pack: a hosted checkout page
-         * @description credits_100, credits_500 or credits_2000; one-time, and credits never expire. The credits are added once the processor confirms the payment (its webhook), so the balance may lag by seconds.
+         * @description credits_100, credits_500 or credits_2000; one-time, and credits never expire. The credits are added once the processor confirms the payment (its webhook), so the balance may lag by seconds. With workspaceId (a workspace the caller owns), the purchase's invoice is that workspace's too: its admins see it. The credits are the caller’s either way.
          */
         post: operations["billing-creditCheckout"];
         delete?: never;
@@ -1298,7 +1298,7 @@ export interface paths {
         };
         /**
          * The caller's invoices, newest first
-         * @description Subscription invoices and credit-pack purchases, paged (limit 1-50, default 20). With workspaceId: the invoices of the account that pays for that workspace (its owner's), for its admins and owner.
+         * @description Subscription invoices and credit-pack purchases, paged (limit 1-50, default 20). With workspaceId: only the purchases its owner made for that workspace (checkout with its workspaceId), for its admins and owner; the owner's other purchases never show there.
          */
         get: operations["billing-listInvoices"];
         put?: never;
@@ -2609,6 +2609,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             status: "paid" | "open" | "void" | "uncollectible";
+            /** @description The workspace this purchase was made for (chosen at checkout); null if none */
             workspaceId: string | null;
             /** @description The payment processor's hosted invoice page */
             stripeInvoiceUrl: string | null;
@@ -2636,6 +2637,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             status: "paid" | "open" | "void" | "uncollectible";
+            /** @description The workspace this purchase was made for (chosen at checkout); null if none */
             workspaceId: string | null;
             /** @description The payment processor's hosted invoice page */
             stripeInvoiceUrl: string | null;
@@ -13025,6 +13027,11 @@ export interface operations {
                      * @constant
                      */
                     interval: "monthly";
+                    /**
+                     * Format: uuid
+                     * @description A workspace the caller owns that this purchase is for: its invoices carry the id and its admins see them. The caller pays either way.
+                     */
+                    workspaceId?: string;
                 };
             };
         };
@@ -13071,7 +13078,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection) */
+            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection); workspaceId names a workspace the caller does not own (only its owner pays for it) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13083,6 +13090,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NOT_FOUND: workspaceId names no workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description CONFLICT: The account already has an active subscription (change it in the billing portal), or is on a plan the operator set (starter, pro, enterprise) */
@@ -13182,6 +13203,11 @@ export interface operations {
                      * @enum {string}
                      */
                     pack: "credits_100" | "credits_500" | "credits_2000";
+                    /**
+                     * Format: uuid
+                     * @description A workspace the caller owns that this purchase is for: its invoices carry the id and its admins see them. The caller pays either way.
+                     */
+                    workspaceId?: string;
                 };
             };
         };
@@ -13228,7 +13254,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection) */
+            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection); workspaceId names a workspace the caller does not own (only its owner pays for it) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13240,6 +13266,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NOT_FOUND: workspaceId names no workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */

@@ -11,15 +11,38 @@ export type CreditPack = z.infer<typeof CreditPack>;
 export const SubscriptionPlan = z.enum(['byok', 'byok_pro']);
 export type SubscriptionPlan = z.infer<typeof SubscriptionPlan>;
 
-/** POST /api/billing/checkout-session and …/checkout-session-pro. */
+/** POST /api/billing/checkout-session (BYOK, which includes no workspaces). */
 export const SubscriptionCheckoutInput = z.strictObject({
   interval: z.literal('monthly').meta({ description: 'Billing interval; only monthly is sold' }),
 });
 export type SubscriptionCheckoutInput = z.infer<typeof SubscriptionCheckoutInput>;
 
+/**
+ * Optional on the purchases that can pay for a workspace: its owner buys for it, so the invoices carry its id
+ * and its admins see them in GET /api/invoices?workspaceId. The account that pays is still the caller.
+ */
+const PaidForWorkspace = UuidInput.optional().meta({
+  description:
+    'A workspace the caller owns that this purchase is for: its invoices carry the id and its admins see ' +
+    'them. The caller pays either way.',
+});
+
+/**
+ * POST /api/billing/checkout-session-pro: BYOK Pro, the plan that includes workspaces.
+ *
+ * @example
+ * ProCheckoutInput.parse({ interval: 'monthly', workspaceId: '1b472f5b-0be8-4ca4-9ee6-451c7c0a4aff' })
+ */
+export const ProCheckoutInput = z.strictObject({
+  ...SubscriptionCheckoutInput.shape,
+  workspaceId: PaidForWorkspace,
+});
+export type ProCheckoutInput = z.infer<typeof ProCheckoutInput>;
+
 /** POST /api/billing/credit-checkout. */
 export const CreditCheckoutInput = z.strictObject({
   pack: CreditPack.meta({ description: 'credits_100, credits_500 or credits_2000 (credits it gives)' }),
+  workspaceId: PaidForWorkspace,
 });
 export type CreditCheckoutInput = z.infer<typeof CreditCheckoutInput>;
 
@@ -51,7 +74,8 @@ export const InvoiceListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(INVOICES_LIMIT_MAX).default(20),
   workspaceId: UuidInput.optional().meta({
     description:
-      "The invoices of the account that pays for this workspace (its owner's); admins and owner only",
+      'Only the invoices of purchases made for this workspace (by its owner, who pays); for its admins and ' +
+      "owner. The owner's other purchases never show here.",
   }),
 });
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
@@ -66,7 +90,10 @@ export const Invoice = z
     amountCents: z.number().int().meta({ description: 'Amount in cents' }),
     currency: z.string().meta({ description: 'ISO 4217 code, lowercase' }),
     status: InvoiceStatus,
-    workspaceId: z.uuid().nullable(),
+    workspaceId: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'The workspace this purchase was made for (chosen at checkout); null if none' }),
     stripeInvoiceUrl: z
       .string()
       .nullable()

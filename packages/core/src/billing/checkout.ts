@@ -13,8 +13,9 @@ export type Checkout = ReturnType<typeof createCheckout>;
 
 /**
  * Hosted checkout and portal pages. The account's customer is made at the processor on its first checkout
- * and remembered; the session names the account (client_reference_id and metadata), and for a pack its
- * credits, so the webhook knows what was paid for without trusting the browser.
+ * and remembered; the session names the account (client_reference_id and metadata), for a pack its credits,
+ * and the workspace a purchase is for (the caller owns it: checked by the API before), so the webhook knows
+ * what was paid for without trusting the browser.
  */
 export function createCheckout(db: Database, clock: Clock, config: BillingConfig, appUrl: string) {
   const stripe = stripeClientOf(config);
@@ -92,6 +93,9 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
       );
     }
   };
+  /** Only when there is one: Stripe metadata values are strings, and an absent key says "none". */
+  const forWorkspace = (workspaceId: string | null): Record<string, string> =>
+    workspaceId === null ? {} : { workspaceId };
   /** A paid pack or a subscription (any invoice, or a subscription the processor reported): a customer. */
   const hasPurchased = async (userId: string) => {
     const k = query<BillingTables>(db.em());
@@ -109,13 +113,17 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
   return {
     /**
      * A monthly subscription to a BYOK plan; 409 CONFLICT while the account has one that grants its plan,
-     * or is on a plan an operator set.
+     * or is on a plan an operator set. `workspaceId`: the workspace (owned by the caller) it pays for.
      */
-    subscribe: async (userId: string, plan: SubscriptionPlan): Promise<HostedPage> => {
+    subscribe: async (
+      userId: string,
+      plan: SubscriptionPlan,
+      workspaceId: string | null = null,
+    ): Promise<HostedPage> => {
       const { stripe: client, price } = configured(config.prices[plan], plan);
       await assertMaySubscribe(userId);
       const customer = await ensureCustomer(client, userId);
-      const metadata = { userId, plan };
+      const metadata = { userId, plan, ...forWorkspace(workspaceId) };
       const session = await callStripe(() =>
         client.checkout.sessions.create({
           mode: 'subscription',
@@ -130,8 +138,16 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
       );
       return hosted(session.url);
     },
-    /** A one-time credit pack; its credits are added when the processor confirms the payment. */
-    buyCredits: async (userId: string, pack: CreditPack): Promise<HostedPage> => {
+    /**
+     * A one-time credit pack; its credits are added to the caller's balance when the processor confirms the
+     * payment. `workspaceId`: the workspace (owned by the caller) it is bought for; the credits are the
+     * owner's either way, and pay for that workspace's debates as for their own.
+     */
+    buyCredits: async (
+      userId: string,
+      pack: CreditPack,
+      workspaceId: string | null = null,
+    ): Promise<HostedPage> => {
       const { stripe: client, price } = configured(config.prices[pack], pack);
       const customer = await ensureCustomer(client, userId);
       const credits = CREDIT_PACKS[pack];
@@ -141,7 +157,12 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
           customer,
           client_reference_id: userId,
           line_items: [{ price, quantity: 1 }],
-          metadata: { userId, creditPack: pack, creditAmount: String(credits) },
+          metadata: {
+            userId,
+            creditPack: pack,
+            creditAmount: String(credits),
+            ...forWorkspace(workspaceId),
+          },
           payment_intent_data: { metadata: { userId, creditPack: pack } },
           success_url: `${appUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${appUrl}/billing`,

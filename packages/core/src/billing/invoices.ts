@@ -34,6 +34,11 @@ export type Invoices = ReturnType<typeof createInvoices>;
 /** What an account paid (invoices, newest first) and has (its balance and plan), read fresh. */
 export function createInvoices(db: Database) {
   return {
+    /**
+     * An account's invoices, newest first: all of them, or with `workspaceId` only those of purchases made
+     * for that workspace (the caller of the route has checked who may see them: the workspace's owner and
+     * admins, reading the owner's account). Nothing else of the account's shows under a workspace.
+     */
     list: async (userId: string, filter: InvoiceListQuery): Promise<InvoicePage> => {
       const own = query<Tables>(db.em())
         .selectFrom('invoices')

@@ -140,15 +140,22 @@ export function createWorkspaces(db: Database, clock: Clock, plans: PlanGates) {
     },
 
     /**
-     * Whose invoices are a workspace's: its owner's, whose plan and credits pay for it; shown to its admins
-     * and owner (GET /api/invoices?workspaceId).
+     * Whose invoices a workspace's are: its owner's (who pays for it), limited by the caller of this to those
+     * of purchases made for the workspace; shown to its admins and owner (GET /api/invoices?workspaceId).
      */
     billedAccount: async (userId: string, workspaceId: string): Promise<string> => {
       const membership = await membershipOf(db.em(), workspaceId, userId);
       assertRight(membership.role, 'viewBilling', membership);
       return membership.ownerId;
     },
-
+    /**
+     * Before a purchase made for a workspace: 404 no such workspace, 403 the caller is not its owner (the
+     * owner's account pays for it, so only the owner buys for it).
+     */
+    assertPaysFor: async (userId: string, workspaceId: string): Promise<void> => {
+      const membership = await membershipOf(db.em(), workspaceId, userId);
+      assertRight(membership.role, 'payFor', membership);
+    },
     /** PATCH /api/workspaces/:id: admins and the owner; only the fields (and settings) given change. */
     update: (userId: string, input: UpdateWorkspaceInput): Promise<Workspace> =>
       db.em().transactional(async (em) => {

@@ -1,19 +1,24 @@
-import { HostedPage, SubscriptionCheckoutInput } from '@verdict/contracts';
+import { HostedPage, ProCheckoutInput } from '@verdict/contracts';
 import { userProcedure } from '../../trpc/init.ts';
-import { PAYING_ROUTE_ERRORS, SUBSCRIBING_ERRORS } from './error-responses.ts';
+import { FOR_WORKSPACE_ERRORS, PAYING_ROUTE_ERRORS, SUBSCRIBING_ERRORS } from './error-responses.ts';
 
 export const checkoutSessionPro = userProcedure
   .meta({
-    errors: { ...PAYING_ROUTE_ERRORS, ...SUBSCRIBING_ERRORS },
+    errors: { ...PAYING_ROUTE_ERRORS, ...SUBSCRIBING_ERRORS, ...FOR_WORKSPACE_ERRORS },
     openapi: {
       method: 'POST',
       path: '/api/billing/checkout-session-pro',
       summary: 'Start a BYOK Pro plan subscription: a hosted checkout page',
       description:
         'As POST /api/billing/checkout-session, for the BYOK Pro plan (monthly only). The plan changes when ' +
-        'the processor confirms the payment.',
+        'the processor confirms the payment. With workspaceId (a workspace the caller owns), the ' +
+        "subscription's invoices are that workspace's too: its admins see them.",
     },
   })
-  .input(SubscriptionCheckoutInput)
+  .input(ProCheckoutInput)
   .output(HostedPage)
-  .mutation(({ ctx }) => ctx.services.checkout.subscribe(ctx.caller.userId, 'byok_pro'));
+  .mutation(async ({ ctx, input }) => {
+    const workspaceId = input.workspaceId ?? null;
+    if (workspaceId) await ctx.services.workspaces.assertPaysFor(ctx.caller.userId, workspaceId);
+    return ctx.services.checkout.subscribe(ctx.caller.userId, 'byok_pro', workspaceId);
+  });

@@ -6,6 +6,12 @@ export const PAYING_ROUTE_ERRORS = {
   SERVICE_UNAVAILABLE: 'The payment processor did not answer or refused the request; try again shortly',
 } as const satisfies RouteErrors;
 
+/** What a purchase made for a workspace (body workspaceId) can fail with beyond the paying route's errors. */
+export const FOR_WORKSPACE_ERRORS = {
+  NOT_FOUND: 'workspaceId names no workspace',
+  FORBIDDEN: 'workspaceId names a workspace the caller does not own (only its owner pays for it)',
+} as const satisfies RouteErrors;
+
 /** What a subscription checkout can fail with beyond the paying route's errors. */
 export const SUBSCRIBING_ERRORS = {
   CONFLICT:

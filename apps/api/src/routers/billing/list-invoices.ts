@@ -13,15 +13,15 @@ export const listInvoices = userProcedure
       summary: "The caller's invoices, newest first",
       description:
         'Subscription invoices and credit-pack purchases, paged (limit 1-50, default 20). With workspaceId: ' +
-        "the invoices of the account that pays for that workspace (its owner's), for its admins and owner.",
+        'only the purchases its owner made for that workspace (checkout with its workspaceId), for its admins ' +
+        "and owner; the owner's other purchases never show there.",
     },
   })
   .input(InvoiceListQuery)
   .output(InvoicePage)
   .query(async ({ ctx, input }) => {
-    const { workspaceId, ...paging } = input;
-    const account = workspaceId
-      ? await ctx.services.workspaces.billedAccount(ctx.caller.userId, workspaceId)
+    const account = input.workspaceId
+      ? await ctx.services.workspaces.billedAccount(ctx.caller.userId, input.workspaceId)
       : ctx.caller.userId;
-    return ctx.services.invoices.list(account, paging);
+    return ctx.services.invoices.list(account, input);
   });

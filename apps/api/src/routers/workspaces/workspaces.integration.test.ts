@@ -528,21 +528,37 @@ describe('workspaces', () => {
     });
   });
 
-  it("shows its admins the invoices of the owner's account, and nobody else's", async () => {
-    const [invoice] = await h.core.db.execute<{ id: string }>(
-      `insert into invoices (user_id, type, description, amount_cents, currency, status, metadata)
-       values (?, 'credit_pack', '500 credits', 1999, 'usd', 'paid', '{}') returning id`,
-      [owner.session.user.id],
-    );
-    const listed = await h.request<{ invoices: { id: string }[] }>(
-      'GET',
-      `/api/invoices?workspaceId=${workspace.id}`,
-      as(admin),
-    );
-    expect(listed.status, listed.text).toBe(200);
-    expect(listed.json.invoices.map((i) => i.id)).toEqual([invoice?.id]);
-    const own = await h.request<{ invoices: unknown[] }>('GET', '/api/invoices', as(admin));
-    expect(own.json.invoices).toEqual([]);
+  it("shows its admins only the owner's purchases made for it, never the owner's personal ones", async () => {
+    const insert = async (workspaceId: string | null) =>
+      (
+        await h.core.db.execute<{ id: string }>(
+          `insert into invoices (user_id, workspace_id, type, description, amount_cents, currency, status, metadata)
+           values (?, ?, 'credit_pack', '500 credits', 1999, 'usd', 'paid', '{}') returning id`,
+          [owner.session.user.id, workspaceId],
+        )
+      )[0]?.id;
+    const personal = await insert(null);
+    const forTeam = await insert(workspace.id);
+    const elsewhere = await newWorkspace(owner, 'elsewhere');
+    await insert(elsewhere.id);
+    for (const reader of [admin, owner]) {
+      const listed = await h.request<{ invoices: { id: string; workspaceId: string | null }[] }>(
+        'GET',
+        `/api/invoices?workspaceId=${workspace.id}`,
+        as(reader),
+      );
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.json.invoices).toEqual([
+        expect.objectContaining({ id: forTeam, workspaceId: workspace.id }),
+      ]);
+    }
+    // The admin reads no single invoice of the owner's, not even the team's: reading by id is own only.
+    expectError(await h.request('GET', `/api/invoices/${forTeam}`, as(admin)), 'NOT_FOUND');
+    expectError(await h.request('GET', `/api/invoices/${personal}`, as(admin)), 'NOT_FOUND');
+    const adminsOwn = await h.request<{ invoices: unknown[] }>('GET', '/api/invoices', as(admin));
+    expect(adminsOwn.json.invoices).toEqual([]);
+    const ownersOwn = await h.request<{ invoices: { id: string }[] }>('GET', '/api/invoices', as(owner));
+    expect(ownersOwn.json.invoices.map((i) => i.id)).toContain(personal);
     expectError(await h.request('GET', `/api/invoices?workspaceId=${workspace.id}`, as(member)), 'FORBIDDEN');
     expectError(await h.request('GET', `/api/invoices?workspaceId=${MISSING}`, as(admin)), 'NOT_FOUND');
   });

@@ -63,6 +63,7 @@ describe('payment records', () => {
         recordSubscriptionInvoice(em, invoice(id, paid ? 'paid' : 'open'), {
           userId,
           plan: 'pro',
+          workspaceId: null,
           paid,
           now: new Date(),
         }),

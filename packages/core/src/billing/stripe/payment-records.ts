@@ -1,11 +1,27 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { CREDIT_PACKS, CreditPack, type InvoiceStatus, PLANS, type Plan } from '@verdict/contracts';
+import {
+  CREDIT_PACKS,
+  CreditPack,
+  type InvoiceStatus,
+  PLANS,
+  type Plan,
+  UuidInput,
+} from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../../db/kysely.ts';
 import { creditOnce } from '../ledger.ts';
 import type { BillingTables } from '../tables.ts';
 import type { Stripe } from './stripe-client.ts';
 import { idOf } from './subscription-sync.ts';
+
+/**
+ * The workspace a purchase was made for, from the metadata checkout wrote (after checking that the buyer
+ * owns it); null when none. Recorded on the invoice, so the workspace's admins see it and nothing else.
+ */
+export const workspaceOf = (metadata: Record<string, string> | null | undefined): string | null => {
+  const written = UuidInput.safeParse(metadata?.workspaceId);
+  return written.success ? written.data : null;
+};
 
 /**
  * A paid credit-pack checkout: its credits (once per session, whatever the replays) and its invoice row.
@@ -33,7 +49,7 @@ export async function recordPackPurchase(
     .values({
       id: sql`gen_random_uuid()`,
       user_id: userId,
-      workspace_id: null,
+      workspace_id: workspaceOf(session.metadata),
       type: 'credit_pack',
       description: `${credits} credits`,
       amount_cents: session.amount_total ?? 0,
@@ -62,14 +78,15 @@ const STATUS: Record<string, InvoiceStatus> = {
 };
 
 /**
- * A subscription's invoice, by the processor's invoice id: created on its first event, its status updated
+ * A subscription's invoice, by the processor's invoice id, attributed to the workspace its subscription was
+ * bought for (`workspaceId`, from the subscription's metadata): created on its first event, its status updated
  * by later ones — except that a paid or void invoice stays so (a late `payment_failed` of an earlier attempt
  * cannot reopen it). On `paid`, the plan's monthly credits for that invoice's period, once.
  */
 export async function recordSubscriptionInvoice(
   em: EntityManager,
   invoice: Stripe.Invoice,
-  account: { userId: string; plan: Plan; paid: boolean; now: Date },
+  account: { userId: string; plan: Plan; workspaceId: string | null; paid: boolean; now: Date },
 ) {
   const status: InvoiceStatus = account.paid ? 'paid' : (STATUS[invoice.status ?? 'open'] ?? 'open');
   await query<BillingTables>(em)
@@ -77,7 +94,7 @@ export async function recordSubscriptionInvoice(
     .values({
       id: sql`gen_random_uuid()`,
       user_id: account.userId,
-      workspace_id: null,
+      workspace_id: account.workspaceId,
       type: 'subscription',
       description: invoice.description ?? `${account.plan} plan, monthly`,
       amount_cents: account.paid ? invoice.amount_paid : invoice.amount_due,

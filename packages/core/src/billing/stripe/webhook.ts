@@ -5,7 +5,7 @@ import type { Database } from '../../db/orm.ts';
 import { AppError } from '../../shared/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { BillingTables } from '../tables.ts';
-import { recordPackPurchase, recordSubscriptionInvoice } from './payment-records.ts';
+import { recordPackPurchase, recordSubscriptionInvoice, workspaceOf } from './payment-records.ts';
 import { callStripe, notConfigured, type Stripe, stripeClientOf } from './stripe-client.ts';
 import { accountOf, idOf, lockAccount, syncSubscription } from './subscription-sync.ts';
 
@@ -63,7 +63,8 @@ export function createStripeWebhooks(db: Database, clock: Clock, config: Billing
     now: Date,
   ) => {
     const subscription = await callStripe(() => client.subscriptions.retrieve(subscriptionId));
-    return syncSubscription(em, subscription, { userId, prices: config.prices, now });
+    const plan = await syncSubscription(em, subscription, { userId, prices: config.prices, now });
+    return { plan, workspaceId: workspaceOf(subscription.metadata) };
   };
 
   async function apply(client: Stripe, em: EntityManager, event: Stripe.Event, now: Date) {
@@ -105,11 +106,12 @@ export function createStripeWebhooks(db: Database, clock: Clock, config: Billing
         if (userId === null) return;
         await lockAccount(em, userId);
         // Also applies the plan, so an invoice paid before its checkout's completion arrives sets it.
-        const plan = await syncFromProcessor(client, em, subscriptionId, userId, now);
+        const { plan, workspaceId } = await syncFromProcessor(client, em, subscriptionId, userId, now);
         if (plan === null) return;
         await recordSubscriptionInvoice(em, invoice, {
           userId,
           plan,
+          workspaceId,
           paid: event.type === 'invoice.paid',
           now,
         });
