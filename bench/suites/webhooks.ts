@@ -12,6 +12,8 @@ const PACED = 200;
 const PACE_MS = 25;
 const SENDERS = 16;
 const INTERVAL_MS = 500;
+/** How long the idle node is watched for the idle-cost figure. */
+const IDLE_MS = 10_000;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -19,7 +21,9 @@ const percentile = (sorted: number[], p: number) =>
 /**
  * An engine node (in this process, with the defaults: ENGINE_WEBHOOK_INTERVAL_MS 500, WEBHOOK_SENDERS 16)
  * delivering to a local receiver that answers 200 at once, on PostgreSQL: deliveries per second for a burst
- * of outbox rows, and for single events the time from the outbox row's commit to its arrival.
+ * of outbox rows, for single events the time from the outbox row's commit to its arrival, and what its
+ * senders cost the database while there is nothing to send (scans of webhook_deliveries per second, from
+ * PostgreSQL's statistics of the suite's schema, so other sessions on the machine do not count).
  */
 async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
   const schema = `bench_webhooks_${randomBytes(5).toString('hex')}`;
@@ -73,6 +77,31 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
         [user.id, `${schema}:`, from, from + count - 1],
       );
     node.start();
+
+    // First, while the node has nothing to send. Only webhook_deliveries is counted: the senders' claims and
+    // the scout read it, nothing else does (the fan-out and the score worker read webhook_outbox). A backend
+    // reports its statistics within a second while busy but up to 10 s after it goes idle: measured after
+    // the burst, the burst's late reports would land in the window.
+    log(`idle: ${IDLE_MS / 1000} s with nothing to send`);
+    const scans = async () => {
+      await core.db.execute('select pg_stat_clear_snapshot()');
+      const [row] = await core.db.execute<{ n: number }>(
+        `select (seq_scan + coalesce(idx_scan, 0))::int as n from pg_stat_user_tables
+         where schemaname = ? and relname = 'webhook_deliveries'`,
+        [schema],
+      );
+      return row!.n;
+    };
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const idleFrom = await scans();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    results.push({
+      name: 'webhooks.idle.delivery_scans_per_s',
+      value: round(((await scans()) - idleFrom) / (IDLE_MS / 1000), 1),
+      unit: 'scans/s',
+      better: 'lower',
+      detail: `scans (sequential or index) of webhook_deliveries per second over ${IDLE_MS / 1000} s with nothing to send, from PostgreSQL's statistics of the suite's schema; ${SENDERS} senders, ENGINE_WEBHOOK_INTERVAL_MS ${INTERVAL_MS}`,
+    });
 
     log(`burst: ${BURST} outbox rows at once, ${SENDERS} senders`);
     const started = performance.now();
