@@ -15,6 +15,7 @@
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 import { registerExperimentRoutes } from './experiment-routes.ts';
 
@@ -33,15 +34,7 @@ const core = await createCore(config, counters ? { counters } : {});
  */
 async function release() {
   if (process.env.BENCH_DROP_SCHEMA === '1' && config.database.kind === 'postgres') {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await core.db.execute(`drop schema if exists "${config.database.schema}" cascade`);
-        break;
-      } catch (err) {
-        if (attempt >= 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-      }
-    }
+    await dropBenchSchema(core.db, config.database.schema);
   }
   await core.close();
 }

@@ -32,6 +32,7 @@ import { buildServer } from '@verdict/api';
 import { claimIdOf } from '@verdict/contracts';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 
 /**
@@ -77,15 +78,7 @@ channel.publish = async (userId, notification) => {
 /** The owner drops the schema (retried: a request cut off by the close may hold a lock) and the streams. */
 async function release() {
   if (owns) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await core.db.execute(`drop schema if exists "${schema}" cascade`);
-        break;
-      } catch (err) {
-        if (attempt >= 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-      }
-    }
+    await dropBenchSchema(core.db, schema);
     await (core.bus as NatsBus).deleteStreams().catch(() => {});
   }
   await core.close();

@@ -15,6 +15,7 @@ import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { ApiStats } from '../lib/debates-servers.ts';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
@@ -28,15 +29,7 @@ const core = await createCore(config);
 
 /** Drops the schema (retried: a request cut off by the close may hold a lock) and the streams. */
 async function release() {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await core.db.execute(`drop schema if exists "${schema}" cascade`);
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
+  await dropBenchSchema(core.db, schema);
   await (core.bus as NatsBus).deleteStreams().catch(() => {});
   await core.close();
 }

@@ -35,6 +35,7 @@ import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import { createEmbedder } from '@verdict/engine';
 import type { FastifyInstance } from 'fastify';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 
 const DIMENSIONS = 1536;
@@ -147,15 +148,7 @@ if (!embedder) throw new Error('createEmbedder returned no embedder');
 const core = await createCore(config, { embedder });
 
 async function release() {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await core.db.execute(`drop schema if exists "${schema}" cascade`);
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
+  await dropBenchSchema(core.db, schema);
   await (core.bus as NatsBus).deleteStreams().catch(() => {});
   await core.close();
   await endpoint.close();

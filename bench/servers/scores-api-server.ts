@@ -9,6 +9,7 @@
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, refreshScore } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
@@ -18,7 +19,7 @@ const node = engineNodeFor(core);
 async function release() {
   await node.stop();
   if (config.database.kind === 'postgres') {
-    await core.db.execute(`drop schema if exists "${config.database.schema}" cascade`);
+    await dropBenchSchema(core.db, config.database.schema);
   }
   await core.close();
 }

@@ -14,6 +14,7 @@ import { CompiledQuery } from 'kysely';
 import { query } from '../../packages/core/src/db/kysely.ts';
 import type { DebateTables } from '../../packages/core/src/debates/tables.ts';
 import { keywordStatements } from '../../packages/core/src/search/search-queries.ts';
+import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 
 /** The searches to explain, by label (the suite's list, as JSON). */
@@ -24,7 +25,7 @@ const core = await createCore(config);
 
 async function release() {
   if (config.database.kind === 'postgres') {
-    await core.db.execute(`drop schema if exists "${config.database.schema}" cascade`);
+    await dropBenchSchema(core.db, config.database.schema);
   }
   await core.close();
 }
