@@ -354,6 +354,9 @@ async function setUpFixtures(harness: Harness) {
     timezone: 'UTC',
     mode: 'fast',
   });
+  // Schedules are refused on BYOK plans (their runs would have no provider keys): the other account makes
+  // its schedule on a credits plan, then goes back to BYOK Pro.
+  await harness.core.accounts.setPlan(other.session.user.id, 'pro');
   const othersSchedule = await harness.core.scheduledDebates.create(other.session.user.id, {
     question: 'Should nobody else see this schedule?',
     frequency: 'daily',
@@ -361,6 +364,7 @@ async function setUpFixtures(harness: Harness) {
     timezone: 'UTC',
     mode: 'fast',
   });
+  await harness.core.accounts.setPlan(other.session.user.id, 'byok_pro');
   // An invoice of the caller's and one of the other account's, for GET /api/invoices/{id}.
   const invoiceOf = async (owner: TestUser) =>
     (
