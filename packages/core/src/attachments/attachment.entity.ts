@@ -6,7 +6,8 @@ import { Debate } from '../debates/debate.entity.ts';
 /**
  * A file or fetched page attached to a debate. `content_type` is the server's (decided by the extension and
  * checked against the bytes), never the client's. `text` is the extracted text, at most 50,000 characters,
- * set by the engine nodes' extraction worker when `status` turns from pending to ready.
+ * set by the engine nodes' extraction worker when `status` turns from pending to ready (extraction.ts,
+ * which claims a pending one with `claimed_until` and `extraction_attempts`).
  */
 export const AttachmentSchema = defineEntity({
   name: 'Attachment',
@@ -35,6 +36,10 @@ export const AttachmentSchema = defineEntity({
     text: p.text().nullable(),
     url: p.string().length(2000).nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
+    /** While pending: when the extraction claim on it runs out (null: never claimed, or released). */
+    claimedUntil: p.datetime().nullable(),
+    /** Extraction claims it has had: past the limit, a file that never finishes extracting fails. */
+    extractionAttempts: p.smallint().default(0),
   },
 });
 

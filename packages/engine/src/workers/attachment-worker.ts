@@ -1,26 +1,26 @@
 import { type BlobStore, databaseBlobStore, extractPendingAttachments } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineStorage } from '../services.ts';
+import { EngineClock, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
-/** Attachments extracted per pass at most: a backlog of large PDFs cannot hold the worker for long. */
-const PER_PASS = 20;
 /** Period between passes: an upload's text is usually ready within a second. */
 const EXTRACTION_INTERVAL_MS = 500;
 
 /**
- * One pass: extracts the text of pending attachments (core's attachments/extraction.ts claims each with
- * `skip locked` and sets it ready or failed in the same transaction). Runs on engine nodes, not in the API
+ * One pass: extracts the text of pending attachments (core's attachments/extraction.ts claims each for a
+ * while in a short transaction, extracts outside any transaction and stores the outcome if the claim still
+ * holds), until none is pending or the pass's 5 s budget is spent. Runs on engine nodes, not in the API
  * process that stored the upload, so an API crash right after answering loses nothing, and any number of
  * nodes share the work.
  */
 export const attachmentPass = (store?: BlobStore) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
+    const clock = yield* EngineClock;
     const blobs = store ?? databaseBlobStore(db);
     return yield* Effect.tryPromise({
-      try: () => extractPendingAttachments(db, blobs, PER_PASS),
+      try: () => extractPendingAttachments(db, blobs, { clock }),
       catch: storageFailure,
     });
   });

@@ -35,7 +35,9 @@ describe('attachments on an engine node', () => {
         bytes: new TextEncoder().encode(text),
       });
     await attach('budget.txt', 'The 2027 budget allows two new hires.');
-    expect(await extractPendingAttachments(h.core.db, databaseBlobStore(h.core.db), 10)).toBe(1);
+    expect(
+      await extractPendingAttachments(h.core.db, databaseBlobStore(h.core.db), { clock: h.core.clock }),
+    ).toBe(1);
     const late = await attach('memo.md', 'The board froze hiring.');
     engine = startTestEngine(h.core);
 
@@ -71,7 +73,9 @@ describe('attachments on an engine node', () => {
       ids.push(stored.id);
     }
     const blobs = databaseBlobStore(h.core.db);
-    const passes = await Promise.all([1, 2, 3].map(() => extractPendingAttachments(h.core.db, blobs, 10)));
+    const passes = await Promise.all(
+      [1, 2, 3].map(() => extractPendingAttachments(h.core.db, blobs, { clock: h.core.clock })),
+    );
     expect(passes.reduce((sum, handled) => sum + handled, 0)).toBe(5);
     const rows = (await h.core.db.execute(
       'select id, status, text from attachments where debate_id = ? order by filename',
@@ -80,7 +84,7 @@ describe('attachments on an engine node', () => {
     expect(rows.map((row) => [row.status, row.text])).toEqual(ids.map((_, i) => ['ready', `note ${i}`]));
   });
 
-  it('stores a text with NUL bytes without them, and fails an attachment whose bytes cannot be read instead of stalling', async () => {
+  it('stores a text with NUL bytes without them, and leaves an attachment whose bytes cannot be read for a later try without stalling the others', async () => {
     await engine?.stop();
     engine = null;
     const debateId = await insertStoredDebate(h.core, { ownerId: owner.session.user.id, question: 'Q?' });
@@ -101,15 +105,21 @@ describe('attachments on an engine node', () => {
         return real.get(id);
       },
     };
-    expect(await extractPendingAttachments(h.core.db, blobs, 10)).toBe(3);
-    const rows = (await h.core.db.execute(
-      'select id, status, text from attachments where debate_id = ? order by filename',
-      [debateId],
-    )) as { id: string; status: string; text: string | null }[];
-    expect(rows.map((row) => [row.id, row.status, row.text])).toEqual([
+    const rows = async () =>
+      (
+        (await h.core.db.execute(
+          'select id, status, text from attachments where debate_id = ? order by filename',
+          [debateId],
+        )) as { id: string; status: string; text: string | null }[]
+      ).map((row) => [row.id, row.status, row.text]);
+    expect(await extractPendingAttachments(h.core.db, blobs, { clock: h.core.clock })).toBe(3);
+    // The unreadable one is left claimed, to be tried again once its claim runs out (and failed after a
+    // few tries: extraction.integration.test.ts in core); the ones after it were not held up.
+    expect(await rows()).toEqual([
       [withNul.id, 'ready', 'ab'],
-      [unreadable.id, 'failed', null],
+      [unreadable.id, 'pending', null],
       [after.id, 'ready', 'read after the broken one'],
     ]);
+    expect(await extractPendingAttachments(h.core.db, blobs, { clock: h.core.clock })).toBe(0);
   });
 });

@@ -53,7 +53,8 @@ describe('debate attachments', () => {
     expect(res.status, res.text).toBe(200);
     return AttachmentList.parse(res.json).attachments;
   };
-  const extract = () => extractPendingAttachments(h.core.db, databaseBlobStore(h.core.db), 50);
+  const extract = () =>
+    extractPendingAttachments(h.core.db, databaseBlobStore(h.core.db), { clock: h.core.clock });
   const storedText = async (id: string) =>
     (
       (await h.core.db.execute('select text from attachments where id = ?', [id])) as {

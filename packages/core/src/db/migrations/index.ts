@@ -22,6 +22,7 @@ import { Migration0021Webhooks } from './0021-webhooks.ts';
 import { Migration0022ScheduledDebates } from './0022-scheduled-debates.ts';
 import { Migration0023Attachments } from './0023-attachments.ts';
 import { Migration0024EmbeddingClaims } from './0024-embedding-claims.ts';
+import { Migration0026AttachmentClaims } from './0026-attachment-claims.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   { name: '0022-scheduled-debates', class: Migration0022ScheduledDebates },
   { name: '0023-attachments', class: Migration0023Attachments },
   { name: '0024-embedding-claims', class: Migration0024EmbeddingClaims },
+  { name: '0026-attachment-claims', class: Migration0026AttachmentClaims },
 ];
