@@ -7,36 +7,50 @@ import { CONTENT_TYPES, contentMismatch, extensionOf } from './file-types.ts';
 
 describe('text extraction', () => {
   it('reads the text a PDF page draws', async () => {
-    const text = await extractText(CONTENT_TYPES['.pdf'], minimalPdf('Quarterly revenue grew (12%) in Q3'));
+    const text = await extractText(
+      CONTENT_TYPES['.pdf'],
+      minimalPdf('Quarterly revenue grew (12%) in Q3'),
+      ATTACHMENT_TEXT_MAX,
+    );
     expect(text).toContain('Quarterly revenue grew (12%) in Q3');
   });
 
   it('reads the paragraphs of a Word document', async () => {
-    const text = await extractText(CONTENT_TYPES['.docx'], minimalDocx(['First point', 'Second <point>']));
+    const text = await extractText(
+      CONTENT_TYPES['.docx'],
+      minimalDocx(['First point', 'Second <point>']),
+      ATTACHMENT_TEXT_MAX,
+    );
     expect(text).toBe('First point\n\nSecond <point>');
   });
 
   it('reads UTF-8 text and markdown as they are', async () => {
     const bytes = new TextEncoder().encode('# Héllo\n\nwörld');
-    expect(await extractText(CONTENT_TYPES['.md'], bytes)).toBe('# Héllo\n\nwörld');
+    expect(await extractText(CONTENT_TYPES['.md'], bytes, ATTACHMENT_TEXT_MAX)).toBe('# Héllo\n\nwörld');
   });
 
   it('fails with a reason, not a crash, on bytes that only look like a PDF', async () => {
     const forged = new TextEncoder().encode('%PDF-1.4 but nothing else');
-    await expect(extractText(CONTENT_TYPES['.pdf'], forged)).rejects.toThrow(ExtractionError);
-    await expect(extractText(CONTENT_TYPES['.pdf'], forged)).rejects.toThrow(/The PDF could not be read/);
-  });
-
-  it('fails with a reason on a zip that is not a Word document', async () => {
-    await expect(extractText(CONTENT_TYPES['.docx'], storedZip({ 'a.txt': 'x' }))).rejects.toThrow(
-      /The Word document could not be read/,
+    await expect(extractText(CONTENT_TYPES['.pdf'], forged, ATTACHMENT_TEXT_MAX)).rejects.toThrow(
+      ExtractionError,
+    );
+    await expect(extractText(CONTENT_TYPES['.pdf'], forged, ATTACHMENT_TEXT_MAX)).rejects.toThrow(
+      /The PDF could not be read/,
     );
   });
 
+  it('fails with a reason on a zip that is not a Word document', async () => {
+    await expect(
+      extractText(CONTENT_TYPES['.docx'], storedZip({ 'a.txt': 'x' }), ATTACHMENT_TEXT_MAX),
+    ).rejects.toThrow(/The Word document could not be read/);
+  });
+
   it('keeps at most 50,000 characters and never half a surrogate pair', () => {
-    expect(capText('a'.repeat(ATTACHMENT_TEXT_MAX + 10))).toHaveLength(ATTACHMENT_TEXT_MAX);
+    expect(capText('a'.repeat(ATTACHMENT_TEXT_MAX + 10), ATTACHMENT_TEXT_MAX)).toHaveLength(
+      ATTACHMENT_TEXT_MAX,
+    );
     const emoji = `${'a'.repeat(ATTACHMENT_TEXT_MAX - 1)}😀`;
-    expect(capText(emoji)).toBe('a'.repeat(ATTACHMENT_TEXT_MAX - 1));
+    expect(capText(emoji, ATTACHMENT_TEXT_MAX)).toBe('a'.repeat(ATTACHMENT_TEXT_MAX - 1));
   });
 });
 
@@ -51,7 +65,7 @@ describe('the expansion guard of Word documents', () => {
 
   it('refuses a document that declares more than 50 MB before the library inflates it', async () => {
     const docx = minimalDocx(['A small document that claims to be huge.']);
-    await expect(extractText(DOCX, docx)).resolves.toContain('claims to be huge');
+    await expect(extractText(DOCX, docx, ATTACHMENT_TEXT_MAX)).resolves.toContain('claims to be huge');
     // Rewrite the first central-directory entry's inflated size to 60 MB, as a zip bomb's would read.
     const bomb = new Uint8Array(docx);
     const view = new DataView(bomb.buffer);
@@ -59,8 +73,8 @@ describe('the expansion guard of Word documents', () => {
       (_, i) => i + 4 <= bomb.length && view.getUint32(i, true) === 0x02014b50,
     );
     view.setUint32(directory + 24, 60 * 1024 * 1024, true);
-    await expect(extractText(DOCX, bomb)).rejects.toThrow(ExtractionError);
-    await expect(extractText(DOCX, bomb)).rejects.toThrow(/more than 50 MB/);
+    await expect(extractText(DOCX, bomb, ATTACHMENT_TEXT_MAX)).rejects.toThrow(ExtractionError);
+    await expect(extractText(DOCX, bomb, ATTACHMENT_TEXT_MAX)).rejects.toThrow(/more than 50 MB/);
   });
 });
 

@@ -1,8 +1,5 @@
-import { Readability } from '@mozilla/readability';
-import { ATTACHMENT_TEXT_MAX } from '@verdict/contracts';
-import { parseHTML } from 'linkedom';
-import mammoth from 'mammoth';
-import { extractText as extractPdfText, getDocumentProxy } from 'unpdf';
+// No parser is imported here at load: each is imported when its first file comes (extraction-worker.ts
+// starts a thread per file, and loading every parser, or the contracts, for each would cost it ~200 ms).
 
 /** Extraction could not read the bytes: `message` is the reason stored on the attachment. */
 export class ExtractionError extends Error {
@@ -13,7 +10,7 @@ export class ExtractionError extends Error {
  * At most `max` characters of `text`, whitespace runs folded so the budget is spent on words; a cut never
  * leaves half a surrogate pair.
  */
-export function capText(text: string, max = ATTACHMENT_TEXT_MAX): string {
+export function capText(text: string, max: number): string {
   const folded = text
     // PostgreSQL text cannot hold NUL: a file or page that has one must not make its text unstorable.
     .replaceAll('\u0000', '')
@@ -30,15 +27,17 @@ const reason = (what: string, error: unknown) =>
   new ExtractionError(`${what}: ${error instanceof Error ? error.message.slice(0, 300) : 'unreadable'}`);
 
 /**
- * The text of a stored attachment or fetched page by its content type, capped at 50,000 characters. PDFs
+ * The text of a stored attachment or fetched page by its content type, capped at `maxChars` (50,000 for
+ * attachments). PDFs
  * through unpdf (pdf.js), Word documents through mammoth's raw text, HTML through Readability (the article,
  * without navigation and scripts), text files as strict UTF-8. Throws ExtractionError with a reason fit to
  * show the owner when the bytes cannot be read. Parsers run on untrusted bytes: callers go through
  * extraction-sandbox.ts, which runs this in a worker thread with time and memory limits.
  */
-export async function extractText(contentType: string, bytes: Uint8Array): Promise<string> {
+export async function extractText(contentType: string, bytes: Uint8Array, maxChars: number): Promise<string> {
   const type = contentType.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/pdf') {
+    const { extractText: extractPdfText, getDocumentProxy } = await import('unpdf');
     let text: string;
     try {
       // pdf.js may take ownership of the buffer it is given: hand it a copy.
@@ -47,32 +46,37 @@ export async function extractText(contentType: string, bytes: Uint8Array): Promi
     } catch (error) {
       throw reason('The PDF could not be read', error);
     }
-    return capText(text);
+    return capText(text, maxChars);
   }
   if (type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') {
     const expanded = zipExpandedSize(bytes);
     if (expanded === null || expanded > DOCX_EXPANDED_MAX) {
       throw new ExtractionError('The Word document expands to more than 50 MB, or its archive is unreadable');
     }
+    const { default: mammoth } = await import('mammoth');
     let text: string;
     try {
       text = (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value;
     } catch (error) {
       throw reason('The Word document could not be read', error);
     }
-    return capText(text);
+    return capText(text, maxChars);
   }
   if (type === 'text/html' || type === 'application/xhtml+xml') {
+    const [{ Readability }, { parseHTML }] = await Promise.all([
+      import('@mozilla/readability'),
+      import('linkedom'),
+    ]);
     const { document } = parseHTML(new TextDecoder('utf-8').decode(bytes));
     const article = new Readability(
       document as unknown as ConstructorParameters<typeof Readability>[0],
     ).parse();
     const text = article?.textContent ?? document.body?.textContent ?? '';
-    return capText(article?.title ? `${article.title}\n\n${text}` : text);
+    return capText(article?.title ? `${article.title}\n\n${text}` : text, maxChars);
   }
   if (type === 'text/plain' || type === 'text/markdown') {
     try {
-      return capText(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      return capText(new TextDecoder('utf-8', { fatal: true }).decode(bytes), maxChars);
     } catch (error) {
       throw reason('The text is not UTF-8', error);
     }

@@ -47,17 +47,21 @@ describe('extraction in its sandbox', () => {
 
   it('runs at most its number of sandboxes at once, lines up the next ones per lane, and refuses past the line', async () => {
     const pool = createSandboxPool({ atOnce: 1, queued: { stored: 1, page: 0 } });
-    const text = (words: string) => new TextEncoder().encode(words);
-    const first = pool.extract('stored', CONTENT_TYPES['.md'], text('first'));
-    const second = pool.extract('stored', CONTENT_TYPES['.md'], text('second'));
+    const docx = (words: string) => minimalDocx([words]);
+    const first = pool.extract('stored', CONTENT_TYPES['.docx'], docx('first'));
+    const second = pool.extract('stored', CONTENT_TYPES['.docx'], docx('second'));
     expect({ active: pool.active, stored: pool.queued('stored') }).toEqual({ active: 1, stored: 1 });
-    await expect(pool.extract('stored', CONTENT_TYPES['.md'], text('third'))).rejects.toThrow(
+    await expect(pool.extract('stored', CONTENT_TYPES['.docx'], docx('third'))).rejects.toThrow(
       SandboxesBusyError,
     );
-    await expect(pool.extract('page', 'text/html', text('<p>page</p>'))).rejects.toThrow(SandboxesBusyError);
+    const page = new TextEncoder().encode('<p>page</p>');
+    await expect(pool.extract('page', 'text/html', page)).rejects.toThrow(SandboxesBusyError);
+    // Plain text needs no sandbox: it is read at once, whatever the pool holds.
+    const markdown = new TextEncoder().encode('# read in process');
+    expect(await pool.extract('page', CONTENT_TYPES['.md'], markdown)).toBe('# read in process');
     expect(await first).toBe('first');
     expect(await second).toBe('second');
     expect(pool.active).toBe(0);
-    expect(await pool.extract('page', CONTENT_TYPES['.md'], text('room again'))).toBe('room again');
+    expect(await pool.extract('page', CONTENT_TYPES['.docx'], docx('room again'))).toBe('room again');
   });
 });

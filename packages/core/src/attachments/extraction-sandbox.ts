@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
+import { ATTACHMENT_TEXT_MAX } from '@verdict/contracts';
 import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
-import { ExtractionError } from './extract-text.ts';
+import { ExtractionError, extractText } from './extract-text.ts';
 
 /** What one extraction may take before it is stopped and the file fails with the reason. */
 export type ExtractionLimits = { timeoutMs: number; maxMemoryMb: number };
@@ -15,20 +16,30 @@ export const EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 30_000, maxMemor
 export type ExtractionReply = { text: string } | { failure: string | null };
 
 /**
+ * Plain text and Markdown need no parser: strict UTF-8 decoding is linear in the bytes and allocates no
+ * more than the text, so they are read in process, with no thread to start.
+ */
+const IN_PROCESS_TYPES = new Set(['text/plain', 'text/markdown']);
+const mediaType = (contentType: string) => contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+const needsSandbox = (contentType: string) => !IN_PROCESS_TYPES.has(mediaType(contentType));
+
+/**
  * extractText in a worker thread of its own, with a heap limit and a deadline: the parsers (pdf.js, mammoth,
  * Readability) run on untrusted bytes, and a file crafted to loop or to balloon must cost its own extraction,
  * not the engine node's debates or the API's requests sharing the event loop and heap. A worker per file
- * (~100 ms to start) keeps one file's state from reaching the next. Rejects with ExtractionError when the
- * file is at fault (including the limits), with a plain Error otherwise.
+ * (~50 ms to start, plus its one parser: ~50 ms for mammoth, ~80 ms for Readability) keeps one file's state
+ * from reaching the next. Rejects with ExtractionError when the file is at fault (including the limits),
+ * with a plain Error otherwise.
  */
 export function extractTextIsolated(
   contentType: string,
   bytes: Uint8Array,
   limits: ExtractionLimits = EXTRACTION_LIMITS,
 ): Promise<string> {
+  if (!needsSandbox(contentType)) return extractText(mediaType(contentType), bytes, ATTACHMENT_TEXT_MAX);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./extraction-worker.ts', import.meta.url), {
-      workerData: { contentType, bytes },
+      workerData: { contentType, bytes, maxChars: ATTACHMENT_TEXT_MAX },
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
     });
     let settled = false;
@@ -89,7 +100,8 @@ export type SandboxPoolSize = { atOnce: number; queued: Record<SandboxLane, numb
 export const SANDBOX_POOL_SIZE: SandboxPoolSize = { atOnce: 2, queued: { stored: 8, page: 4 } };
 
 /**
- * At most `size.atOnce` extractions of this pool in their sandboxes at once; the others wait in their lane's
+ * At most `size.atOnce` extractions of this pool in their sandboxes at once (plain text, read in process,
+ * takes no slot); the others wait in their lane's
  * bounded line, and past it are refused at once with SandboxesBusyError (the caller answers 503 or tries
  * later). The deadline of an extraction starts when its sandbox does, not while it waits.
  */
@@ -105,7 +117,9 @@ export function createSandboxPool(
   return {
     /** extractTextIsolated in a slot of the pool. */
     extract: (lane: SandboxLane, contentType: string, bytes: Uint8Array): Promise<string> =>
-      slots.run(lane, () => extractTextIsolated(contentType, bytes, limits)),
+      needsSandbox(contentType)
+        ? slots.run(lane, () => extractTextIsolated(contentType, bytes, limits))
+        : extractTextIsolated(contentType, bytes, limits),
     /** Sandboxes running now. */
     get active() {
       return slots.active;

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCore, insertStoredDebate, type TestCore, uniqueEmail } from '../testing/index.ts';
+import {
+  createTestCore,
+  insertStoredDebate,
+  minimalDocx,
+  type TestCore,
+  uniqueEmail,
+} from '../testing/index.ts';
 import type { BlobStore } from './blob-store.ts';
 import {
   claimPendingAttachment,
@@ -18,12 +24,16 @@ describe('text extraction claims', () => {
   let test: TestCore;
   let owner: string;
 
-  const upload = async (text: string) => {
+  /** A Markdown file (read in process) by default; a Word document (read in a sandbox) when asked. */
+  const upload = async (text: string, kind: 'md' | 'docx' = 'md') => {
     const debateId = await insertStoredDebate(test.core, { ownerId: owner, question: 'Q?' });
-    const stored = await test.core.attachments.upload(owner, debateId, {
-      filename: 'notes.md',
-      bytes: new TextEncoder().encode(text),
-    });
+    const stored = await test.core.attachments.upload(
+      owner,
+      debateId,
+      kind === 'md'
+        ? { filename: 'notes.md', bytes: new TextEncoder().encode(text) }
+        : { filename: 'notes.docx', bytes: minimalDocx([text]) },
+    );
     return { debateId, id: stored.id };
   };
   const rowOf = async (id: string) =>
@@ -111,8 +121,8 @@ describe('text extraction claims', () => {
   });
 
   it('gives a claim back, uncounted, when no sandbox of the process is free, and ends the pass', async () => {
-    const first = await upload('waits for a sandbox');
-    const second = await upload('waits as well');
+    const first = await upload('waits for a sandbox', 'docx');
+    const second = await upload('waits as well', 'docx');
     const none = createSandboxPool({ atOnce: 0, queued: { stored: 0, page: 0 } });
     expect(await pass(test.core.blobs, none)).toBe(0);
     for (const { id } of [first, second]) {
