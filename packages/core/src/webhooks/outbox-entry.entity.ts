@@ -9,6 +9,7 @@ export const WebhookOutboxEntrySchema = defineEntity({
   name: 'WebhookOutboxEntry',
   tableName: 'webhook_outbox',
   indexes: [
+    { name: 'webhook_outbox_created_index', properties: ['createdAt'] },
     {
       name: 'webhook_outbox_pending_index',
       expression: `create index "webhook_outbox_pending_index" on "webhook_outbox" ("created_at") where "dispatched_at" is null`,

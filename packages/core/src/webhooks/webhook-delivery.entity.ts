@@ -18,6 +18,10 @@ export const WebhookDeliverySchema = defineEntity({
       name: 'webhook_deliveries_due_index',
       expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("due_at") where "status" in ('pending', 'delivering')`,
     },
+    {
+      name: 'webhook_deliveries_finished_created_index',
+      expression: `create index "webhook_deliveries_finished_created_index" on "webhook_deliveries" ("created_at") where "status" in ('succeeded', 'failed')`,
+    },
   ],
   checks: [
     {

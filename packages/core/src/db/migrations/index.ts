@@ -22,7 +22,8 @@ import { Migration0021Webhooks } from './0021-webhooks.ts';
 import { Migration0022ScheduledDebates } from './0022-scheduled-debates.ts';
 import { Migration0023Attachments } from './0023-attachments.ts';
 import { Migration0024EmbeddingClaims } from './0024-embedding-claims.ts';
-import { Migration0026AttachmentClaims } from './0026-attachment-claims.ts';
+import { Migration0025AttachmentClaims } from './0025-attachment-claims.ts';
+import { Migration0026WebhookRetentionIndexes } from './0026-webhook-retention-indexes.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -50,5 +51,6 @@ export const migrations = [
   { name: '0022-scheduled-debates', class: Migration0022ScheduledDebates },
   { name: '0023-attachments', class: Migration0023Attachments },
   { name: '0024-embedding-claims', class: Migration0024EmbeddingClaims },
-  { name: '0026-attachment-claims', class: Migration0026AttachmentClaims },
+  { name: '0025-attachment-claims', class: Migration0025AttachmentClaims },
+  { name: '0026-webhook-retention-indexes', class: Migration0026WebhookRetentionIndexes },
 ];

@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * attachment again, `extraction_attempts` how many claims it has had, so a file whose extraction never
  * finishes (its node dies each time) fails instead of being retried forever.
  */
-export class Migration0026AttachmentClaims extends Migration {
-  override name = '0026-attachment-claims';
+export class Migration0025AttachmentClaims extends Migration {
+  override name = '0025-attachment-claims';
 
   override up(): void {
     this.addSql(`alter table "attachments" add column "claimed_until" timestamptz null;`);
