@@ -39,6 +39,17 @@ describe('text extraction', () => {
     );
   });
 
+  it('reads a page sent as a fragment or bare text, and fails with a reason on one with no text', async () => {
+    const page = (html: string) =>
+      extractText('text/html', new TextEncoder().encode(html), ATTACHMENT_TEXT_MAX);
+    expect(await page('Plain words served as HTML')).toBe('Plain words served as HTML');
+    expect(await page('<p>Just a paragraph</p>')).toBe('Just a paragraph');
+    for (const empty of ['', '   ', '<html><body></body></html>']) {
+      await expect(page(empty)).rejects.toThrow(ExtractionError);
+      await expect(page(empty)).rejects.toThrow('The page has no readable text');
+    }
+  });
+
   it('fails with a reason on a zip that is not a Word document', async () => {
     await expect(
       extractText(CONTENT_TYPES['.docx'], storedZip({ 'a.txt': 'x' }), ATTACHMENT_TEXT_MAX),

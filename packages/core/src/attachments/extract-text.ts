@@ -67,12 +67,20 @@ export async function extractText(contentType: string, bytes: Uint8Array, maxCha
       import('@mozilla/readability'),
       import('linkedom'),
     ]);
-    const { document } = parseHTML(new TextDecoder('utf-8').decode(bytes));
-    const article = new Readability(
-      document as unknown as ConstructorParameters<typeof Readability>[0],
-    ).parse();
-    const text = article?.textContent ?? document.body?.textContent ?? '';
-    return capText(article?.title ? `${article.title}\n\n${text}` : text, maxChars);
+    let text: string;
+    try {
+      const { document } = parseHTML(wholeDocument(new TextDecoder('utf-8').decode(bytes)));
+      const article = new Readability(
+        document as unknown as ConstructorParameters<typeof Readability>[0],
+      ).parse();
+      const body = article?.textContent ?? document.body?.textContent ?? '';
+      text = article?.title ? `${article.title}\n\n${body}` : body;
+    } catch (error) {
+      throw reason('The page could not be read', error);
+    }
+    const capped = capText(text, maxChars);
+    if (capped === '') throw new ExtractionError('The page has no readable text');
+    return capped;
   }
   if (type === 'text/plain' || type === 'text/markdown') {
     try {
@@ -82,6 +90,14 @@ export async function extractText(contentType: string, bytes: Uint8Array, maxCha
     }
   }
   throw new ExtractionError(`No text extraction for ${type}`);
+}
+
+/**
+ * The page as a whole document: linkedom builds no document element from a fragment or bare text (an
+ * empty page, "Hello", "<p>…</p>"), and Readability refuses such a document.
+ */
+function wholeDocument(html: string): string {
+  return /<html[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`;
 }
 
 /** What a .docx may expand to (every part, as its zip directory declares): a 10 MB upload of text is far less. */

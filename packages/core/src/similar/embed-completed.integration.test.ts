@@ -162,6 +162,18 @@ describe('embedding completed debates', () => {
     expect(rows).toEqual([{ embedding: [0, 1, 0], model: 'test:held' }]);
   });
 
+  it('stamps a debate deleted for good during its call, and the pass ends without an error', async () => {
+    const debateId = await completedDebate();
+    const { embedder, pending } = heldEmbedder();
+    const pass = embedCompletedDebates(t.core.db, embedder, clock, 10);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    await t.core.db.execute('delete from debates where id = ?', [debateId]);
+    pending[0]?.resolve([1, 0, 0]);
+    expect(await pass).toEqual({ embedded: 0, failed: 0, abandoned: 0 });
+    expect(await embedded(debateId)).toBe(false);
+    expect((await outboxRow(debateId))?.embedded_at).not.toBeNull();
+  });
+
   it('stamps a deleted debate without a call', async () => {
     const debateId = await completedDebate();
     await t.core.db.execute('update debates set deleted_at = now() where id = ?', [debateId]);

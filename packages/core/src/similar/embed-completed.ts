@@ -2,6 +2,7 @@ import type { Verdict } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { hasSqlState, SQL_STATE } from '../db/sql-state.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
@@ -24,11 +25,12 @@ export const EMBED_CLAIM_MS = 120_000;
 /** Embedding calls of one pass in flight together. */
 const EMBED_CALLS_AT_ONCE = 4;
 /**
- * Calls a debate gets before it is given up on, and the back-off between them: 30 s doubling up to 6 h,
- * so a provider outage of most of a day still ends with every debate embedded, while a text the provider
- * always refuses stops costing calls.
+ * Calls a debate gets before it is given up on, and the back-off between them: 30 s doubling up to 6 h.
+ * The waits after calls 1–10 add up to 8.5 h, each later one is 6 h, so the 14th and last call comes
+ * ~26.5 h after the first failed one: a provider outage of a day still ends with every debate embedded,
+ * while a text the provider always refuses stops costing calls.
  */
-export const EMBED_MAX_ATTEMPTS = 12;
+export const EMBED_MAX_ATTEMPTS = 14;
 const BACKOFF_FIRST_MS = 30_000;
 const BACKOFF_MAX_MS = 6 * 3_600_000;
 
@@ -130,11 +132,20 @@ async function storeEmbedding(db: Database, row: Claimed, model: string, vector:
   });
 }
 
-/** A failed call: the row is due again after its back-off, or stamped as given up after the last one. */
-async function recordFailure(db: Database, row: Claimed, retryAt: number | null): Promise<void> {
+/** The row is done with: embedded, given up on, or its debate gone. */
+async function stampDone(db: Database, row: Claimed): Promise<void> {
   await query<Tables>(db.em())
     .updateTable('webhook_outbox')
-    .set(retryAt === null ? { embedded_at: sql`now()` } : { embed_due_at: new Date(retryAt) })
+    .set({ embedded_at: sql`now()` })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+/** After a failed call: the row is claimable again at `at`. */
+async function dueAgainAt(db: Database, row: Claimed, at: number): Promise<void> {
+  await query<Tables>(db.em())
+    .updateTable('webhook_outbox')
+    .set({ embed_due_at: new Date(at) })
     .where('id', '=', row.id)
     .execute();
 }
@@ -161,20 +172,29 @@ export async function embedCompletedDebates(
       vector = unitVector(await embedder.embed(row.text));
     } catch (error) {
       const retryAt = embedRetryAt(clock.now(), row.attempt);
-      await recordFailure(db, row, retryAt);
+      await (retryAt === null ? stampDone(db, row) : dueAgainAt(db, row, retryAt));
       if (retryAt === null) pass.abandoned++;
       else pass.failed++;
       onFailure({ debateId: row.debateId, attempt: row.attempt, retryAt, error });
       return;
     }
-    await storeEmbedding(db, row, embedder.model, vector);
-    pass.embedded++;
+    try {
+      await storeEmbedding(db, row, embedder.model, vector);
+      pass.embedded++;
+    } catch (error) {
+      // Deleted for good during the call: the embedding has nothing to belong to; the row is done with.
+      if (!hasSqlState(error, SQL_STATE.foreignKeyViolation)) throw error;
+      await stampDone(db, row);
+    }
   };
-  // A few callers, each taking the next claimed row until none is left.
+  // A few callers, each taking the next claimed row until none is left. Each runs to its end whatever the
+  // others meet, so a pass never returns with calls still in flight; a storage failure is reported after.
   const queue = [...claimed];
   const caller = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) await embedOne(row);
   };
-  await Promise.all(Array.from({ length: Math.min(EMBED_CALLS_AT_ONCE, queue.length) }, caller));
+  const callers = Array.from({ length: Math.min(EMBED_CALLS_AT_ONCE, queue.length) }, caller);
+  const failure = (await Promise.allSettled(callers)).find((c) => c.status === 'rejected');
+  if (failure) throw failure.reason;
   return pass;
 }

@@ -3,6 +3,7 @@ import type { SimilarDebates, Verdict } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { hasSqlState, SQL_STATE } from '../db/sql-state.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { AppError } from '../shared/app-error.ts';
 import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
@@ -29,16 +30,6 @@ const busy = () =>
   new AppError('SERVICE_UNAVAILABLE', 'Too many similar-debate lookups at once; retry in a moment', {
     headers: { 'Retry-After': '5' },
   });
-
-/** PostgreSQL's query_canceled: a statement stopped by its statement_timeout. */
-const QUERY_CANCELED = '57014';
-function isQueryCanceled(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const { code, sqlState } = e as { code?: unknown; sqlState?: unknown };
-    if (code === QUERY_CANCELED || sqlState === QUERY_CANCELED) return true;
-  }
-  return false;
-}
 
 /**
  * The caller's own debates closest in meaning to a text: its embedding against theirs (same model only),
@@ -137,7 +128,7 @@ export function createSimilar(db: Database, embedder: Embedder | null, limits = 
         return rows.filter((row) => Number(row.similarity) > embedder.relatedAbove);
       } catch (error) {
         // Out of budget, or every slot was taken while the text was being embedded.
-        if (signal.aborted || isQueryCanceled(error)) return [];
+        if (signal.aborted || hasSqlState(error, SQL_STATE.queryCanceled)) return [];
         if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return [];
         throw error;
       }
