@@ -15,7 +15,7 @@ const policy: SsrfPolicy = {
   resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
 };
 const DAY = 86_400_000;
-const RETENTION = { retentionMs: 30 * DAY, batch: 100 };
+const RETENTION = { retentionMs: 30 * DAY, batch: 100, embeddings: true };
 
 describe('webhook retention', () => {
   let t: TestCore;
@@ -130,13 +130,28 @@ describe('webhook retention', () => {
       );
     }
     expect((await prune()).outboxRows).toBe(3);
-    const left = await t.core.db.execute<{ dedupe_key: string }>(
-      'select dedupe_key from webhook_outbox order by dedupe_key',
-    );
-    expect(left.map((row) => row.dedupe_key)).toEqual([
+    const left = async () =>
+      (
+        await t.core.db.execute<{ dedupe_key: string }>(
+          'select dedupe_key from webhook_outbox order by dedupe_key',
+        )
+      ).map((row) => row.dedupe_key);
+    expect(await left()).toEqual([
       'chain not fanned out',
       'chain recent',
       'completed not embedded',
+      'completed not scored',
+      'outcome not scored',
+    ]);
+    // Where nothing embeds, nothing would ever stamp the completed debate: it goes with the rest.
+    const withoutEmbeddings = await pruneWebhookHistory(t.core.db, clock, {
+      ...RETENTION,
+      embeddings: false,
+    });
+    expect(withoutEmbeddings.outboxRows).toBe(1);
+    expect(await left()).toEqual([
+      'chain not fanned out',
+      'chain recent',
       'completed not scored',
       'outcome not scored',
     ]);

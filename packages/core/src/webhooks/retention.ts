@@ -20,7 +20,8 @@ export type Pruned = { deliveries: number; outboxRows: number };
  *
  * An outbox row is needed while it matches one of its consumers' partial indexes (outbox-entry.entity.ts):
  * not yet fanned out to webhooks (`dispatched_at`), an outcome event not yet in its owner's score
- * (`scored_at`, outcomes/scores.ts), a completed debate not yet embedded (`embedded_at`, similar/). A new
+ * (`scored_at`, outcomes/scores.ts), a completed debate not yet embedded (`embedded_at`, similar/; only
+ * where the deployment embeds: `options.embeddings`). A new
  * consumer of the outbox must add its own condition here. Deleting a row frees its dedupe key; every key
  * names one occurrence (a debate's creation, an attempt's ending, a chain gaining a debate …), which is not
  * written again a month later.
@@ -28,7 +29,16 @@ export type Pruned = { deliveries: number; outboxRows: number };
 export async function pruneWebhookHistory(
   db: Database,
   clock: Clock,
-  options: { retentionMs: number; batch: number },
+  options: {
+    retentionMs: number;
+    batch: number;
+    /**
+     * Whether completed debates wait for their embedding: false where the deployment has no embedder
+     * (nothing would ever stamp them, and they would be kept forever); a key configured later then embeds
+     * only what is younger than the retention.
+     */
+    embeddings: boolean;
+  },
 ): Promise<Pruned> {
   const k = query<WebhookTables>(db.em());
   const before = new Date(clock.now() - options.retentionMs).toISOString();
@@ -47,20 +57,24 @@ export async function pruneWebhookHistory(
     .executeTakeFirst();
   const outboxRows = await k
     .deleteFrom('webhook_outbox')
-    .where('id', 'in', (eb) =>
-      eb
+    .where('id', 'in', (eb) => {
+      const handled = eb
         .selectFrom('webhook_outbox')
         .select('id')
         .where('created_at', '<', before)
         .where('dispatched_at', 'is not', null)
         .where(
           sql<boolean>`not (scored_at is null and event in ('debate.completed', 'outcome.recorded', 'outcome.updated'))`,
-        )
-        .where(sql<boolean>`not (embedded_at is null and event = 'debate.completed')`)
+        );
+      return (
+        options.embeddings
+          ? handled.where(sql<boolean>`not (embedded_at is null and event = 'debate.completed')`)
+          : handled
+      )
         .limit(options.batch)
         .forUpdate()
-        .skipLocked(),
-    )
+        .skipLocked();
+    })
     .executeTakeFirst();
   return {
     deliveries: Number(deliveries.numDeletedRows),

@@ -48,7 +48,10 @@ export const runNode = (
       }
       if (extras.scheduler)
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
-      yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
+      yield* startWebhookDelivery({
+        ...(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } }),
+        embeddings: Boolean(embedder),
+      });
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

@@ -34,6 +34,8 @@ export type WebhookDeliveryOptions = {
   retentionDays?: number;
   /** How often the node prunes what is older than that (default 10 min). */
   retentionIntervalMs?: number;
+  /** Whether the deployment embeds completed debates: their outbox rows then wait for it before pruning. */
+  embeddings?: boolean;
 };
 
 /** Outbox rows taken per transaction, and transactions per pass at most. */
@@ -76,14 +78,14 @@ const fanOutPass = Effect.gen(function* () {
  * One retention pass: finished deliveries (with their attempts) and handled outbox rows older than
  * `retentionMs`, batch after batch while batches come full (core's webhooks/retention.ts).
  */
-const prunePass = (retentionMs: number) =>
+const prunePass = (retentionMs: number, embeddings: boolean) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
     const clock = yield* EngineClock;
     let pruned = 0;
     for (let i = 0; i < PRUNE_BATCHES; i++) {
       const batch = yield* Effect.tryPromise({
-        try: () => pruneWebhookHistory(db, clock, { retentionMs, batch: PRUNE_BATCH }),
+        try: () => pruneWebhookHistory(db, clock, { retentionMs, batch: PRUNE_BATCH, embeddings }),
         catch: storageFailure,
       });
       pruned += batch.deliveries + batch.outboxRows;
@@ -149,7 +151,10 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
     });
     yield* superviseWorker({
       name: 'webhook-retention',
-      pass: prunePass((options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000),
+      pass: prunePass(
+        (options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000,
+        options.embeddings ?? false,
+      ),
       every: options.retentionIntervalMs ?? PRUNE_EVERY_MS,
     });
     const sendPass = Effect.tryPromise({

@@ -11,7 +11,8 @@ export const checkoutSession = userProcedure
       summary: 'Start a BYOK plan subscription: a hosted checkout page',
       description:
         'Answers the url of a hosted checkout page to redirect to (200: the page lives at the payment ' +
-        'processor, not here). The payment customer is created on the first purchase. The plan changes when ' +
+        'processor, not here). The payment customer is made when the account opens its first checkout (the ' +
+        'billing portal opens once a purchase has completed). The plan changes when ' +
         'the processor confirms the payment (its webhook), so GET /api/billing/balance may lag by seconds. ' +
         'One subscription per account: while one is active, plan changes and cancellation go through the ' +
         'billing portal (409 CONFLICT here).',

@@ -146,7 +146,7 @@ describe('billing: checkout, portal and balance', () => {
   });
 
   describe('the payment customer', () => {
-    it('is created on the first purchase and reused by the next ones', async () => {
+    it('is made at the first checkout and reused by the next ones', async () => {
       const alice = await registerUser(h);
       const before = fake.requestsTo('POST', '/v1/customers').length;
       for (const [path, body] of PAYING_ROUTES) {

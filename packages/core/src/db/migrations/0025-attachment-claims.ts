@@ -10,7 +10,9 @@ export class Migration0025AttachmentClaims extends Migration {
   override name = '0025-attachment-claims';
 
   override up(): void {
-    this.addSql(`alter table "attachments" add column "claimed_until" timestamptz null;`);
-    this.addSql(`alter table "attachments" add column "extraction_attempts" smallint not null default 0;`);
+    this.addSql(`alter table "attachments" add column if not exists "claimed_until" timestamptz null;`);
+    this.addSql(
+      `alter table "attachments" add column if not exists "extraction_attempts" smallint not null default 0;`,
+    );
   }
 }
