@@ -109,8 +109,10 @@ export {
   stripeEvent,
 } from './fake-stripe.ts';
 export {
+  RECEIVER_HOST,
   type ReceivedDelivery,
   type ReceiverReply,
+  receiverPolicy,
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-receiver.ts';

@@ -1,5 +1,23 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SsrfPolicy } from '../net/ssrf-guard.ts';
+
+/**
+ * The receiver's host name in tests: the injected resolver of `receiverPolicy` answers 127.0.0.2 for it, so
+ * webhooks are created as users create them (by name) and the guard checks the address when connecting.
+ */
+export const RECEIVER_HOST = 'receiver.verdict.test';
+
+/**
+ * What tests let outbound requests reach: 127.0.0.2 alone (the receiver's default address), so 127.0.0.1
+ * and every other private address stay refused; http allowed, as the receiver has no TLS.
+ */
+export const receiverPolicy: SsrfPolicy = {
+  allowHttp: true,
+  allowPrivate: false,
+  allowedRanges: ['127.0.0.2/32'],
+  resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
+};
 
 /** One POST a receiver got, as it arrived: the raw body text and the headers. */
 export type ReceivedDelivery = { headers: IncomingHttpHeaders; body: string; path: string };

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SsrfPolicy } from '../net/ssrf-guard.ts';
 import { createTestCore, newUserCredentials, type TestCore } from '../testing/index.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.ts';
+import {
+  RECEIVER_HOST,
+  receiverPolicy,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../testing/webhook-receiver.ts';
 import { deliverNext } from './deliveries.ts';
 import { dispatchOutbox } from './dispatch.ts';
 import { pruneWebhookHistory } from './retention.ts';
 import { createWebhookSender, type WebhookSender } from './sender.ts';
 
-const RECEIVER_HOST = 'receiver.verdict.test';
-const policy: SsrfPolicy = {
-  allowHttp: true,
-  allowPrivate: false,
-  allowedRanges: ['127.0.0.2/32'],
-  resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
-};
 const DAY = 86_400_000;
 const RETENTION = { retentionMs: 30 * DAY, batch: 100, embeddings: true };
 
@@ -28,7 +25,7 @@ describe('webhook retention', () => {
   beforeAll(async () => {
     t = await createTestCore({ WEBHOOK_ALLOW_HTTP: 'true' }, { clock });
     receiver = await startWebhookReceiver();
-    sender = createWebhookSender(policy, { now: clock.now, timeoutMs: 1000 });
+    sender = createWebhookSender(receiverPolicy, { now: clock.now, timeoutMs: 1000 });
     userId = (await t.core.accounts.createUser(newUserCredentials('retention'))).id;
   });
   afterAll(async () => {

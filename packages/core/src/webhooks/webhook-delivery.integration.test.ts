@@ -1,23 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SsrfPolicy } from '../net/ssrf-guard.ts';
 import { createTestCore, newUserCredentials, type TestCore } from '../testing/index.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.ts';
+import {
+  RECEIVER_HOST,
+  receiverPolicy,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../testing/webhook-receiver.ts';
 import { anyDeliveryDue, claimDueDelivery, deliverNext, recordAttempt } from './deliveries.ts';
 import { dispatchOutbox } from './dispatch.ts';
 import { queueUserWebhook } from './outbox.ts';
 import { createWebhookSender, type WebhookSender } from './sender.ts';
 
-// The receiver has a name (resolved by the injected resolver to 127.0.0.2, the one address tests allow),
-// so webhooks are created as users create them, and the guard checks the address when connecting.
-const RECEIVER_HOST = 'receiver.verdict.test';
-const policy: SsrfPolicy = {
-  allowHttp: true,
-  allowPrivate: false,
-  allowedRanges: ['127.0.0.2/32'],
-  resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
-};
 const CLAIM_MS = 30_000;
 
 describe('webhook delivery', () => {
@@ -32,7 +27,7 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     t = await createTestCore({ WEBHOOK_ALLOW_HTTP: 'true' }, { clock });
     receiver = await startWebhookReceiver();
-    sender = createWebhookSender(policy, { now: clock.now, timeoutMs: 1000 });
+    sender = createWebhookSender(receiverPolicy, { now: clock.now, timeoutMs: 1000 });
     userId = (await t.core.accounts.createUser(newUserCredentials('hooks'))).id;
   });
   afterAll(async () => {
@@ -302,7 +297,7 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 100; i++) await emit();
     await Promise.all([dispatchOutbox(t.core.db, clock, 30), dispatchOutbox(t.core.db, clock, 30)]);
     while ((await dispatchOutbox(t.core.db, clock, 30)).taken > 0);
-    const otherNode = createWebhookSender(policy, { now: clock.now });
+    const otherNode = createWebhookSender(receiverPolicy, { now: clock.now });
     try {
       const lane = async (s: WebhookSender) => {
         while (await deliverNext(t.core.db, clock, s, CLAIM_MS));

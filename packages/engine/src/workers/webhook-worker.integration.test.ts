@@ -1,6 +1,8 @@
 import {
   createTestCore,
   newUserCredentials,
+  RECEIVER_HOST,
+  receiverPolicy,
   startWebhookReceiver,
   type TestCore,
   type WebhookReceiver,
@@ -10,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
 import { workerMetrics } from './background-worker.ts';
 
-const RECEIVER_HOST = 'receiver.verdict.test';
 /** The scout's period: a minute, so that anything delivered within seconds was woken by something else. */
 const SCOUT_MS = 60_000;
 const FAN_OUT_MS = 50;
@@ -41,12 +42,7 @@ describe('the webhook senders of an engine node', () => {
       slots: 1,
       providerKeys: {},
       webhooks: {
-        policy: {
-          allowHttp: true,
-          allowPrivate: false,
-          allowedRanges: ['127.0.0.2/32'],
-          resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
-        },
+        policy: receiverPolicy,
         intervalMs: FAN_OUT_MS,
         scoutMs: SCOUT_MS,
         senders: 3,

@@ -11,6 +11,8 @@ import {
 import {
   debateReaching,
   eventually,
+  RECEIVER_HOST,
+  receiverPolicy,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '@verdict/core/testing';
@@ -26,7 +28,6 @@ import {
 } from '../../testing/http-harness.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
-const RECEIVER_HOST = 'hooks.verdict.test';
 
 describe('user webhooks', () => {
   let h: Harness;
@@ -51,12 +52,7 @@ describe('user webhooks', () => {
       simulated: { firstTokenMs: 1 },
       policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
       webhooks: {
-        policy: {
-          allowHttp: true,
-          allowPrivate: false,
-          allowedRanges: ['127.0.0.2/32'],
-          resolve: async (name) => (name === RECEIVER_HOST ? ['127.0.0.2'] : []),
-        },
+        policy: receiverPolicy,
         intervalMs: 50,
         senders: 4,
         timeoutMs: 5000,
