@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { AppError } from '../shared/app-error.ts';
+import { serviceBusy } from '../shared/app-error.ts';
 import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
 
 // OWASP's scrypt floor (N=2^17, r=8, p=1) costs ~128 MiB and ~150 ms; 2^15 keeps a login near 40 ms on
@@ -15,10 +15,7 @@ const MAX_MEMORY = 64 * 1024 * 1024;
  * people who already have an account wait; and the sign-up lane is short, so a burst beyond it is refused
  * at once (503 with Retry-After) instead of piling up.
  */
-const busy = () =>
-  new AppError('SERVICE_UNAVAILABLE', 'The server is busy checking passwords; retry in a moment', {
-    headers: { 'Retry-After': '1' },
-  });
+const busy = () => serviceBusy('The server is busy checking passwords; retry in a moment', 1);
 const HASH_LANES = { verify: { maxQueued: 64 }, hash: { maxQueued: 8 } };
 const hashing = createConcurrencyLimit(Math.max(1, availableParallelism() - 1), HASH_LANES, busy);
 

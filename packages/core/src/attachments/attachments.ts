@@ -14,7 +14,7 @@ import type { PlanGates } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateReads } from '../debates/debate-reads.ts';
-import { AppError, notFound } from '../shared/app-error.ts';
+import { AppError, notFound, serviceBusy } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ATTACHMENT_COLUMNS, toAttachment } from './attachment-views.ts';
 import type { BlobStore } from './blob-store.ts';
@@ -190,8 +190,9 @@ export function createAttachments(
 
     /**
      * Fetches a page (through the SSRF guard: redirects re-checked, at most 5; 5 MB; 10 s) and stores its
-     * readable text as a ready URL attachment; 503 when every extraction sandbox of the process is busy. The page is fetched before the transaction, so no lock is
-     * held while waiting on someone else's server; the debate, the plan and the cap are checked again in it.
+     * readable text as a ready URL attachment; 503 when every extraction sandbox of the process is busy. The
+     * page is fetched before the transaction, so no lock is held while waiting on someone else's server; the
+     * debate, the plan and the cap are checked again in it.
      */
     fetchUrl: async (userId: string, input: FetchUrlInput): Promise<Attachment> => {
       const em = db.em();
@@ -204,14 +205,7 @@ export function createAttachments(
         page = await fetchPage(input.url, pageFetch);
       } catch (error) {
         if (error instanceof SandboxesBusyError) {
-          throw new AppError(
-            'SERVICE_UNAVAILABLE',
-            'Too many pages are being read at once; retry in a moment',
-            {
-              headers: { 'Retry-After': '5' },
-              cause: error,
-            },
-          );
+          throw serviceBusy('Too many pages are being read at once; retry in a moment', 5, error);
         }
         // Anything else (a crashed sandbox) is the service's fault: a 500 that shows nothing of it.
         if (!(error instanceof PageFetchError)) throw error;

@@ -23,6 +23,10 @@ export function capText(text: string, max: number): string {
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
+/** The media type of a Content-Type value, parameters dropped: `Text/HTML; charset=utf-8` is `text/html`. */
+export const mediaType = (contentType: string): string =>
+  contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+
 const reason = (what: string, error: unknown) =>
   new ExtractionError(`${what}: ${error instanceof Error ? error.message.slice(0, 300) : 'unreadable'}`);
 
@@ -35,7 +39,7 @@ const reason = (what: string, error: unknown) =>
  * extraction-sandbox.ts, which runs this in a worker thread with time and memory limits.
  */
 export async function extractText(contentType: string, bytes: Uint8Array, maxChars: number): Promise<string> {
-  const type = contentType.split(';')[0]?.trim().toLowerCase();
+  const type = mediaType(contentType);
   if (type === 'application/pdf') {
     const { extractText: extractPdfText, getDocumentProxy } = await import('unpdf');
     let text: string;

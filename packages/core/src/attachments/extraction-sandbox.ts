@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ATTACHMENT_TEXT_MAX } from '@verdict/contracts';
 import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
-import { ExtractionError, extractText } from './extract-text.ts';
+import { ExtractionError, extractText, mediaType } from './extract-text.ts';
 
 /** What one extraction may take before it is stopped and the file fails with the reason. */
 export type ExtractionLimits = { timeoutMs: number; maxMemoryMb: number };
@@ -20,7 +20,6 @@ export type ExtractionReply = { text: string } | { failure: string | null };
  * more than the text, so they are read in process, with no thread to start.
  */
 const IN_PROCESS_TYPES = new Set(['text/plain', 'text/markdown']);
-const mediaType = (contentType: string) => contentType.split(';')[0]?.trim().toLowerCase() ?? '';
 const needsSandbox = (contentType: string) => !IN_PROCESS_TYPES.has(mediaType(contentType));
 
 /**

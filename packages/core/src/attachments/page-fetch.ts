@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
-import { ExtractionError } from './extract-text.ts';
+import { ExtractionError, mediaType } from './extract-text.ts';
 import { processSandboxes, type SandboxPool } from './extraction-sandbox.ts';
 
 /** Limits of POST /api/debates/fetch-url: bytes of the page, time for the whole fetch, redirects followed. */
@@ -154,7 +154,7 @@ async function readableText(
   bytes: Uint8Array,
   sandboxes: SandboxPool = processSandboxes,
 ): Promise<string> {
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mediaType(contentType);
   if (!READABLE_PAGE_TYPES.has(type))
     throw new PageFetchError(`pages of type ${type} are not read`, 'unsupported');
   try {

@@ -30,3 +30,10 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+
+/** 503 SERVICE_UNAVAILABLE for work refused because a bounded line is full: try again after `retryAfterSeconds`. */
+export const serviceBusy = (message: string, retryAfterSeconds: number, cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', message, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+    ...(cause === undefined ? {} : { cause }),
+  });

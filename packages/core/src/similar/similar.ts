@@ -5,7 +5,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { hasSqlState, SQL_STATE } from '../db/sql-state.ts';
 import type { DebateTables } from '../debates/tables.ts';
-import { AppError } from '../shared/app-error.ts';
+import { AppError, serviceBusy } from '../shared/app-error.ts';
 import { createConcurrencyLimit } from '../shared/concurrency-limit.ts';
 import { type Embedder, unitVector } from './embedder.ts';
 import type { SimilarTables } from './tables.ts';
@@ -26,10 +26,7 @@ type Lookup = { model: string; userId: string; vector: number[]; limit: number }
  */
 export type LookupLimits = { atOnce: number; similarQueue: number; searchBudgetMs: number };
 const LOOKUP_LIMITS: LookupLimits = { atOnce: 3, similarQueue: 30, searchBudgetMs: 2_000 };
-const busy = () =>
-  new AppError('SERVICE_UNAVAILABLE', 'Too many similar-debate lookups at once; retry in a moment', {
-    headers: { 'Retry-After': '5' },
-  });
+const busy = () => serviceBusy('Too many similar-debate lookups at once; retry in a moment', 5);
 
 /**
  * The caller's own debates closest in meaning to a text: its embedding against theirs (same model only),

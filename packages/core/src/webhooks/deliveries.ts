@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { type Kysely, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { SQL_STATE, sqlStateOf } from '../db/sql-state.ts';
 import type { Clock } from '../shared/clock.ts';
 import { type AttemptResult, nextStep } from './delivery-policy.ts';
 import type { OutgoingDelivery, WebhookSender } from './sender.ts';
@@ -93,7 +94,7 @@ export async function recordAttempt(
   try {
     return await recordAttemptAsIs(db, clock, claimed, result);
   } catch (error) {
-    const state = dataExceptionOf(error);
+    const state = sqlStateOf(error, (found) => found.startsWith(SQL_STATE.dataExceptionClass));
     if (state === null) throw error;
     const bare = {
       ...result,
@@ -102,15 +103,6 @@ export async function recordAttempt(
     };
     return recordAttemptAsIs(db, clock, claimed, bare);
   }
-}
-
-/** The SQLSTATE of a PostgreSQL data exception (class 22: a value the column cannot take), else null. */
-function dataExceptionOf(error: unknown): string | null {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
-  }
-  return null;
 }
 
 async function recordAttemptAsIs(
