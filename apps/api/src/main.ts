@@ -32,6 +32,8 @@ async function main() {
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
+    onTransactionTimeout: (report) =>
+      logger.error(report, 'a database transaction was open too long and was rolled back'),
     dataDirLock: lock,
     // The question of GET /api/similar is embedded here, with the model the engine nodes embed debates with.
     embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),

@@ -26,6 +26,8 @@ async function main() {
   const core = await createCore(config, {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
+    onTransactionTimeout: (report) =>
+      logger.error(report, 'a database transaction was open too long and was rolled back'),
   });
   const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
   node.start();

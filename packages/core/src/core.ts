@@ -17,6 +17,7 @@ import { createComments } from './comments/comments.ts';
 import type { Config } from './config/config.ts';
 import { openServiceDatabase } from './database.ts';
 import type { Database } from './db/orm.ts';
+import type { TransactionTimeout } from './db/transaction-guard.ts';
 import { createDebateCreation } from './debates/creation.ts';
 import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
@@ -58,6 +59,8 @@ export type CoreOptions = {
   counters?: 'memory' | 'database';
   /** Informational messages of the persistence layer (migrations applied, embedded database created). */
   log?: (message: string) => void;
+  /** Told of each database transaction rolled back for being open past DB_TRANSACTION_TIMEOUT_MS. */
+  onTransactionTimeout?: (report: TransactionTimeout) => void;
   /** Embedded mode: the DATA_DIR lock the caller already holds, or the role to take it as (`server`). */
   dataDirLock?: DataDirLock;
   lockRole?: LockRole;
@@ -84,6 +87,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     lock: options.dataDirLock,
     lockRole: options.lockRole,
     templates: config.pgliteTemplates,
+    transactionTimeoutMs: config.transactionTimeoutMs,
+    onTransactionTimeout: options.onTransactionTimeout,
   });
   const useDatabaseCounters =
     (options.counters ?? (config.database.kind === 'postgres' ? 'database' : 'memory')) === 'database';

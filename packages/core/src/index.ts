@@ -41,6 +41,11 @@ export { query, type TablesOf } from './db/kysely.ts';
 export type { Database, OpenDatabaseOptions } from './db/orm.ts';
 export { defaultTemplatesDir, prepareTemplate } from './db/pglite-template.ts';
 export {
+  QueryOutsideTransactionError,
+  type TransactionTimeout,
+  TransactionTimeoutError,
+} from './db/transaction-guard.ts';
+export {
   type CreationResult,
   createDebateCreation,
   type DebateCreation,

@@ -49,6 +49,11 @@ const EnvSchema = z.object({
     .optional(),
   /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * A database transaction open longer than this is rolled back and logged, so that one stuck piece of
+   * work cannot hold locks (or, embedded, the only connection) for everyone else.
+   */
+  DB_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -162,6 +167,8 @@ export type Config = {
   /** Fastify's trustProxy: which X-Forwarded-For hops give the client address (TRUST_PROXY). */
   trustProxy: boolean | number | string[];
   requestTimeoutMs: number;
+  /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
+  transactionTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
   /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
   pgliteTemplates: string | undefined;
@@ -276,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    transactionTimeoutMs: e.DB_TRANSACTION_TIMEOUT_MS,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },

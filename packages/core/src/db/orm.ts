@@ -7,6 +7,15 @@ import { query } from './kysely.ts';
 import { migrations } from './migrations/index.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
+import {
+  onOtherConnections,
+  type TransactionGuardOptions,
+  type TransactionTimeout,
+  withoutTransactionTimeout,
+} from './transaction-guard.ts';
+
+/** How long a transaction may stay open unless the caller says otherwise (DB_TRANSACTION_TIMEOUT_MS). */
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000;
 
 export type Database = {
   /** Fork per unit of work (request, job); never share the root manager across requests. */
@@ -32,6 +41,10 @@ export type OpenDatabaseOptions = {
   lockRole?: LockRole;
   /** Embedded mode: where prepared databases are looked for (undefined: next to the installed PGlite). */
   templates?: string | undefined;
+  /** A transaction open longer than this is rolled back (default DEFAULT_TRANSACTION_TIMEOUT_MS). */
+  transactionTimeoutMs?: number | undefined;
+  /** Told of each transaction rolled back for being open too long (default: nothing). */
+  onTransactionTimeout?: ((report: TransactionTimeout) => void) | undefined;
 };
 
 /**
@@ -43,12 +56,17 @@ export async function openDatabase(
   options: OpenDatabaseOptions,
 ): Promise<Database> {
   const log = options.log ?? (() => {});
+  const guard: TransactionGuardOptions = {
+    timeoutMs: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
+    onTimeout: options.onTransactionTimeout ?? (() => {}),
+  };
   const { orm, release } =
     config.kind === 'postgres'
-      ? { orm: await openPostgres(config, log, options.entities), release: undefined }
-      : await openEmbedded(config, options, log);
+      ? { orm: await openPostgres(config, log, options.entities, guard), release: undefined }
+      : await openEmbedded(config, options, log, guard);
   try {
-    if (!(await allMigrationsApplied(orm))) await migrate(orm, config.kind);
+    // Migrations take as long as the data needs: the transaction bound is not theirs.
+    if (!(await allMigrationsApplied(orm))) await withoutTransactionTimeout(() => migrate(orm, config.kind));
   } catch (err) {
     await orm.close(true);
     await release?.();
@@ -85,7 +103,10 @@ async function migrate(orm: { em: EntityManager; migrator: { up: () => Promise<u
     await sql`select pg_advisory_xact_lock(hashtext('verdict-migrations:' || current_schema()))`.execute(
       query(em),
     );
-    if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
+    // The migrator works on connections of its own while this transaction holds the lock.
+    await onOtherConnections(async () => {
+      if (!(await allMigrationsApplied(orm))) await orm.migrator.up();
+    });
   });
 }
 
@@ -109,11 +130,14 @@ async function openPostgres(
   config: { url: string; schema: string },
   logger: (message: string) => void,
   entities: Entities,
+  guard: TransactionGuardOptions,
 ) {
   // Loaded here so that embedded mode never loads the PostgreSQL driver, nor distributed mode PGlite.
   const { MikroORM: PostgresMikroORM } = await import('@mikro-orm/postgresql');
+  const { guardedPostgreSqlDriver } = await import('./postgres-driver.ts');
   const orm = await PostgresMikroORM.init({
     ...ormOptions(entities),
+    driver: guardedPostgreSqlDriver(guard),
     logger,
     clientUrl: config.url,
     schema: config.schema,
@@ -145,6 +169,7 @@ async function openEmbedded(
   config: Extract<Config['database'], { kind: 'pglite' }>,
   options: OpenDatabaseOptions,
   log: (message: string) => void,
+  guard: TransactionGuardOptions,
 ) {
   const lock = options.lock ?? (await lockDataDir(config.dataDir, options.lockRole ?? 'server'));
   try {
@@ -152,7 +177,7 @@ async function openEmbedded(
     await ensureDatabaseFolder(folder, options.templates, log);
     // Loaded here so that distributed mode never loads PGlite.
     const { openPgliteOrm } = await import('./pglite.ts');
-    const { orm, release } = await openPgliteOrm(folder, log, options.entities);
+    const { orm, release } = await openPgliteOrm(folder, log, options.entities, guard);
     return {
       orm,
       release: async () => {

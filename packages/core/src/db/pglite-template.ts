@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { OperatorError } from '../shared/operator-error.ts';
 import { copyFolder } from './copy-folder.ts';
+import { type TransactionGuardOptions, withoutTransactionTimeout } from './transaction-guard.ts';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -48,6 +49,9 @@ function hashedName(): string {
   return `pglite-${PGLITE_VERSION}-${hash.digest('hex').slice(0, 16)}`;
 }
 
+/** Building a template runs migrations only, which take as long as they take. */
+const UNBOUNDED: TransactionGuardOptions = { timeoutMs: 2 ** 31 - 1, onTimeout: () => {} };
+
 const isDatabase = (folder: string) => existsSync(join(folder, 'PG_VERSION'));
 
 /**
@@ -60,9 +64,9 @@ async function buildDatabaseFolder(target: string): Promise<boolean> {
   await mkdir(scratch, { recursive: true });
   try {
     const { openPgliteOrm } = await import('./pglite.ts');
-    const { orm, release } = await openPgliteOrm(scratch, () => {}, []);
+    const { orm, release } = await openPgliteOrm(scratch, () => {}, [], UNBOUNDED);
     try {
-      await orm.migrator.up();
+      await withoutTransactionTimeout(() => orm.migrator.up());
     } finally {
       await orm.close(true);
       await release();

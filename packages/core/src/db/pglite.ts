@@ -1,7 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { MikroORM } from '@mikro-orm/pglite';
+import type { Configuration } from '@mikro-orm/core';
+import { MikroORM, PgliteConnection, PgliteDriver } from '@mikro-orm/pglite';
+import type { PGliteDialect } from 'kysely';
 import { type Entities, ormOptions } from './orm-options.ts';
+import { GuardedEntityManager, guardDialect, type TransactionGuardOptions } from './transaction-guard.ts';
 
 /**
  * PGlite zeroes all of PostgreSQL's shared memory at every open: with the defaults (128 MB of buffers,
@@ -19,12 +22,18 @@ const START_PARAMS = [
  * instance because the driver's bundled copy cannot load newer extensions; `release` closes it, which
  * the ORM does not do for an instance it did not create.
  */
-export async function openPgliteOrm(folder: string, log: (message: string) => void, entities: Entities) {
+export async function openPgliteOrm(
+  folder: string,
+  log: (message: string) => void,
+  entities: Entities,
+  guard: TransactionGuardOptions,
+) {
   // pgvector is loaded so that migration 0017 stores embeddings as `vector` (similar/vector-storage.ts).
   const pglite = await PGlite.create({ dataDir: folder, startParams: START_PARAMS, extensions: { vector } });
   try {
     const orm = await MikroORM.init({
       ...ormOptions(entities),
+      driver: guardedPgliteDriver(guard),
       logger: log,
       dbName: 'verdict',
       driverOptions: { pglite },
@@ -34,4 +43,29 @@ export async function openPgliteOrm(folder: string, log: (message: string) => vo
     await pglite.close();
     throw err;
   }
+}
+
+/**
+ * MikroORM's PGlite driver, its one connection handed out through the transaction guard: a query that would
+ * wait for the transaction open in its own async context fails at once instead of stopping the process.
+ */
+function guardedPgliteDriver(guard: TransactionGuardOptions) {
+  class GuardedConnection extends PgliteConnection {
+    override createKyselyDialect(overrides: Parameters<PgliteConnection['createKyselyDialect']>[0]): PGliteDialect {
+      // The guard is a dialect of the same behaviour; MikroORM only calls the Dialect interface on it.
+      return guardDialect(super.createKyselyDialect(overrides), guard) as PGliteDialect;
+    }
+  }
+  return class GuardedPgliteDriver extends PgliteDriver {
+    constructor(config: Configuration) {
+      super(config);
+      // PgliteDriver names its connection class itself: the guarded one takes its place before first use.
+      Object.assign(this, { connection: new GuardedConnection(this.config) });
+    }
+
+    /** Its entity manager marks each transaction's async context for the guard. */
+    override createEntityManager(useContext?: boolean) {
+      return new GuardedEntityManager<this>(this.config, this, this.metadata, useContext);
+    }
+  };
 }
