@@ -265,20 +265,17 @@ export function createAttachments(
       return { kind: 'file', filename: row.filename, contentType: row.content_type, bytes };
     },
 
-    remove: async (userId: string, debateId: string, attachmentId: string): Promise<void> =>
-      db.em().transactional(async (em) => {
-        const debate = await k(em)
-          .selectFrom('debates')
-          .select('owner_id')
-          .where('id', '=', debateId)
-          .where('deleted_at', 'is', null)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!debate) throw notFound('Debate');
-        if (debate.owner_id !== userId) {
-          await reads.visible(userId, debateId); // NOT_FOUND when the caller may not even read it
-          throw new AppError('FORBIDDEN', 'Only the debate owner may delete its attachments');
-        }
+    /**
+     * Who may read the debate is settled first, outside the transaction: a reader who is not its owner is
+     * FORBIDDEN, anyone else NOT_FOUND. The delete then locks the owner's own debate.
+     */
+    remove: async (userId: string, debateId: string, attachmentId: string): Promise<void> => {
+      const debate = await reads.visible(userId, debateId);
+      if (debate.owner.id !== userId) {
+        throw new AppError('FORBIDDEN', 'Only the debate owner may delete its attachments');
+      }
+      await db.em().transactional(async (em) => {
+        await ownDebate(em, userId, debateId, true);
         const row = await k(em)
           .selectFrom('attachments')
           .select('id')
@@ -287,7 +284,8 @@ export function createAttachments(
           .executeTakeFirst();
         if (!row) throw notFound('Attachment');
         await k(em).deleteFrom('attachments').where('id', '=', attachmentId).execute();
-      }),
+      });
+    },
   };
 }
 
