@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { OperatorError } from '../shared/operator-error.ts';
 import { copyFolder } from './copy-folder.ts';
-import { type TransactionGuardOptions, withoutTransactionTimeout } from './transaction-guard.ts';
 import { migrations } from './migrations/index.ts';
+import { type TransactionGuardOptions, withoutTransactionTimeout } from './transaction-guard.ts';
 
 /**
  * Creating a PGlite database (initdb in WASM, then the migrations) takes 10–30 s on a small machine;

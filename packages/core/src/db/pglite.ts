@@ -51,7 +51,9 @@ export async function openPgliteOrm(
  */
 function guardedPgliteDriver(guard: TransactionGuardOptions) {
   class GuardedConnection extends PgliteConnection {
-    override createKyselyDialect(overrides: Parameters<PgliteConnection['createKyselyDialect']>[0]): PGliteDialect {
+    override createKyselyDialect(
+      overrides: Parameters<PgliteConnection['createKyselyDialect']>[0],
+    ): PGliteDialect {
       // The guard is a dialect of the same behaviour; MikroORM only calls the Dialect interface on it.
       return guardDialect(super.createKyselyDialect(overrides), guard) as PGliteDialect;
     }

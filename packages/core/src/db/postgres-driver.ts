@@ -6,7 +6,9 @@ import { GuardedEntityManager, guardDialect, type TransactionGuardOptions } from
 /** MikroORM's PostgreSQL driver, its connections handed out through the transaction guard. */
 export function guardedPostgreSqlDriver(guard: TransactionGuardOptions) {
   class GuardedConnection extends PostgreSqlConnection {
-    override createKyselyDialect(overrides: Parameters<PostgreSqlConnection['createKyselyDialect']>[0]): PostgresDialect {
+    override createKyselyDialect(
+      overrides: Parameters<PostgreSqlConnection['createKyselyDialect']>[0],
+    ): PostgresDialect {
       // The guard is a dialect of the same behaviour; MikroORM only calls the Dialect interface on it.
       return guardDialect(super.createKyselyDialect(overrides), guard) as PostgresDialect;
     }

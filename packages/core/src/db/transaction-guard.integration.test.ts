@@ -61,15 +61,17 @@ describe.each(modes)('the transaction guard on %s', (mode) => {
   it('refuses a second, independent transaction begun inside a transaction', async () => {
     const attempt = db.em().transactional(async (em) => {
       await probe(em).insertInto('guard_probe').values({ id: 1, note: 'outer' }).execute();
-      await db.em().transactional((inner) =>
-        probe(inner).insertInto('guard_probe').values({ id: 2, note: 'inner' }).execute(),
-      );
+      await db
+        .em()
+        .transactional((inner) =>
+          probe(inner).insertInto('guard_probe').values({ id: 2, note: 'inner' }).execute(),
+        );
     });
     await expect(attempt).rejects.toBeInstanceOf(QueryOutsideTransactionError);
     expect(await notes()).toEqual([]);
   });
 
-  it("allows what goes through the transaction: its own queries, nested savepoints, raw SQL on its manager", async () => {
+  it('allows what goes through the transaction: its own queries, nested savepoints, raw SQL on its manager', async () => {
     await db.em().transactional(async (em) => {
       await probe(em).insertInto('guard_probe').values({ id: 10, note: 'a' }).execute();
       await em.transactional((nested) =>
@@ -105,9 +107,9 @@ describe.each(modes)('the transaction guard on %s', (mode) => {
     held.catch(() => {});
     // Another request is answered within the bound's time, not after the stuck one.
     const started = Date.now();
-    await db.em().transactional((em) =>
-      probe(em).insertInto('guard_probe').values({ id: 32, note: 'other' }).execute(),
-    );
+    await db
+      .em()
+      .transactional((em) => probe(em).insertInto('guard_probe').values({ id: 32, note: 'other' }).execute());
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 5);
     await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 2));
     release();
@@ -117,9 +119,9 @@ describe.each(modes)('the transaction guard on %s', (mode) => {
       { timeoutMs: TIMEOUT_MS, firstStatement: expect.stringContaining('insert into "guard_probe"') },
     ]);
     // The connection it held works for the next transaction.
-    await db.em().transactional((em) =>
-      probe(em).insertInto('guard_probe').values({ id: 33, note: 'next' }).execute(),
-    );
+    await db
+      .em()
+      .transactional((em) => probe(em).insertInto('guard_probe').values({ id: 33, note: 'next' }).execute());
     expect(await notes()).toEqual(['other', 'next']);
     await db.execute('delete from guard_probe');
   });

@@ -77,7 +77,10 @@ export const onOtherConnections = <T>(work: () => Promise<T>): Promise<T> =>
 export class GuardedEntityManager<
   TDriver extends AbstractSqlDriver = AbstractSqlDriver,
 > extends BasePostgreSqlEntityManager<TDriver> {
-  override async transactional<T>(cb: (em: this) => T | Promise<T>, options?: TransactionOptions): Promise<T> {
+  override async transactional<T>(
+    cb: (em: this) => T | Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> {
     const mark = { open: true };
     try {
       return await super.transactional((em) => openTransaction.run(mark, () => cb(em)), options);
@@ -173,7 +176,10 @@ class GuardedDriver implements Driver {
     }
   }
 
-  async releaseConnection(connection: DatabaseConnection, options?: Parameters<Driver['releaseConnection']>[1]) {
+  async releaseConnection(
+    connection: DatabaseConnection,
+    options?: Parameters<Driver['releaseConnection']>[1],
+  ) {
     const lease = connection as Lease;
     clearTimeout(lease.timer);
     try {

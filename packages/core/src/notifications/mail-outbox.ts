@@ -59,16 +59,29 @@ export function notificationEmail(
 }
 
 /**
- * One pass of the mailer: claims due emails (`skip locked`, so nodes passing together take different
- * ones), sends each and marks it sent in the same transaction. A crash after sending and before commit sends
- * that email again (at least once). A refused send waits longer each time, and after MAIL_ATTEMPTS is given up.
- * Returns how many emails it handled.
+ * How long a claimed email is left to the node that claimed it: longer than one send can take (the SMTP
+ * timeouts of notifications/mailer.ts), so only a node that died while sending leaves it to another.
  */
-export async function sendDueEmails(db: Database, settings: MailSettings, batch: number): Promise<number> {
+export const MAIL_CLAIM_MS = 5 * 60_000;
+
+type DueEmail = {
+  id: string;
+  user_id: string;
+  type: NotificationType;
+  message: string;
+  debate_id: string | null;
+  email: string;
+  attempt: number;
+};
+
+/**
+ * Claims the next due email in a short transaction (`skip locked`, so nodes passing together take different
+ * ones): its attempt is counted and it is not due again until the claim runs out. Null when none is due.
+ */
+async function claimDueEmail(db: Database, now: Date): Promise<DueEmail | null> {
   return db.em().transactional(async (em) => {
     const k = query<Tables>(em);
-    const now = new Date(settings.now());
-    const due = await k
+    const row = await k
       .selectFrom('notifications as n')
       .innerJoin('users as u', 'u.id', 'n.user_id')
       .select(['n.id', 'n.user_id', 'n.type', 'n.message', 'n.debate_id', 'n.email_attempts', 'u.email'])
@@ -77,35 +90,62 @@ export async function sendDueEmails(db: Database, settings: MailSettings, batch:
         eb.or([eb('n.email_next_at', 'is', null), eb('n.email_next_at', '<=', now.toISOString())]),
       )
       .orderBy('n.created_at')
-      .limit(batch)
+      .limit(1)
       .forUpdate('n')
       .skipLocked()
+      .executeTakeFirst();
+    if (!row) return null;
+    const attempt = row.email_attempts + 1;
+    await k
+      .updateTable('notifications')
+      .set({ email_attempts: attempt, email_next_at: new Date(now.getTime() + MAIL_CLAIM_MS) })
+      .where('id', '=', row.id)
       .execute();
-    for (const row of due) {
-      const attempt = row.email_attempts + 1;
-      try {
-        await settings.mailer.send(notificationEmail(row, settings));
-        await k
-          .updateTable('notifications')
-          .set({ email_state: 'sent', email_attempts: attempt, email_next_at: null })
-          .where('id', '=', row.id)
-          .execute();
-      } catch (error) {
-        settings.onSendError?.(error, row.id);
-        const givenUp = attempt >= MAIL_ATTEMPTS;
-        await k
-          .updateTable('notifications')
-          .set({
-            email_state: givenUp ? 'failed' : 'pending',
-            email_attempts: attempt,
-            email_next_at: givenUp ? null : new Date(now.getTime() + backoffMs(attempt)),
-          })
-          .where('id', '=', row.id)
-          .execute();
-      }
-    }
-    return due.length;
+    return { ...row, attempt };
   });
+}
+
+/** Stores how a claimed email's send went, unless another node has claimed it since (its claim ran out). */
+async function recordSend(db: Database, email: DueEmail, sent: boolean, now: Date) {
+  const givenUp = !sent && email.attempt >= MAIL_ATTEMPTS;
+  await query<Tables>(db.em())
+    .updateTable('notifications')
+    .set(
+      sent
+        ? { email_state: 'sent', email_next_at: null }
+        : {
+            email_state: givenUp ? 'failed' : 'pending',
+            email_next_at: givenUp ? null : new Date(now.getTime() + backoffMs(email.attempt)),
+          },
+    )
+    .where('id', '=', email.id)
+    .where('email_state', '=', 'pending')
+    .where('email_attempts', '=', email.attempt)
+    .execute();
+}
+
+/**
+ * One pass of the mailer: claims due emails one at a time, sends each with no transaction open (an SMTP
+ * server that is slow to answer holds nothing but this pass), then records how it went. A crash after a send
+ * and before its record sends that email again once the claim runs out (at least once). A refused send waits
+ * longer each time, and after MAIL_ATTEMPTS is given up. Returns how many emails it handled.
+ */
+export async function sendDueEmails(db: Database, settings: MailSettings, batch: number): Promise<number> {
+  let handled = 0;
+  while (handled < batch) {
+    const email = await claimDueEmail(db, new Date(settings.now()));
+    if (email === null) break;
+    handled += 1;
+    let sent = true;
+    try {
+      await settings.mailer.send(notificationEmail(email, settings));
+    } catch (error) {
+      sent = false;
+      settings.onSendError?.(error, email.id);
+    }
+    await recordSend(db, email, sent, new Date(settings.now()));
+  }
+  return handled;
 }
 
 /** Whether any email is waiting; for tests and the mailer's log. */

@@ -11,6 +11,9 @@ export type Mailer = {
   close: () => void;
 };
 
+/** The longest an SMTP server may keep a send waiting at any one step (connect, greeting, each reply). */
+export const SMTP_TIMEOUT_MS = 20_000;
+
 /**
  * A mailer over SMTP (`smtp://user:pass@host:port`, or `smtps://` for implicit TLS), through nodemailer.
  * Loaded on first use, so a service without SMTP never loads it.
@@ -18,7 +21,19 @@ export type Mailer = {
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   let transport: Promise<import('nodemailer').Transporter> | null = null;
   const open = () => {
-    transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(smtpUrl, { from }));
+    transport ??= import('nodemailer').then((nodemailer) =>
+      // Bounded, so a send ends well within the claim on its email (MAIL_CLAIM_MS in mail-outbox.ts); the
+      // library's own defaults wait up to ten minutes on a silent server.
+      nodemailer.createTransport(
+        {
+          url: smtpUrl,
+          connectionTimeout: SMTP_TIMEOUT_MS,
+          greetingTimeout: SMTP_TIMEOUT_MS,
+          socketTimeout: SMTP_TIMEOUT_MS,
+        },
+        { from },
+      ),
+    );
     return transport;
   };
   return {

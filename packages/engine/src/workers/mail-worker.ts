@@ -4,7 +4,7 @@ import { EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
-/** Emails claimed per pass: each is an SMTP round trip inside the claiming transaction. */
+/** Emails sent per pass at most: each is claimed, sent with no transaction open, then recorded. */
 const BATCH = 50;
 
 /** One pass: sends the notification emails that are due (core's notifications/mail-outbox.ts). */
