@@ -59,6 +59,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   const subscriptions = new Map<string, Json>();
   const amountOf = (price: string) => options.amounts?.[price] ?? 0;
   const now = () => Math.floor(Date.now() / 1000);
+  /** While set, subscription reads wait for it: a processor slow to answer. */
+  let readsHeld: Promise<void> | null = null;
+  let readsWaiting = 0;
 
   const routes: { method: string; pattern: RegExp; handle: (params: Json, id?: string) => [number, Json] }[] =
     [
@@ -149,6 +152,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
       res.end(JSON.stringify(body));
     };
+    if (readsHeld !== null && req.method === 'GET' && path.startsWith('/v1/subscriptions/')) {
+      readsWaiting += 1;
+      await readsHeld;
+      readsWaiting -= 1;
+    }
     const replay = idempotencyKey ? replies.get(`${req.method} ${path} ${idempotencyKey}`) : undefined;
     if (replay) return send(200, replay);
     for (const route of routes) {
@@ -283,6 +291,24 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
         parent: {
           type: 'subscription_details',
           subscription_details: { subscription: subscriptionId, metadata: subscription.metadata },
+        },
+      };
+    },
+
+    /**
+     * Subscription reads wait until the returned function is called (a processor slow to answer);
+     * `waiting()` says how many are waiting now.
+     */
+    holdSubscriptionReads: () => {
+      let release: () => void = () => {};
+      readsHeld = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return {
+        waiting: () => readsWaiting,
+        release: () => {
+          readsHeld = null;
+          release();
         },
       };
     },

@@ -260,6 +260,31 @@ describe('POST /api/billing/webhook', () => {
       expect((await balanceOf(alice)).plan).toBe('enterprise');
     });
 
+    it("applies an account's other events while one waits on a slow processor read", async () => {
+      const alice = await registerUser(h);
+      const session = await proCheckout(alice);
+      const pack = await packCheckout(alice);
+      const held = fake.holdSubscriptionReads();
+      try {
+        const slow = deliver(h, stripeEvent('checkout.session.completed', session));
+        for (let i = 0; i < 500 && held.waiting() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(held.waiting()).toBe(1);
+        // The same account's pack purchase needs no read: it is applied at once, not after the slow one.
+        const fast = deliver(h, stripeEvent('checkout.session.completed', pack));
+        const answered = await Promise.race([
+          fast.then((res) => res.status),
+          new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+        ]);
+        expect(answered).toBe(200);
+        expect((await balanceOf(alice)).balance).toBe(110);
+        held.release();
+        expect((await slow).status).toBe(200);
+      } finally {
+        held.release();
+      }
+      expect((await balanceOf(alice)).plan).toBe('byok_pro');
+    });
+
     it('answers 503 and records nothing when the processor cannot be read, so the redelivery applies it', async () => {
       const alice = await registerUser(h);
       const session = await proCheckout(alice);
