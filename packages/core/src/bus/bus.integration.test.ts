@@ -195,6 +195,15 @@ describe.each([
     stopBroken();
   });
 
+  it('says no_engine once the timeout passes when the serving node never answers', async () => {
+    const id = randomUUID();
+    const stop = await bus.commands.serve(id, () => new Promise(() => {}));
+    const started = Date.now();
+    await expect(bus.commands.send(id, { type: 'inspect' }, 200)).resolves.toBe('no_engine');
+    expect(Date.now() - started).toBeLessThan(2000);
+    stop();
+  });
+
   it('hands BYOK keys from the process holding them, and nothing once released', async () => {
     const id = randomUUID();
     expect(await bus.keys.fetch(id)).toBeNull();

@@ -1,15 +1,16 @@
 import type { DebateEvent, Notification } from '@verdict/contracts';
-import type {
-  Bus,
-  CommandBus,
-  CommandReply,
-  DebateCommand,
-  DebateJob,
-  EventBus,
-  JobHandle,
-  JobQueue,
-  KeyCourier,
-  NotificationChannel,
+import {
+  type Bus,
+  COMMAND_TIMEOUT_MS,
+  type CommandBus,
+  type CommandReply,
+  type DebateCommand,
+  type DebateJob,
+  type EventBus,
+  type JobHandle,
+  type JobQueue,
+  type KeyCourier,
+  type NotificationChannel,
 } from './ports.ts';
 
 /** In-process bus for embedded mode: same semantics as NATS, one process. */
@@ -125,11 +126,20 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
 function memoryCommandBus(): CommandBus {
   const handlers = new Map<string, (command: DebateCommand) => Promise<CommandReply | 'no_engine'>>();
   return {
-    send: async (debateId, command) => {
+    send: async (debateId, command, timeoutMs = COMMAND_TIMEOUT_MS) => {
       const handler = handlers.get(debateId);
       if (!handler) return 'no_engine';
-      // As over NATS: a handler that throws leaves the caller with nobody running the debate.
-      return handler(command).catch(() => 'no_engine' as const);
+      // As over NATS: a handler that throws, or does not answer in time, leaves the caller with nobody
+      // running the debate.
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<'no_engine'>((resolve) => {
+        timer = setTimeout(() => resolve('no_engine'), timeoutMs);
+      });
+      try {
+        return await Promise.race([handler(command).catch(() => 'no_engine' as const), silent]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     serve: async (debateId, handler) => {
       handlers.set(debateId, handler);

@@ -18,16 +18,17 @@ import {
   TimeoutError,
 } from '@nats-io/transport-node';
 import { type DebateEvent, type Notification, subjects } from '@verdict/contracts';
-import type {
-  Bus,
-  CommandBus,
-  CommandReply,
-  DebateCommand,
-  EventBus,
-  JobHandle,
-  JobQueue,
-  KeyCourier,
-  NotificationChannel,
+import {
+  type Bus,
+  COMMAND_TIMEOUT_MS,
+  type CommandBus,
+  type CommandReply,
+  type DebateCommand,
+  type EventBus,
+  type JobHandle,
+  type JobQueue,
+  type KeyCourier,
+  type NotificationChannel,
 } from './ports.ts';
 
 export type NatsBusOptions = {
@@ -219,7 +220,7 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
 
 function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): CommandBus {
   return {
-    send: async (debateId, command, timeoutMs = 5000) => {
+    send: async (debateId, command, timeoutMs = COMMAND_TIMEOUT_MS) => {
       try {
         const reply = await nc.request(subject(debateId), encode(command), { timeout: timeoutMs });
         return decode<CommandReply | 'no_engine'>(reply.data);

@@ -69,6 +69,9 @@ export type CommandReply = {
   history?: TransitionRecord[];
 };
 
+/** How long a command waits for its answer unless the caller says otherwise; silence counts as no engine. */
+export const COMMAND_TIMEOUT_MS = 5000;
+
 /** Commands travel to whichever node holds the debate; 'no_engine' means none does. */
 export type CommandBus = {
   send: (debateId: string, command: DebateCommand, timeoutMs?: number) => Promise<CommandReply | 'no_engine'>;
