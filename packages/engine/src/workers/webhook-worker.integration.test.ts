@@ -104,15 +104,17 @@ describe('the webhook senders of an engine node', () => {
   });
 
   it('deletes finished deliveries and handled outbox rows older than 30 days on its own', async () => {
+    // One statement: the retention pass runs meanwhile, and could take the delivery before its attempt.
     const [old] = await t.core.db.execute<{ id: string }>(
-      `insert into webhook_deliveries (webhook_id, event, body, status, attempts, created_at)
-       values (?, 'ping', '{}', 'succeeded', 1, now() - interval '31 days') returning id`,
+      `with delivery as (
+         insert into webhook_deliveries (webhook_id, event, body, status, attempts, created_at)
+         values (?, 'ping', '{}', 'succeeded', 1, now() - interval '31 days') returning id
+       ), attempt as (
+         insert into webhook_delivery_attempts (delivery_id, attempt, started_at, status_code, duration_ms)
+         select id, 1, now() - interval '31 days', 200, 5 from delivery
+       )
+       select id from delivery`,
       [webhookId],
-    );
-    await t.core.db.execute(
-      `insert into webhook_delivery_attempts (delivery_id, attempt, started_at, status_code, duration_ms)
-       values (?, 1, now() - interval '31 days', 200, 5)`,
-      [old!.id],
     );
     await t.core.db.execute(
       `insert into webhook_outbox (user_id, event, dedupe_key, payload, created_at, dispatched_at)
