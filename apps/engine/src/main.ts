@@ -1,4 +1,4 @@
-import { ConfigError, createCore, createLogger, loadConfig } from '@verdict/core';
+import { ConfigError, createCore, createLogger, loadConfig, OperatorError } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
 
 /**
@@ -46,4 +46,11 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // A PostgreSQL or NATS it cannot start on: the message says what and where, in one line.
+  if (!(err instanceof OperatorError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
