@@ -1,4 +1,12 @@
-import { ConfigError, createCore, createLogger, loadConfig, OperatorError } from '@verdict/core';
+import {
+  ConfigError,
+  createCore,
+  createLogger,
+  describeEmbeddings,
+  describeModels,
+  loadConfig,
+  OperatorError,
+} from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
 
 /**
@@ -27,6 +35,8 @@ async function main() {
     onBackgroundError: (err) => logger.warn({ err }, 'background task failed'),
     log: (message) => logger.info(message),
   });
+  logger.info(describeModels(config.providers));
+  logger.info(describeEmbeddings(config.providers));
   const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
   node.start();
   logger.info(
