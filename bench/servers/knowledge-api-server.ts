@@ -1,7 +1,7 @@
 /**
  * The API in distributed mode (PostgreSQL + NATS) for bench/suites/knowledge.ts, built like production
  * (loadConfig + createCore + buildServer; no engine node) with the production embedder: the engine's
- * createEmbedder({openai}) through the official OpenAI SDK, pointed at a stand-in OpenAI embeddings endpoint
+ * createEmbedder (EMBEDDINGS=openai) through the official OpenAI SDK, pointed at a stand-in OpenAI embeddings endpoint
  * served by this process on another loopback port. The stand-in answers POST /v1/embeddings with a
  * deterministic 1536-dimension vector (text-embedding-3-small's size; the engine's fake LLM server answers
  * 64 dimensions, which would pair only 64 of the stored 1536 elements in similar.ts's unnest), base64 float32
@@ -143,7 +143,11 @@ if (config.database.kind !== 'postgres' || config.nats.kind !== 'nats') {
 const schema = config.database.schema;
 const databaseUrl = config.database.url;
 const endpoint = await startEmbeddingsEndpoint();
-const embedder = createEmbedder({ openai: 'sk-bench' }, { baseUrls: { openai: `${endpoint.url}/v1` } });
+const embedder = createEmbedder({
+  embeddings: 'openai',
+  keys: { openai: 'sk-bench' },
+  baseUrls: { openai: `${endpoint.url}/v1` },
+});
 if (!embedder) throw new Error('createEmbedder returned no embedder');
 const core = await createCore(config, { embedder });
 

@@ -91,11 +91,16 @@ export function runAdmin(args: string[], env: Record<string, string>) {
 }
 
 /**
- * Runs what `npm start` runs when it is expected to refuse to start: resolves once it exits. Should it get
- * ready after all, it is stopped, and exits 0.
+ * Runs the API process when it is expected to refuse to start: resolves once it exits. Should it get ready
+ * after all, it is stopped, and exits 0. `entry` is main.ts (`npm run start:api`) or start.ts (`npm start`).
  */
-export function runApiExpectingRefusal(env: Record<string, string>) {
-  return runToExit(['apps/api/src/main.ts'], { PORT: '0', LOG_LEVEL: 'info', ...env }, /listening at/);
+export function runApiExpectingRefusal(env: Record<string, string>, entry = 'apps/api/src/main.ts') {
+  return runToExit([entry], { PORT: '0', LOG_LEVEL: 'info', ...env }, /listening at/);
+}
+
+/** Runs an engine node (`npm run start:engine`) expected to refuse to start, like runApiExpectingRefusal. */
+export function runEngineExpectingRefusal(env: Record<string, string>) {
+  return runToExit(['apps/engine/src/main.ts'], { LOG_LEVEL: 'info', ...env }, /engine node started/);
 }
 
 async function runToExit(args: string[], env: Record<string, string>, unwanted?: RegExp) {

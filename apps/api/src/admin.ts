@@ -8,7 +8,7 @@ import {
   OperatorError,
 } from '@verdict/core';
 import { runThroughServer } from './admin/channel-client.ts';
-import { runAdminCommand, USAGE } from './admin/commands.ts';
+import { createDatabaseCommand, runAdminCommand, USAGE } from './admin/commands.ts';
 
 /**
  * `npm run admin -- <command>`: operator tasks on the configured database. In embedded mode the process
@@ -23,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
   const print = (lines: string[]) => {
     for (const line of lines) process.stdout.write(`${line}\n`);
   };
+  if (argv[0] === 'create-database') {
+    print(await createDatabaseCommand(loadConfig()));
+    return 0;
+  }
   let core: Core;
   try {
     core = await createCore(loadConfig(), { lockRole: 'admin' });

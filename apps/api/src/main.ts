@@ -1,4 +1,13 @@
-import { ConfigError, createCore, createLogger, loadConfig, lockDataDir, OperatorError } from '@verdict/core';
+import {
+  ConfigError,
+  createCore,
+  createLogger,
+  describeEmbeddings,
+  describeModels,
+  loadConfig,
+  lockDataDir,
+  OperatorError,
+} from '@verdict/core';
 import { createEmbedder, engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { buildServer } from './http/server.ts';
@@ -36,16 +45,17 @@ async function main() {
       logger.error(report, 'a database transaction was open too long and was rolled back'),
     dataDirLock: lock,
     // The question of GET /api/similar is embedded here, with the model the engine nodes embed debates with.
-    embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),
+    embedder: createEmbedder(config.providers),
   });
   const app = await buildServer({ core, logger });
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  logger.info(describeModels(config.providers));
   logger.info(
     core.similar.model
-      ? `embeddings: ${core.similar.model} (similar debates), stored as ${await core.similar.storage()}`
-      : 'embeddings are off: no OpenAI, Google or Ollama provider is configured; /api/similar finds nothing',
+      ? `${describeEmbeddings(config.providers)}, stored as ${await core.similar.storage()}`
+      : describeEmbeddings(config.providers),
   );
   const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
   const engine =

@@ -1,4 +1,12 @@
-import { ConfigError, createCore, createLogger, loadConfig } from '@verdict/core';
+import {
+  ConfigError,
+  createCore,
+  createLogger,
+  describeEmbeddings,
+  describeModels,
+  loadConfig,
+  OperatorError,
+} from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
 
 /**
@@ -29,6 +37,8 @@ async function main() {
     onTransactionTimeout: (report) =>
       logger.error(report, 'a database transaction was open too long and was rolled back'),
   });
+  logger.info(describeModels(config.providers));
+  logger.info(describeEmbeddings(config.providers));
   const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
   node.start();
   logger.info(
@@ -48,4 +58,11 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // A PostgreSQL or NATS it cannot start on: the message says what and where, in one line.
+  if (!(err instanceof OperatorError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}

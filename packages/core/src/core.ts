@@ -101,6 +101,9 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
           servers: config.nats.servers,
           prefix: config.natsPrefix,
           jobAckWaitMs: config.engine.jobAckWaitMs,
+        }).catch(async (error: unknown) => {
+          await db.close();
+          throw error;
         })
       : memoryBus();
   const debateReads = createDebateReads(db, clock);

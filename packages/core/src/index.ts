@@ -37,6 +37,7 @@ export type {
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore, type Services } from './core.ts';
 export { openServiceDatabase as openDatabase } from './database.ts';
+export { type CreatedDatabase, createNamedDatabase } from './db/create-database.ts';
 export { query, type TablesOf } from './db/kysely.ts';
 export type { Database, OpenDatabaseOptions } from './db/orm.ts';
 export { defaultTemplatesDir, prepareTemplate } from './db/pglite-template.ts';

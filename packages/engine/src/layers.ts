@@ -123,7 +123,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     clock: core.clock,
     slots: config.engine.slots,
     providerKeys: config.providers.keys,
-    providerOptions: { baseUrls: config.providers.baseUrls },
+    providerOptions: { baseUrls: config.providers.baseUrls, models: config.providers.models },
     simulated: {
       firstTokenMs: config.simulated.firstTokenMs,
       tokensPerSecond: config.simulated.tokensPerSecond,
@@ -134,7 +134,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },
     scoreIntervalMs: config.engine.scoreIntervalMs,
-    embedder: createEmbedder(config.providers.keys, { baseUrls: config.providers.baseUrls }),
+    embedder: createEmbedder(config.providers),
     ...mailOptions(core, log),
     scheduler: {
       runDue: createScheduler(core.db, core.clock, core.debateCreation).runDue,

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '@verdict/contracts';
-import { AppError, type Core } from '@verdict/core';
+import { AppError, type Config, type Core, createNamedDatabase, OperatorError } from '@verdict/core';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-user   --email <email> --name <name> [--password <pw>] [--plan <plan>]
+  create-database   creates the database DATABASE_URL names (nothing else ever creates one)
+  create-user     --email <email> --name <name> [--password <pw>] [--plan <plan>]
   set-plan      --email <email> --plan <free|starter|pro|byok|byok_pro|enterprise>
   grant-credits --email <email> --amount <n> [--note <text>]
   create-key    --email <email> --name <key name> [--rate-limit <per minute>]
@@ -13,6 +14,25 @@ Commands:
 
 Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR). When an embedded
 server is running on DATA_DIR, the command runs inside that server, over its admin channel.`;
+
+/**
+ * create-database: the database DATABASE_URL names, on its server, as its user. It runs before any
+ * database is opened (the one it makes does not exist yet). The embedded database is created by the first
+ * start, so it needs DATABASE_URL.
+ */
+export async function createDatabaseCommand(config: Config): Promise<string[]> {
+  if (config.database.kind !== 'postgres') {
+    throw new OperatorError(
+      'create-database needs DATABASE_URL (the embedded database in DATA_DIR is created by the first npm start)',
+    );
+  }
+  const result = await createNamedDatabase(config.database.url);
+  return [
+    result.created
+      ? `created database "${result.name}" on PostgreSQL at ${result.address}`
+      : `database "${result.name}" already exists on PostgreSQL at ${result.address}`,
+  ];
+}
 
 const OPTIONS = {
   email: { type: 'string' },

@@ -112,4 +112,64 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ STRIPE_API_URL: 'stripe' })).toThrow(ConfigError);
   });
+
+  it('takes a model per provider and tier from <PROVIDER>_MODEL_<TIER>, and nothing else from the table', () => {
+    expect(loadConfig({}).providers.models).toEqual({});
+    const { models } = loadConfig({
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: 'https://gateway.example/v1',
+      OPENAI_MODEL_SONNET: 'gpt-4.1',
+      OPENAI_MODEL_HAIKU: 'gpt-4.1-mini',
+      OLLAMA_MODEL_LOCAL: 'qwen3:14b',
+    }).providers;
+    expect(models).toEqual({
+      openai: { sonnet: 'gpt-4.1', haiku: 'gpt-4.1-mini' },
+      ollama: { local: 'qwen3:14b' },
+    });
+  });
+
+  it('refuses model overrides it cannot honour, one line each', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        OPENAI_MODEL_SONET: 'gpt-4.1',
+        ANTHROPIC_MODEL_LOCAL: 'claude-local',
+        GOOGLE_MODEL_OPUS: 'gemini pro',
+        OPENROUTER_MODEL_HAIKU: '',
+        PORT: 'eighty',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const lines = (error as Error).message.split('\n').slice(1);
+    expect(lines).toHaveLength(5);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ {2}PORT: /),
+        '  OPENAI_MODEL_SONET: no tier "sonet" (tiers: opus, sonnet, haiku, local)',
+        '  ANTHROPIC_MODEL_LOCAL: only ollama serves the local tier (a cloud API is never local)',
+        '  GOOGLE_MODEL_OPUS: a model id without spaces or commas',
+        '  OPENROUTER_MODEL_HAIKU: a model id without spaces or commas',
+      ]),
+    );
+  });
+
+  it('embeds nothing unless EMBEDDINGS says so, and refuses a provider it could not reach', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).providers.embeddings).toBe('off');
+    expect(loadConfig({ EMBEDDINGS: 'auto' }).providers.embeddings).toBe('auto');
+    expect(loadConfig({ GOOGLE_API_KEY: 'g', EMBEDDINGS: 'google' }).providers.embeddings).toBe('google');
+    expect(
+      loadConfig({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDINGS: 'ollama' }).providers.embeddings,
+    ).toBe('ollama');
+    expect(() => loadConfig({ EMBEDDINGS: 'openai' })).toThrow(
+      'EMBEDDINGS: openai embeds only with OPENAI_API_KEY set',
+    );
+    expect(() => loadConfig({ EMBEDDINGS: 'ollama' })).toThrow(
+      'EMBEDDINGS: ollama embeds only with OLLAMA_BASE_URL set',
+    );
+    expect(() => loadConfig({ ANTHROPIC_API_KEY: 'a', EMBEDDINGS: 'anthropic' })).toThrow(
+      /EMBEDDINGS: .*off, auto, openai, google, ollama/,
+    );
+  });
 });

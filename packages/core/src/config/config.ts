@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import type { ProviderName } from '@verdict/contracts';
 import { z } from 'zod';
-import { PROVIDERS } from '../routing/providers.ts';
+import { type ProviderConfig, providerConfig } from './provider-env.ts';
 
 const Url = z.url({ protocol: /^https?$/ });
 
@@ -141,21 +140,6 @@ const EnvSchema = z.object({
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 });
 
-/**
- * `<NAME>_API_KEY` and `<NAME>_BASE_URL` of every provider in the provider table (ANTHROPIC_API_KEY,
- * OLLAMA_BASE_URL …). A keyless provider (Ollama) is enabled by its base URL alone.
- */
-const providerVariable = (name: ProviderName, what: 'API_KEY' | 'BASE_URL') =>
-  `${name.toUpperCase()}_${what}`;
-const ProviderEnv = z.object(
-  Object.fromEntries(
-    PROVIDERS.flatMap((name) => [
-      [providerVariable(name, 'API_KEY'), z.string().min(1).optional()],
-      [providerVariable(name, 'BASE_URL'), Url.optional()],
-    ]),
-  ),
-);
-
 export type Config = {
   port: number;
   host: string;
@@ -195,11 +179,8 @@ export type Config = {
     /** How often each node's scheduler looks for due scheduled debates. */
     schedulerIntervalMs: number;
   };
-  /** The service's own provider keys (never logged) and endpoints. */
-  providers: {
-    keys: Partial<Record<ProviderName, string>>;
-    baseUrls: Partial<Record<ProviderName, string>>;
-  };
+  /** The service's own provider keys (never logged), endpoints, model ids and embedding choice. */
+  providers: ProviderConfig;
   simulated: { firstTokenMs: number; tokensPerSecond: number };
   debates: { freeMonthly: number; concurrentLimit: number; cacheTtlMs: number };
   billing: BillingConfig;
@@ -242,20 +223,15 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
-  const providerEnv = ProviderEnv.safeParse(env);
-  const issues = [...(parsed.error?.issues ?? []), ...(providerEnv.error?.issues ?? [])];
-  if (!parsed.success || !providerEnv.success) {
-    const lines = issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const providers = providerConfig(env);
+  const lines = [
+    ...(parsed.error?.issues ?? []).map((issue) => `  ${issue.path.join('.')}: ${issue.message}`),
+    ...providers.problems,
+  ];
+  if (!parsed.success || lines.length > 0) {
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const fromProviderEnv = (what: 'API_KEY' | 'BASE_URL') =>
-    Object.fromEntries(
-      PROVIDERS.flatMap((name) => {
-        const value = providerEnv.data[providerVariable(name, what)];
-        return typeof value === 'string' ? [[name, value]] : [];
-      }),
-    ) as Partial<Record<ProviderName, string>>;
   if (e.SMTP_URL && !e.EMAIL_LINK_SECRET) {
     throw new ConfigError(
       'Invalid environment:\n  EMAIL_LINK_SECRET: required with SMTP_URL (it signs unsubscribe links)',
@@ -313,7 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       staleAfterMs: e.ENGINE_STALE_AFTER_MS,
       schedulerIntervalMs: e.ENGINE_SCHEDULER_INTERVAL_MS,
     },
-    providers: { keys: fromProviderEnv('API_KEY'), baseUrls: fromProviderEnv('BASE_URL') },
+    providers: providers.config,
     simulated: { firstTokenMs: e.SIMULATED_FIRST_TOKEN_MS, tokensPerSecond: e.SIMULATED_TOKENS_PER_SECOND },
     debates: {
       freeMonthly: e.FREE_MONTHLY_DEBATES,

@@ -7,6 +7,7 @@ import { query } from './kysely.ts';
 import { migrations } from './migrations/index.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
+import { firstContact } from './postgres-startup.ts';
 import {
   onOtherConnections,
   type TransactionGuardOptions,
@@ -141,6 +142,9 @@ async function openPostgres(
     logger,
     clientUrl: config.url,
     schema: config.schema,
+    // The ORM would create a missing database at its first connection: a misspelt DATABASE_URL would then
+    // start on an empty database. Only `npm run admin -- create-database` creates one.
+    ensureDatabase: false,
     pool: { min: 0, max: 10 },
     // search_path makes raw SQL and migrations land in the configured schema (tests use one each).
     driverOptions: {
@@ -150,6 +154,10 @@ async function openPostgres(
       query_timeout: 30_000,
       idleTimeoutMillis: 30_000,
     },
+  });
+  await firstContact(config.url, () => orm.em.getConnection().execute('select 1')).catch(async (error) => {
+    await orm.close(true);
+    throw error;
   });
   await orm.em
     .getConnection()

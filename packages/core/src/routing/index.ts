@@ -1,4 +1,5 @@
 /** Model routing, pure: which provider and model serve each task, and what they cost at list price. */
+export { describeEmbeddings, describeModels } from './active-models.ts';
 export { judgeModelFor, type ProviderSettings } from './judge-model.ts';
 export {
   candidateProviders,
@@ -25,7 +26,10 @@ export {
 export { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
 export {
   BYOK_PROVIDERS,
+  EMBEDDING_PROVIDERS,
+  type EmbeddingsSetting,
   embeddingModelFor,
+  type ModelOverrides,
   type ModelPrice,
   PROVIDER_TABLE,
   PROVIDERS,

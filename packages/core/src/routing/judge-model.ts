@@ -1,11 +1,13 @@
 import type { FundingSource, ProviderName } from '@verdict/contracts';
 import { type DebatePreset, type KeyRouting, planDebate } from './models.ts';
-import { usableProviders } from './providers.ts';
+import { type ModelOverrides, usableProviders } from './providers.ts';
 import { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from './simulated-models.ts';
 
 export type ProviderSettings = {
   keys: Partial<Record<ProviderName, string>>;
   baseUrls: Partial<Record<ProviderName, string>>;
+  /** The operator's model ids per provider and tier. */
+  models?: ModelOverrides;
 };
 
 /**
@@ -22,5 +24,5 @@ export function judgeModelFor(
   }
   const preset = (debate.preset ??
     (debate.fundingSource === 'free_tier' ? 'economy' : null)) as DebatePreset | null;
-  return planDebate(preset, debate.routing, available).judge.id;
+  return planDebate(preset, debate.routing, available, providers.models).judge.id;
 }

@@ -283,3 +283,23 @@ function catchError(fn: () => unknown): Error {
   }
   throw new Error('expected a throw');
 }
+
+describe("the operator's model ids", () => {
+  const deployment = {
+    openai: { opus: 'gw-large', sonnet: 'gw-medium' },
+    openrouter: { opus: 'gw/router-large' },
+  };
+
+  it('replace the table for the tiers they name, on every route of a debate', () => {
+    const plan = planDebate(null, null, ['openai'], deployment);
+    expect(plan.judge.id).toBe('openai:gw-large');
+    expect(plan.debater.id).toBe('openai:gw-medium');
+    expect(plan.panelModels).toEqual(['openai:gw-medium']);
+    expect(plan.classifier.id).toBe(`openai:${MODEL_TABLE.haiku.openai}`);
+  });
+
+  it("stay under a debate preset's own models", () => {
+    const plan = planDebate('deepseek', null, ['openrouter'], deployment);
+    expect(plan.judge.id).toBe(`openrouter:${DEBATE_PRESET_ROUTING.deepseek.models?.opus?.openrouter}`);
+  });
+});

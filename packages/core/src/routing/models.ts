@@ -1,5 +1,5 @@
 import type { KeyPreset, ProviderName, TaskName, Tier } from '@verdict/contracts';
-import { PROVIDER_TABLE, PROVIDERS } from './providers.ts';
+import { type ModelOverrides, PROVIDER_TABLE, PROVIDERS } from './providers.ts';
 
 /**
  * Which model serves which task: the models per tier and provider (from the provider table), a default tier
@@ -82,6 +82,11 @@ export type RoutingOptions = {
   prefer?: readonly ProviderName[] | undefined;
   /** Model ids replacing the table's for some tier/provider pairs (debate presets use it). */
   models?: Partial<Record<Tier, Partial<Record<ProviderName, string>>>> | undefined;
+  /**
+   * The operator's model ids (`<PROVIDER>_MODEL_<TIER>`): the deployment's own model table, under a debate
+   * preset's `models` (a preset naming DeepSeek models keeps them).
+   */
+  deployment?: ModelOverrides | undefined;
 };
 
 export type Route = {
@@ -133,8 +138,9 @@ export function modelFor(
   tier: Tier,
   provider: ProviderName,
   models?: RoutingOptions['models'],
+  deployment?: ModelOverrides,
 ): string | undefined {
-  return models?.[tier]?.[provider] ?? MODEL_TABLE[tier][provider];
+  return models?.[tier]?.[provider] ?? deployment?.[provider]?.[tier] ?? MODEL_TABLE[tier][provider];
 }
 
 export const modelId = (provider: ProviderName, model: string) => `${provider}:${model}`;
@@ -149,7 +155,7 @@ export function routeTask(task: TaskName, options: RoutingOptions): Route {
   const { tier, source } = tierFor(task, options);
   const candidates = candidateProviders(options);
   for (const provider of candidates) {
-    const model = modelFor(tier, provider, options.models);
+    const model = modelFor(tier, provider, options.models, options.deployment);
     if (model) return { task, tier, provider, model, id: modelId(provider, model), source };
   }
   throw new RoutingError(task, tier, explain(task, tier, options, candidates));
@@ -158,7 +164,7 @@ export function routeTask(task: TaskName, options: RoutingOptions): Route {
 function explain(task: TaskName, tier: Tier, options: RoutingOptions, candidates: ProviderName[]): string {
   const list = (items: readonly string[] | null | undefined) =>
     items == null ? 'any' : items.length ? items.join(', ') : 'none';
-  const servers = PROVIDERS.filter((p) => modelFor(tier, p, options.models));
+  const servers = PROVIDERS.filter((p) => modelFor(tier, p, options.models, options.deployment));
   const why =
     options.available.length === 0
       ? 'no provider is configured (no provider keys)'
@@ -192,7 +198,7 @@ export function modelsForPanel(
   const ids: string[] = [];
   for (const tier of tiers) {
     for (const provider of candidateProviders(options)) {
-      const model = modelFor(tier, provider, options.models);
+      const model = modelFor(tier, provider, options.models, options.deployment);
       if (model) ids.push(modelId(provider, model));
     }
   }
@@ -273,9 +279,11 @@ export function debateRoutingOptions(
   preset: DebatePreset | null | undefined,
   key: KeyRouting | null | undefined,
   available: readonly ProviderName[],
+  deployment?: ModelOverrides,
 ): RoutingOptions {
   const base: RoutingOptions = {
     available,
+    deployment,
     preset: key?.preset ?? null,
     routingOverrides: key?.routingOverrides ?? null,
     allowedProviders: key?.allowedProviders ?? null,
@@ -302,8 +310,9 @@ export function planDebate(
   preset: DebatePreset | null | undefined,
   key: KeyRouting | null | undefined,
   available: readonly ProviderName[],
+  deployment?: ModelOverrides,
 ): DebatePlan {
-  const options = debateRoutingOptions(preset, key, available);
+  const options = debateRoutingOptions(preset, key, available, deployment);
   const judge = routeTask('synthesizer', options);
   const debater = routeTask('debater', options);
   // Without a debate preset, seats rotate through one model per usable provider at the debater's tier: a

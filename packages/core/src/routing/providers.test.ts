@@ -27,6 +27,8 @@ describe('the provider table', () => {
     expect(config.providers).toEqual({
       keys: { openrouter: 'sk-or-1' },
       baseUrls: { ollama: 'http://127.0.0.1:11434/v1' },
+      models: {},
+      embeddings: 'off',
     });
     expect(() => loadConfig({ GOOGLE_BASE_URL: 'not a url' })).toThrow(/GOOGLE_BASE_URL/);
     expect(Object.keys(PROVIDER_TABLE)).toHaveLength(PROVIDERS.length);

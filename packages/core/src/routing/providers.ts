@@ -134,15 +134,33 @@ export function usableProviders(
   });
 }
 
+/** The operator's model ids per provider and tier (`<PROVIDER>_MODEL_<TIER>`), replacing the table's. */
+export type ModelOverrides = Partial<Record<ProviderName, Partial<Record<Tier, string>>>>;
+
+/** Providers with a text-embedding model, in the table's order. */
+export const EMBEDDING_PROVIDERS = PROVIDERS.filter(
+  (name) => (PROVIDER_TABLE[name] as ProviderEntry).embedding !== undefined,
+);
+
 /**
- * The embedding model a deployment uses, as "provider:model": the first usable provider (table order) that
- * has one, or null when none does (then nothing is embedded and similar-debate lookups find nothing).
+ * EMBEDDINGS: `off` embeds nothing; `auto` the first usable provider that embeds; a provider's name, that
+ * one. Embedding sends every completed debate's text to the provider, so it is never switched on by a key
+ * alone.
+ */
+export type EmbeddingsSetting = 'off' | 'auto' | ProviderName;
+
+/**
+ * The embedding model a deployment uses, as "provider:model", by the EMBEDDINGS setting; null when it is
+ * off or nothing usable embeds (then nothing is embedded and similar-debate lookups find nothing).
  */
 export function embeddingModelFor(
+  setting: EmbeddingsSetting,
   keys: Partial<Record<ProviderName, string>>,
   baseUrls: Partial<Record<ProviderName, string>> = {},
 ): ({ provider: ProviderName } & EmbeddingModel) | null {
+  if (setting === 'off') return null;
   for (const name of usableProviders(keys, baseUrls)) {
+    if (setting !== 'auto' && name !== setting) continue;
     const embedding = (PROVIDER_TABLE[name] as ProviderEntry).embedding;
     if (embedding) return { provider: name, ...embedding };
   }

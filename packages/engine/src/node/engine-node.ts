@@ -40,12 +40,8 @@ export const runNode = (
       const { mail, embedder } = extras;
       if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
       else log('info', 'notification email is off: SMTP_URL is not set');
-      if (embedder) {
-        log('info', `embeddings: ${embedder.model} embeds completed debates for similar-debate lookups`);
-        yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
-      } else {
-        log('info', 'embeddings are off: no OpenAI, Google or Ollama provider is configured');
-      }
+      // Whether it embeds, and with what, the composition roots say at start (describeEmbeddings).
+      if (embedder) yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
       if (extras.scheduler)
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
       yield* startWebhookDelivery({

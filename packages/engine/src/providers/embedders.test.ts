@@ -15,16 +15,22 @@ describe('createEmbedder', () => {
   });
   afterAll(async () => fake.close());
 
-  it('is null without a provider that embeds (Anthropic and OpenRouter have no embedding model)', () => {
-    expect(createEmbedder({})).toBeNull();
-    expect(createEmbedder({ anthropic: 'sk-ant-x', openrouter: 'sk-or-x' })).toBeNull();
+  it('is null when embeddings are off, whatever the keys, or no provider embeds (Anthropic, OpenRouter)', () => {
+    expect(createEmbedder({ embeddings: 'off', keys: { openai: 'sk-x', google: 'g-x' } })).toBeNull();
+    expect(createEmbedder({ embeddings: 'auto', keys: {} })).toBeNull();
+    expect(
+      createEmbedder({ embeddings: 'auto', keys: { anthropic: 'sk-ant-x', openrouter: 'sk-or-x' } }),
+    ).toBeNull();
   });
 
-  it('prefers OpenAI, then Google, then a configured Ollama, naming the model it embeds with', () => {
-    expect(createEmbedder({ openai: 'sk-x', google: 'g-x' })?.model).toBe('openai:text-embedding-3-small');
-    expect(createEmbedder({ google: 'g-x' })?.model).toBe('google:text-embedding-004');
-    expect(createEmbedder({}, { baseUrls: { ollama: 'http://127.0.0.1:11434/v1' } })?.model).toBe(
-      'ollama:nomic-embed-text',
+  it('on auto prefers OpenAI, then Google, then a configured Ollama; a named provider is that one', () => {
+    const auto = (keys: Record<string, string>, baseUrls = {}) =>
+      createEmbedder({ embeddings: 'auto', keys, baseUrls })?.model;
+    expect(auto({ openai: 'sk-x', google: 'g-x' })).toBe('openai:text-embedding-3-small');
+    expect(auto({ google: 'g-x' })).toBe('google:text-embedding-004');
+    expect(auto({}, { ollama: 'http://127.0.0.1:11434/v1' })).toBe('ollama:nomic-embed-text');
+    expect(createEmbedder({ embeddings: 'google', keys: { openai: 'sk-x', google: 'g-x' } })?.model).toBe(
+      'google:text-embedding-004',
     );
   });
 
@@ -33,7 +39,11 @@ describe('createEmbedder', () => {
     ['google', { google: 'g-test-embed' }],
   ] as const)('embeds through the %s SDK', async (provider, keys) => {
     fake.setScript([{ text: 'unused' }]);
-    const embedder = createEmbedder(keys, { baseUrls: { [provider]: fake.baseUrls[provider] } });
+    const embedder = createEmbedder({
+      embeddings: provider,
+      keys,
+      baseUrls: { [provider]: fake.baseUrls[provider] },
+    });
     const vector = await embedder?.embed('Should we move the office to Lisbon');
     expect(vector).toHaveLength(FAKE_EMBEDDING_DIMENSIONS);
     expect(vector).toEqual(fakeEmbedding('Should we move the office to Lisbon'));
@@ -45,10 +55,11 @@ describe('createEmbedder', () => {
 
   it('fails as an LlmCallError that never carries the key', async () => {
     fake.setScript([{ status: 401, message: 'bad key sk-test-secret-key' }]);
-    const embedder = createEmbedder(
-      { openai: 'sk-test-secret-key' },
-      { baseUrls: { openai: fake.baseUrls.openai } },
-    );
+    const embedder = createEmbedder({
+      embeddings: 'openai',
+      keys: { openai: 'sk-test-secret-key' },
+      baseUrls: { openai: fake.baseUrls.openai },
+    });
     const error = await embedder?.embed('anything').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmCallError);
     expect((error as LlmCallError).kind).toBe('client');

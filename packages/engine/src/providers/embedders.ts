@@ -1,22 +1,30 @@
-import { type Embedder, embeddingModelFor, PROVIDER_TABLE } from '@verdict/core';
+import { type Embedder, type EmbeddingsSetting, embeddingModelFor, PROVIDER_TABLE } from '@verdict/core';
 import { toLlmCallError } from './errors.ts';
 import type { ProviderKeys, ProviderRegistryOptions } from './registry.ts';
+
+/** What picks the embedder: the EMBEDDINGS setting, the service's keys and its endpoints (config.providers). */
+export type EmbedderSettings = {
+  embeddings: EmbeddingsSetting;
+  keys: ProviderKeys;
+  baseUrls?: ProviderRegistryOptions['baseUrls'];
+};
 
 /** One embedding call's limit: embeddings are short requests; a stuck one must not hold the worker. */
 const EMBED_TIMEOUT_MS = 15_000;
 
 /**
- * The deployment's embedder (routing's embeddingModelFor: OpenAI, Google, or Ollama through its OpenAI
- * compatible API), through the official SDK of its wire protocol, loaded on first use; null when no
- * configured provider embeds. Errors are the adapters' LlmCallErrors, keys scrubbed.
+ * The deployment's embedder (routing's embeddingModelFor, by EMBEDDINGS: OpenAI, Google, or Ollama through
+ * its OpenAI compatible API), through the official SDK of its wire protocol, loaded on first use; null when
+ * embeddings are off or no configured provider embeds. Errors are the adapters' LlmCallErrors, keys scrubbed.
  */
-export function createEmbedder(keys: ProviderKeys, options: ProviderRegistryOptions = {}): Embedder | null {
-  const choice = embeddingModelFor(keys, options.baseUrls);
+export function createEmbedder(settings: EmbedderSettings): Embedder | null {
+  const { keys, baseUrls } = settings;
+  const choice = embeddingModelFor(settings.embeddings, keys, baseUrls);
   if (!choice) return null;
   const entry = PROVIDER_TABLE[choice.provider];
   const apiKey = keys[choice.provider]?.trim() || choice.provider;
   const baseUrl =
-    options.baseUrls?.[choice.provider] ?? ('defaultBaseUrl' in entry ? entry.defaultBaseUrl : undefined);
+    baseUrls?.[choice.provider] ?? ('defaultBaseUrl' in entry ? entry.defaultBaseUrl : undefined);
   const context = (signal: AbortSignal) => ({ provider: choice.provider, signal, secrets: [apiKey] });
   const model = `${choice.provider}:${choice.model}`;
   const { relatedAbove } = choice;

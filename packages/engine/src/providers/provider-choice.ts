@@ -67,7 +67,12 @@ function makeChoice(
 
   const plan = (debate: DebateToRun, set: ProviderSet): DebateProviders | ProvidersUnavailable => {
     try {
-      const chosen = planDebate(debate.preset as DebatePreset | null, debate.routing, set.available);
+      const chosen = planDebate(
+        debate.preset as DebatePreset | null,
+        debate.routing,
+        set.available,
+        options.registry?.models,
+      );
       return {
         provider: dispatchingProvider(set),
         panel: chosen.panelModels,

@@ -1,5 +1,11 @@
 import type { ProviderName } from '@verdict/contracts';
-import { PROVIDER_TABLE, PROVIDERS, type ProviderApi, usableProviders } from '@verdict/core';
+import {
+  type ModelOverrides,
+  PROVIDER_TABLE,
+  PROVIDERS,
+  type ProviderApi,
+  usableProviders,
+} from '@verdict/core';
 import { anthropicProvider } from './anthropic.ts';
 import { googleProvider } from './google.ts';
 import { openAiProvider } from './openai.ts';
@@ -10,6 +16,12 @@ export type ProviderKeys = Partial<Record<ProviderName, string>>;
 export type ProviderRegistryOptions = {
   /** Per-provider base URL (tests point these at the fake server; Ollama usually needs its own). */
   baseUrls?: Partial<Record<ProviderName, string>>;
+  /**
+   * The operator's model ids per provider and tier (`<PROVIDER>_MODEL_<TIER>`): routing picks them in place
+   * of the provider table's, for the service's keys and for keys a caller brings alike (they reach the same
+   * endpoints).
+   */
+  models?: ModelOverrides;
 };
 
 export type ProviderSet = {

@@ -43,7 +43,11 @@ describe('similar debates over embeddings', () => {
   beforeAll(async () => {
     fake = await startFakeLlmServer();
     const embedder = () =>
-      createEmbedder({ openai: 'sk-test-embeddings' }, { baseUrls: { openai: fake.baseUrls.openai } });
+      createEmbedder({
+        embeddings: 'openai',
+        keys: { openai: 'sk-test-embeddings' },
+        baseUrls: { openai: fake.baseUrls.openai },
+      });
     h = await startServer({ env: { CONCURRENT_DEBATES: '20' }, coreOptions: { embedder: embedder() } });
     // Debaters on the simulated model; embeddings through the OpenAI SDK against the fake server.
     engine = createEngineNode({
@@ -81,7 +85,11 @@ describe('similar debates over embeddings', () => {
       expect(norm).toBeCloseTo(1, 4);
     }
     // Another pass finds nothing left to do: every debate.completed row is stamped.
-    const embedder = createEmbedder({ openai: 'sk-test' }, { baseUrls: { openai: fake.baseUrls.openai } });
+    const embedder = createEmbedder({
+      embeddings: 'openai',
+      keys: { openai: 'sk-test' },
+      baseUrls: { openai: fake.baseUrls.openai },
+    });
     expect(await embedCompletedDebates(h.core.db, embedder!, h.core.clock, 50)).toEqual({
       embedded: 0,
       failed: 0,
@@ -159,7 +167,11 @@ describe('similar debates over embeddings', () => {
     })();
     expect((await embeddings()).some((r) => r.debate_id === id)).toBe(false);
     fake.setScript([{ text: 'ok' }]);
-    const embedder = createEmbedder({ openai: 'sk-test' }, { baseUrls: { openai: fake.baseUrls.openai } });
+    const embedder = createEmbedder({
+      embeddings: 'openai',
+      keys: { openai: 'sk-test' },
+      baseUrls: { openai: fake.baseUrls.openai },
+    });
     // Due again 30 s after the failed call (a pass before then leaves it alone).
     const later = { now: () => Date.now() + 30_000 };
     const pass = await embedCompletedDebates(h.core.db, embedder!, later, 50);
