@@ -129,6 +129,8 @@ class Lease implements DatabaseConnection {
   inTransaction = false;
   firstStatement: string | null = null;
   timer: NodeJS.Timeout | undefined;
+  /** The statement running now, if any: the watchdog rolls back only after it, never under it. */
+  running: Promise<unknown> | null = null;
   private readonly timeoutMs: number;
 
   constructor(inner: DatabaseConnection, timeoutMs: number) {
@@ -139,7 +141,11 @@ class Lease implements DatabaseConnection {
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.expired) return Promise.reject(new TransactionTimeoutError(this.timeoutMs));
     if (this.inTransaction && this.firstStatement === null) this.firstStatement = query.sql.slice(0, 200);
-    return this.inner.executeQuery<R>(query);
+    const result = this.inner.executeQuery<R>(query);
+    this.running = result;
+    return result.finally(() => {
+      if (this.running === result) this.running = null;
+    });
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -256,6 +262,8 @@ class GuardedDriver implements Driver {
     if (!lease.inTransaction || lease.expired) return;
     lease.expired = true;
     this.#options.onTimeout({ timeoutMs: this.#options.timeoutMs, firstStatement: lease.firstStatement });
+    // A statement already sent finishes inside the transaction; later ones are refused (`expired`).
+    await lease.running?.catch(() => {});
     try {
       await this.#inner.rollbackTransaction(lease.inner);
     } catch {
