@@ -160,7 +160,7 @@ export function registerDebateStreams(
     writer.open(headers);
 
     for (const event of p.stored) deliver(event);
-    // A finished debate's stored events are all there is (its final state is stored after its events).
+    // A finished debate's stored events are all there is (its last events are stored with its final state).
     if (ended || p.finished) {
       end();
       return end;
