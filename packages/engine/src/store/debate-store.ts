@@ -5,6 +5,7 @@ import {
   type Database,
   type DebateJob,
   type DebateTables,
+  lockChargedAccounts,
   openPendingOutcome,
   query,
   queueDebateWebhook,
@@ -411,6 +412,10 @@ const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERN
  * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), and its
  * webhook. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
  * that lost its lease) changes nothing. Returns whether this call stored it.
+ *
+ * A refund locks the accounts it credits before the debate's row, in the lock order every transaction
+ * touching both keeps (ARCHITECTURE.md, "Lock order"): a retry holds the owner's row while it waits for the
+ * debate's, so taking them the other way round here deadlocks with it.
  */
 async function finishIn(
   em: Parameters<typeof query>[0],
@@ -420,6 +425,7 @@ async function finishIn(
 ): Promise<boolean> {
   const k = query<Tables>(em);
   const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
+  if (refunded) await lockChargedAccounts(em, lease.debateId);
   const fields =
     outcome.status === 'completed'
       ? {
