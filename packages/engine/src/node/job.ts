@@ -472,7 +472,7 @@ const failForGood = (lease: Lease) =>
         afterSeq: yield* store.lastSeq(lease).pipe(retryThroughBlips(storage)),
         storedKeys: [],
         snapshot: () => null,
-        // The flush below fails with the same failure.
+        // The finish below fails with the same failure.
         onFailure: () => {},
       });
       log.emit({
