@@ -2,12 +2,17 @@ export type SseMessage = { id: number; event: string; data: Record<string, unkno
 
 /**
  * Reads an SSE stream until it ends, `stopAfter` messages arrived, or the signal aborts. Returns the
- * messages and whether the server closed the stream.
+ * messages and whether the server closed the stream. `onMessage` is awaited on each message as it arrives,
+ * before the next one is read: what it reads happens right after the client received that message.
  */
 export async function readSse(
   url: string,
   headers: Record<string, string>,
-  options: { stopAfter?: number; timeoutMs?: number } = {},
+  options: {
+    stopAfter?: number;
+    timeoutMs?: number;
+    onMessage?: (message: SseMessage) => Promise<void> | void;
+  } = {},
 ): Promise<{ status: number; headers: Headers; messages: SseMessage[]; closedByServer: boolean }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 30_000);
@@ -35,11 +40,13 @@ export async function readSse(
             .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
         );
         if (fields.data === undefined) continue;
-        messages.push({
+        const message = {
           id: Number(fields.id),
           event: fields.event ?? 'message',
           data: JSON.parse(fields.data),
-        });
+        };
+        messages.push(message);
+        await options.onMessage?.(message);
         if (options.stopAfter && messages.length >= options.stopAfter) {
           controller.abort();
           return { status: res.status, headers: res.headers, messages, closedByServer: false };
@@ -48,7 +55,11 @@ export async function readSse(
     }
     closedByServer = true;
   } catch (err) {
-    if (!controller.signal.aborted) throw err;
+    if (!controller.signal.aborted) {
+      // Stop the body too: an onMessage that threw leaves it half read.
+      controller.abort();
+      throw err;
+    }
   } finally {
     clearTimeout(timer);
   }

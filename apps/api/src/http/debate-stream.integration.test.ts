@@ -492,6 +492,24 @@ describe('debate streams (SSE)', () => {
       await other?.core.close();
     });
 
+    it('delivers what was stored but never published from the database while the bus stays quiet, the end included', async () => {
+      const id = await createDebate(owner.id, other.core);
+      const stream = await openStream(baseUrl, v1(id), { key: owner.key });
+      expect(stream.response.status).toBe(200);
+      // Its holder stored these (the last ones with the final state) and died before publishing them.
+      await other.core.db.execute(
+        `insert into debate_events (debate_id, attempt, seq, type, data) values
+           (?, 1, 1, 'round.started', '{"round": 1, "injected": []}'::jsonb),
+           (?, 1, 2, 'debate.failed', ?::jsonb)`,
+        [id, id, JSON.stringify({ debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' })],
+      );
+      await stream.ended(2000);
+      expect((await stream.rest()).map((e) => [Number(e.id), e.event])).toEqual([
+        [1, 'round.started'],
+        [2, 'debate.failed'],
+      ]);
+    });
+
     it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus', async () => {
       // Count the live bus subscriptions the routes hold.
       let following = 0;

@@ -140,33 +140,40 @@ export function registerDebateStreams(
      * NATS was away), the missing ones are read from the database, which has every event, first.
      */
     let busChain: Promise<void> = Promise.resolve();
-    const fromBus = (event: StoredEvent) => {
-      busChain = busChain
-        .then(async () => {
-          if (ended || event.seq <= lastSent) return;
-          if (event.seq > lastSent + 1) {
-            for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent))
-              deliver(missed);
-          }
-          deliver(event);
-        })
-        .catch((err: unknown) => {
-          req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
-          end();
-        });
+    const inOrder = (step: () => Promise<void>) => {
+      busChain = busChain.then(step).catch((err: unknown) => {
+        req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
+        end();
+      });
     };
+    const fromStore = async () => {
+      for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent)) deliver(missed);
+    };
+    const fromBus = (event: StoredEvent) =>
+      inOrder(async () => {
+        if (ended || event.seq <= lastSent) return;
+        if (event.seq > lastSent + 1) await fromStore();
+        deliver(event);
+      });
 
     open.add(end);
     writer.open(headers);
 
     for (const event of p.stored) deliver(event);
-    // A finished debate's stored events are all there is (its final state is stored after its events).
+    // A finished debate's stored events are all there is (its last events are stored with its final state).
     if (ended || p.finished) {
       end();
       return end;
     }
 
-    keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
+    keepAlive = setInterval(() => {
+      writer.comment('keep-alive');
+      // The last events may not come over the bus for a while (their holder died between storing and
+      // publishing them, and its job is not back yet): each keep-alive asks the database what it has.
+      inOrder(async () => {
+        if (!ended) await fromStore();
+      });
+    }, keepAliveMs);
     core.debateEvents
       .follow(p.id, p.attempt, lastSent, fromBus)
       .then((stop) => {

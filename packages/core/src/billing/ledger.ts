@@ -85,6 +85,25 @@ export async function chargedFor(em: EntityManager, debateId: string): Promise<n
 }
 
 /**
+ * Locks, in id order, the accounts a refund of the debate would credit: a transaction that refunds a debate
+ * takes them before it locks the debate's row (ARCHITECTURE.md, "Lock order"). `for no key update` is the
+ * lock the balance update takes anyway; it does not hold up inserts that merely reference the account.
+ */
+export async function lockChargedAccounts(em: EntityManager, debateId: string): Promise<void> {
+  await query<Tables>(em)
+    .selectFrom('users')
+    .select('id')
+    .where(
+      'id',
+      'in',
+      query<Tables>(em).selectFrom('credit_ledger').select('user_id').where('debate_id', '=', debateId),
+    )
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/**
  * Gives back what a debate was charged and not yet refunded, in the transaction that records its failure:
  * a second call finds nothing left to refund. Each account gets back its own net charge: a debate moved
  * into or out of a workspace and retried there was paid by two accounts.

@@ -103,7 +103,10 @@ export function createDebateCreation(
 
   /**
    * Locks the accounts a debate involves (its creator's and, for a workspace debate, the payer's), always in
-   * id order so two creations locking the same two accounts cannot deadlock.
+   * id order so two creations locking the same two accounts cannot deadlock, and before any debate row
+   * (ARCHITECTURE.md, "Lock order"). `for no key update`, the lock a balance change takes: creations of one
+   * account still run one after another, while an insert that only references the account (the engine's
+   * webhook row when it finishes a debate) never waits on it.
    */
   async function lockAccounts(em: EntityManager, creatorId: string, payerId: string): Promise<Payer> {
     const rows = await query<Tables>(em)
@@ -111,7 +114,7 @@ export function createDebateCreation(
       .select(['id', 'plan', 'credit_balance'])
       .where('id', 'in', [...new Set([creatorId, payerId])])
       .orderBy('id')
-      .forUpdate()
+      .forNoKeyUpdate()
       .execute();
     const payer = rows.find((row) => row.id === payerId);
     if (!payer || !rows.some((row) => row.id === creatorId)) {
@@ -418,9 +421,7 @@ export function createDebateCreation(
       id: string,
       providerKeys: ByokKeys | null,
     ): Promise<{ attempt: number }> => {
-      const engineHolds = async () =>
-        (await bus.commands.send(id, { type: 'inspect' }, 1000)) !== 'no_engine';
-      const attempt = await db.em().transactional(async (em) => {
+      const restarted = await db.em().transactional(async (em) => {
         const now = new Date(clock.now());
         const db = query<Tables>(em);
         // A workspace debate is paid for by the workspace's owner, by the rules of a create: the caller
@@ -438,14 +439,11 @@ export function createDebateCreation(
           .where('id', '=', id)
           .where('owner_id', '=', userId)
           .where('deleted_at', 'is', null)
-          .forUpdate()
+          .forNoKeyUpdate()
           .executeTakeFirst();
         if (!debate) throw notFound('Debate');
-        if (debate.status !== 'failed') {
-          if (await engineHolds())
-            throw new AppError('DEBATE_ALREADY_RUNNING', 'An engine is running this debate');
-          throw new AppError('DEBATE_NOT_FAILED', 'Only a failed debate can be retried');
-        }
+        // Refused below, once the locks are released: asking the engines waits on the network.
+        if (debate.status !== 'failed') return null;
         if (debate.funding_source === 'byok' && !providerKeys) {
           throw new AppError('VALIDATION_ERROR', 'Retrying a BYOK debate needs X-Provider-Keys again', {
             details: [
@@ -494,8 +492,13 @@ export function createDebateCreation(
           .executeTakeFirstOrThrow();
         return updated.attempt;
       });
-      await dispatch({ debateId: id, attempt }, providerKeys);
-      return { attempt };
+      if (restarted === null) {
+        if ((await bus.commands.send(id, { type: 'inspect' }, 1000)) !== 'no_engine')
+          throw new AppError('DEBATE_ALREADY_RUNNING', 'An engine is running this debate');
+        throw new AppError('DEBATE_NOT_FAILED', 'Only a failed debate can be retried');
+      }
+      await dispatch({ debateId: id, attempt: restarted }, providerKeys);
+      return { attempt: restarted };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
+import type { DebateEvent } from '@verdict/contracts';
 import type { Core, NatsBus } from '@verdict/core';
 import { createDebateCreation } from '@verdict/core';
 import {
@@ -250,6 +251,56 @@ describe('engine nodes racing for the same debates', () => {
       [id],
     );
     expect(turns[0]?.n).toBe(6);
+  });
+
+  it('publishes the events a holder stored with its final state and died before publishing, when its job comes back', async () => {
+    for (const running of nodes.splice(0)) await running.stop();
+    const id = await create('Silent end: does any stream hear how it ended?');
+    const job = { debateId: id, attempt: 1 };
+    const dead = storeAsNode(a.core, 'node-died-after-commit');
+    const claim = await dead.claim(job);
+    if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    const { lease } = claim;
+    await dead.markRunning(lease);
+    const at = new Date().toISOString();
+    const started: DebateEvent = {
+      ...job,
+      seq: 1,
+      at,
+      type: 'debate.started',
+      data: { debateId: id, mode: 'fast', panel: [], rounds: 2 },
+    };
+    const ended: DebateEvent = {
+      ...job,
+      seq: 2,
+      at,
+      type: 'debate.failed',
+      data: { debateId: id, error: 'judge refuses', code: 'PROVIDER_ERROR' },
+    };
+    await dead.persist(lease, { events: [started], state: null, status: null });
+    const cost = { inputTokens: 0, outputTokens: 0, estimatedUsd: 0, credits: 0, llmCalls: 0 };
+    const last = { events: [ended], state: null, status: null };
+    expect(
+      await dead.finish(lease, { status: 'failed', code: 'PROVIDER_ERROR', message: 'no', cost }, last),
+    ).toBe(true);
+    // The holder died there: nothing it stored reached the bus, and a live stream waits for the end.
+    const heard: DebateEvent[] = [];
+    const stop = await a.core.bus.events.follow(id, 1, 0, (event) => heard.push(event));
+    try {
+      expect(heard).toEqual([]);
+      node(a.core);
+      await eventually(
+        async () => heard.map((event) => event.type),
+        (types) => types.includes('debate.failed'),
+      );
+      expect(heard.map((event) => [event.seq, event.type])).toEqual([
+        [1, 'debate.started'],
+        [2, 'debate.failed'],
+      ]);
+      await eventually(jobsWaiting, (n) => n === 0);
+    } finally {
+      stop();
+    }
   });
 
   it('a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {

@@ -5,23 +5,39 @@ import { EngineBus, EngineClock, EngineSettings } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import {
   BusUnavailable,
-  type LeaseLost,
+  LeaseLost,
   type PermanentFailure,
   type StorageUnavailable,
 } from '../store/errors.ts';
-import type { Lease } from '../store/records.ts';
+import type { DebateOutcome, Lease, LogBatch } from '../store/records.ts';
 import { retryThroughBlips } from '../store/retry.ts';
+import { isFinalEvent, statusAfter } from './event-effects.ts';
 
 /** Why the log stopped writing: an outage past the tolerance, a defect, or a lease another node took. */
 export type LogFailure = StorageUnavailable | BusUnavailable | PermanentFailure | LeaseLost;
+
+/** What the final write did: `stored` false when another holder or a delete got there first (nothing written). */
+export type FinalWrite = {
+  stored: boolean;
+  /** False when the bus refused the final events past the tolerance after they were stored. */
+  published: boolean;
+};
 
 export type DurableLog = {
   /** Numbers the event and queues it; it is stored, then published, in order, behind the caller. */
   readonly emit: (body: DebateEventBody) => void;
   /** The actor moved: its snapshot is written with the next batch (or on its own if no event comes). */
   readonly stateChanged: () => void;
-  /** Succeeds once everything emitted or changed so far is stored and published; fails as the log did. */
+  /**
+   * Succeeds once everything emitted or changed so far is stored and published, except what a final event
+   * holds back for `finish`; fails as the log did.
+   */
   readonly flush: Effect.Effect<void, LogFailure>;
+  /**
+   * Stores the final state with everything not yet written (the events that announce the end, the last
+   * snapshot) in one transaction, then publishes those events; the log writes nothing after it.
+   */
+  readonly finish: (outcome: DebateOutcome) => Effect.Effect<FinalWrite, LogFailure>;
 };
 
 export type DurableLogStart = {
@@ -42,6 +58,12 @@ export type DurableLogStart = {
  * node makes few round trips. After a failure nothing more is written, so the stored log never has a hole;
  * the job is retried from the last stored state instead. A restored debate's re-run work emits events whose
  * replay key is already stored: those are dropped here.
+ *
+ * Every event is published after the statement that stores it commits, with what a read shows of it
+ * (event-effects.ts): a batch sets the status its events announce, and from a final event on (verdict,
+ * completion, failure) nothing is written until `finish` stores it all with the final state. Whatever was
+ * stored and not published when a node died is published by the next node that takes the job: the next
+ * holder's restore, or, for a finished debate, the job's redelivery (job.ts).
  */
 export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (start: DurableLogStart) {
   const store = yield* DebateStore;
@@ -59,51 +81,101 @@ export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (star
   let requested = 0;
   let committed = 0;
   let failure: LogFailure | null = null;
+  /** A final event was emitted: batches wait for the final state, which `finish` stores with them. */
+  let holding = false;
+  let writing = false;
+  let finishing: { outcome: DebateOutcome; done: Deferred.Deferred<FinalWrite, LogFailure> } | null = null;
+  let finished = false;
 
   const publish = (batch: readonly DebateEvent[]) =>
     Effect.tryPromise({
       // In order over one connection; JetStream drops a repeat by its message id.
       try: () => Promise.all(batch.map((event) => bus.events.publish(event))),
       catch: (cause) => new BusUnavailable({ cause }),
-    });
+    }).pipe(retryThroughBlips(storage));
 
-  const commit = (batch: readonly DebateEvent[], packed: string | null) =>
-    store
-      .persist(lease, batch, packed === null ? null : { packed, lastSeq: batch.at(-1)?.seq ?? seq })
-      .pipe(retryThroughBlips(storage), Effect.andThen(publish(batch).pipe(retryThroughBlips(storage))));
+  /** Everything queued so far, as one batch with the actor's current state. */
+  const take = (): LogBatch => {
+    const events = pending;
+    pending = [];
+    const packed = start.snapshot();
+    return {
+      events,
+      state: packed === null ? null : { packed, lastSeq: events.at(-1)?.seq ?? seq },
+      status: statusAfter(events),
+    };
+  };
 
   const settle = () => {
     for (let i = waiters.length - 1; i >= 0; i--) {
       const waiter = waiters[i] as (typeof waiters)[number];
-      if (failure === null && waiter.upTo > committed) continue;
+      const done = failure !== null || waiter.upTo <= committed || (holding && !writing);
+      if (!done) continue;
       waiters.splice(i, 1);
       Deferred.doneUnsafe(waiter.done, failure === null ? Effect.void : Effect.fail(failure));
     }
   };
 
-  const writeOnce = Effect.gen(function* () {
-    yield* wake.await;
-    // Woken asynchronously: everything emitted in the step that opened the latch joins this batch.
-    wake.closeUnsafe();
+  const fail = (cause: LogFailure) => {
+    failure = cause;
+    start.onFailure(cause);
+    settle();
+  };
+
+  const writeBatch = Effect.gen(function* () {
     const upTo = requested;
-    const batch = pending;
-    pending = [];
-    const packed = start.snapshot();
-    if (batch.length > 0 || packed !== null) {
-      const written = yield* Effect.result(commit(batch, packed));
-      if (written._tag === 'Failure') {
-        failure = written.failure;
-        start.onFailure(written.failure);
-        settle();
-        return;
-      }
+    const batch = take();
+    if (batch.events.length > 0 || batch.state !== null) {
+      writing = true;
+      const written = yield* Effect.result(
+        store.persist(lease, batch).pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
+      );
+      writing = false;
+      if (written._tag === 'Failure') return fail(written.failure);
     }
     committed = upTo;
     settle();
   });
 
+  const writeFinal = (outcome: DebateOutcome, done: Deferred.Deferred<FinalWrite, LogFailure>) =>
+    Effect.gen(function* () {
+      const upTo = requested;
+      const batch = take();
+      finished = true;
+      const written = yield* Effect.result(
+        store.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
+      );
+      if (written._tag === 'Failure') {
+        fail(written.failure);
+        Deferred.doneUnsafe(done, Effect.fail(written.failure));
+        return;
+      }
+      if (!written.success) {
+        // Nothing was written: whatever waits on this log learns it never will be.
+        failure = new LeaseLost({ debateId: lease.debateId });
+        settle();
+        Deferred.doneUnsafe(done, Effect.succeed({ stored: false, published: false }));
+        return;
+      }
+      // Stored is what counts: events the bus refused now are published again when the job comes back.
+      const published = yield* Effect.result(publish(batch.events));
+      committed = upTo;
+      settle();
+      Deferred.doneUnsafe(done, Effect.succeed({ stored: true, published: published._tag === 'Success' }));
+    });
+
+  const writeOnce = Effect.gen(function* () {
+    yield* wake.await;
+    // Woken asynchronously: everything emitted in the step that opened the latch joins this batch.
+    wake.closeUnsafe();
+    if (finishing) return yield* writeFinal(finishing.outcome, finishing.done);
+    // Held for the final state, which only `finish` knows; a flush waiting for them is told so.
+    if (holding) return settle();
+    yield* writeBatch;
+  });
+
   yield* Effect.forkScoped(
-    Effect.whileLoop({ while: () => failure === null, body: () => writeOnce, step: () => {} }),
+    Effect.whileLoop({ while: () => failure === null && !finished, body: () => writeOnce, step: () => {} }),
   );
 
   const changed = () => {
@@ -113,12 +185,13 @@ export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (star
 
   const log: DurableLog = {
     emit: (body) => {
-      if (failure !== null) return;
+      if (failure !== null || finished) return;
       const key = replayKey(body);
       if (key !== null) {
         if (seen.has(key)) return;
         seen.add(key);
       }
+      if (isFinalEvent(body)) holding = true;
       pending.push({
         ...body,
         debateId: lease.debateId,
@@ -131,11 +204,20 @@ export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (star
     stateChanged: changed,
     flush: Effect.suspend(() => {
       if (failure !== null) return Effect.fail(failure);
-      if (committed >= requested) return Effect.void;
+      if (committed >= requested || (holding && !writing)) return Effect.void;
       const done = Deferred.makeUnsafe<void, LogFailure>();
       waiters.push({ upTo: requested, done });
       return Deferred.await(done);
     }),
+    finish: (outcome) =>
+      Effect.suspend(() => {
+        if (failure !== null) return Effect.fail(failure);
+        if (!finishing) {
+          finishing = { outcome, done: Deferred.makeUnsafe<FinalWrite, LogFailure>() };
+          wake.openUnsafe();
+        }
+        return Deferred.await(finishing.done);
+      }),
   };
   return log;
 });

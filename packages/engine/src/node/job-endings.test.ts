@@ -8,11 +8,19 @@ const job = (ending: JobEnding, situation = fresh) => disposalOf(ending, situati
 
 describe('what becomes of a job, by how it ended', () => {
   it('acks a stored final state, and warns when another holder stored it first', () => {
-    expect(disposalOf({ _tag: 'Completed', status: 'completed', stored: true }, fresh)).toEqual({
-      job: 'ack',
-      log: ['info', 'completed'],
+    expect(
+      disposalOf({ _tag: 'Completed', status: 'completed', stored: true, published: true }, fresh),
+    ).toEqual({ job: 'ack', log: ['info', 'completed'] });
+    expect(
+      disposalOf({ _tag: 'Completed', status: 'failed', stored: false, published: false }, fresh).log?.[0],
+    ).toBe('warn');
+  });
+
+  it('brings back the job of a debate whose final events were stored but not published, to publish them', () => {
+    expect(job({ _tag: 'Completed', status: 'completed', stored: true, published: false })).toEqual({
+      retryAfterMs: RETRY_AFTER_TROUBLE_MS,
     });
-    expect(disposalOf({ _tag: 'Completed', status: 'failed', stored: false }, fresh).log?.[0]).toBe('warn');
+    expect(job({ _tag: 'Unpublished', cause: 'bus' })).toEqual({ retryAfterMs: RETRY_AFTER_TROUBLE_MS });
   });
 
   it("looks again at a live holder's own job once its lease would run out, and drops other copies", () => {

@@ -3,10 +3,20 @@ import type { Lease } from '../store/records.ts';
 
 /** How the handling of one job ended: what the node found or what became of the debate it ran. */
 export type JobEnding =
-  /** The final state was stored (`stored`), or another holder had stored it first. */
-  | { readonly _tag: 'Completed'; readonly status: 'completed' | 'failed'; readonly stored: boolean }
-  /** Finished, deleted, or the job names an older attempt: nothing to run. */
+  /**
+   * The final state was stored (`stored`), or another holder had stored it first; `published` false when the
+   * bus refused its events after they were stored.
+   */
+  | {
+      readonly _tag: 'Completed';
+      readonly status: 'completed' | 'failed';
+      readonly stored: boolean;
+      readonly published: boolean;
+    }
+  /** Finished (its stored events published again), deleted, or the job names an older attempt: nothing to run. */
   | { readonly _tag: 'Gone' }
+  /** A finished debate whose stored events could not be published again. */
+  | { readonly _tag: 'Unpublished'; readonly cause: unknown }
   /** Another node holds a live lease, running out in `remainingMs` unless renewed. */
   | { readonly _tag: 'HeldElsewhere'; readonly remainingMs: number }
   /** Another copy of a job this node is already handling. */
@@ -52,12 +62,23 @@ export const JOB_ENDINGS: {
     situation: Situation,
   ) => JobDisposal;
 } = {
-  Completed: ({ status, stored }) => ({
-    job: 'ack',
-    // Nothing stored means another node took the debate over (its own job carries it) or it was deleted.
-    log: stored ? ['info', status] : ['warn', 'lease lost before its final state was stored'],
-  }),
+  Completed: ({ status, stored, published }) =>
+    stored && !published
+      ? // Its job comes back and finds it finished: the events are published then (job.ts).
+        {
+          job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
+          log: ['warn', `${status}; its last events not published, job returned to the queue`],
+        }
+      : {
+          job: 'ack',
+          // Nothing stored means another node took the debate over (its own job carries it) or it was deleted.
+          log: stored ? ['info', status] : ['warn', 'lease lost before its final state was stored'],
+        },
   Gone: () => ({ job: 'ack' }),
+  Unpublished: () => ({
+    job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
+    log: ['warn', 'finished; its stored events not published again, job returned to the queue'],
+  }),
   // The holder's own job, back because its heartbeats stopped: look again once its lease runs out. Any
   // other copy is dropped: if the holder dies, its own job (or the reconciler) brings the debate back.
   HeldElsewhere: ({ remainingMs }, { redelivered }) =>

@@ -24,7 +24,6 @@ import { applyCommand } from './commands.ts';
 import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.ts';
 import { disposalOf, type JobEnding } from './job-endings.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
-import { trackPausedStatus } from './paused-status.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
 export class NodeJobs extends Context.Service<
@@ -99,6 +98,7 @@ const claimAndRun = (handle: JobHandle) =>
       Effect.gen(function* () {
         const debate = yield* store.find(handle.job.debateId);
         if (!debate || debate.attempt !== handle.job.attempt) return { kind: 'gone' } as const;
+        if (debate.status === 'completed' || debate.status === 'failed') return { kind: 'finished' } as const;
         const claim = yield* store.claim(handle.job);
         return claim.kind === 'claimed' ? { ...claim, debate } : claim;
       }),
@@ -108,6 +108,8 @@ const claimAndRun = (handle: JobHandle) =>
     switch (claim.kind) {
       case 'gone':
         return { _tag: 'Gone' } satisfies JobEnding;
+      case 'finished':
+        return yield* publishedAgain(handle);
       case 'held':
         return { _tag: 'HeldElsewhere', remainingMs: claim.remainingMs } satisfies JobEnding;
       case 'claimed':
@@ -146,6 +148,29 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
     }),
   );
 
+/**
+ * The job of a debate this attempt already finished: its holder stored the final state but may have died, or
+ * met a bus outage, before publishing the events stored with it, and live streams would wait for them for
+ * ever. They are published again (JetStream drops the ones it has by message id; streams drop what they sent).
+ */
+const publishedAgain = (handle: JobHandle) =>
+  Effect.gen(function* () {
+    const store = yield* DebateStore;
+    const bus = yield* EngineBus;
+    const published = yield* Effect.result(
+      Effect.gen(function* () {
+        const events = yield* store.storedEvents(handle.job);
+        yield* Effect.tryPromise({
+          try: () => Promise.all(events.map((event) => bus.events.publish(event))),
+          catch: (cause) => new BusUnavailable({ cause }),
+        });
+      }),
+    );
+    return published._tag === 'Success'
+      ? ({ _tag: 'Gone' } satisfies JobEnding)
+      : ({ _tag: 'Unpublished', cause: published.failure } satisfies JobEnding);
+  });
+
 /** The named phases of a claimed job, in order. */
 const phases = (job: ClaimedJob) =>
   Effect.gen(function* () {
@@ -163,7 +188,7 @@ const phases = (job: ClaimedJob) =>
     const failed = restoration.failedBeforeStart;
     if (failed) {
       // It failed before it ever ran (no provider), and the node died before storing that.
-      return yield* finish(job, log, failedOutcome(failed.code, failed.error));
+      return yield* finish(log, failedOutcome(failed.code, failed.error));
     }
     const providers = yield* chooseProviders(job);
     if ('unavailable' in providers) {
@@ -172,7 +197,7 @@ const phases = (job: ClaimedJob) =>
         type: 'debate.failed',
         data: { debateId, error: providers.unavailable, code: 'PROVIDER_ERROR' },
       });
-      return yield* finish(job, log, failedOutcome('PROVIDER_ERROR', providers.unavailable));
+      return yield* finish(log, failedOutcome('PROVIDER_ERROR', providers.unavailable));
     }
     const running = yield* start(job, providers, restoration, (state) => {
       latest = state;
@@ -180,7 +205,7 @@ const phases = (job: ClaimedJob) =>
     });
     const final = yield* run(job, running);
     const domain = final.value === 'completed' ? yield* classify(job, providers, running) : 'other';
-    return yield* finish(job, log, outcomeOf(final, running, domain));
+    return yield* finish(log, outcomeOf(final, running, domain));
   });
 
 const failedOutcome = (code: string, message: string): DebateOutcome => ({
@@ -269,23 +294,6 @@ const start = (
     jobs.active.set(debate.id, running);
     yield* Effect.addFinalizer(() => Effect.sync(() => jobs.active.delete(debate.id)));
     Deferred.doneUnsafe(job.ready, Effect.succeed(running));
-    const writeStatus = (status: 'running' | 'paused') =>
-      Effect.runPromise(
-        store.setStatus(lease, status).pipe(
-          retryThroughBlips(storage),
-          Effect.asVoid,
-          // Safe to leave: the row's status lags until the next change, and the final state overwrites it.
-          Effect.catch((error) =>
-            Effect.sync(() => log('warn', `debate ${debate.id}: could not store ${status}`, { error })),
-          ),
-        ),
-      );
-    const statusSync = trackPausedStatus(
-      running,
-      debate.status === 'paused' ? 'paused' : 'running',
-      writeStatus,
-    );
-    yield* Effect.addFinalizer(() => Effect.sync(() => statusSync.unsubscribe()));
     return running;
   });
 
@@ -325,14 +333,14 @@ const classify = (job: ClaimedJob, providers: DebateProviders, running: RunningD
     );
   });
 
-/** Phase: everything emitted is stored, then the final state with its refund, charge and webhook. */
-const finish = (job: ClaimedJob, log: DurableLog, outcome: DebateOutcome) =>
+/**
+ * Phase: the final state with its refund, charge and webhook, and the events that announce it, in one
+ * transaction; then those events go out.
+ */
+const finish = (log: DurableLog, outcome: DebateOutcome) =>
   Effect.gen(function* () {
-    const store = yield* DebateStore;
-    const { storage } = yield* EngineSettings;
-    yield* log.flush;
-    const stored = yield* store.finish(job.lease, outcome).pipe(retryThroughBlips(storage));
-    return { _tag: 'Completed', status: outcome.status, stored } satisfies JobEnding;
+    const { stored, published } = yield* log.finish(outcome);
+    return { _tag: 'Completed', status: outcome.status, stored, published } satisfies JobEnding;
   });
 
 /** Commands for this debate are answered from the moment it is claimed; early ones wait for the actor. */
@@ -464,14 +472,13 @@ const failForGood = (lease: Lease) =>
         afterSeq: yield* store.lastSeq(lease).pipe(retryThroughBlips(storage)),
         storedKeys: [],
         snapshot: () => null,
-        // The flush below fails with the same failure.
+        // The finish below fails with the same failure.
         onFailure: () => {},
       });
       log.emit({
         type: 'debate.failed',
         data: { debateId: lease.debateId, error: message, code: 'INTERNAL_ERROR' },
       });
-      yield* log.flush;
-      yield* store.finish(lease, failedOutcome('INTERNAL_ERROR', message)).pipe(retryThroughBlips(storage));
+      yield* log.finish(failedOutcome('INTERNAL_ERROR', message));
     }),
   );

@@ -5,6 +5,7 @@ import {
   type Database,
   type DebateJob,
   type DebateTables,
+  lockChargedAccounts,
   openPendingOutcome,
   query,
   queueDebateWebhook,
@@ -15,7 +16,7 @@ import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineClock, EngineSettings, EngineStorage } from '../services.ts';
 import { LeaseLost, type PermanentFailure, type StorageUnavailable, storageFailure } from './errors.ts';
-import type { DebateOutcome, DebateToRun, Lease, StoredTurn } from './records.ts';
+import type { DebateOutcome, DebateToRun, Lease, LogBatch, StoredTurn } from './records.ts';
 
 type Tables = DebateTables & BillingTables & WebhookTables;
 type Failure = StorageUnavailable | PermanentFailure;
@@ -38,8 +39,8 @@ export type StoredLog = {
 
 /**
  * Every statement about a running debate, in one place: the lease (claim, mark running, renew, release,
- * count an interruption), its turns, its events with the actor's snapshot, its status while it runs, and its
- * final state with the refund, the charge it settles and its webhook. Each write names the lease epoch this
+ * count an interruption), its turns, its events with the actor's snapshot and the status they set, and its
+ * final state with its last events, the refund, the charge it settles and its webhook. Each write names the lease epoch this
  * node claimed (`fence`), so a node that stalled and lost the debate cannot write over the node that took it.
  * Also the reconciler's claims of debates nobody runs. Failures are typed: a blip (StorageUnavailable), a
  * defect (PermanentFailure), a lost lease.
@@ -54,15 +55,12 @@ export class DebateStore extends Context.Service<
     release: (lease: Lease) => Effect.Effect<void, Failure>;
     countInterruption: (lease: Lease) => Effect.Effect<number | null, Failure>;
     saveTurn: (lease: Lease, turn: StoredTurn) => Effect.Effect<void, Failure | LeaseLost>;
-    persist: (
-      lease: Lease,
-      batch: readonly DebateEvent[],
-      state: { packed: string; lastSeq: number } | null,
-    ) => Effect.Effect<void, Failure | LeaseLost>;
+    persist: (lease: Lease, batch: LogBatch) => Effect.Effect<void, Failure | LeaseLost>;
     storedLog: (lease: Lease) => Effect.Effect<StoredLog, Failure>;
+    /** The stored events of an attempt, in order: what a finished debate's streams may still wait for. */
+    storedEvents: (lease: Omit<Lease, 'epoch'>) => Effect.Effect<DebateEvent[], Failure>;
     lastSeq: (lease: Lease) => Effect.Effect<number, Failure>;
-    setStatus: (lease: Lease, status: 'running' | 'paused') => Effect.Effect<boolean, Failure>;
-    finish: (lease: Lease, outcome: DebateOutcome) => Effect.Effect<boolean, Failure>;
+    finish: (lease: Lease, outcome: DebateOutcome, last?: LogBatch) => Effect.Effect<boolean, Failure>;
     claimStale: (window: {
       staleAfterMs: number;
       unclaimedStaleAfterMs: number;
@@ -92,15 +90,27 @@ const fence = (lease: Lease) =>
 const attempt = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: storageFailure });
 
 /**
- * Events and the actor's state go to PostgreSQL in one statement, and only while this node's lease epoch is
- * current: a restored actor therefore never lies ahead of the events it has emitted.
+ * The debate row while this node's lease epoch is current: share-locked, or, when the batch sets the status,
+ * updated to it (a paused or resumed debate reads so exactly when its event is stored).
  */
-const persistStatement = (
-  lease: Lease,
-  rows: string,
-  state: { packed: string; lastSeq: number } | null,
-) => sql<{ owned: number }>`with owner as (
-    select id from debates where ${fence(lease)} for share
+const ownerOf = (lease: Lease, status: LogBatch['status']) =>
+  status === null
+    ? sql`select id from debates where ${fence(lease)} for share`
+    : sql`update debates set status = case when status in ('running', 'paused') then ${status} else status end
+        where ${fence(lease)} returning id`;
+
+/**
+ * Events, the actor's state and the status they set go to PostgreSQL in one statement, and only while this
+ * node's lease epoch is current: a restored actor therefore never lies ahead of the events it has emitted,
+ * and no event is out before the status it announces.
+ */
+const persistStatement = (lease: Lease, batch: LogBatch) => {
+  const rows = JSON.stringify(
+    batch.events.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at })),
+  );
+  const { state } = batch;
+  return sql<{ owned: number }>`with owner as (
+    ${ownerOf(lease, batch.status)}
   ), stored_events as (
     insert into debate_events (debate_id, attempt, seq, type, data, created_at)
     select owner.id, ${lease.attempt}, e.seq, e.type, e.data, e.at
@@ -114,6 +124,18 @@ const persistStatement = (
       last_seq = excluded.last_seq, updated_at = excluded.updated_at
   )
   select count(*)::int as owned from owner`;
+};
+
+const eventOf =
+  (lease: Omit<Lease, 'epoch'>) => (row: { seq: number; type: string; data: unknown; created_at: string }) =>
+    ({
+      type: row.type,
+      data: row.data,
+      debateId: lease.debateId,
+      attempt: lease.attempt,
+      seq: row.seq,
+      at: new Date(row.created_at).toISOString(),
+    }) as DebateEvent;
 
 function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => number) {
   const k = (): Kysely<Tables> => query<Tables>(db.em());
@@ -253,18 +275,9 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             : Effect.fail(new LeaseLost({ debateId: lease.debateId })),
       ),
 
-    persist: (
-      lease: Lease,
-      batch: readonly DebateEvent[],
-      state: { packed: string; lastSeq: number } | null,
-    ) =>
+    persist: (lease: Lease, batch: LogBatch) =>
       Effect.flatMap(
-        attempt(() => {
-          const rows = JSON.stringify(
-            batch.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at })),
-          );
-          return persistStatement(lease, rows, state).execute(k());
-        }),
+        attempt(() => persistStatement(lease, batch).execute(k())),
         (result) =>
           (result.rows[0]?.owned ?? 0) > 0
             ? Effect.void
@@ -308,18 +321,20 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             inputTokens: row.input_tokens,
             outputTokens: row.output_tokens,
           })),
-          events: events.map(
-            (row) =>
-              ({
-                type: row.type,
-                data: row.data,
-                debateId: lease.debateId,
-                attempt: lease.attempt,
-                seq: row.seq,
-                at: new Date(row.created_at).toISOString(),
-              }) as DebateEvent,
-          ),
+          events: events.map(eventOf(lease)),
         };
+      }),
+
+    storedEvents: (lease: Omit<Lease, 'epoch'>) =>
+      attempt(async () => {
+        const rows = await k()
+          .selectFrom('debate_events')
+          .select(['seq', 'type', 'data', 'created_at'])
+          .where('debate_id', '=', lease.debateId)
+          .where('attempt', '=', lease.attempt)
+          .orderBy('seq')
+          .execute();
+        return rows.map(eventOf(lease));
       }),
 
     lastSeq: (lease: Lease) =>
@@ -333,20 +348,17 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
         return row?.seq ?? 0;
       }),
 
-    setStatus: (lease: Lease, status: 'running' | 'paused') =>
-      attempt(async () => {
-        const rows = await k()
-          .updateTable('debates')
-          .set({ status })
-          .where(fence(lease))
-          .where('status', 'in', ['running', 'paused'])
-          .returning('id')
-          .execute();
-        return rows.length > 0;
-      }),
-
-    finish: (lease: Lease, outcome: DebateOutcome) =>
-      attempt(() => db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now())))),
+    finish: (lease: Lease, outcome: DebateOutcome, last?: LogBatch) =>
+      attempt(() =>
+        db.em().transactional(async (em) => {
+          if (!(await finishIn(em, lease, outcome, new Date(now())))) return false;
+          // The events announcing the end commit with it: no stream has them before a read shows the end.
+          if (last && (last.events.length > 0 || last.state !== null)) {
+            await persistStatement(lease, last).execute(query<Tables>(em));
+          }
+          return true;
+        }),
+      ),
 
     claimStale: (window: { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number }) =>
       attempt(async () => {
@@ -400,6 +412,10 @@ const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERN
  * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), and its
  * webhook. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
  * that lost its lease) changes nothing. Returns whether this call stored it.
+ *
+ * A refund locks the accounts it credits before the debate's row, in the lock order every transaction
+ * touching both keeps (ARCHITECTURE.md, "Lock order"): a retry holds the owner's row while it waits for the
+ * debate's, so taking them the other way round here deadlocks with it.
  */
 async function finishIn(
   em: Parameters<typeof query>[0],
@@ -408,6 +424,8 @@ async function finishIn(
   at: Date,
 ): Promise<boolean> {
   const k = query<Tables>(em);
+  const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
+  if (refunded) await lockChargedAccounts(em, lease.debateId);
   const fields =
     outcome.status === 'completed'
       ? {
@@ -433,9 +451,7 @@ async function finishIn(
     .returning('id')
     .executeTakeFirst();
   if (!stored) return false;
-  if (outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code)) {
-    await refundDebate(em, lease.debateId, at);
-  }
+  if (refunded) await refundDebate(em, lease.debateId, at);
   if (outcome.status === 'completed') {
     await openPendingOutcome(em, {
       debateId: lease.debateId,

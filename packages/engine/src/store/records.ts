@@ -1,6 +1,7 @@
 import type {
   DebateCost,
   DebateDomain,
+  DebateEvent,
   DebateMode,
   DebateStatus,
   FundingSource,
@@ -50,3 +51,13 @@ export type DebateOutcome =
       domain: DebateDomain;
     }
   | { status: 'failed'; code: string; message: string; cost: DebateCost };
+
+/**
+ * What one write of the durable log stores, in one statement: its events, the actor's state after them
+ * (packed), and the row's status when one of the events sets it (node/event-effects.ts).
+ */
+export type LogBatch = {
+  events: readonly DebateEvent[];
+  state: { packed: string; lastSeq: number } | null;
+  status: 'running' | 'paused' | null;
+};

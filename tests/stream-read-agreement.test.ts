@@ -1,0 +1,232 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  debaterTurnOf,
+  type FakeLlmServer,
+  type FakeReply,
+  type FakeRequest,
+  isClassification,
+  judgeVerdictJson,
+  startFakeLlmServer,
+} from '@verdict/engine/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
+import { readSse, type SseMessage } from './support/sse.ts';
+import { type Stack, startStack } from './support/stack.ts';
+
+/** The judge refuses the debates whose question holds this: they end `debate.failed` (PROVIDER_ERROR). */
+const JUDGE_FAILS = '[judge-fails]';
+/** Debaters of these debates take longer, so a pause sent at their start lands before their last round. */
+const SLOW = '[slow]';
+
+/**
+ * Debaters take a moment, the classifier a little longer (the step between the verdict and the stored final
+ * state), the judge answers at once or refuses.
+ */
+const script = async (request: FakeRequest): Promise<FakeReply> => {
+  const turn = debaterTurnOf(request);
+  if (turn) {
+    await sleep((turn.question.includes(SLOW) ? 300 : 50) + Math.random() * 80);
+    return { text: `A concrete point, answer ${request.index}.` };
+  }
+  if (isClassification(request)) {
+    await sleep(300);
+    return { text: 'business' };
+  }
+  if (JSON.stringify(request.body).includes(JUDGE_FAILS)) return { status: 400, message: 'judge refuses' };
+  return { text: judgeVerdictJson({ recommendation: 'PROCEED' }) };
+};
+
+const SETTINGS = {
+  ANTHROPIC_API_KEY: 'sk-ant-fake-agreement',
+  CONCURRENT_DEBATES: '50',
+  STREAM_OPENS_PER_MINUTE: '1000',
+};
+
+/** What each debate of the run does while it is followed. */
+type Plan = 'run' | 'pause-resume' | 'pause-skip' | 'fail';
+const PLANS: Plan[] = ['run', 'pause-resume', 'pause-skip', 'fail'];
+const DEBATES = 24;
+
+/**
+ * Runs DEBATES debates on the API at `baseUrl` as the key's owner, follows each one's stream, and on every
+ * event reads the debate back at once over REST: the read must already show what the event says. Returns
+ * every disagreement found, and the events seen by type.
+ */
+async function followAndReadBack(baseUrl: string, key: string) {
+  const client = apiClient(baseUrl, { key });
+  const disagreements: string[] = [];
+  const seen = new Map<string, number>();
+
+  const runOne = async (index: number) => {
+    const plan = PLANS[index % PLANS.length] as Plan;
+    const marker = plan === 'fail' ? ` ${JUDGE_FAILS}` : plan === 'run' ? '' : ` ${SLOW}`;
+    const question = `Should team ${index} adopt plan ${index}?${marker}`;
+    const created = expectBody(
+      await client.POST('/api/debates', {
+        body: { question, agentCount: 3, maxRounds: 3, skipCache: true },
+      }),
+      201,
+    );
+    const id = created.debateId;
+    const turnsSeen = new Map<string, number>();
+    let paused = false;
+
+    const disagree = (event: SseMessage, read: unknown) =>
+      disagreements.push(`${id} (${plan}) after ${event.event}#${event.id}: ${JSON.stringify(read)}`);
+
+    const check = async (event: SseMessage) => {
+      seen.set(event.event, (seen.get(event.event) ?? 0) + 1);
+      // Sent with the read, not after it: a debate that finished first just misses its pause.
+      const pausing =
+        event.event === 'debate.started' && plan.startsWith('pause')
+          ? client.POST('/api/debates/{id}/commands', { params: { path: { id } }, body: { type: 'pause' } })
+          : null;
+      const debate = expectBody(await client.GET('/api/debates/{id}', { params: { path: { id } } }), 200);
+      const status = debate.status;
+      switch (event.event) {
+        case 'debate.started':
+          if (status === 'pending') disagree(event, { status });
+          await pausing;
+          break;
+        case 'argument':
+        case 'rebuttal': {
+          const agent = String(event.data.agent);
+          turnsSeen.set(agent, (turnsSeen.get(agent) ?? 0) + 1);
+          const analytics = expectBody(
+            await client.GET('/api/debates/{id}/analytics', { params: { path: { id } } }),
+            200,
+          );
+          const stored = analytics.agents.find((a) => a.agent === agent)?.turns ?? 0;
+          if (stored < (turnsSeen.get(agent) ?? 0)) disagree(event, { agent, stored });
+          break;
+        }
+        case 'debate.paused':
+          paused = true;
+          if (status !== 'paused') disagree(event, { status });
+          await command(client, id, plan === 'pause-skip' ? 'skip' : 'resume');
+          break;
+        case 'debate.resumed':
+        case 'synthesis.started':
+          if (status === 'paused' || status === 'pending') disagree(event, { status, paused });
+          break;
+        case 'verdict':
+        case 'debate.completed': {
+          const verdict = expectBody(
+            await client.GET('/v1/verdicts/{id}', { params: { path: { id } } }),
+            200,
+          );
+          if (
+            status !== 'completed' ||
+            debate.verdict?.recommendation !== 'PROCEED' ||
+            debate.cost === null ||
+            verdict.debate.status !== 'completed' ||
+            verdict.verdict?.recommendation !== 'PROCEED'
+          )
+            disagree(event, { status, verdict: debate.verdict, v1: verdict.debate.status });
+          break;
+        }
+        case 'debate.failed':
+          if (status !== 'failed') disagree(event, { status });
+          break;
+        default:
+          if (status === 'pending') disagree(event, { status });
+      }
+    };
+    // Each event's reads start as it arrives, not once the previous event's reads are done.
+    const checks: Promise<void>[] = [];
+    const stream = await readSse(
+      `${baseUrl}/api/debates/${id}/stream`,
+      { authorization: `Bearer ${key}` },
+      { onMessage: (event) => void checks.push(check(event)), timeoutMs: 90_000 },
+    );
+    await Promise.all(checks);
+    expect(stream.closedByServer, `${id}: the stream ended`).toBe(true);
+    expect(stream.messages.at(-1)?.event).toBe(plan === 'fail' ? 'debate.failed' : 'debate.completed');
+  };
+
+  await Promise.all(Array.from({ length: DEBATES }, (_, i) => runOne(i)));
+  return { disagreements, seen };
+}
+
+async function command(client: ApiClient, id: string, type: 'resume' | 'skip') {
+  const sent = await client.POST('/api/debates/{id}/commands', { params: { path: { id } }, body: { type } });
+  expect(sent.response.status, JSON.stringify(sent.error ?? null)).toBe(200);
+}
+
+/** What a run must have exercised for its agreement to mean something. */
+function expectEveryKindOfEvent(seen: Map<string, number>) {
+  for (const type of ['debate.paused', 'debate.resumed', 'synthesis.started', 'argument', 'rebuttal']) {
+    expect(seen.get(type) ?? 0, type).toBeGreaterThan(0);
+  }
+  expect(seen.get('debate.completed')).toBe(DEBATES - DEBATES / PLANS.length);
+  expect(seen.get('debate.failed')).toBe(DEBATES / PLANS.length);
+}
+
+describe('what a debate stream says, a read right after it already shows', () => {
+  let fake: FakeLlmServer;
+  beforeAll(async () => {
+    fake = await startFakeLlmServer(script);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  describe('in distributed mode (the API and an engine process on PostgreSQL and NATS)', () => {
+    let stack: Stack;
+    beforeAll(async () => {
+      stack = await startStack('agree', { ...SETTINGS, ANTHROPIC_BASE_URL: fake.baseUrls.anthropic });
+    });
+    afterAll(async () => {
+      await stack?.stop();
+    });
+
+    it('shows every streamed event in the debate, its verdict and its analytics read at once after it', async () => {
+      const user = await registerUser(stack.api.baseUrl, 'agree');
+      await stack.db.core.accounts.setPlan(user.userId, 'pro');
+      await stack.db.core.billing.grantCredits(user.userId, 500);
+      await stack.db.core.accounts.setRateLimit(user.userId, 100_000);
+      const created = await apiClient(stack.api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+        body: { name: 'agree' },
+      });
+      const { disagreements, seen } = await followAndReadBack(
+        stack.api.baseUrl,
+        expectBody(created, 201).key,
+      );
+      expect(disagreements).toEqual([]);
+      expectEveryKindOfEvent(seen);
+    }, 120_000);
+  });
+
+  describe('on the embedded default (PGlite and the in-process bus)', () => {
+    let dataDir: string;
+    let api: RunningProcess;
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'verdict-agree-'));
+      api = await startApi({ DATA_DIR: dataDir, ...SETTINGS, ANTHROPIC_BASE_URL: fake.baseUrls.anthropic });
+    });
+    afterAll(async () => {
+      await api?.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('shows every streamed event in the debate, its verdict and its analytics read at once after it', async () => {
+      const email = `agree-${Date.now()}@example.com`;
+      const admin = (args: string[]) => runAdmin(args, { DATA_DIR: dataDir });
+      expect((await admin(['create-user', '--email', email, '--name', 'Agree', '--plan', 'pro'])).code).toBe(
+        0,
+      );
+      expect((await admin(['grant-credits', '--email', email, '--amount', '500'])).code).toBe(0);
+      expect((await admin(['set-rate-limit', '--email', email, '--per-minute', '100000'])).code).toBe(0);
+      const keyRun = await admin(['create-key', '--email', email, '--name', 'agree']);
+      const key = keyRun.stdout.trim().split('\n').at(-1) ?? '';
+      expect(key).toMatch(/^vrd_/);
+      const { disagreements, seen } = await followAndReadBack(api.baseUrl, key);
+      expect(disagreements).toEqual([]);
+      expectEveryKindOfEvent(seen);
+    }, 120_000);
+  });
+});
