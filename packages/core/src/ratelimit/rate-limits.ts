@@ -14,7 +14,10 @@ export const PUBLIC_IP_LIMIT = { limit: 30, windowMs: 60_000 };
  * endpoint's 30.
  */
 export const ANONYMOUS_READ_LIMIT = { limit: 120, windowMs: 60_000 };
-/** Failed logins allowed before further attempts are refused for the rest of the window. */
+/**
+ * Failed logins allowed (per email, per client IP) before further attempts are refused for the rest of the
+ * window; an attempt under way counts as failed until its password proved right (startLoginAttempt).
+ */
 export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
 
 /** The per-minute request limit of an account: the operator's override, else its plan's. */
@@ -95,26 +98,30 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
     hitRegistration: (ip: string) =>
       hitSlidingWindow(store, clock, `register-ip:${ip}`, settings.registrationsPerHour, HOUR),
 
-    /** Throws RATE_LIMITED when too many logins failed lately for this email or from this IP. */
-    assertLoginAllowed: async (email: string, ip: string) => {
-      const window = Math.floor(clock.now() / LOGIN_FAILURE_LIMITS.windowMs);
-      const [byEmail, byIp] = await Promise.all([
-        store.read(`login-email:${email}`, window),
-        store.read(`login-ip:${ip}`, window),
-      ]);
-      if (byEmail >= LOGIN_FAILURE_LIMITS.perEmail || byIp >= LOGIN_FAILURE_LIMITS.perIp) {
-        const retryAfter = Math.ceil(((window + 1) * LOGIN_FAILURE_LIMITS.windowMs - clock.now()) / 1000);
+    /**
+     * One sign-in attempt for `email` from `ip`, counted against both budgets BEFORE its password is checked:
+     * the count is one atomic increment, so however many attempts arrive at once, on however many processes,
+     * at most LOGIN_FAILURE_LIMITS of them get to a password check. Over either budget, the attempt is given
+     * back and refused (RATE_LIMITED, Retry-After until the window ends): the counts stay the attempts that
+     * were checked. The caller gives the attempt back (`refund`) when it was not a failure — the password was
+     * right, or could not be checked — so the budgets count failures, and those under way.
+     */
+    startLoginAttempt: async (email: string, ip: string): Promise<{ refund: () => Promise<void> }> => {
+      const { windowMs, perEmail, perIp } = LOGIN_FAILURE_LIMITS;
+      const now = clock.now();
+      const window = Math.floor(now / windowMs);
+      const buckets = [`login-email:${email}`, `login-ip:${ip}`];
+      const [byEmail = 0, byIp = 0] = await store.incrementMany(buckets, window, windowMs);
+      const refund = () => store.decrementMany(buckets, window);
+      if (byEmail > perEmail || byIp > perIp) {
+        await refund();
+        const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
         throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; try again later', {
           headers: { 'Retry-After': String(retryAfter) },
           extra: { retryAfter },
         });
       }
-    },
-
-    recordLoginFailure: async (email: string, ip: string) => {
-      const { windowMs } = LOGIN_FAILURE_LIMITS;
-      const window = Math.floor(clock.now() / windowMs);
-      await store.incrementMany([`login-email:${email}`, `login-ip:${ip}`], window, windowMs);
+      return { refund };
     },
   };
 }
