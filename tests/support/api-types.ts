@@ -1712,7 +1712,7 @@ export interface paths {
         };
         /**
          * Follow your notifications as Server-Sent Events
-         * @description `connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its id) for each notification created after connecting, wherever it was created, and `ping` (data: "") every 30 seconds. Nothing is replayed: read GET /api/notifications for what came before. Opening counts against the stream budget (STREAM_OPENS_PER_MINUTE).
+         * @description `connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its id) for each notification created after connecting, wherever it was created, oldest first, and `ping` (data: "") every 30 seconds. A first connection gets nothing from before (read GET /api/notifications for that). A reconnect that sends back the last id it received as Last-Event-ID (as EventSource does) first gets the notifications stored after it, oldest first, then the new ones: none missed, none twice; an id that is not one of the caller's replays nothing. Opening counts against the stream budget (STREAM_OPENS_PER_MINUTE).
          */
         get: operations["notifications-stream"];
         put?: never;
@@ -16783,7 +16783,10 @@ export interface operations {
     "notifications-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Resume after this notification (what EventSource sends when it reconnects); empty is none */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16818,6 +16821,20 @@ export interface operations {
                         /** @constant */
                         data?: "";
                     };
+                };
+            };
+            /** @description VALIDATION_ERROR: A Last-Event-ID that is not a notification id */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description UNAUTHORIZED: No valid API key or session cookie */

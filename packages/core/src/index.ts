@@ -79,7 +79,7 @@ export {
   sendDueEmails,
 } from './notifications/mail-outbox.ts';
 export { type Mailer, type MailMessage, smtpMailer } from './notifications/mailer.ts';
-export type { Notifications } from './notifications/notifications.ts';
+export type { NotificationMark, Notifications } from './notifications/notifications.ts';
 export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
