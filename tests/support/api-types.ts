@@ -3390,6 +3390,16 @@ export interface components {
                  * @description Seconds to wait before retrying (also in Retry-After)
                  */
                 retryAfter: number;
+                /**
+                 * @description The budget that was spent
+                 * @enum {string}
+                 */
+                budget: "requests" | "streamOpens" | "signIns" | "signUps" | "publicReads" | "anonymousReads";
+                /**
+                 * Format: int32
+                 * @description What the spent budget allows in its window (the message says per what)
+                 */
+                limit: number;
             };
         };
         /** @description Unexpected failure */

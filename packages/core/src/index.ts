@@ -89,6 +89,7 @@ export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimi
 export {
   ANONYMOUS_READ_LIMIT,
   accountRateLimit,
+  type BudgetDecision,
   createRateLimits,
   keyRateLimit,
   LOGIN_FAILURE_LIMITS,

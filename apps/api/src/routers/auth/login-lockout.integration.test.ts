@@ -59,7 +59,7 @@ describe('sign-in failures are counted before the password is checked, across AP
     // The budget is spent: the right password is refused, on either process.
     for (const server of [a, b]) {
       const res = await login(server, ip, user.email, user.password);
-      expectError(res, 'RATE_LIMITED', { extras: ['retryAfter'] });
+      expectError(res, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     }
   });
 
@@ -89,6 +89,8 @@ describe('sign-in failures are counted before the password is checked, across AP
     expect((await login(b, ip, user.email, user.password)).status).toBe(200);
     // The last failure the budget allows, then the refusal.
     expect((await login(b, ip, user.email, 'wrong at last')).status).toBe(401);
-    expectError(await login(a, ip, user.email, user.password), 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(await login(a, ip, user.email, user.password), 'RATE_LIMITED', {
+      extras: ['retryAfter', 'budget', 'limit'],
+    });
   });
 });
