@@ -958,7 +958,7 @@ export interface paths {
         head?: never;
         /**
          * Mark notifications read
-         * @description Either ids (1–100 of your notifications' ids; others are ignored) or all: true, not both. Answers how many changed and the unread count after.
+         * @description Either ids (1–100 of your notifications' ids) or all: true, not both. Answers how many changed and the unread count after. Only your own notifications are marked and counted: an id of another user's notification, or one that does not exist, is ignored (200, not counted in updated), so the answer does not tell whether such an id exists.
          */
         patch: operations["notifications-markRead"];
         trace?: never;

@@ -120,7 +120,12 @@ export function createNotifications(
 
     unreadCount,
 
-    /** Marks the named ones (the caller's only; others' ids are ignored) or all of them read. */
+    /**
+     * Marks the named ones, or all of them, read, and answers how many changed. Only the caller's own are
+     * marked and counted: an id of someone else's notification is ignored exactly like an unknown one (200,
+     * `updated` not counting it), so the answer never reveals whether an id exists. The spec lists no 404
+     * for this route, and one would be that very oracle.
+     */
     markRead: async (userId: string, input: MarkReadInput) => {
       let update = k()
         .updateTable('notifications')

@@ -136,6 +136,30 @@ describe('notifications', () => {
     );
   });
 
+  it('marks only the caller’s own ids: another user’s or an unknown id answers 200 and counts for nothing', async () => {
+    const user = await registerUser(h);
+    const other = await registerUser(h);
+    await comment(h, actor, await publicDebate(h, user), 'for the user');
+    await comment(h, actor, await publicDebate(h, other), 'for the other');
+    const [mine] = (await inbox(user)).json.notifications;
+    const [theirs] = (await inbox(other)).json.notifications;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const markRead = (ids: (string | undefined)[]) =>
+      h.request<{ updated: number; unreadCount: number }>('PATCH', '/api/notifications/read', {
+        cookie: user.cookie,
+        body: { ids },
+      });
+    // Not revealed: another user's id answers exactly as an unknown one does.
+    const foreign = await markRead([theirs?.id]);
+    const missing = await markRead([unknown]);
+    expect([foreign.status, foreign.json]).toEqual([200, { updated: 0, unreadCount: 1 }]);
+    expect([missing.status, missing.json]).toEqual([200, { updated: 0, unreadCount: 1 }]);
+    // In a mix, only the caller's own is marked and counted.
+    const mixed = await markRead([theirs?.id, mine?.id, unknown]);
+    expect([mixed.status, mixed.json]).toEqual([200, { updated: 1, unreadCount: 0 }]);
+    expect((await inbox(other)).json).toMatchObject({ unreadCount: 1, notifications: [{ read: false }] });
+  });
+
   it('refuses a bad mark-read body: neither, both, 0 or 101 ids, non-UUIDs, all: false', async () => {
     const ids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
     for (const body of [
