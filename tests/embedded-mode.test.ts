@@ -121,4 +121,19 @@ describe('the start command on the embedded default', () => {
     });
     expect(await download.text()).toBe(notes);
   });
+
+  it('checks at most ten of 36 wrong passwords sent at once, and refuses the right one once they are spent', async () => {
+    const user = await registerUser(api.baseUrl, 'burst');
+    const login = (password: string) =>
+      apiClient(api.baseUrl).POST('/api/auth/login', { body: { email: user.email, password } });
+    const burst = await Promise.all([
+      ...Array.from({ length: 36 }, (_, i) => login(`wrong guess ${i}`)),
+      login(user.password),
+    ]);
+    const statuses = burst.map((answer) => answer.response.status);
+    // Each 401 is a password that was checked and wrong: never more than the budget of ten.
+    expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length, statuses.join(' ')).toBeGreaterThanOrEqual(26);
+    expect((await login(user.password)).response.status).toBe(429);
+  });
 });

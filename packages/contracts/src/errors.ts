@@ -82,7 +82,7 @@ export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
 /**
  * The error envelope every route answers with. Some codes add fields next to `code` and `message`
- * (`limit`, `upgradeUrl`, `activeCount`, `retryAfter`).
+ * (`limit`, `upgradeUrl`, `activeCount`, `retryAfter`, `budget`).
  *
  * @example
  * { "error": { "code": "NOT_FOUND", "message": "API key not found" } }
@@ -103,6 +103,16 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 const count = (description: string) => z.number().int().min(0).max(2_147_483_647).meta({ description });
 
 /**
+ * Which budget a 429 RATE_LIMITED spent: the account's (or key's) requests per minute, its stream opens per
+ * minute, failed sign-ins per email or client address, sign-ups per address per hour, reads of shared debates
+ * or anonymous reads of public resources per address per minute.
+ */
+export const RateBudget = z
+  .enum(['requests', 'streamOpens', 'signIns', 'signUps', 'publicReads', 'anonymousReads'])
+  .meta({ description: 'The budget that was spent' });
+export type RateBudget = z.infer<typeof RateBudget>;
+
+/**
  * Fields some codes add next to `code` and `message`. A client may rely on them for those codes only.
  *
  * @example
@@ -111,7 +121,11 @@ const count = (description: string) => z.number().int().min(0).max(2_147_483_647
  */
 export const ERROR_EXTRAS = {
   VALIDATION_ERROR: { details: z.array(ValidationIssue).max(100).optional() },
-  RATE_LIMITED: { retryAfter: count('Seconds to wait before retrying (also in Retry-After)') },
+  RATE_LIMITED: {
+    retryAfter: count('Seconds to wait before retrying (also in Retry-After)'),
+    budget: RateBudget,
+    limit: count('What the spent budget allows in its window (the message says per what)'),
+  },
   MONTHLY_LIMIT_REACHED: {
     limit: count('Free-tier debates per month'),
     upgradeUrl: z.string().max(2048).meta({ description: 'Where to choose a paid plan' }),

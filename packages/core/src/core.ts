@@ -128,6 +128,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
       : null;
   const blobs: BlobStore = fileBlobs ?? databaseBlobStore(db);
   const usage = createUsage(db, clock, onError);
+  const collections = createCollections(db, clock);
   return {
     config,
     clock,
@@ -137,8 +138,12 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     debateEvents: createDebateEvents(db, bus.events),
     /** Readiness: resolves when the database answers within two seconds. */
     checkDatabase: () => db.ping(2000),
-    // A deleted debate's outcome leaves its owner's score at once (the outcome row goes with the debate).
-    debateControl: createDebateControl(debateReads, bus, db, { afterRemoval: refreshScore }),
+    // A deleted debate's outcome leaves its owner's score at once (the outcome row goes with the debate),
+    // and its collections close the gap it leaves.
+    debateControl: createDebateControl(debateReads, bus, db, {
+      beforeRemoval: collections.dropDebates,
+      afterRemoval: refreshScore,
+    }),
     debateCreation,
     debateAnalytics: createDebateAnalytics(db, debateReads),
     accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
@@ -150,7 +155,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     polls: createPolls(db, clock, debateReads),
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
-    collections: createCollections(db, clock),
+    collections,
     chains: createChains(db, clock),
     sharing: createSharing(db, clock, debateReads, views, config.appUrl),
     forks: createForks(db, clock, debateCreation.create, notifications, email),
@@ -160,8 +165,10 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     plans,
     workspaces: createWorkspaces(db, clock, plans),
     workspaceMembers: createWorkspaceMembers(db, clock, plans),
-    // Deleting a workspace deletes its debates: their owners' scores are recomputed in the same transaction.
+    // Deleting a workspace deletes its debates: they leave their collections, and their owners' scores are
+    // recomputed, in the same transaction.
     workspaceDebates: createWorkspaceDebates(db, bus, debateReads, plans.upgradeUrl, {
+      beforeRemoval: collections.dropDebates,
       afterRemoval: refreshScore,
     }),
     similar,

@@ -85,7 +85,7 @@ export {
   sendDueEmails,
 } from './notifications/mail-outbox.ts';
 export { type Mailer, type MailMessage, smtpMailer } from './notifications/mailer.ts';
-export type { Notifications } from './notifications/notifications.ts';
+export type { NotificationMark, Notifications } from './notifications/notifications.ts';
 export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
@@ -95,6 +95,7 @@ export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimi
 export {
   ANONYMOUS_READ_LIMIT,
   accountRateLimit,
+  type BudgetDecision,
   createRateLimits,
   keyRateLimit,
   LOGIN_FAILURE_LIMITS,

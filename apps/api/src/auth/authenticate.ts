@@ -1,6 +1,7 @@
 import {
   AppError,
-  type LimitDecision,
+  type BudgetDecision,
+  type RequestPrincipal,
   rateLimitedError,
   rateLimitHeaders,
   type Services,
@@ -56,34 +57,72 @@ export async function authenticate(
   headers: Record<string, string>,
   { endpoint, budget = 'requests' }: AuthenticateOptions,
 ): Promise<Caller> {
-  const raw = presentedKey(req);
-  let caller: Caller;
-  let accountLimit: number;
-  if (raw) {
-    const principal = await lookUpKey(core, req, raw, endpoint);
-    if (!principal) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
-    caller = { userId: principal.userId, key: principal, sessionToken: null };
-    accountLimit = principal.accountLimit;
-  } else {
-    if (credentials === 'key') {
-      throw new AppError('UNAUTHORIZED', 'Send an API key as Authorization: Bearer or X-Api-Key');
-    }
-    const token = req.cookies[SESSION_COOKIE];
-    const session = token ? await core.accounts.sessionUser(token) : null;
-    if (!session || !token) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key');
-    caller = { userId: session.user.id, key: null, sessionToken: token };
-    accountLimit = session.rateLimit;
-  }
-  const decision: LimitDecision =
-    budget === 'streams'
-      ? await core.rateLimits.hitStreamOpen(caller.userId)
-      : await core.rateLimits.hitRequest({
-          userId: caller.userId,
-          accountLimit,
-          keyId: caller.key?.keyId,
-          keyLimit: caller.key?.config?.rateLimit,
-        });
+  if (budget === 'streams') return (await openStream(core, req, credentials, headers, endpoint)).caller;
+  const { caller, principal } = await identify(core, req, credentials, endpoint);
+  count(headers, await core.rateLimits.hitRequest(principal));
+  return caller;
+}
+
+/**
+ * A stream being opened: the caller, counted against its account's stream budget (authenticate with
+ * `streams`). `notStreamed` is for an answer that turns out not to stream (a 204 for a finished debate,
+ * which EventSource's reconnect after the last event gets): the open is given back and the answer counted
+ * as a request instead, whose headers it then carries (and a 429 when that budget is spent).
+ */
+export async function openStream(
+  core: Services,
+  req: FastifyRequest,
+  credentials: Credentials,
+  headers: Record<string, string>,
+  endpoint: string,
+): Promise<{ caller: Caller; notStreamed: () => Promise<void> }> {
+  const { caller, principal } = await identify(core, req, credentials, endpoint);
+  const decision = await core.rateLimits.hitStreamOpen(caller.userId);
+  count(headers, decision);
+  return {
+    caller,
+    notStreamed: async () => {
+      await decision.refund();
+      count(headers, await core.rateLimits.hitRequest(principal));
+    },
+  };
+}
+
+/** The decision's headers, and its 429 when it refuses. */
+function count(headers: Record<string, string>, decision: BudgetDecision) {
   Object.assign(headers, rateLimitHeaders(decision));
   if (!decision.allowed) throw rateLimitedError(decision);
-  return caller;
+}
+
+/** The caller behind the credentials, and what its requests count against; 401 for none that hold. */
+async function identify(
+  core: Services,
+  req: FastifyRequest,
+  credentials: Credentials,
+  endpoint: string,
+): Promise<{ caller: Caller; principal: RequestPrincipal }> {
+  const raw = presentedKey(req);
+  if (raw) {
+    const key = await lookUpKey(core, req, raw, endpoint);
+    if (!key) throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key');
+    return {
+      caller: { userId: key.userId, key, sessionToken: null },
+      principal: {
+        userId: key.userId,
+        accountLimit: key.accountLimit,
+        keyId: key.keyId,
+        keyLimit: key.config?.rateLimit,
+      },
+    };
+  }
+  if (credentials === 'key') {
+    throw new AppError('UNAUTHORIZED', 'Send an API key as Authorization: Bearer or X-Api-Key');
+  }
+  const token = req.cookies[SESSION_COOKIE];
+  const session = token ? await core.accounts.sessionUser(token) : null;
+  if (!session || !token) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key');
+  return {
+    caller: { userId: session.user.id, key: null, sessionToken: token },
+    principal: { userId: session.user.id, accountLimit: session.rateLimit },
+  };
 }

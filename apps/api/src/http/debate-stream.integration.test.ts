@@ -13,7 +13,13 @@ import {
 import { createEngineNode, type EngineNode } from '@verdict/engine';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, type Harness, registerUser, startServer } from '../testing/http-harness.ts';
+import {
+  expectError,
+  type Harness,
+  registerUser,
+  startServer,
+  type TestUser,
+} from '../testing/http-harness.ts';
 import { SESSION_COOKIE } from '../trpc/context.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 
@@ -564,8 +570,8 @@ describe('the stream budget', () => {
     await h.close();
   });
 
-  it('lets a client that spent its request budget reconnect to a stream, and limits stream opens apart', async () => {
-    const user = await registerUser(h, { rateLimit: 'plan' });
+  /** A debate of `user` finished long ago, whose one stored event is debate.completed (seq 1). */
+  const finishedDebate = async (user: TestUser) => {
     const [row] = await h.core.db.execute<{ id: string }>(
       `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
        values (?, 'Finished long ago', 'fast', 'completed', 'user_credits', 3, 1) returning id`,
@@ -576,11 +582,54 @@ describe('the stream budget', () => {
          (?, 1, 1, 'debate.completed', '{"status":"completed"}'::jsonb)`,
       [row!.id],
     );
-    const path = `/api/debates/${row!.id}/stream`;
+    return row!.id;
+  };
+
+  it('names the stream budget when it refuses an open: at most N stream opens per minute', async () => {
+    const user = await registerUser(h);
+    const path = `/api/debates/${await finishedDebate(user)}/stream`;
+    for (let i = 0; i < 3; i++)
+      expect((await h.request('GET', path, { cookie: user.cookie })).status).toBe(200);
+    const refused = await h.request('GET', path, { cookie: user.cookie });
+    const error = expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
+    expect(error.message).toMatch(/^At most 3 stream opens per minute; retry in \d+ s$/);
+    expect(error).toMatchObject({ budget: 'streamOpens', limit: 3 });
+  });
+
+  it('does not spend a stream open on a 204 for a finished debate (the reconnect after debate.completed): it is a request', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const path = `/api/debates/${await finishedDebate(user)}/stream`;
+    // What EventSource does after debate.completed: reconnect once with the last id, and stop on the 204.
+    const reconnects = [];
+    for (let i = 0; i < 5; i++) {
+      reconnects.push(
+        await h.request('GET', path, { cookie: user.cookie, headers: { 'last-event-id': '1' } }),
+      );
+    }
+    expect(reconnects.map((res) => res.status)).toEqual([204, 204, 204, 204, 204]);
+    // Counted as requests instead (the plan's 10 a minute), as their headers say.
+    expect(reconnects.map((res) => res.headers.get('x-ratelimit-limit'))).toEqual(Array(5).fill('10'));
+    expect(reconnects.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual([
+      '9',
+      '8',
+      '7',
+      '6',
+      '5',
+    ]);
+    // The stream budget is whole: three opens that stream.
+    const opens = [];
+    for (let i = 0; i < 3; i++) opens.push(await h.request('GET', path, { cookie: user.cookie }));
+    expect(opens.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect(opens.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
+  });
+
+  it('lets a client that spent its request budget reconnect to a stream, and limits stream opens apart', async () => {
+    const user = await registerUser(h, { rateLimit: 'plan' });
+    const path = `/api/debates/${await finishedDebate(user)}/stream`;
     // The account's 10 requests a minute are spent…
     for (let i = 0; i < 10; i++) await h.request('GET', '/api/keys', { cookie: user.cookie });
     expectError(await h.request('GET', '/api/keys', { cookie: user.cookie }), 'RATE_LIMITED', {
-      extras: ['retryAfter'],
+      extras: ['retryAfter', 'budget', 'limit'],
     });
     // …and its stream still opens, three times a minute.
     const opens = [];
@@ -588,7 +637,7 @@ describe('the stream budget', () => {
     expect(opens.map((res) => res.status)).toEqual([200, 200, 200]);
     expect(opens.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
     const refused = await h.request('GET', path, { cookie: user.cookie });
-    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
   });
 });

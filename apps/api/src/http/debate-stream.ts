@@ -2,7 +2,7 @@ import { UuidInput } from '@verdict/contracts';
 import { AppError, type Services, type StoredEvent } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { authenticate, type Credentials } from '../auth/authenticate.ts';
+import { type Credentials, openStream } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
@@ -57,6 +57,13 @@ export function registerDebateStreams(
     try {
       if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
       prepared = await prepare(req, credentials, headers);
+      if (prepared.finished && prepared.stored.length === 0) {
+        // Nothing after Last-Event-ID and nothing more to come: 204 tells EventSource to stop reconnecting.
+        // It streams nothing, so it is a request, not a stream open (EventSource's reconnect after the last
+        // event lands here: it must not spend the budget of streams).
+        await prepared.notStreamed();
+        return reply.code(204).headers(headers).send();
+      }
     } catch (err) {
       const appError =
         err instanceof AppError
@@ -64,10 +71,6 @@ export function registerDebateStreams(
           : new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
       if (appError.code === 'INTERNAL_ERROR') req.log.error({ err }, 'debate stream failed to start');
       return sendAppError(reply.headers(headers), appError);
-    }
-    if (prepared.finished && prepared.stored.length === 0) {
-      // Nothing after Last-Event-ID and nothing more to come: 204 tells EventSource to stop reconnecting.
-      return reply.code(204).headers(headers).send();
     }
     reply.hijack();
     const res = reply.raw;
@@ -82,10 +85,7 @@ export function registerDebateStreams(
   async function prepare(req: FastifyRequest, credentials: Credentials, headers: Record<string, string>) {
     // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
     // client that spent its request budget can still reconnect (EventSource gives up on a 429).
-    const caller = await authenticate(core, req, credentials, headers, {
-      endpoint: routeEndpoint(req),
-      budget: 'streams',
-    });
+    const { caller, notStreamed } = await openStream(core, req, credentials, headers, routeEndpoint(req));
     const { id } = parse(Params, req.params, '');
     const requested = lastEventId(req);
     const debate = await core.debateReads.visible(caller.userId, id);
@@ -97,6 +97,7 @@ export function registerDebateStreams(
         finished: FINISHED.has(debate.status),
         afterSeq: requested,
         stored,
+        notStreamed,
       };
     }
     // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
@@ -105,7 +106,7 @@ export function registerDebateStreams(
     const last = await core.debateEvents.lastStored(id, debate.attempt);
     const finished = last !== null && TERMINAL.has(last.type);
     const afterSeq = Math.min(requested, last?.seq ?? 0);
-    return { id, attempt: debate.attempt, finished, afterSeq, stored };
+    return { id, attempt: debate.attempt, finished, afterSeq, stored, notStreamed };
   }
 
   function stream(

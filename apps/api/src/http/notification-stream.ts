@@ -1,6 +1,8 @@
-import { AppError, type Services } from '@verdict/core';
+import { AppError, type NotificationMark, type Services } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
+import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { sendAppError } from './envelope.ts';
 import { nodeSseWriter } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
@@ -10,10 +12,22 @@ export type NotificationStreamOptions = {
   pingMs?: number;
 };
 
+/** Notifications read per query when catching up (a reconnect after a long time reads several batches). */
+const CATCH_UP_BATCH = 100;
+
+const LastEventId = z.uuid('Must be the id of a notification this stream sent');
+
 /**
- * GET /api/notifications/stream: `connected` once, then each new notification of the caller as it is
- * created — on this process, another API process or an engine node (the bus carries it) — and `ping` every
- * 30 s. Nothing is replayed. An open stream costs one bus subscription and no database reads.
+ * GET /api/notifications/stream: `connected` once, then each new notification of the caller — created on
+ * this process, another API process or an engine node — and `ping` every 30 s. Each notification's event
+ * id is its id; a reconnect that sends it back as Last-Event-ID (EventSource does) first gets the ones
+ * stored after it, oldest first, then the new ones: none missed, none twice. Without one (or with an id
+ * that is not one of the caller's), nothing from before is sent, as the spec's stream has no history.
+ *
+ * What is sent is always read from the stored inbox, in stored order, after the last one sent; a publish
+ * on the bus (after its commit) only says there is more to read. A user's notifications commit in
+ * createdAt order (notifications/record.ts), so reading on from the last one sent cannot skip one that
+ * commits later. An open stream costs one bus subscription and one read per notification of its user.
  */
 export function registerNotificationStream(
   app: FastifyInstance,
@@ -31,11 +45,13 @@ export function registerNotificationStream(
   app.get('/api/notifications/stream', async (req: FastifyRequest, reply: FastifyReply) => {
     const headers: Record<string, string> = {};
     let userId: string;
+    let lastSeenId: string | null;
     try {
       if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
       // Opening counts against the stream budget, like debate streams: reconnecting must not eat requests.
       const options = { endpoint: routeEndpoint(req), budget: 'streams' } as const;
       userId = (await authenticate(core, req, 'user', headers, options)).userId;
+      lastSeenId = lastEventId(req);
     } catch (err) {
       const appError =
         err instanceof AppError
@@ -61,18 +77,55 @@ export function registerNotificationStream(
     };
     open.add(end);
     res.once('close', end);
+
+    /** The last notification sent (or where the stream starts); what is read next comes after it. */
+    let mark: NotificationMark | null = null;
+    let started = false;
+    let reading = false;
+    let more = false;
+    /** Sends what is stored after `mark`, one read at a time; a cue during a read makes another read. */
+    const catchUp = () => {
+      if (!started || ended) return;
+      if (reading) {
+        more = true;
+        return;
+      }
+      reading = true;
+      more = false;
+      sendStoredAfterMark()
+        .catch((err: unknown) => {
+          // The client reconnects with its Last-Event-ID and gets what it missed then.
+          req.log.error({ err }, 'notification stream: reading the inbox failed');
+          end();
+        })
+        .finally(() => {
+          reading = false;
+          if (more) catchUp();
+        });
+    };
+    const sendStoredAfterMark = async () => {
+      for (;;) {
+        const batch = await core.notifications.after(userId, mark, CATCH_UP_BATCH);
+        if (ended) return;
+        for (const notification of batch) writer.send(notification.id, 'notification', notification);
+        const last = batch.at(-1);
+        if (last) mark = { id: last.id, createdAt: last.createdAt };
+        if (batch.length < CATCH_UP_BATCH) return;
+      }
+    };
+
     try {
-      // Subscribed before `connected` is sent: whatever is created after the client sees it arrives.
-      const stop = await core.notifications.follow(userId, (notification) =>
-        writer.send(notification.id, 'notification', notification),
-      );
+      // Subscribed before the start is read: whatever commits after it is cued.
+      const stop = await core.notifications.follow(userId, catchUp);
       if (ended) return stop();
       stopFollowing = stop;
+      mark = await core.notifications.streamStart(userId, lastSeenId);
     } catch (err) {
       req.log.error({ err }, 'notification stream: subscribing failed');
       // Nothing was sent yet: the client hears a clean 503 and may retry.
       clearInterval(ping);
       open.delete(end);
+      stopFollowing?.();
       ended = true;
       if (!res.headersSent) {
         res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
@@ -80,7 +133,21 @@ export function registerNotificationStream(
       }
       return;
     }
+    if (ended) return;
     writer.open(headers);
     writer.send(null, 'connected', { userId });
+    started = true;
+    catchUp();
+  });
+}
+
+/** Last-Event-ID, sent by EventSource on a reconnect: a notification id, or none (absent or empty). */
+function lastEventId(req: FastifyRequest): string | null {
+  const header = req.headers['last-event-id'];
+  if (typeof header !== 'string' || header.trim() === '') return null;
+  const parsed = LastEventId.safeParse(header.trim());
+  if (parsed.success) return parsed.data.toLowerCase();
+  throw new AppError('VALIDATION_ERROR', 'Request validation failed', {
+    details: zodIssuesToDetails(parsed.error.issues).map((issue) => ({ ...issue, path: 'Last-Event-ID' })),
   });
 }

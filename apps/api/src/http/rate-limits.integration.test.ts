@@ -129,7 +129,7 @@ describe('account and key limits (manual clock, database counters)', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
     const refused = await h.request('GET', '/api/keys', { cookie: user.cookie });
-    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     expect(limitHeaders(refused)).toMatchObject({ limit: '10', remaining: '0' });
     // Another account is not affected.
     const other = await freeAccountWithKeys(1);
@@ -198,10 +198,15 @@ describe('account and key limits (manual clock, database counters)', () => {
     for (let i = 0; i < 3; i++) statuses.push((await h.request('GET', '/v1/me', { key })).status);
     expect(statuses).toEqual([200, 200, 200]);
     const limited = await h.request('GET', '/v1/me', { key });
-    const error = expectError(limited, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    const error = expectError(limited, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     const expectedWait = Math.ceil((clock.windowEnd() - clock.now()) / 1000);
     expect(limited.headers.get('retry-after')).toBe(String(expectedWait));
     expect(error.retryAfter).toBe(expectedWait);
+    expect(error).toMatchObject({
+      budget: 'requests',
+      limit: 3,
+      message: `At most 3 requests per minute; retry in ${expectedWait} s`,
+    });
     expect(limitHeaders(limited)).toEqual({
       limit: '3',
       remaining: '0',
@@ -214,9 +219,13 @@ describe('account and key limits (manual clock, database counters)', () => {
     const { key } = await createKey(h, user, { config: { rateLimit: 2 } });
     await h.request('GET', '/v1/me', { key });
     await h.request('GET', '/v1/me', { key });
-    expectError(await h.request('GET', '/v1/me', { key }), 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(await h.request('GET', '/v1/me', { key }), 'RATE_LIMITED', {
+      extras: ['retryAfter', 'budget', 'limit'],
+    });
     clock.advance(30_000); // same window still (15 s + 30 s)
-    expectError(await h.request('GET', '/v1/me', { key }), 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(await h.request('GET', '/v1/me', { key }), 'RATE_LIMITED', {
+      extras: ['retryAfter', 'budget', 'limit'],
+    });
     clock.advance(MINUTE);
     const again = await h.request('GET', '/v1/me', { key });
     expect(again.status).toBe(200);
@@ -230,7 +239,7 @@ describe('account and key limits (manual clock, database counters)', () => {
     expect((await h.request('GET', '/trpc/v1.me', { key })).status).toBe(200);
     expect((await h.request('POST', '/api/keys', { key, body: { name: 'third' } })).status).toBe(201);
     const refused = await h.request('POST', '/api/keys', { key, body: { name: 'fourth' } });
-    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     const names = (
       await h.request<{ keys: { name: string }[] }>('GET', '/api/keys', { cookie: user.cookie })
     ).json.keys.map((k) => k.name);
@@ -243,7 +252,9 @@ describe('account and key limits (manual clock, database counters)', () => {
     const a = await createKey(h, user, { config: { rateLimit: 1 } });
     const b = await createKey(h, user, { config: { rateLimit: 1 } });
     expect((await h.request('GET', '/v1/me', { key: a.key })).status).toBe(200);
-    expectError(await h.request('GET', '/v1/me', { key: a.key }), 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(await h.request('GET', '/v1/me', { key: a.key }), 'RATE_LIMITED', {
+      extras: ['retryAfter', 'budget', 'limit'],
+    });
     expect((await h.request('GET', '/v1/me', { key: b.key })).status).toBe(200);
   });
 
@@ -279,7 +290,9 @@ describe('sign-ups per client IP', () => {
     expect(limitHeaders(first)).toMatchObject({ limit: '3', remaining: '2' });
     expect([(await signUp()).status, (await signUp()).status]).toEqual([201, 201]);
     const refused = await signUp();
-    const error = expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    const error = expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
+    expect(error).toMatchObject({ budget: 'signUps', limit: 3 });
+    expect(error.message).toMatch(/^At most 3 sign-ups per hour from this address; retry in \d+ s$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(error.retryAfter).toBe(Number(refused.headers.get('retry-after')));
     expect(limitHeaders(refused)).toMatchObject({ limit: '3', remaining: '0' });

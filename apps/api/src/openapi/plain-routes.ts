@@ -109,6 +109,7 @@ function notificationStreamOperation() {
     {
       auth: 'user',
       errors: {
+        VALIDATION_ERROR: 'A Last-Event-ID that is not a notification id',
         RATE_LIMITED: 'Over the stream budget: stream opens per minute, counted apart from requests',
         SERVICE_UNAVAILABLE: 'The server is shutting down, or could not subscribe; retry shortly',
       },
@@ -120,12 +121,25 @@ function notificationStreamOperation() {
     summary: 'Follow your notifications as Server-Sent Events',
     description: [
       '`connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its',
-      'id) for each notification created after connecting, wherever it was created, and `ping` (data: "")',
-      'every 30 seconds. Nothing is replayed: read GET /api/notifications for what came before. Opening',
-      'counts against the stream budget (STREAM_OPENS_PER_MINUTE).',
+      'id) for each notification created after connecting, wherever it was created, oldest first, and `ping`',
+      '(data: "") every 30 seconds. A first connection gets nothing from before (read GET /api/notifications',
+      'for that). A reconnect that sends back the last id it received as Last-Event-ID (as EventSource does)',
+      'first gets the notifications stored after it, oldest first, then the new ones: none missed, none',
+      "twice; an id that is not one of the caller's replays nothing. Opening counts against the stream",
+      'budget (STREAM_OPENS_PER_MINUTE).',
     ].join(' '),
     tags: ['notifications'],
     security: SECURITY_BY_AUTH.user,
+    parameters: [
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description:
+          'Resume after this notification (what EventSource sends when it reconnects); empty is none',
+        schema: { type: 'string', maxLength: 36 },
+      },
+    ],
     responses: {
       '200': {
         description: 'The stream',

@@ -30,6 +30,8 @@ describe('reading a fetched page', () => {
   beforeAll(async () => {
     pages = createServer((req, res) => {
       if (req.url === '/nested') res.writeHead(200, { 'content-type': 'text/html' }).end(NESTED);
+      else if (req.url === '/to-hanging-name')
+        res.writeHead(302, { location: 'http://dns-never-answers.example/page' }).end();
       else if (req.url === '/broken.pdf')
         res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 and then nothing');
       else res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE);
@@ -49,6 +51,38 @@ describe('reading a fetched page', () => {
       code: 'unreadable',
       message: 'Reading the file took longer than 0.6 s',
     });
+  });
+
+  it('gives up on a host name whose lookup never ends at the deadline, as a timeout', async () => {
+    const started = performance.now();
+    const hanging = options({
+      timeoutMs: 300,
+      policy: { allowPrivate: false, resolve: () => new Promise<string[]>(() => {}) },
+    });
+    const outcome = await Promise.race([
+      failureOf(fetchPage('http://dns-never-answers.example/page', hanging)),
+      new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 3 s'), 3000)),
+    ]);
+    expect(outcome).toEqual({ code: 'timeout', message: 'no complete answer within 300 ms' });
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('keeps one deadline across redirects: a redirect to a name that never resolves ends at it', async () => {
+    const started = performance.now();
+    const hanging = options({
+      timeoutMs: 400,
+      policy: {
+        allowPrivate: false,
+        allowedRanges: [`${HOST}/32`],
+        resolve: () => new Promise<string[]>(() => {}),
+      },
+    });
+    const outcome = await Promise.race([
+      failureOf(fetchPage(`${base}/to-hanging-name`, hanging)),
+      new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 3 s'), 3000)),
+    ]);
+    expect(outcome).toEqual({ code: 'timeout', message: 'no complete answer within 400 ms' });
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('reports a PDF page its parser cannot read as unreadable, with the parser’s reason', async () => {

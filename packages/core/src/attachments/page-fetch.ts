@@ -1,4 +1,5 @@
-import { request } from 'undici';
+import { type Agent, request } from 'undici';
+import { untilAborted } from '../net/deadline.ts';
 import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
 import { ExtractionError, mediaType } from './extract-text.ts';
 import { processSandboxes, type SandboxPool } from './extraction-sandbox.ts';
@@ -71,54 +72,11 @@ async function downloadPage(url: string, options: PageFetchOptions): Promise<Dow
   const maxRedirects = options.maxRedirects ?? PAGE_REDIRECTS_MAX;
   const timeoutMs = options.timeoutMs ?? PAGE_TIMEOUT_MS;
   const policy: SsrfPolicy = { ...options.policy, allowHttp: true };
-  const agent = ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
   const deadline = AbortSignal.timeout(timeoutMs);
+  // The deadline reaches the connector too: a name lookup under way when it passes fails at once.
+  const agent = ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs, signal: deadline });
   try {
-    let current = url;
-    for (let hop = 0; ; hop++) {
-      const refusal = refusalOfUrl(current, policy);
-      if (refusal)
-        throw new PageFetchError(`refused ${hop === 0 ? 'the URL' : 'a redirect'}: ${refusal}`, 'refused');
-      const answer = await request(current, {
-        method: 'GET',
-        dispatcher: agent,
-        signal: deadline,
-        headers: {
-          accept: 'text/html, application/xhtml+xml, application/pdf, text/plain;q=0.8',
-          'user-agent': 'VerdictBot/1.0',
-        },
-      });
-      const location = answer.headers.location;
-      if (REDIRECTS.has(answer.statusCode) && typeof location === 'string') {
-        await answer.body.dump();
-        if (hop >= maxRedirects) {
-          throw new PageFetchError(`more than ${maxRedirects} redirects`, 'too_many_redirects');
-        }
-        current = new URL(location, current).toString();
-        continue;
-      }
-      if (answer.statusCode < 200 || answer.statusCode >= 300) {
-        await answer.body.dump();
-        throw new PageFetchError(`the page answered ${answer.statusCode}`, 'unreachable');
-      }
-      const declared = Number(answer.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        answer.body.destroy();
-        throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          answer.body.destroy();
-          throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const contentType = String(answer.headers['content-type'] ?? 'application/octet-stream');
-      return { url: current, contentType, size, bytes: new Uint8Array(Buffer.concat(chunks)) };
-    }
+    return await untilAborted(downloadHops(url, policy, agent, deadline, maxBytes, maxRedirects), deadline);
   } catch (error) {
     if (error instanceof PageFetchError) throw error;
     if (deadline.aborted) throw new PageFetchError(`no complete answer within ${timeoutMs} ms`, 'timeout');
@@ -129,7 +87,65 @@ async function downloadPage(url: string, options: PageFetchOptions): Promise<Dow
     }
     throw new PageFetchError('the page could not be reached', 'unreachable');
   } finally {
-    await agent.close().catch(() => {});
+    // Not awaited, and not close(): close waits for every request under way, a connection still being
+    // made included, which is what the deadline gave up on.
+    agent.destroy().catch(() => {});
+  }
+}
+
+/** Each hop, its URL checked before it is requested, until an answer that is not a redirect is read. */
+async function downloadHops(
+  url: string,
+  policy: SsrfPolicy,
+  agent: Agent,
+  deadline: AbortSignal,
+  maxBytes: number,
+  maxRedirects: number,
+): Promise<DownloadedPage> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const refusal = refusalOfUrl(current, policy);
+    if (refusal)
+      throw new PageFetchError(`refused ${hop === 0 ? 'the URL' : 'a redirect'}: ${refusal}`, 'refused');
+    const answer = await request(current, {
+      method: 'GET',
+      dispatcher: agent,
+      signal: deadline,
+      headers: {
+        accept: 'text/html, application/xhtml+xml, application/pdf, text/plain;q=0.8',
+        'user-agent': 'VerdictBot/1.0',
+      },
+    });
+    const location = answer.headers.location;
+    if (REDIRECTS.has(answer.statusCode) && typeof location === 'string') {
+      await answer.body.dump();
+      if (hop >= maxRedirects) {
+        throw new PageFetchError(`more than ${maxRedirects} redirects`, 'too_many_redirects');
+      }
+      current = new URL(location, current).toString();
+      continue;
+    }
+    if (answer.statusCode < 200 || answer.statusCode >= 300) {
+      await answer.body.dump();
+      throw new PageFetchError(`the page answered ${answer.statusCode}`, 'unreachable');
+    }
+    const declared = Number(answer.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      answer.body.destroy();
+      throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        answer.body.destroy();
+        throw new PageFetchError(`the page is larger than ${maxBytes} bytes`, 'too_big');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const contentType = String(answer.headers['content-type'] ?? 'application/octet-stream');
+    return { url: current, contentType, size, bytes: new Uint8Array(Buffer.concat(chunks)) };
   }
 }
 

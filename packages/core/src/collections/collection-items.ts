@@ -19,9 +19,9 @@ import type { CollectionTables } from './tables.ts';
 type Tables = CollectionTables & DebateTables;
 
 /**
- * The debates of the caller's collections: add (at the end), remove, reorder. Each runs in one transaction
- * that first locks the collection's row, so positions stay dense (0 to n-1) and unique under concurrent
- * calls. A soft-deleted debate is absent here as in reads: it cannot be added, removed or placed.
+ * The debates of the caller's collections: add (at the end), remove, reorder, and drop the debates deleted
+ * for good. Each runs in one transaction that locks the collection's row (after the debate's, when it locks
+ * one), so positions stay dense (0 to n-1) and unique under concurrent calls. A soft-deleted debate is absent here as in reads: it cannot be added, removed or placed.
  */
 export function createCollectionItems(db: Database, clock: Clock) {
   const k = (em: EntityManager) => query<Tables>(em);
@@ -78,8 +78,8 @@ export function createCollectionItems(db: Database, clock: Clock) {
      */
     addItem: (userId: string, collectionId: string, debateId: string): Promise<CollectionItem> =>
       db.em().transactional(async (em) => {
-        await lockOwnCollection(em, userId, collectionId);
-        // Key-share lock: a permanent deletion of the debate waits for this insert instead of failing it.
+        // The debate's row before the collection's, as a permanent deletion locks them (dropDebates). A
+        // key-share lock: a permanent deletion of the debate waits for this insert instead of failing it.
         const debate = await k(em)
           .selectFrom('debates')
           .select(['id', 'question', 'status', 'mode', 'created_at'])
@@ -88,6 +88,7 @@ export function createCollectionItems(db: Database, clock: Clock) {
           .where('deleted_at', 'is', null)
           .forKeyShare()
           .executeTakeFirst();
+        await lockOwnCollection(em, userId, collectionId);
         if (!debate) throw notFound('Debate');
         const taken = await k(em)
           .selectFrom('collection_items')
@@ -133,6 +134,32 @@ export function createCollectionItems(db: Database, clock: Clock) {
           },
         };
       }),
+
+    /**
+     * Takes debates being deleted for good out of every collection that holds them, closing the gaps, in
+     * the deleting transaction (`em`), which must already hold the debates' rows locked FOR UPDATE: no
+     * append of them can then start (an append key-shares the debate before it locks the collection), and
+     * the collections are locked after the debates, in id order, as appends lock them. The cascade of the
+     * debates' deletion then finds nothing left to remove.
+     */
+    dropDebates: async (em: EntityManager, debateIds: string[]): Promise<void> => {
+      if (debateIds.length === 0) return;
+      const holding = await k(em)
+        .selectFrom('collections')
+        .select('id')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('collection_items').select('collection_id').where('debate_id', 'in', debateIds),
+        )
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      if (holding.length === 0) return;
+      await k(em).deleteFrom('collection_items').where('debate_id', 'in', debateIds).execute();
+      for (const { id } of holding) {
+        await renumber(em, id);
+        await touch(em, id);
+      }
+    },
 
     /** Takes a debate out of the collection (the debate stays); the places after it close the gap. */
     removeItem: (userId: string, collectionId: string, debateId: string): Promise<void> =>

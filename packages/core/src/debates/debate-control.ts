@@ -16,8 +16,15 @@ export type DebateInspection =
   | { live: false; status: DebateStatus };
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
-/** What else a permanent delete changes, in its transaction (wired by the composition: the user's score). */
-export type DebateRemovalHooks = { afterRemoval?: (em: EntityManager, ownerId: string) => Promise<void> };
+/**
+ * What else a permanent delete changes, in its transaction (wired by the composition): `beforeRemoval` with
+ * the debates' rows locked FOR UPDATE and not yet deleted (the collections that hold them), `afterRemoval`
+ * once they are gone (the owner's score).
+ */
+export type DebateRemovalHooks = {
+  beforeRemoval?: (em: EntityManager, debateIds: string[]) => Promise<void>;
+  afterRemoval?: (em: EntityManager, ownerId: string) => Promise<void>;
+};
 
 export function createDebateControl(
   reads: DebateReads,
@@ -57,6 +64,17 @@ export function createDebateControl(
           .where('debate_id', '=', id)
           .where('owner_id', '=', userId)
           .execute();
+        const locked = await k
+          .selectFrom('debates')
+          .select('id')
+          .where('id', '=', id)
+          .where('owner_id', '=', userId)
+          .forUpdate()
+          .execute();
+        await hooks.beforeRemoval?.(
+          em,
+          locked.map((row) => row.id),
+        );
         await k.deleteFrom('debates').where('id', '=', id).where('owner_id', '=', userId).execute();
         await hooks.afterRemoval?.(em, userId);
       });

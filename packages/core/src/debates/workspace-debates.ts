@@ -94,12 +94,19 @@ export function createWorkspaceDebates(
         await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
         const membership = await membershipOf(em, workspaceId, userId);
         assertRight(membership.role, 'delete', membership);
-        const owners = await k
+        // The workspace's debates locked (after the workspace, as a move locks them) before the cascade.
+        const doomed = await k
           .selectFrom('debates')
-          .select('owner_id')
-          .distinct()
+          .select(['id', 'owner_id'])
           .where('workspace_id', '=', workspaceId)
+          .orderBy('id')
+          .forUpdate()
           .execute();
+        await hooks.beforeRemoval?.(
+          em,
+          doomed.map((row) => row.id),
+        );
+        const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
         await k.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
         for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
       });

@@ -356,6 +356,45 @@ describe('the guarded agent against real local servers', () => {
     }
   });
 
+  it('fails a connection whose name lookup outlasts the connect timeout, and one whose signal aborts first', async () => {
+    const never = () => new Promise<string[]>(() => {});
+    const timed = ssrfGuardedAgent({ ...policy, resolve: never }, { connectTimeoutMs: 300 });
+    const deadline = new AbortController();
+    const signalled = ssrfGuardedAgent(
+      { ...policy, resolve: never },
+      { connectTimeoutMs: 60_000, signal: deadline.signal },
+    );
+    const failureWithin = async (work: Promise<unknown>, ms: number) => {
+      const started = performance.now();
+      const outcome = await Promise.race([
+        work.then(
+          () => 'answered',
+          (error: unknown) => (error as Error).message,
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve(`no outcome within ${ms} ms`), ms)),
+      ]);
+      return { outcome, took: performance.now() - started };
+    };
+    try {
+      const byTimeout = await failureWithin(
+        request(`http://hang.example.com:${openPort}/`, { dispatcher: timed }),
+        3000,
+      );
+      expect(byTimeout.outcome).toMatch(/hang\.example\.com.*not resolved within 300 ms/);
+      expect(byTimeout.took).toBeLessThan(1500);
+
+      setTimeout(() => deadline.abort(), 200);
+      const bySignal = await failureWithin(
+        request(`http://hang.example.com:${openPort}/`, { dispatcher: signalled }),
+        3000,
+      );
+      expect(bySignal.outcome).toMatch(/hang\.example\.com.*deadline/);
+      expect(bySignal.took).toBeLessThan(1500);
+    } finally {
+      await Promise.all([timed.destroy(), signalled.destroy()]);
+    }
+  });
+
   it('does not follow a redirect to a private address: the 302 is the answer', async () => {
     const answer = await get(`http://127.0.0.2:${openPort}/redirect`);
     expect(answer.statusCode).toBe(302);

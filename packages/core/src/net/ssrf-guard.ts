@@ -182,23 +182,82 @@ export async function checkedAddressOf(hostname: string, policy: SsrfPolicy): Pr
   return addresses[0]!;
 }
 
+/** A connection whose host name was not resolved in time: the lookup itself is left to end on its own. */
+export class LookupTimeoutError extends Error {
+  override name = 'LookupTimeoutError';
+  readonly code = 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/**
+ * `work`, or a LookupTimeoutError once `timeoutMs` have passed or `signal` aborts, whichever comes first. A
+ * lookup cannot be cancelled (the system resolver runs on libuv's thread pool); it is only no longer
+ * waited for.
+ */
+function withinDeadline<T>(
+  work: Promise<T>,
+  host: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const expire = (why: string) => {
+      cleanUp();
+      reject(new LookupTimeoutError(`${host} was not resolved ${why}`));
+    };
+    const onAbort = () => expire('before the deadline');
+    const timer = setTimeout(() => expire(`within ${timeoutMs} ms`), timeoutMs);
+    const cleanUp = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        cleanUp();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanUp();
+        reject(error);
+      },
+    );
+  });
+}
+
+export type GuardedAgentOptions = {
+  /**
+   * How long one connection may take, its name lookup and its TCP (and TLS) connect each; undici's own
+   * connect timeout covers the socket, not a lookup done before it, so the lookup is bounded here.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * A caller's deadline for everything the agent does (a page fetch's one deadline): a lookup under way
+   * when it aborts fails at once. Undici does not fail a request whose connection is still being made
+   * when the request's own signal aborts, so a deadline must reach the connector.
+   */
+  signal?: AbortSignal;
+};
+
 /**
  * An undici Agent whose every connection goes through `checkedAddressOf`: the socket connects to the
  * checked address, TLS still verifies the certificate against the host name. Pass it as `dispatcher` to
- * undici's `request` (or to a `fetch` of the same undici major: Node 24's built-in fetch is undici 7).
+ * undici's `request` (or to a `fetch` of the same undici major: Node 24's built-in fetch is undici 7). The
+ * name lookup is bounded by `connectTimeoutMs` and by `signal` (GuardedAgentOptions).
  *
  * @example
  * const agent = ssrfGuardedAgent({ allowHttp: false, allowPrivate: false });
  * await request('https://example.com/hook', { method: 'POST', body, dispatcher: agent }); // never follows redirects
  */
-export function ssrfGuardedAgent(policy: SsrfPolicy, options: { connectTimeoutMs?: number } = {}): Agent {
-  const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
+export function ssrfGuardedAgent(policy: SsrfPolicy, options: GuardedAgentOptions = {}): Agent {
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const connect = buildConnector({ timeout: timeoutMs });
   return new Agent({
     connect: (connectOptions, callback) => {
-      checkedAddressOf(connectOptions.hostname, policy).then(
+      const host = unbracketed(connectOptions.hostname);
+      withinDeadline(checkedAddressOf(host, policy), host, timeoutMs, options.signal).then(
         (address) => {
-          const hostname = unbracketed(connectOptions.hostname);
-          const servername = connectOptions.servername ?? (isIP(hostname) === 0 ? hostname : undefined);
+          const servername = connectOptions.servername ?? (isIP(host) === 0 ? host : undefined);
           connect({ ...connectOptions, hostname: address, ...(servername ? { servername } : {}) }, callback);
         },
         (error: unknown) =>

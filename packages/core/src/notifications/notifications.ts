@@ -41,6 +41,9 @@ const DEFAULT_PREFERENCES: NotificationPreferences = { emailComments: true, emai
 
 export type Notifications = ReturnType<typeof createNotifications>;
 
+/** A place in a user's notifications, oldest first: the one with this createdAt and id. */
+export type NotificationMark = { createdAt: string; id: string };
+
 /** A user's notifications: the inbox, its unread count, read marks, email preferences and live delivery. */
 export function createNotifications(
   db: Database,
@@ -117,7 +120,12 @@ export function createNotifications(
 
     unreadCount,
 
-    /** Marks the named ones (the caller's only; others' ids are ignored) or all of them read. */
+    /**
+     * Marks the named ones, or all of them, read, and answers how many changed. Only the caller's own are
+     * marked and counted: an id of someone else's notification is ignored exactly like an unknown one (200,
+     * `updated` not counting it), so the answer never reveals whether an id exists. The spec lists no 404
+     * for this route, and one would be that very oracle.
+     */
     markRead: async (userId: string, input: MarkReadInput) => {
       let update = k()
         .updateTable('notifications')
@@ -154,8 +162,54 @@ export function createNotifications(
       channel.publish(userId, notification).catch(onError);
     },
 
-    /** The user's notifications from now on (the stream route), until the returned function is called. */
+    /**
+     * Wakes `onNotification` for each of the user's notifications published from now on (the stream route),
+     * until the returned function is called. Publishing is after commit and at most once, in no guaranteed
+     * order: the stream reads what to send with `after`, in stored order, and takes a publish as the cue.
+     */
     follow: (userId: string, onNotification: (notification: Notification) => void) =>
       channel.subscribe(userId, onNotification),
+
+    /**
+     * Where a stream of the user's notifications starts: after `lastSeenId` when it is one of the user's
+     * (EventSource's Last-Event-ID on a reconnect), else after the newest one stored now, so that nothing
+     * from before is replayed (the spec's stream without history); null: after nothing at all.
+     */
+    streamStart: async (userId: string, lastSeenId: string | null): Promise<NotificationMark | null> => {
+      const select = k()
+        .selectFrom('notifications')
+        .select(['id', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1);
+      const seen =
+        lastSeenId === null ? undefined : await select.where('id', '=', lastSeenId).executeTakeFirst();
+      const start = seen ?? (await select.executeTakeFirst());
+      return start ? { id: start.id, createdAt: new Date(start.created_at).toISOString() } : null;
+    },
+
+    /**
+     * The user's notifications stored after `mark` (all of them for null), oldest first, at most `limit`.
+     * A user's notifications commit in createdAt order (record.ts), so nothing can later appear before the
+     * last one read: reading on from it misses none and repeats none.
+     */
+    after: async (userId: string, mark: NotificationMark | null, limit: number): Promise<Notification[]> => {
+      let select = k()
+        .selectFrom('notifications')
+        .select(['id', 'type', 'message', 'debate_id', 'actor_id', 'actor_name', 'read', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit);
+      if (mark) {
+        select = select.where(
+          (eb) => eb.refTuple('created_at', 'id'),
+          '>',
+          (eb) => eb.tuple(new Date(mark.createdAt).toISOString(), mark.id),
+        );
+      }
+      return (await select.execute()).map(toNotification);
+    },
   };
 }

@@ -12,6 +12,11 @@ export type CounterStore = {
   increment: (bucket: string, window: number, ttlMs: number) => Promise<number>;
   /** Adds one to each bucket's counter of `window` at once (one round trip); new values in bucket order. */
   incrementMany: (buckets: string[], window: number, ttlMs: number) => Promise<number[]>;
+  /**
+   * Takes one back from each bucket's counter of `window` (never below 0): what a caller counted up front,
+   * before knowing whether it should count, and then found should not (a refund).
+   */
+  decrementMany: (buckets: string[], window: number) => Promise<void>;
   read: (bucket: string, window: number) => Promise<number>;
   close: () => Promise<void>;
 };
@@ -32,6 +37,12 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
   return {
     increment: async (bucket, window, ttlMs) => increment(bucket, window, ttlMs),
     incrementMany: async (buckets, window, ttlMs) => buckets.map((b) => increment(b, window, ttlMs)),
+    decrementMany: async (buckets, window) => {
+      for (const bucket of buckets) {
+        const entry = counters.get(`${bucket}|${window}`);
+        if (entry) entry.count = Math.max(0, entry.count - 1);
+      }
+    },
     read: async (bucket, window) => counters.get(`${bucket}|${window}`)?.count ?? 0,
     close: async () => clearInterval(sweep),
   };
@@ -69,6 +80,14 @@ export function postgresCounterStore(db: Database, onError: (err: unknown) => vo
     incrementMany: async (buckets, window, ttlMs) => {
       const counts = new Map((await add(buckets, window, ttlMs)).map((row) => [row.bucket, row.count]));
       return buckets.map((bucket) => counts.get(bucket) ?? 0);
+    },
+    decrementMany: async (buckets, window) => {
+      await k()
+        .updateTable('rate_limit_counters')
+        .set({ count: sql<number>`greatest(rate_limit_counters.count - 1, 0)` })
+        .where('bucket', 'in', buckets)
+        .where('window_start', '=', window)
+        .execute();
     },
     read: async (bucket, window) => {
       const row = await k()

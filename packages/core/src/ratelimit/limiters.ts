@@ -11,6 +11,9 @@ export type LimitDecision = {
   retryAfter: number;
 };
 
+/** A fixed-window decision, with the window it was counted in (where a refund must take it back from). */
+export type CountedDecision = LimitDecision & { window: number };
+
 /**
  * Fixed one-window counter: cheap (one upsert), and the window boundary is what X-RateLimit-Reset reports.
  */
@@ -20,7 +23,7 @@ export async function hitFixedWindow(
   bucket: string,
   limit: number,
   windowMs: number,
-): Promise<LimitDecision> {
+): Promise<CountedDecision> {
   return hitFixedWindows(store, clock, [{ bucket, limit }], windowMs);
 }
 
@@ -34,7 +37,7 @@ export async function hitFixedWindows(
   clock: Clock,
   buckets: { bucket: string; limit: number }[],
   windowMs: number,
-): Promise<LimitDecision> {
+): Promise<CountedDecision> {
   const now = clock.now();
   const window = Math.floor(now / windowMs);
   const counts = await store.incrementMany(
@@ -53,7 +56,7 @@ export async function hitFixedWindows(
       retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
   });
-  return decisions.reduce((tightest, d) => (isTighter(d, tightest) ? d : tightest));
+  return { ...decisions.reduce((tightest, d) => (isTighter(d, tightest) ? d : tightest)), window };
 }
 
 /** A refusal beats an allowance; then fewer requests left; then the lower limit. */

@@ -1,4 +1,4 @@
-import { PLAN_RATE_LIMITS, type Plan } from '@verdict/contracts';
+import { PLAN_RATE_LIMITS, type Plan, type RateBudget } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CounterStore } from './counter-store.ts';
@@ -14,7 +14,10 @@ export const PUBLIC_IP_LIMIT = { limit: 30, windowMs: 60_000 };
  * endpoint's 30.
  */
 export const ANONYMOUS_READ_LIMIT = { limit: 120, windowMs: 60_000 };
-/** Failed logins allowed before further attempts are refused for the rest of the window. */
+/**
+ * Failed logins allowed (per email, per client IP) before further attempts are refused for the rest of the
+ * window; an attempt under way counts as failed until its password proved right (startLoginAttempt).
+ */
 export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
 
 /** The per-minute request limit of an account: the operator's override, else its plan's. */
@@ -55,66 +58,90 @@ export type RateLimits = ReturnType<typeof createRateLimits>;
 export function createRateLimits(store: CounterStore, clock: Clock, settings: RateLimitSettings) {
   return {
     /** One authenticated request: the account's bucket, and the key's when it sets a lower limit. */
-    hitRequest: (principal: RequestPrincipal) => {
+    hitRequest: async (principal: RequestPrincipal): Promise<BudgetDecision> => {
       const buckets = [{ bucket: `account:${principal.userId}`, limit: principal.accountLimit }];
       const keyLimit = keyRateLimit(principal.accountLimit, principal.keyLimit);
       if (principal.keyId && keyLimit < principal.accountLimit) {
         buckets.push({ bucket: `key:${principal.keyId}`, limit: keyLimit });
       }
-      return hitFixedWindows(store, clock, buckets, MINUTE);
+      return { ...(await hitFixedWindows(store, clock, buckets, MINUTE)), budget: 'requests' };
     },
 
     /**
      * Opening (or resuming) a debate stream. Streams have a budget of their own, so a client that spent its
      * request budget can still reconnect to a stream it was reading: EventSource treats a 429 as fatal.
+     * `refund` gives the open back, for an answer that turns out not to stream (a 204 for a finished debate).
      */
-    hitStreamOpen: (userId: string) =>
-      hitFixedWindow(store, clock, `streams:${userId}`, settings.streamOpensPerMinute, MINUTE),
+    hitStreamOpen: async (userId: string): Promise<BudgetDecision & { refund: () => Promise<void> }> => {
+      const bucket = `streams:${userId}`;
+      const decision = await hitFixedWindow(store, clock, bucket, settings.streamOpensPerMinute, MINUTE);
+      return {
+        ...decision,
+        budget: 'streamOpens',
+        refund: () => store.decrementMany([bucket], decision.window),
+      };
+    },
 
     /** Per client IP, sliding window; for unauthenticated public endpoints. */
-    hitPublicIp: (ip: string) =>
-      hitSlidingWindow(
+    hitPublicIp: async (ip: string): Promise<BudgetDecision> => ({
+      ...(await hitSlidingWindow(
         store,
         clock,
         `ip:${ip}`,
         settings.publicReadsPerMinute ?? PUBLIC_IP_LIMIT.limit,
         PUBLIC_IP_LIMIT.windowMs,
-      ),
+      )),
+      budget: 'publicReads',
+    }),
 
     /** An anonymous read of a public resource from this client IP (ANONYMOUS_READ_LIMIT). */
-    hitAnonymousRead: (ip: string) =>
-      hitSlidingWindow(
+    hitAnonymousRead: async (ip: string): Promise<BudgetDecision> => ({
+      ...(await hitSlidingWindow(
         store,
         clock,
         `anonymous-ip:${ip}`,
         ANONYMOUS_READ_LIMIT.limit,
         ANONYMOUS_READ_LIMIT.windowMs,
-      ),
+      )),
+      budget: 'anonymousReads',
+    }),
 
     /** One registration attempt from this client IP: `registrationsPerHour` per sliding hour. */
-    hitRegistration: (ip: string) =>
-      hitSlidingWindow(store, clock, `register-ip:${ip}`, settings.registrationsPerHour, HOUR),
+    hitRegistration: async (ip: string): Promise<BudgetDecision> => ({
+      ...(await hitSlidingWindow(store, clock, `register-ip:${ip}`, settings.registrationsPerHour, HOUR)),
+      budget: 'signUps',
+    }),
 
-    /** Throws RATE_LIMITED when too many logins failed lately for this email or from this IP. */
-    assertLoginAllowed: async (email: string, ip: string) => {
-      const window = Math.floor(clock.now() / LOGIN_FAILURE_LIMITS.windowMs);
-      const [byEmail, byIp] = await Promise.all([
-        store.read(`login-email:${email}`, window),
-        store.read(`login-ip:${ip}`, window),
-      ]);
-      if (byEmail >= LOGIN_FAILURE_LIMITS.perEmail || byIp >= LOGIN_FAILURE_LIMITS.perIp) {
-        const retryAfter = Math.ceil(((window + 1) * LOGIN_FAILURE_LIMITS.windowMs - clock.now()) / 1000);
-        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; try again later', {
-          headers: { 'Retry-After': String(retryAfter) },
-          extra: { retryAfter },
-        });
+    /**
+     * One sign-in attempt for `email` from `ip`, counted against both budgets BEFORE its password is checked:
+     * the count is one atomic increment, so however many attempts arrive at once, on however many processes,
+     * at most LOGIN_FAILURE_LIMITS of them get to a password check. Over either budget, the attempt is given
+     * back and refused (RATE_LIMITED, Retry-After until the window ends): the counts stay the attempts that
+     * were checked. The caller gives the attempt back (`refund`) when it was not a failure — the password was
+     * right, or could not be checked — so the budgets count failures, and those under way.
+     */
+    startLoginAttempt: async (email: string, ip: string): Promise<{ refund: () => Promise<void> }> => {
+      const { windowMs, perEmail, perIp } = LOGIN_FAILURE_LIMITS;
+      const now = clock.now();
+      const window = Math.floor(now / windowMs);
+      const buckets = [`login-email:${email}`, `login-ip:${ip}`];
+      const [byEmail = 0, byIp = 0] = await store.incrementMany(buckets, window, windowMs);
+      const refund = () => store.decrementMany(buckets, window);
+      if (byEmail > perEmail || byIp > perIp) {
+        await refund();
+        const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
+        const limit = byEmail > perEmail ? perEmail : perIp;
+        const per = byEmail > perEmail ? 'for this email' : 'from this address';
+        throw new AppError(
+          'RATE_LIMITED',
+          `At most ${limit} failed sign-ins ${per} in ${windowMs / MINUTE} minutes; retry in ${retryAfter} s`,
+          {
+            headers: { 'Retry-After': String(retryAfter) },
+            extra: { retryAfter, budget: 'signIns' satisfies RateBudget, limit },
+          },
+        );
       }
-    },
-
-    recordLoginFailure: async (email: string, ip: string) => {
-      const { windowMs } = LOGIN_FAILURE_LIMITS;
-      const window = Math.floor(clock.now() / windowMs);
-      await store.incrementMany([`login-email:${email}`, `login-ip:${ip}`], window, windowMs);
+      return { refund };
     },
   };
 }
@@ -128,13 +155,27 @@ export function rateLimitHeaders(decision: LimitDecision): Record<string, string
   };
 }
 
-/** The 429 for a refused decision, with Retry-After. */
-export function rateLimitedError(
-  decision: LimitDecision,
-  message = `Rate limit of ${decision.limit} requests exceeded; retry later`,
-): AppError {
-  return new AppError('RATE_LIMITED', message, {
-    headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfter) },
-    extra: { retryAfter: decision.retryAfter },
+/** A limiter's decision and the budget it counted against, which a 429 names. */
+export type BudgetDecision = LimitDecision & { budget: RateBudget };
+
+/** What each budget allows, as a 429's message says it ("At most 60 requests per minute"). */
+const BUDGET_WORDS: Record<RateBudget, (limit: number) => string> = {
+  requests: (n) => `At most ${n} requests per minute`,
+  streamOpens: (n) => `At most ${n} stream opens per minute`,
+  signIns: (n) => `At most ${n} failed sign-ins in 15 minutes`,
+  signUps: (n) => `At most ${n} sign-ups per hour from this address`,
+  publicReads: (n) => `At most ${n} reads of shared debates per minute from this address`,
+  anonymousReads: (n) => `At most ${n} reads without signing in per minute from this address`,
+};
+
+/**
+ * The 429 for a refused decision, with Retry-After: its message and its `budget` and `limit` name the
+ * budget that was spent, so a client can tell a stream-open budget from its request budget.
+ */
+export function rateLimitedError(decision: BudgetDecision): AppError {
+  const { budget, limit, retryAfter } = decision;
+  return new AppError('RATE_LIMITED', `${BUDGET_WORDS[budget](limit)}; retry in ${retryAfter} s`, {
+    headers: { ...rateLimitHeaders(decision), 'Retry-After': String(retryAfter) },
+    extra: { retryAfter, budget, limit },
   });
 }

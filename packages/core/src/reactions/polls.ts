@@ -135,18 +135,29 @@ export function createPolls(db: Database, clock: Clock, debateReads: DebateReads
 
     /**
      * Closes the poll: its tallies are frozen from then on. Closing a closed poll changes nothing and
-     * answers the same (its first closedAt). The update waits for the votes under way (see vote).
+     * answers the same (its first closedAt). The poll's row is locked first, which waits for the votes under
+     * way (they hold it share-locked, see vote) and holds off the next ones; only then is the time read, so
+     * closedAt is never earlier than a stored vote. Every writer of a poll and its votes locks the poll's
+     * row first, and nothing else before it.
      */
     close: async (userId: string, debateId: string, pollId: string): Promise<Poll> => {
       await assertOwner(userId, debateId, 'close polls');
       return db.em().transactional(async (em) => {
-        await k(em)
-          .updateTable('polls')
-          .set({ closed_at: new Date(clock.now()) })
+        const poll = await k(em)
+          .selectFrom('polls')
+          .select('closed_at')
           .where('id', '=', pollId)
           .where('debate_id', '=', debateId)
-          .where('closed_at', 'is', null)
-          .execute();
+          .forNoKeyUpdate()
+          .executeTakeFirst();
+        if (!poll) throw notFound('Poll');
+        if (poll.closed_at === null) {
+          await k(em)
+            .updateTable('polls')
+            .set({ closed_at: new Date(clock.now()) })
+            .where('id', '=', pollId)
+            .execute();
+        }
         return onePoll(em, debateId, userId, pollId);
       });
     },

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { untilAborted } from '../net/deadline.ts';
 import { refusalOfUrl, type SsrfPolicy, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
 import { type AttemptResult, DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery-policy.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -31,13 +32,17 @@ export function createWebhookSender(
       const refusal = refusalOfUrl(delivery.url, policy);
       if (refusal) return failed(startedAt, 0, `refused: ${refusal}`);
       try {
-        const answer = await request(delivery.url, {
-          method: 'POST',
-          body: delivery.body,
-          headers: deliveryHeaders(delivery.secret, delivery.deliveryId, delivery.body, startedAt),
-          dispatcher: agent,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const answer = await untilAborted(
+          request(delivery.url, {
+            method: 'POST',
+            body: delivery.body,
+            headers: deliveryHeaders(delivery.secret, delivery.deliveryId, delivery.body, startedAt),
+            dispatcher: agent,
+            signal: deadline,
+          }),
+          deadline,
+        );
         return {
           startedAt,
           statusCode: answer.statusCode,

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Attachment } from '@verdict/contracts';
@@ -13,6 +14,8 @@ import {
 
 /** The pages' server listens on 127.0.0.2, which the guard allows here; 127.0.0.1 stays refused. */
 const PAGES_HOST = '127.0.0.2';
+/** A host name whose lookup never ends (the resolver injected below). */
+const NEVER_RESOLVES = 'dns-never-answers.example';
 const ARTICLE = `<!doctype html><html><head><title>Hiring in 2027</title><script>window.evil = 1</script></head>
 <body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
 <article><h1>Hiring in 2027</h1>
@@ -67,7 +70,18 @@ describe('POST /api/debates/fetch-url', () => {
     h = await startServer({
       env: { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE: 'false' },
       coreOptions: {
-        pageFetch: { timeoutMs: 1500, policy: { allowPrivate: false, allowedRanges: [`${PAGES_HOST}/32`] } },
+        pageFetch: {
+          timeoutMs: 1500,
+          policy: {
+            allowPrivate: false,
+            allowedRanges: [`${PAGES_HOST}/32`],
+            // A name server that never answers for NEVER_RESOLVES; every other name as the system resolves it.
+            resolve: (host) =>
+              host === NEVER_RESOLVES
+                ? new Promise<string[]>(() => {})
+                : lookup(host, { all: true }).then((all) => all.map((a) => a.address)),
+          },
+        },
       },
     });
     owner = await registerUser(h);
@@ -154,6 +168,23 @@ describe('POST /api/debates/fetch-url', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(codeOf(await fetchUrl(`${base}/image`))).toBe('unsupported');
     expect(codeOf(await fetchUrl(`${base}/missing`))).toBe('unreachable');
+  });
+
+  it('answers within the deadline, with a 400 timeout, when the host name’s lookup never ends', async () => {
+    const started = Date.now();
+    const answer = await Promise.race([
+      fetchUrl(`http://${NEVER_RESOLVES}/article`),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('no answer within 6 s (the deadline is 1.5 s)')), 6000),
+      ),
+    ]);
+    const error = expectError(answer, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([{ path: 'url', code: 'timeout', message: expect.any(String) }]);
+    expect(Date.now() - started).toBeLessThan(3000);
+    const stored = await h.core.db.execute('select 1 from attachments where url = ?', [
+      `http://${NEVER_RESOLVES}/article`,
+    ]);
+    expect(stored).toHaveLength(0);
   });
 
   it('answers 404 for another user’s debate and 402 without BYOK Pro, fetching nothing', async () => {

@@ -6,7 +6,7 @@ export const fetchUrl = userProcedure
     errors: {
       VALIDATION_ERROR:
         'The page cannot be used: refused by the address rules (private, loopback, metadata; a redirect to ' +
-        'one), more than 5 redirects, over 5 MB, no answer within 10 s, an error status, a type other than ' +
+        'one), more than 5 redirects, over 5 MB, no answer within 10 s (name lookups included), an error status, a type other than ' +
         'HTML, PDF or text, or text that could not be read (the reason says why); or the debate has 5 ' +
         'attachments already',
       BYOK_REQUIRED: 'Attachments need the BYOK Pro plan (or Enterprise); requiredPlan names it',
@@ -21,7 +21,7 @@ export const fetchUrl = userProcedure
       summary: 'Attach a web page to a debate',
       description:
         'The server fetches the page (http or https; redirects followed and re-checked, at most 5; 5 MB; ' +
-        '10 s), ' +
+        '10 s for the whole download, name lookups included), ' +
         'extracts its readable text (HTML through Readability, PDF like an uploaded PDF) and stores it as a ' +
         'ready URL attachment; its download answers {url}. Never reaches private, loopback or metadata ' +
         'addresses. The debate owner only, on BYOK Pro.',

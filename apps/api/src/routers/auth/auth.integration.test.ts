@@ -142,7 +142,11 @@ describe('auth over HTTP', () => {
       const res = await h.request('POST', '/api/auth/login', {
         body: { email: user.email, password: user.password },
       });
-      expectError(res, 'RATE_LIMITED', { extras: ['retryAfter'] });
+      const refusal = expectError(res, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
+      expect(refusal).toMatchObject({ budget: 'signIns', limit: LOGIN_FAILURE_LIMITS.perEmail });
+      expect(refusal.message).toMatch(
+        /^At most 10 failed sign-ins for this email in 15 minutes; retry in \d+ s$/,
+      );
       const retryAfter = Number(res.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThan(0);

@@ -23,12 +23,18 @@ export const login = publicProcedure
   .output(SessionInfo)
   .mutation(async ({ ctx, input }) => {
     const { accounts, rateLimits } = ctx.services;
-    await rateLimits.assertLoginAllowed(input.email, ctx.req.ip);
-    const session = await accounts.login(input.email, input.password);
-    if (!session) {
-      await rateLimits.recordLoginFailure(input.email, ctx.req.ip);
-      throw new AppError('UNAUTHORIZED', 'Wrong email or password');
+    // Counted before the password is checked, so a burst cannot get more checks than the budget allows.
+    const attempt = await rateLimits.startLoginAttempt(input.email, ctx.req.ip);
+    let session: Awaited<ReturnType<typeof accounts.login>>;
+    try {
+      session = await accounts.login(input.email, input.password);
+    } catch (err) {
+      // Not checked (hashing busy, the database away): not a failure of the caller's.
+      await attempt.refund().catch(() => {});
+      throw err;
     }
+    if (!session) throw new AppError('UNAUTHORIZED', 'Wrong email or password');
+    await attempt.refund();
     setSessionCookie(ctx, session);
     return { user: session.user, expiresAt: session.expiresAt.toISOString() };
   });

@@ -30,7 +30,7 @@ export const register = publicProcedure
     const decision = await ctx.services.rateLimits.hitRegistration(ctx.req.ip);
     Object.assign(ctx.response.headers, rateLimitHeaders(decision));
     if (!decision.allowed) {
-      throw rateLimitedError(decision, 'Too many sign-ups from this address; try again later');
+      throw rateLimitedError(decision);
     }
     const session = await ctx.services.accounts.register(input);
     setSessionCookie(ctx, session);

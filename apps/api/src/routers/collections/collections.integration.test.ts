@@ -617,6 +617,94 @@ describe('collections', () => {
       const rows = await h.core.db.execute('select 1 from collection_items where debate_id = ?', [a]);
       expect(rows).toHaveLength(0);
     });
+
+    /** The collection's stored places, [debateId, position] by position: hidden debates included. */
+    const storedPlaces = async (collectionId: string) =>
+      (
+        await h.core.db.execute<{ debate_id: string; position: number }>(
+          'select debate_id, position from collection_items where collection_id = ? order by position',
+          [collectionId],
+        )
+      ).map((row) => [row.debate_id, row.position]);
+
+    it('closes the gap a debate deleted for good leaves: stored positions stay 0 to n-1 in each collection', async () => {
+      const [first, second] = [await collectionOf(alice), await collectionOf(alice)];
+      const [a, b, c] = [await debateOf(alice), await debateOf(alice), await debateOf(alice)];
+      await addAll(alice, first.id, [a, b, c]);
+      await addAll(alice, second.id, [b, c, a]);
+      const deleted = await h.request('DELETE', `/v1/verdicts/${b}`, { key: aliceKey.key });
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(await storedPlaces(first.id)).toEqual([
+        [a, 0],
+        [c, 1],
+      ]);
+      expect(await storedPlaces(second.id)).toEqual([
+        [c, 0],
+        [a, 1],
+      ]);
+      const d = await debateOf(alice);
+      expect(CollectionItem.parse((await add(alice, first.id, d)).json).order).toBe(2);
+      expect(await storedPlaces(first.id)).toEqual([
+        [a, 0],
+        [c, 1],
+        [d, 2],
+      ]);
+    });
+
+    it('closes the gaps the debates of a deleted workspace leave', async () => {
+      const carol = await registerUser(h);
+      await h.core.accounts.setPlan(carol.session.user.id, 'enterprise');
+      const created = await h.request<{ id: string }>('POST', '/api/workspaces', {
+        ...as(carol),
+        body: { name: 'Doomed team', slug: `doomed-${carol.session.user.id.slice(0, 8)}` },
+      });
+      expect(created.status, created.text).toBe(201);
+      const collection = await collectionOf(carol);
+      const [x, y, z, w] = [
+        await debateOf(carol),
+        await debateOf(carol),
+        await debateOf(carol),
+        await debateOf(carol),
+      ];
+      await h.core.db.execute('update debates set workspace_id = ? where id in (?, ?)', [
+        created.json.id,
+        y,
+        w,
+      ]);
+      await addAll(carol, collection.id, [x, y, z, w]);
+      const removed = await h.request('DELETE', `/api/workspaces/${created.json.id}`, as(carol));
+      expect(removed.status, removed.text).toBe(204);
+      expect(await storedPlaces(collection.id)).toEqual([
+        [x, 0],
+        [z, 1],
+      ]);
+    });
+
+    it('keeps positions 0 to n-1, and answers every call, when deletions for good race appends, removals and reorders', async () => {
+      const collection = await collectionOf(alice);
+      const start = await Promise.all(Array.from({ length: 8 }, () => debateOf(alice)));
+      await addAll(alice, collection.id, start);
+      const added = [await debateOf(alice), await debateOf(alice)];
+      const [gone1, gone2, taken, ...kept] = start as [string, string, string, ...string[]];
+      const wholeOrder = [...start].reverse().map((debateId, order) => ({ debateId, order }));
+      const answers = await Promise.all([
+        h.request('DELETE', `/v1/verdicts/${gone1}`, { key: aliceKey.key }),
+        add(alice, collection.id, added[0] as string),
+        h.request('DELETE', `/api/collections/${collection.id}/items/${taken}`, as(alice)),
+        h.request('DELETE', `/v1/verdicts/${gone2}`, { key: aliceKey.key }),
+        reorder(alice, collection.id, wholeOrder),
+        add(alice, collection.id, added[1] as string),
+      ]);
+      // A reorder naming debates that went meanwhile is refused; everything else succeeds.
+      const [del1, add1, removal, del2, reordered, add2] = answers.map((r) => r.status);
+      expect([del1, add1, removal, del2, add2], answers.map((r) => r.text).join('\n')).toEqual([
+        200, 201, 204, 200, 201,
+      ]);
+      expect([200, 400]).toContain(reordered);
+      const places = await storedPlaces(collection.id);
+      expect(places.map(([, position]) => position)).toEqual(places.map((_, i) => i));
+      expect(places.map(([debateId]) => debateId).sort()).toEqual([...kept, ...added].sort());
+    });
   });
 
   describe('without credentials', () => {

@@ -22,10 +22,13 @@ function publicDebate(h: Harness, owner: TestUser, question = 'Should we adopt a
 }
 
 /** Reads SSE messages off a stream as they come. */
-async function openStream(baseUrl: string, user: TestUser) {
+async function openStream(baseUrl: string, user: TestUser, lastEventId?: string) {
   const controller = new AbortController();
   const res = await fetch(`${baseUrl}/api/notifications/stream`, {
-    headers: { cookie: `verdict_session=${user.cookie}` },
+    headers: {
+      cookie: `verdict_session=${user.cookie}`,
+      ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+    },
     signal: controller.signal,
   });
   const messages: { id?: string; event: string; data: unknown }[] = [];
@@ -133,6 +136,30 @@ describe('notifications', () => {
     );
   });
 
+  it('marks only the caller’s own ids: another user’s or an unknown id answers 200 and counts for nothing', async () => {
+    const user = await registerUser(h);
+    const other = await registerUser(h);
+    await comment(h, actor, await publicDebate(h, user), 'for the user');
+    await comment(h, actor, await publicDebate(h, other), 'for the other');
+    const [mine] = (await inbox(user)).json.notifications;
+    const [theirs] = (await inbox(other)).json.notifications;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const markRead = (ids: (string | undefined)[]) =>
+      h.request<{ updated: number; unreadCount: number }>('PATCH', '/api/notifications/read', {
+        cookie: user.cookie,
+        body: { ids },
+      });
+    // Not revealed: another user's id answers exactly as an unknown one does.
+    const foreign = await markRead([theirs?.id]);
+    const missing = await markRead([unknown]);
+    expect([foreign.status, foreign.json]).toEqual([200, { updated: 0, unreadCount: 1 }]);
+    expect([missing.status, missing.json]).toEqual([200, { updated: 0, unreadCount: 1 }]);
+    // In a mix, only the caller's own is marked and counted.
+    const mixed = await markRead([theirs?.id, mine?.id, unknown]);
+    expect([mixed.status, mixed.json]).toEqual([200, { updated: 1, unreadCount: 0 }]);
+    expect((await inbox(other)).json).toMatchObject({ unreadCount: 1, notifications: [{ read: false }] });
+  });
+
   it('refuses a bad mark-read body: neither, both, 0 or 101 ids, non-UUIDs, all: false', async () => {
     const ids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
     for (const body of [
@@ -226,6 +253,111 @@ describe('notifications', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stream.messages.filter((m) => m.event !== 'ping')).toHaveLength(2);
     stream.close();
+  });
+
+  /** The user's notifications oldest first, as the stream delivers them. */
+  const oldestFirst = async (user: TestUser) => (await inbox(user, '?limit=50')).json.notifications.reverse();
+  const notificationIds = (stream: Awaited<ReturnType<typeof openStream>>) =>
+    stream.events().flatMap((m) => (m.event === 'notification' ? [m.id] : []));
+
+  it('replays the notifications missed since Last-Event-ID once, oldest first, then follows live ones', async () => {
+    const user = await registerUser(h);
+    const debate = await publicDebate(h, user);
+    const first = await openStream(h.baseUrl, user);
+    await eventually(
+      () => first.events().length,
+      (n) => n >= 1,
+    );
+    await comment(h, actor, debate, 'seen live');
+    await eventually(
+      () => notificationIds(first).length,
+      (n) => n >= 1,
+    );
+    const [seen] = notificationIds(first);
+    first.close();
+
+    for (const content of ['missed one', 'missed two', 'missed three'])
+      await comment(h, actor, debate, content);
+    const again = await openStream(h.baseUrl, user, seen);
+    expect(again.res.status).toBe(200);
+    await eventually(
+      () => notificationIds(again).length,
+      (n) => n >= 3,
+    );
+    await comment(h, actor, debate, 'live after the replay');
+    await eventually(
+      () => notificationIds(again).length,
+      (n) => n >= 4,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const stored = await oldestFirst(user);
+    expect(stored).toHaveLength(5);
+    expect(stored[0]?.id).toBe(seen);
+    expect(again.events()[0]).toMatchObject({ event: 'connected' });
+    expect(notificationIds(again)).toEqual(stored.slice(1).map((n) => n.id));
+    const replayed = again.events().filter((m) => m.event === 'notification');
+    expect(replayed.map((m) => m.data)).toEqual(stored.slice(1));
+    again.close();
+  });
+
+  it('replays every notification created while reconnecting exactly once, in order, however they interleave', async () => {
+    const user = await registerUser(h);
+    const debate = await publicDebate(h, user);
+    const commenters = [actor, ...(await Promise.all([registerUser(h), registerUser(h)]))];
+    await comment(h, actor, debate, 'the last one seen');
+    const [seen] = (await inbox(user)).json.notifications;
+    // Ten comments from three people at once, and the reconnect in the middle of them.
+    const burst = Array.from({ length: 10 }, (_, i) =>
+      comment(h, commenters[i % 3] as TestUser, debate, `burst ${i}`),
+    );
+    const reconnecting = openStream(h.baseUrl, user, seen?.id);
+    const [again] = await Promise.all([reconnecting, ...burst]);
+    await eventually(
+      () => notificationIds(again).length,
+      (n) => n >= 10,
+      5000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stored = await oldestFirst(user);
+    expect(stored).toHaveLength(11);
+    // Stored in the order they were committed, each createdAt after the one before.
+    const times = stored.map((n) => new Date(n.createdAt).getTime());
+    expect(
+      times.every((t, i) => i === 0 || t > (times[i - 1] as number)),
+      times.join(' '),
+    ).toBe(true);
+    expect(notificationIds(again)).toEqual(stored.slice(1).map((n) => n.id));
+    again.close();
+  });
+
+  it('replays nothing for a Last-Event-ID that is not one of the caller’s notifications, and refuses one that is no id', async () => {
+    const user = await registerUser(h);
+    const other = await registerUser(h);
+    const mine = await publicDebate(h, user);
+    const theirs = await publicDebate(h, other);
+    await comment(h, actor, mine, 'before connecting');
+    await comment(h, actor, theirs, 'someone else’s');
+    const [foreign] = (await inbox(other)).json.notifications;
+    for (const id of [foreign?.id, '00000000-0000-4000-8000-000000000000']) {
+      const stream = await openStream(h.baseUrl, user, id);
+      expect(stream.res.status).toBe(200);
+      await eventually(
+        () => stream.events().length,
+        (n) => n >= 1,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stream.events().map((m) => m.event)).toEqual(['connected']);
+      stream.close();
+    }
+    const malformed = await fetch(`${h.baseUrl}/api/notifications/stream`, {
+      headers: { cookie: `verdict_session=${user.cookie}`, 'last-event-id': 'not-an-id' },
+    });
+    const error = expectError(
+      { status: malformed.status, headers: malformed.headers, text: '', json: await malformed.json() },
+      'VALIDATION_ERROR',
+    );
+    expect(error.details?.map((d) => d.path)).toEqual(['Last-Event-ID']);
   });
 
   it('pings every interval with an empty string and no id', async () => {

@@ -46,9 +46,10 @@ describe('audience polls', () => {
     return { debateId, poll, a, b, c };
   };
   const voteRows = (pollId: string) =>
-    h.core.db.execute<{ user_id: string; option_id: string }>('select * from poll_votes where poll_id = ?', [
-      pollId,
-    ]);
+    h.core.db.execute<{ user_id: string; option_id: string; updated_at: string | Date }>(
+      'select * from poll_votes where poll_id = ?',
+      [pollId],
+    );
 
   beforeAll(async () => {
     h = await startServer();
@@ -408,6 +409,15 @@ describe('audience polls', () => {
       expect(closed.json.totalVotes).toBe(accepted.length);
       expect((await voteRows(pollId)).length).toBe(accepted.length);
       expect((await pollsOf(debateId)).json.polls[0]).toEqual({ ...closed.json, userVote: null });
+      // Stamped once the votes under way were in: no stored vote is later than the poll's closedAt.
+      const closedAt = closed.json.closedAt as string;
+      const late = (await voteRows(pollId)).filter(
+        (row) => new Date(row.updated_at).getTime() > new Date(closedAt).getTime(),
+      );
+      expect(
+        late.map((row) => new Date(row.updated_at).toISOString()),
+        `closedAt ${closedAt}`,
+      ).toEqual([]);
       return accepted.length;
     };
 

@@ -32,7 +32,7 @@ export const getPublicDebate = publicProcedure
   .query(async ({ ctx, input }) => {
     const decision = await ctx.services.rateLimits.hitPublicIp(ctx.req.ip);
     Object.assign(ctx.response.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) throw rateLimitedError(decision, 'Too many reads of shared debates; retry later');
+    if (!decision.allowed) throw rateLimitedError(decision);
     // Checked only when brought: a bad key is a 401 whatever the link requires.
     const signedIn = bringsCredentials(ctx.req);
     if (signedIn) await authenticate(ctx.services, ctx.req, 'user', {}, { endpoint: ctx.endpoint });

@@ -419,7 +419,7 @@ describe('the public read limit', () => {
       expect((await h.request('GET', `/api/public/debates/${token}`)).status).toBe(200);
     expectError(await h.request('GET', '/api/public/debates/unknown'), 'NOT_FOUND');
     const refused = await h.request('GET', `/api/public/debates/${token}`);
-    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter'] });
+    expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     // Within this window or into the next: refused reads count too, so the wait may pass the window's end.
