@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { eventually, minimalPdf } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBody } from './support/api-client.ts';
-import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+import { readSse } from './support/sse.ts';
+import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
-// Attachments over HTTP with the API and an engine node as separate processes: a PDF uploaded to one debate
-// is extracted by the engine node, downloaded byte for byte, and read by the agents of a debate created
+// Attachments over HTTP, in each mode: a PDF uploaded to one debate is extracted by the engine (a node of
+// its own, or the embedded server's), downloaded byte for byte, and read by the agents of a debate created
 // with it. The account is on Enterprise: attachments are included and debates are paid in credits, so the
 // agents run on the simulated provider.
-describe('attachments end to end', () => {
+describe.each(MODES)('attachments end to end (%s)', (mode) => {
   let stack: Stack;
   let user: ProUser;
   /** A local page for fetch-url, over http: the documented development setting lets the API reach 127.0.0.1. */
@@ -27,10 +28,9 @@ describe('attachments end to end', () => {
     });
     pages.listen(0, '127.0.0.1');
     await once(pages, 'listening');
-    stack = await startStack('attachments', { WEBHOOK_ALLOW_PRIVATE: 'true' });
-    user = await signUpPro(stack, 'reader');
-    await stack.db.core.accounts.setPlan(user.userId, 'enterprise');
-  }, 60_000);
+    stack = await startStack(mode, 'attachments', { WEBHOOK_ALLOW_PRIVATE: 'true' });
+    user = await signUpPro(stack, 'reader', 'enterprise');
+  });
   afterAll(async () => {
     await stack?.stop();
     pages?.close();
@@ -43,7 +43,7 @@ describe('attachments end to end', () => {
       30_000,
     );
 
-  it('extracts an uploaded PDF on the engine node, serves its bytes, and hands its text to the agents', async () => {
+  it('extracts an uploaded PDF on the engine, serves its bytes, and hands its text to the agents', async () => {
     const { debateId: first } = expectBody(
       await user.client.POST('/api/debates', { body: { question: 'Should we renew the office lease?' } }),
       201,
@@ -52,7 +52,7 @@ describe('attachments end to end', () => {
     // Multipart goes as the browser would send it; the generated client types JSON bodies.
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'lease offer.pdf');
-    const uploaded = await fetch(`${stack.api.baseUrl}/api/debates/${first}/attachments`, {
+    const uploaded = await fetch(`${stack.baseUrl}/api/debates/${first}/attachments`, {
       method: 'POST',
       headers: { cookie: user.cookie },
       body: form,
@@ -83,11 +83,12 @@ describe('attachments end to end', () => {
       201,
     );
     await finished(second);
-    const turns = (await stack.db.core.db.execute('select content from debate_turns where debate_id = ?', [
-      second,
-    ])) as { content: string }[];
+    // Every argument and rebuttal, as the finished debate's stream replays them.
+    const stream = await readSse(`${stack.baseUrl}/api/debates/${second}/stream`, { cookie: user.cookie });
+    const turns = stream.messages.filter((m) => m.event === 'argument' || m.event === 'rebuttal');
     expect(turns.length).toBeGreaterThan(0);
-    for (const turn of turns) expect(turn.content).toContain('I have read the attached "lease offer.pdf".');
+    for (const turn of turns)
+      expect(turn.data.content).toContain('I have read the attached "lease offer.pdf".');
   }, 90_000);
 
   it('attaches a fetched page as readable text, lists it, and deletes it', async () => {
