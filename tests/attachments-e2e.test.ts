@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually, minimalPdf } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBody } from './support/api-client.ts';
+import { apiClient, expectBody, registerUser } from './support/api-client.ts';
 import { readSse } from './support/sse.ts';
 import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
@@ -118,5 +118,38 @@ describe.each(MODES)('attachments end to end (%s)', (mode) => {
       200,
     );
     expect(after.attachments).toEqual([]);
+  });
+
+  // Last: where the refusal is not answered, the embedded server's one database connection stays taken.
+  it('refuses (403) to delete an attachment of a public debate for someone who may read it but does not own it', async () => {
+    const { debateId } = expectBody(
+      await user.client.POST('/api/debates', { body: { question: 'Should the lease terms be public?' } }),
+      201,
+    );
+    const url = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/terms`;
+    const page = expectBody(
+      await user.client.POST('/api/debates/fetch-url', { body: { debateId, url } }),
+      201,
+    );
+    expectBody(
+      await user.client.PATCH('/api/debates/{id}/visibility', {
+        params: { path: { id: debateId } },
+        body: { isPublic: true },
+      }),
+      200,
+    );
+    const reader = await registerUser(stack.baseUrl, 'passer-by');
+    const refused = await apiClient(stack.baseUrl, { cookie: reader.cookie }).DELETE(
+      '/api/debates/{id}/attachments/{attachmentId}',
+      // An answer that never comes fails here, not at the test's timeout.
+      { params: { path: { id: debateId, attachmentId: page.id } }, signal: AbortSignal.timeout(10_000) },
+    );
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.error.code).toBe('FORBIDDEN');
+    const kept = expectBody(
+      await user.client.GET('/api/debates/{id}/attachments', { params: { path: { id: debateId } } }),
+      200,
+    );
+    expect(kept.attachments.map((a) => a.id)).toEqual([page.id]);
   });
 });
