@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually, minimalPdf } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBody } from './support/api-client.ts';
-import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+import { apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { readSse } from './support/sse.ts';
+import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
-// Attachments over HTTP with the API and an engine node as separate processes: a PDF uploaded to one debate
-// is extracted by the engine node, downloaded byte for byte, and read by the agents of a debate created
+// Attachments over HTTP, in each mode: a PDF uploaded to one debate is extracted by the engine (a node of
+// its own, or the embedded server's), downloaded byte for byte, and read by the agents of a debate created
 // with it. The account is on Enterprise: attachments are included and debates are paid in credits, so the
 // agents run on the simulated provider.
-describe('attachments end to end', () => {
+describe.each(MODES)('attachments end to end (%s)', (mode) => {
   let stack: Stack;
   let user: ProUser;
   /** A local page for fetch-url, over http: the documented development setting lets the API reach 127.0.0.1. */
@@ -27,10 +28,9 @@ describe('attachments end to end', () => {
     });
     pages.listen(0, '127.0.0.1');
     await once(pages, 'listening');
-    stack = await startStack('attachments', { WEBHOOK_ALLOW_PRIVATE: 'true' });
-    user = await signUpPro(stack, 'reader');
-    await stack.db.core.accounts.setPlan(user.userId, 'enterprise');
-  }, 60_000);
+    stack = await startStack(mode, 'attachments', { WEBHOOK_ALLOW_PRIVATE: 'true' });
+    user = await signUpPro(stack, 'reader', 'enterprise');
+  });
   afterAll(async () => {
     await stack?.stop();
     pages?.close();
@@ -43,7 +43,7 @@ describe('attachments end to end', () => {
       30_000,
     );
 
-  it('extracts an uploaded PDF on the engine node, serves its bytes, and hands its text to the agents', async () => {
+  it('extracts an uploaded PDF on the engine, serves its bytes, and hands its text to the agents', async () => {
     const { debateId: first } = expectBody(
       await user.client.POST('/api/debates', { body: { question: 'Should we renew the office lease?' } }),
       201,
@@ -52,7 +52,7 @@ describe('attachments end to end', () => {
     // Multipart goes as the browser would send it; the generated client types JSON bodies.
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'lease offer.pdf');
-    const uploaded = await fetch(`${stack.api.baseUrl}/api/debates/${first}/attachments`, {
+    const uploaded = await fetch(`${stack.baseUrl}/api/debates/${first}/attachments`, {
       method: 'POST',
       headers: { cookie: user.cookie },
       body: form,
@@ -83,11 +83,12 @@ describe('attachments end to end', () => {
       201,
     );
     await finished(second);
-    const turns = (await stack.db.core.db.execute('select content from debate_turns where debate_id = ?', [
-      second,
-    ])) as { content: string }[];
+    // Every argument and rebuttal, as the finished debate's stream replays them.
+    const stream = await readSse(`${stack.baseUrl}/api/debates/${second}/stream`, { cookie: user.cookie });
+    const turns = stream.messages.filter((m) => m.event === 'argument' || m.event === 'rebuttal');
     expect(turns.length).toBeGreaterThan(0);
-    for (const turn of turns) expect(turn.content).toContain('I have read the attached "lease offer.pdf".');
+    for (const turn of turns)
+      expect(turn.data.content).toContain('I have read the attached "lease offer.pdf".');
   }, 90_000);
 
   it('attaches a fetched page as readable text, lists it, and deletes it', async () => {
@@ -117,5 +118,38 @@ describe('attachments end to end', () => {
       200,
     );
     expect(after.attachments).toEqual([]);
+  });
+
+  // Last: where the refusal is not answered, the embedded server's one database connection stays taken.
+  it('refuses (403) to delete an attachment of a public debate for someone who may read it but does not own it', async () => {
+    const { debateId } = expectBody(
+      await user.client.POST('/api/debates', { body: { question: 'Should the lease terms be public?' } }),
+      201,
+    );
+    const url = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/terms`;
+    const page = expectBody(
+      await user.client.POST('/api/debates/fetch-url', { body: { debateId, url } }),
+      201,
+    );
+    expectBody(
+      await user.client.PATCH('/api/debates/{id}/visibility', {
+        params: { path: { id: debateId } },
+        body: { isPublic: true },
+      }),
+      200,
+    );
+    const reader = await registerUser(stack.baseUrl, 'passer-by');
+    const refused = await apiClient(stack.baseUrl, { cookie: reader.cookie }).DELETE(
+      '/api/debates/{id}/attachments/{attachmentId}',
+      // An answer that never comes fails here, not at the test's timeout.
+      { params: { path: { id: debateId, attachmentId: page.id } }, signal: AbortSignal.timeout(10_000) },
+    );
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.error.code).toBe('FORBIDDEN');
+    const kept = expectBody(
+      await user.client.GET('/api/debates/{id}/attachments', { params: { path: { id: debateId } } }),
+      200,
+    );
+    expect(kept.attachments.map((a) => a.id)).toEqual([page.id]);
   });
 });

@@ -2,7 +2,7 @@ import { type FakeStripe, signStripePayload, startFakeStripe, stripeEvent } from
 import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { type Stack, startStack } from './support/stack.ts';
+import { MODES, type Stack, startStack } from './support/stack.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_billing';
 const PRICES = {
@@ -13,20 +13,21 @@ const PRICES = {
   STRIPE_PRICE_CREDITS_2000: 'price_e2e_credits_2000',
 };
 
-// Billing over HTTP through the client generated from the served document: the API and an engine node as
-// separate processes, the official Stripe SDK in the API talking to a local fake Stripe, and events posted
-// to the webhook signed as Stripe signs them. A BYOK debate's provider calls go to a fake LLM server.
-describe('billing end to end: checkout, signed webhook, plan and credits, debates charged accordingly', () => {
+// Billing over HTTP through the client generated from the served document, in each mode: checkout, the
+// signed webhook, plan and credits, and debates charged accordingly. The official Stripe SDK in the API talks
+// to a local fake Stripe, and events are posted to the webhook signed as Stripe signs them. A BYOK debate's
+// provider calls go to a fake LLM server.
+describe.each(MODES)('billing end to end (%s): checkout, webhook, plan, credits, charges', (mode) => {
   let stripe: FakeStripe;
   let llm: FakeLlmServer;
   let stack: Stack;
   let anonymous: ApiClient;
 
   const signUp = async (label: string) => {
-    const user = await registerUser(stack.api.baseUrl, label);
+    const user = await registerUser(stack.baseUrl, label);
     // The free plan's 10 requests a minute would throttle the test, not what it is about.
-    await stack.db.core.accounts.setRateLimit(user.userId, 1000);
-    return { ...user, client: apiClient(stack.api.baseUrl, { cookie: user.cookie }) };
+    await stack.setRateLimit(user.email, 1000);
+    return { ...user, client: apiClient(stack.baseUrl, { cookie: user.cookie }) };
   };
   const balanceOf = async (client: ApiClient) => expectBody(await client.GET('/api/billing/balance'), 200);
   /** Posts an event as Stripe does: its JSON text, with the Stripe-Signature of exactly that text. */
@@ -54,7 +55,7 @@ describe('billing end to end: checkout, signed webhook, plan and credits, debate
   beforeAll(async () => {
     stripe = await startFakeStripe({ amounts: { [PRICES.STRIPE_PRICE_CREDITS_100]: 499 } });
     llm = await startFakeLlmServer();
-    stack = await startStack('billing', {
+    stack = await startStack(mode, 'billing', {
       STRIPE_SECRET_KEY: 'sk_test_e2e',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_URL: stripe.url,
@@ -62,8 +63,8 @@ describe('billing end to end: checkout, signed webhook, plan and credits, debate
       ANTHROPIC_BASE_URL: llm.baseUrls.anthropic,
       ...PRICES,
     });
-    anonymous = apiClient(stack.api.baseUrl);
-  }, 90_000);
+    anonymous = apiClient(stack.baseUrl);
+  });
   afterAll(async () => {
     await stack?.stop();
     await llm?.close();
@@ -130,7 +131,7 @@ describe('billing end to end: checkout, signed webhook, plan and credits, debate
     expect(noPortal.response.status).toBe(400);
     expect(noPortal.error?.error.code).toBe('NO_PAYMENT_CUSTOMER');
 
-    await stack.db.core.accounts.setPlan(owner.userId, 'byok_pro');
+    await stack.setPlan(owner.email, 'byok_pro');
     const team = expectBody(
       await owner.client.POST('/api/workspaces', { body: { name: 'Billing team', slug: 'billing-e2e' } }),
       201,

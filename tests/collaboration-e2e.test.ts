@@ -2,11 +2,11 @@ import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectBody } from './support/api-client.ts';
 import { readSse } from './support/sse.ts';
-import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
 // Sharing, collections, votes, polls, comments and notifications over HTTP, through the client generated from
-// the served document, with the API and an engine node as separate processes on PostgreSQL and NATS.
-describe('collaboration end to end over HTTP', () => {
+// the served document, in each mode.
+describe.each(MODES)('collaboration end to end over HTTP (%s)', (mode) => {
   let stack: Stack;
   let owner: ProUser;
   let reader: ProUser;
@@ -14,10 +14,9 @@ describe('collaboration end to end over HTTP', () => {
   let debateId: string;
 
   beforeAll(async () => {
-    stack = await startStack('collab');
-    owner = await signUpPro(stack, 'owner');
-    reader = await signUpPro(stack, 'reader');
-    anonymous = apiClient(stack.api.baseUrl);
+    stack = await startStack(mode, 'collab');
+    [owner, reader] = await Promise.all([signUpPro(stack, 'owner'), signUpPro(stack, 'reader')]);
+    anonymous = apiClient(stack.baseUrl);
     const created = expectBody(
       await owner.client.POST('/api/debates', {
         body: { question: 'Should the team adopt trunk-based development?', skipCache: true },
@@ -30,7 +29,7 @@ describe('collaboration end to end over HTTP', () => {
       (res) => res.data?.status === 'completed',
       30_000,
     );
-  }, 90_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
@@ -200,7 +199,7 @@ describe('collaboration end to end over HTTP', () => {
 
   it('a comment by someone else reaches the owner: inbox, live stream, read marks, preferences', async () => {
     const stream = readSse(
-      `${stack.api.baseUrl}/api/notifications/stream`,
+      `${stack.baseUrl}/api/notifications/stream`,
       { cookie: owner.cookie },
       { stopAfter: 2, timeoutMs: 20_000 },
     );

@@ -1,46 +1,26 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '@verdict/api';
 import type { ErrorCode } from '@verdict/contracts';
-import {
-  createTestCore,
-  eventually,
-  type TestCore,
-  testDatabaseUrl,
-  testNatsUrl,
-  uniqueSchema,
-} from '@verdict/core/testing';
+import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
+import { type ApiClient, apiClient, expectBody } from './support/api-client.ts';
 import { readSse } from './support/sse.ts';
+import { MODES, type Stack, signUpPro, startStack } from './support/stack.ts';
 
-// The API and an engine node as separate processes on the real PostgreSQL and NATS, driven over HTTP.
-describe('debates end to end over HTTP, with the engine in its own process', () => {
-  const env = {
-    DATABASE_URL: testDatabaseUrl(),
-    DATABASE_SCHEMA: uniqueSchema('e2e'),
-    NATS_URL: testNatsUrl(),
-    NATS_PREFIX: `${uniqueSchema('e2e')}.`,
-    SIMULATED_FIRST_TOKEN_MS: '150',
-    CONCURRENT_DEBATES: '20',
-    LOG_LEVEL: 'warn',
-  };
-  let api: RunningProcess;
-  let engine: RunningEngine;
-  let db: TestCore;
-  /** A signed-up user: its key, and a client on its session cookie and one on its key. */
+// Debates driven over HTTP, in each mode: the API and an engine node as separate processes on PostgreSQL and
+// NATS, and the embedded default's one process.
+describe.each(MODES)('debates end to end over HTTP (%s)', (mode) => {
+  let stack: Stack;
+  /** A signed-up user on the pro plan: its key, and a client on its session cookie and one on its key. */
   type User = { cookie: string; key: string; session: ApiClient; keyed: ApiClient };
   let alice: User;
   let bob: User;
 
-  const signUp = async (label: string, plan: 'pro' | 'free' = 'pro'): Promise<User> => {
-    const user = await registerUser(api.baseUrl, label);
-    if (plan === 'pro') await db.core.accounts.setPlan(user.userId, 'pro');
-    await db.core.billing.grantCredits(user.userId, 50);
-    const session = apiClient(api.baseUrl, { cookie: user.cookie });
-    const created = await session.POST('/api/keys', { body: { name: label } });
+  const signUp = async (label: string): Promise<User> => {
+    const user = await signUpPro(stack, label);
+    const created = await user.client.POST('/api/keys', { body: { name: label } });
     const key = created.data?.key as string;
-    return { cookie: user.cookie, key, session, keyed: apiClient(api.baseUrl, { key }) };
+    return { cookie: user.cookie, key, session: user.client, keyed: apiClient(stack.baseUrl, { key }) };
   };
   /** The debate's verdict view, once its status is one of `statuses`. */
   const waitFor = async (id: string, statuses: string[], user: User) => {
@@ -53,17 +33,11 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
   };
 
   beforeAll(async () => {
-    api = await startApi({ ...env, LOG_LEVEL: 'info' });
-    engine = await startEngine({ ...env, LOG_LEVEL: 'info' });
-    db = await createTestCore(env);
-    alice = await signUp('alice');
-    bob = await signUp('bob');
+    stack = await startStack(mode, 'e2e', { SIMULATED_FIRST_TOKEN_MS: '150' });
+    [alice, bob] = await Promise.all([signUp('alice'), signUp('bob')]);
   });
   afterAll(async () => {
-    await engine?.stop();
-    await api?.stop();
-    await (db?.core.bus as { deleteStreams?: () => Promise<void> } | undefined)?.deleteStreams?.();
-    await db?.cleanup();
+    await stack?.stop();
   });
 
   it('creates on /v1, streams with a reconnect mid-debate, and reads the verdict', async () => {
@@ -75,7 +49,7 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
     );
     const auth = { authorization: `Bearer ${alice.key}` };
     // PORT=0 here, so the configured public base URL is not the address the test reaches: keep the path.
-    const streamUrl = `${api.baseUrl}${new URL(created.streamUrl).pathname}`;
+    const streamUrl = `${stack.baseUrl}${new URL(created.streamUrl).pathname}`;
     expect(streamUrl).toMatch(/\/v1\/verdicts\/[0-9a-f-]{36}\/stream$/);
     const first = await readSse(streamUrl, auth, { stopAfter: 4 });
     expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -250,7 +224,7 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
         code: 'NOT_FOUND',
       });
     }
-    const stream = await readSse(`${api.baseUrl}/v1/verdicts/${id}/stream`, {
+    const stream = await readSse(`${stack.baseUrl}/v1/verdicts/${id}/stream`, {
       authorization: `Bearer ${bob.key}`,
     });
     expect(stream.status).toBe(404);
@@ -259,7 +233,7 @@ describe('debates end to end over HTTP, with the engine in its own process', () 
 
   it('serves the same procedures to a typed tRPC client, with typed error codes', async () => {
     const client = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.baseUrl}/trpc`, headers: { authorization: `Bearer ${alice.key}` } })],
+      links: [httpLink({ url: `${stack.baseUrl}/trpc`, headers: { authorization: `Bearer ${alice.key}` } })],
     });
     const page = await client.debates.list.query({ limit: 5 });
     expect(page.debates.length).toBeGreaterThan(0);

@@ -1,11 +1,11 @@
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectBody } from './support/api-client.ts';
-import { type Stack, signUpPro, startStack } from './support/stack.ts';
+import { MODES, type Stack, signUpPro, startStack } from './support/stack.ts';
 
 // Decision chains, recommendations and similar debates over HTTP, through the client generated from the served
-// document, with the API and an engine node as separate processes (no embedding provider configured).
-describe('decision chains, recommendations and similar debates end to end', () => {
+// document, in each mode (no embedding provider configured).
+describe.each(MODES)('decision chains, recommendations and similar debates end to end (%s)', (mode) => {
   let stack: Stack;
   let alice: ApiClient;
   let bob: ApiClient;
@@ -24,10 +24,11 @@ describe('decision chains, recommendations and similar debates end to end', () =
   };
 
   beforeAll(async () => {
-    stack = await startStack('know');
-    alice = (await signUpPro(stack, 'alice')).client;
-    bob = (await signUpPro(stack, 'bob')).client;
-  }, 60_000);
+    stack = await startStack(mode, 'know');
+    const [first, second] = await Promise.all([signUpPro(stack, 'alice'), signUpPro(stack, 'bob')]);
+    alice = first.client;
+    bob = second.client;
+  });
   afterAll(async () => {
     await stack?.stop();
   });

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   debaterTurnOf,
@@ -13,9 +10,8 @@ import {
 } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
 import { readSse, type SseMessage } from './support/sse.ts';
-import { type Stack, startStack } from './support/stack.ts';
+import { MODES, type Stack, startStack } from './support/stack.ts';
 
 /** The judge refuses the debates whose question holds this: they end `debate.failed` (PROVIDER_ERROR). */
 const JUDGE_FAILS = '[judge-fails]';
@@ -175,56 +171,26 @@ describe('what a debate stream says, a read right after it already shows', () =>
     await fake?.close();
   });
 
-  describe('in distributed mode (the API and an engine process on PostgreSQL and NATS)', () => {
+  describe.each(MODES)('in %s mode', (mode) => {
     let stack: Stack;
     beforeAll(async () => {
-      stack = await startStack('agree', { ...SETTINGS, ANTHROPIC_BASE_URL: fake.baseUrls.anthropic });
+      stack = await startStack(mode, 'agree', { ...SETTINGS, ANTHROPIC_BASE_URL: fake.baseUrls.anthropic });
     });
     afterAll(async () => {
       await stack?.stop();
     });
 
     it('shows every streamed event in the debate, its verdict and its analytics read at once after it', async () => {
-      const user = await registerUser(stack.api.baseUrl, 'agree');
-      await stack.db.core.accounts.setPlan(user.userId, 'pro');
-      await stack.db.core.billing.grantCredits(user.userId, 500);
-      await stack.db.core.accounts.setRateLimit(user.userId, 100_000);
-      const created = await apiClient(stack.api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      const user = await registerUser(stack.baseUrl, 'agree');
+      await Promise.all([
+        stack.setPlan(user.email, 'pro'),
+        stack.grantCredits(user.email, 500),
+        stack.setRateLimit(user.email, 100_000),
+      ]);
+      const created = await apiClient(stack.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
         body: { name: 'agree' },
       });
-      const { disagreements, seen } = await followAndReadBack(
-        stack.api.baseUrl,
-        expectBody(created, 201).key,
-      );
-      expect(disagreements).toEqual([]);
-      expectEveryKindOfEvent(seen);
-    }, 120_000);
-  });
-
-  describe('on the embedded default (PGlite and the in-process bus)', () => {
-    let dataDir: string;
-    let api: RunningProcess;
-    beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'verdict-agree-'));
-      api = await startApi({ DATA_DIR: dataDir, ...SETTINGS, ANTHROPIC_BASE_URL: fake.baseUrls.anthropic });
-    });
-    afterAll(async () => {
-      await api?.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    it('shows every streamed event in the debate, its verdict and its analytics read at once after it', async () => {
-      const email = `agree-${Date.now()}@example.com`;
-      const admin = (args: string[]) => runAdmin(args, { DATA_DIR: dataDir });
-      expect((await admin(['create-user', '--email', email, '--name', 'Agree', '--plan', 'pro'])).code).toBe(
-        0,
-      );
-      expect((await admin(['grant-credits', '--email', email, '--amount', '500'])).code).toBe(0);
-      expect((await admin(['set-rate-limit', '--email', email, '--per-minute', '100000'])).code).toBe(0);
-      const keyRun = await admin(['create-key', '--email', email, '--name', 'agree']);
-      const key = keyRun.stdout.trim().split('\n').at(-1) ?? '';
-      expect(key).toMatch(/^vrd_/);
-      const { disagreements, seen } = await followAndReadBack(api.baseUrl, key);
+      const { disagreements, seen } = await followAndReadBack(stack.baseUrl, expectBody(created, 201).key);
       expect(disagreements).toEqual([]);
       expectEveryKindOfEvent(seen);
     }, 120_000);

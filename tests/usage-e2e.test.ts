@@ -9,11 +9,21 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectBody, registerUser } from './support/api-client.ts';
 import { type RunningProcess, startApi } from './support/processes.ts';
+import { MODES, type Stack, startStack } from './support/stack.ts';
 
 const N = 40;
 const MISSES = 7;
 
+/** `times` requests, ten at a time. */
+const burst = async (times: number, send: () => Promise<{ response: Response }>) => {
+  for (let done = 0; done < times; done += 10) {
+    await Promise.all(Array.from({ length: Math.min(10, times - done) }, send));
+  }
+};
+
 // Per-key usage counted by two API processes on one PostgreSQL: each adds its own counts to the same rows.
+// Distributed only: two API processes on one database is what distributed mode is (an embedded server holds
+// its DATA_DIR alone).
 describe('usage counted by two API processes', () => {
   const env = { DATABASE_URL: testDatabaseUrl(), DATABASE_SCHEMA: uniqueSchema('usage') };
   let first: RunningProcess;
@@ -38,13 +48,6 @@ describe('usage counted by two API processes', () => {
     await second?.stop();
     await db?.cleanup();
   });
-
-  /** `times` requests, ten at a time. */
-  const burst = async (times: number, send: () => Promise<{ response: Response }>) => {
-    for (let done = 0; done < times; done += 10) {
-      await Promise.all(Array.from({ length: Math.min(10, times - done) }, send));
-    }
-  };
 
   it('add up exactly: every request to either process is in the one total once each has written its counts', async () => {
     const onFirst = apiClient(first.baseUrl, { key });
@@ -71,13 +74,32 @@ describe('usage counted by two API processes', () => {
     expect(usage.period).toBe(`${new Date().toISOString().slice(0, 7)}-01`);
     expect(usage.rateLimit).toBe(100_000);
   });
+});
 
-  it('lose nothing when a process is stopped (SIGTERM) right after its last requests', async () => {
-    const onFirst = apiClient(first.baseUrl, { key });
-    const before = expectBody(await onFirst.GET('/v1/usage'), 200);
-    await burst(N, () => apiClient(second.baseUrl, { key }).GET('/v1/me'));
-    await second.stop();
-    const after = expectBody(await onFirst.GET('/v1/usage'), 200);
+// Counts are kept in memory and written in batches: in each mode, a stop must write what it holds.
+describe.each(MODES)('usage of an API process stopped and started again (%s)', (mode) => {
+  let stack: Stack;
+  let key: string;
+
+  beforeAll(async () => {
+    stack = await startStack(mode, 'usage_restart');
+    const user = await registerUser(stack.baseUrl, 'usage');
+    await stack.setRateLimit(user.email, 100_000);
+    const created = await apiClient(stack.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: 'counted across a restart' },
+    });
+    key = expectBody(created, 201).key;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('loses nothing when the process is stopped (SIGTERM) right after its last requests', async () => {
+    const before = expectBody(await apiClient(stack.baseUrl, { key }).GET('/v1/usage'), 200);
+    const client = apiClient(stack.baseUrl, { key });
+    await burst(N, () => client.GET('/v1/me'));
+    await stack.restartApi();
+    const after = expectBody(await apiClient(stack.baseUrl, { key }).GET('/v1/usage'), 200);
     expect(after.byEndpoint['/v1/me']).toBe((before.byEndpoint['/v1/me'] ?? 0) + N);
     expect(after.totalRequests).toBe(before.totalRequests + N + 1);
   });

@@ -2,12 +2,12 @@ import { createHmac } from 'node:crypto';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBody } from './support/api-client.ts';
-import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
-// User webhooks over HTTP, through the client generated from the served document, with the API and an engine
-// node as separate processes delivering to a real local receiver (the two documented development settings
-// let the node reach it).
-describe('user webhooks end to end', () => {
+// User webhooks over HTTP, through the client generated from the served document, in each mode: the engine
+// (a node of its own, or the embedded server's) delivers to a real local receiver (the two documented
+// development settings let it reach it).
+describe.each(MODES)('user webhooks end to end (%s)', (mode) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let user: ProUser;
@@ -15,14 +15,14 @@ describe('user webhooks end to end', () => {
   const eventsReceived = () => receiver.received.map((r) => (JSON.parse(r.body) as { event: string }).event);
 
   beforeAll(async () => {
-    stack = await startStack('hooks', {
+    stack = await startStack(mode, 'hooks', {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       ENGINE_WEBHOOK_INTERVAL_MS: '100',
     });
     receiver = await startWebhookReceiver();
     user = await signUpPro(stack, 'hooks');
-  }, 60_000);
+  });
   afterAll(async () => {
     await receiver?.close();
     await stack?.stop();

@@ -1,25 +1,27 @@
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBody } from './support/api-client.ts';
-import { type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
+import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
-// Workspaces over HTTP, through the client generated from the served document, with the API and an engine
-// node as separate processes: a team is formed, a member's debate is paid by the owner and read by all.
-describe('workspaces end to end', () => {
+// Workspaces over HTTP, through the client generated from the served document, in each mode: a team is
+// formed, a member's debate is paid by the owner and read by all.
+describe.each(MODES)('workspaces end to end (%s)', (mode) => {
   let stack: Stack;
   let owner: ProUser;
   let member: ProUser;
   let viewer: ProUser;
 
-  const emailOf = async (user: ProUser) => (await stack.db.core.accounts.findUser(user.userId))?.email ?? '';
+  const creditsOf = async (user: ProUser) =>
+    expectBody(await user.client.GET('/api/billing/balance'), 200).balance;
 
   beforeAll(async () => {
-    stack = await startStack('team');
-    owner = await signUpPro(stack, 'owner');
-    member = await signUpPro(stack, 'member');
-    viewer = await signUpPro(stack, 'viewer');
-    await stack.db.core.accounts.setPlan(owner.userId, 'enterprise');
-  }, 60_000);
+    stack = await startStack(mode, 'team');
+    [owner, member, viewer] = await Promise.all([
+      signUpPro(stack, 'owner', 'enterprise'),
+      signUpPro(stack, 'member'),
+      signUpPro(stack, 'viewer'),
+    ]);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
@@ -38,7 +40,7 @@ describe('workspaces end to end', () => {
       expectBody(
         await owner.client.POST('/api/workspaces/{id}/members', {
           params: { path: { id: workspace.id } },
-          body: { email: await emailOf(user), role },
+          body: { email: user.email, role },
         }),
         201,
       );
@@ -49,7 +51,7 @@ describe('workspaces end to end', () => {
     );
     expect(members.members.map((m) => m.role)).toEqual(['owner', 'member', 'viewer']);
 
-    const before = (await stack.db.core.accounts.findUser(owner.userId))?.creditBalance ?? 0;
+    const before = await creditsOf(owner);
     const { debateId } = expectBody(
       await member.client.POST('/api/debates', {
         body: {
@@ -65,7 +67,7 @@ describe('workspaces end to end', () => {
       30_000,
     );
     expect(done.data?.workspaceId).toBe(workspace.id);
-    expect((await stack.db.core.accounts.findUser(owner.userId))?.creditBalance).toBe(before - 1);
+    expect(await creditsOf(owner)).toBe(before - 1);
 
     const refused = await viewer.client.POST('/api/debates', {
       body: { question: 'Should viewers be able to start debates here?', workspaceId: workspace.id },

@@ -50,12 +50,31 @@ async function startProcess(
   return { child, match, output: () => output };
 }
 
+/** Longer than any shutdown takes (a drain included): a process still there by then is stuck. */
+const STOP_TIMEOUT_MS = 30_000;
+
+/**
+ * Sends `signal` and resolves once the process exited. One that does not exit within STOP_TIMEOUT_MS is
+ * killed, and the stop fails saying so: a stuck shutdown is a defect to see, not to wait on.
+ */
 const stopper =
   (child: ChildProcess) =>
   async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
     child.kill(signal);
-    await once(child, 'exit');
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = await Promise.race([
+      exited.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), STOP_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!stuck) return;
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(`the process did not exit within ${STOP_TIMEOUT_MS} ms of ${signal}; killed`);
   };
 
 export async function startApi(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningProcess> {

@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Plan } from '@verdict/contracts';
 import {
   createTestCore,
   type TestCore,
@@ -6,58 +10,180 @@ import {
   uniqueSchema,
 } from '@verdict/core/testing';
 import { apiClient, registerUser } from './api-client.ts';
-import { type RunningEngine, type RunningProcess, startApi, startEngine } from './processes.ts';
+import { type RunningEngine, type RunningProcess, runAdmin, startApi, startEngine } from './processes.ts';
 
-/** The API and an engine node as separate processes on their own schema and NATS prefix, and a core on them. */
+/**
+ * The two ways the service runs, both first-class: `distributed` is an API process and an engine process
+ * on PostgreSQL and NATS; `embedded` is what `npm start` runs with nothing configured, one process on
+ * PGlite in a DATA_DIR of its own with the in-process bus and engine.
+ */
+export type StackMode = 'distributed' | 'embedded';
+
+/** Every mode, for `describe.each(MODES)`: a suite that can runs on each. */
+export const MODES: StackMode[] = ['distributed', 'embedded'];
+
+/**
+ * A running service, driven from outside as its users and operator do: over HTTP, and set up with the
+ * operator command (`npm run admin`), which both modes offer. Nothing else can open the embedded
+ * database while its server holds DATA_DIR, so a suite that runs in both modes has no core of its own.
+ */
 export type Stack = {
-  api: RunningProcess;
-  engine: RunningEngine;
-  /** A core on the same schema, for what the API does not offer (plans, credits) and for cleaning up. */
-  db: TestCore;
-  /** The settings the processes got: what another process of the stack (a second engine node) starts with. */
-  env: Record<string, string>;
+  mode: StackMode;
+  /** The API's address. A restart changes it (the port is picked at start): make clients after one. */
+  readonly baseUrl: string;
+  /** The API process (in embedded mode, the whole service). */
+  readonly api: RunningProcess;
+  /**
+   * Runs `npm run admin -- …args` on the stack's database (on PostgreSQL directly; in embedded mode over
+   * the running server's admin channel) and resolves with what it printed; rejects if it fails.
+   */
+  admin: (...args: string[]) => Promise<string>;
+  setPlan: (email: string, plan: Plan) => Promise<void>;
+  grantCredits: (email: string, amount: number) => Promise<void>;
+  /** The account's own rate limit (requests per minute). */
+  setRateLimit: (email: string, perMinute: number) => Promise<void>;
+  /** Stops the API process (SIGTERM) and starts it again on the same data. */
+  restartApi: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
-/** Starts a stack labelled `label` (its schema and prefix); `env` adds to or overrides its settings. */
-export async function startStack(label: string, env: Record<string, string> = {}): Promise<Stack> {
+/** A distributed stack, for what needs its processes apart: its engine node, settings and database. */
+export type DistributedStack = Stack & {
+  engine: RunningEngine;
+  /** A core on the same schema, for what no route or command offers (moving a clock) and for cleaning up. */
+  db: TestCore;
+  /** The settings the processes got: what another process of the stack (a second engine node) starts with. */
+  env: Record<string, string>;
+};
+
+/** Settings every stack starts with; `env` adds to or overrides them. */
+const COMMON = {
+  SIMULATED_FIRST_TOKEN_MS: '20',
+  CONCURRENT_DEBATES: '20',
+  // The processes announce readiness at info.
+  LOG_LEVEL: 'info',
+};
+
+/** Starts a stack of `mode` labelled `label` (its schema and prefix, or its DATA_DIR). */
+export function startStack(mode: StackMode, label: string, env: Record<string, string> = {}): Promise<Stack> {
+  return mode === 'distributed' ? startDistributedStack(label, env) : startEmbeddedStack(label, env);
+}
+
+export async function startDistributedStack(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<DistributedStack> {
   const settings = {
     DATABASE_URL: testDatabaseUrl(),
     DATABASE_SCHEMA: uniqueSchema(label),
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${uniqueSchema(label)}.`,
-    SIMULATED_FIRST_TOKEN_MS: '20',
-    CONCURRENT_DEBATES: '20',
-    // The processes announce readiness at info.
-    LOG_LEVEL: 'info',
+    ...COMMON,
     ...env,
   };
-  const api = await startApi(settings);
+  let api = await startApi(settings);
   const engine = await startEngine(settings);
   const db = await createTestCore(settings);
   return {
-    api,
+    mode: 'distributed',
+    get baseUrl() {
+      return api.baseUrl;
+    },
+    get api() {
+      return api;
+    },
+    ...operatorCommands({ DATABASE_URL: settings.DATABASE_URL, DATABASE_SCHEMA: settings.DATABASE_SCHEMA }),
+    restartApi: async () => {
+      await api.stop();
+      api = await startApi(settings);
+    },
     engine,
     db,
     env: settings,
-    stop: async () => {
-      await engine.stop();
+    // Each step runs even if one before failed (a process that had to be killed): nothing is left behind.
+    stop: () =>
+      inOrder([
+        () => engine.stop(),
+        () => api.stop(),
+        async () => (db.core.bus as { deleteStreams?: () => Promise<void> }).deleteStreams?.(),
+        () => db.cleanup(),
+      ]),
+  };
+}
+
+async function startEmbeddedStack(label: string, env: Record<string, string>): Promise<Stack> {
+  const dataDir = await mkdtemp(join(tmpdir(), `verdict-${label}-`));
+  const settings = { DATA_DIR: dataDir, ...COMMON, ...env };
+  let api: RunningProcess;
+  try {
+    api = await startApi(settings);
+  } catch (err) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    mode: 'embedded',
+    get baseUrl() {
+      return api.baseUrl;
+    },
+    get api() {
+      return api;
+    },
+    ...operatorCommands({ DATA_DIR: dataDir }),
+    restartApi: async () => {
       await api.stop();
-      await (db.core.bus as { deleteStreams?: () => Promise<void> }).deleteStreams?.();
-      await db.cleanup();
+      api = await startApi(settings);
+    },
+    stop: () => inOrder([() => api.stop(), () => rm(dataDir, { recursive: true, force: true })]),
+  };
+}
+
+/** Runs every step, one after the other, whatever fails; then fails with the first failure, if any. */
+async function inOrder(steps: (() => Promise<unknown>)[]) {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}
+
+/** The operator command on the database `env` names, as an operator of that deployment runs it. */
+function operatorCommands(env: Record<string, string>) {
+  const admin = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runAdmin(args, env);
+    if (code !== 0) throw new Error(`npm run admin -- ${args.join(' ')} exited with ${code}: ${stderr}`);
+    return stdout;
+  };
+  return {
+    admin,
+    setPlan: async (email: string, plan: Plan) => {
+      await admin('set-plan', '--email', email, '--plan', plan);
+    },
+    grantCredits: async (email: string, amount: number) => {
+      await admin('grant-credits', '--email', email, '--amount', String(amount));
+    },
+    setRateLimit: async (email: string, perMinute: number) => {
+      await admin('set-rate-limit', '--email', email, '--per-minute', String(perMinute));
     },
   };
 }
 
-/** A signed-up user on the pro plan with 50 credits, and a client on its session cookie. */
-export async function signUpPro(stack: Stack, label: string) {
-  const user = await registerUser(stack.api.baseUrl, label);
-  await stack.db.core.accounts.setPlan(user.userId, 'pro');
-  await stack.db.core.billing.grantCredits(user.userId, 50);
+/**
+ * A user signed up over HTTP, put on the pro plan (or `plan`) with 50 credits more by the operator
+ * command, and a client on its session cookie.
+ */
+export async function signUpPro(stack: Stack, label: string, plan: Plan = 'pro') {
+  const user = await registerUser(stack.baseUrl, label);
+  await Promise.all([stack.setPlan(user.email, plan), stack.grantCredits(user.email, 50)]);
   return {
     cookie: user.cookie,
     userId: user.userId,
-    client: apiClient(stack.api.baseUrl, { cookie: user.cookie }),
+    email: user.email,
+    client: apiClient(stack.baseUrl, { cookie: user.cookie }),
   };
 }
 

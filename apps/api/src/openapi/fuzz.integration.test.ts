@@ -6,7 +6,8 @@ import { startTestEngine } from '@verdict/engine/testing';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../router.ts';
 import { billingEnv, PRICE_AMOUNTS } from '../testing/billing-fixtures.ts';
 import {
   createKey,
@@ -23,15 +24,17 @@ import {
   schemaArbitraries,
 } from '../testing/schema-arbitraries.ts';
 import { errorComponents } from './components.ts';
+import { buildOpenApiDocument } from './document.ts';
 
 /*
  * Schema-driven fuzzing of every operation of the API document the server serves.
  *
  * Why in-process (the http harness) rather than against a spawned API: the requests still cross a real
- * socket into the real Fastify server on a real PostgreSQL schema, but the test can also set up what the
+ * socket into the real Fastify server on a real database, but the test can also set up what the
  * operations act on — debates that completed, failed, or are running on an engine that answers commands,
  * keys of the caller and of another account — so the generated requests reach the handlers and not only
- * the 404s, and it starts in a second instead of a process's several.
+ * the 404s, and it starts in a second instead of a process's several. It all runs twice: on a PostgreSQL
+ * schema, then on the embedded default (PGlite in a temporary DATA_DIR, the in-process bus).
  *
  * What is sent: for every operation listed in /openapi.json (the list comes from the document, so a new
  * operation is fuzzed the moment it is documented, and the last test fails if one was not), first every
@@ -54,10 +57,11 @@ import { errorComponents } from './components.ts';
  * with ajv): the server is at least as strict as the document. For the SSE operations a 200 is checked for
  * its status and content type, then the stream is dropped.
  *
- * Size: the bounds (225 requests over the 26 operations today) and RUNS_PER_OPERATION random requests per
- * operation (26 × 50 = 1300), so 1525 requests, plus the dozen that set up the fixtures; the file takes
- * about 20–30 s on a 2-core machine shared with other test runs, most of it in sign-up and sign-in (each
- * valid one hashes a password). FUZZ_RUNS=500 searches deeper (13,225 requests, about two minutes). The
+ * Size, in each mode: the bounds of every input and RUNS_PER_OPERATION random requests per operation (117
+ * operations today: 5,850 random requests), plus the few dozen that set up the fixtures. Each mode's
+ * requests take about a minute on a 2-core machine shared with other test runs (PostgreSQL 52 s, embedded
+ * PGlite 62 s, measured side by side), much of it in sign-up and sign-in (each valid one hashes a
+ * password). FUZZ_RUNS=500 searches deeper (about ten times as long). The
  * random seed differs on every run: on a failure fast-check prints the seed and path that replay it
  * (`fc.assert(…, { seed, path })`) and the shrunk request; the bound requests are fixed, and printed whole.
  */
@@ -134,24 +138,21 @@ function operationsOf(doc: Document): Operation[] {
   return operations.sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
 }
 
-// The server, its document and the fixtures are set up while the file is collected: the tests are named
-// after the operations the served document lists.
-// Billing talks to a local fake Stripe, so checkout and portal routes answer their pages.
-const fakeStripe = await startFakeStripe({ amounts: PRICE_AMOUNTS });
-const h: Harness = await startServer({
-  env: { STREAM_OPENS_PER_MINUTE: '100000', CONCURRENT_DEBATES: '100', ...billingEnv(fakeStripe) },
-});
-const served = await h.request<Document>('GET', '/openapi.json');
-if (served.status !== 200) throw new Error(`GET /openapi.json answered ${served.status}`);
-const doc = served.json;
+// The tests are named after the operations while the file is collected, before any server runs: the list
+// comes from the builder of the document the server serves, and each mode's first test checks that its
+// server serves exactly that document.
+const doc = JSON.parse(JSON.stringify(buildOpenApiDocument(appRouter, 'http://localhost:3000'))) as Document;
 const operations = operationsOf(doc);
 
-const fixtures = await setUpFixtures(h);
+// Billing talks to a local fake Stripe, so checkout and portal routes answer their pages.
+const fakeStripe = await startFakeStripe({ amounts: PRICE_AMOUNTS });
 afterAll(async () => {
-  await fixtures.engine.stop();
-  await h.close();
   await fakeStripe.close();
 });
+
+/** The server of the mode being fuzzed and what its operations act on (set by that mode's beforeAll). */
+let h: Harness;
+let fixtures: Fixtures;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
@@ -195,7 +196,40 @@ const arbs = schemaArbitraries(resolveRef);
 const seen = new Map<string, Map<number, number>>();
 const labelOf = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
 
-describe('the API under schema-driven fuzzing', () => {
+/**
+ * Both modes are fuzzed alike: the same operations and fixtures on PostgreSQL and on the embedded default
+ * (PGlite in a DATA_DIR of its own, the in-process bus, the engine on that core), so every operation's error
+ * paths also run on the one connection PGlite has, where a query outside an open transaction waits forever.
+ */
+describe.each([
+  { mode: 'PostgreSQL', database: 'postgres' },
+  { mode: 'embedded PGlite', database: 'pglite' },
+] as const)('the API on $mode under schema-driven fuzzing', ({ database }) => {
+  let mine: { harness: Harness; fixtures: Fixtures } | undefined;
+  beforeAll(async () => {
+    const harness = await startServer({
+      database,
+      env: { STREAM_OPENS_PER_MINUTE: '100000', CONCURRENT_DEBATES: '100', ...billingEnv(fakeStripe) },
+    });
+    h = harness;
+    mine = { harness, fixtures: await setUpFixtures(harness) };
+    fixtures = mine.fixtures;
+    seen.clear();
+  }, 120_000);
+  afterAll(async () => {
+    await mine?.fixtures.engine.stop();
+    await mine?.harness.close();
+  });
+
+  it('serves the document the operations are taken from', async () => {
+    const served = await h.request<Document>('GET', '/openapi.json');
+    expect(served.status).toBe(200);
+    expect({ paths: served.json.paths, components: served.json.components }).toEqual({
+      paths: doc.paths,
+      components: doc.components,
+    });
+  });
+
   for (const op of operations) {
     it(
       `answers every generated request to ${labelOf(op)} with a documented status and body`,

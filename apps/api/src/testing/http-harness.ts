@@ -7,7 +7,7 @@ import {
   type SessionInfo,
 } from '@verdict/contracts';
 import type { Core, CoreOptions } from '@verdict/core';
-import { createTestCore, newUserCredentials } from '@verdict/core/testing';
+import { createTestCore, newUserCredentials, type TestDatabase } from '@verdict/core/testing';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { expect } from 'vitest';
@@ -50,17 +50,25 @@ export type StartOptions = {
   /** Environment overrides for the test config. DATABASE_SCHEMA joins an existing schema (not dropped on close). */
   env?: Record<string, string>;
   coreOptions?: CoreOptions;
+  /** `pglite`: the core on embedded PGlite in a temporary DATA_DIR, as `npm start` runs (default postgres). */
+  database?: TestDatabase;
   router?: AppRouter | OpenApiRouter;
   /** The server's logger (tests that read log lines pass one); silent by default. */
   logger?: ServerOptions['logger'];
   notificationPingMs?: number;
 };
 
-/** A real server on a random loopback port over a real PostgreSQL schema of its own (or a shared one). */
+/**
+ * A real server on a random loopback port over a real PostgreSQL schema of its own (or a shared one), or
+ * over embedded PGlite in a DATA_DIR of its own (`database: 'pglite'`).
+ */
 export async function startServer(options: StartOptions = {}): Promise<Harness> {
   const env = options.env ?? {};
   const joinsSchema = env.DATABASE_SCHEMA !== undefined;
-  const test = await createTestCore(env, options.coreOptions);
+  const test = await createTestCore(env, {
+    ...options.coreOptions,
+    database: options.database ?? 'postgres',
+  });
   const app = await buildServer({
     core: test.core,
     ...(options.router ? { router: options.router } : {}),

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Config, loadConfig } from '../config/config.ts';
 import { type Core, type CoreOptions, createCore } from '../core.ts';
+import { prepareTemplate } from '../db/pglite-template.ts';
 import { readDebate } from './debates.ts';
 
 export {
@@ -47,20 +51,42 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-export type TestCore = { core: Core; schema: string; cleanup: () => Promise<void> };
+export type TestCore = {
+  core: Core;
+  /** The PostgreSQL schema; `public` for an embedded core. */
+  schema: string;
+  /** The embedded core's DATA_DIR (a temporary folder `cleanup` removes); undefined on PostgreSQL. */
+  dataDir?: string;
+  cleanup: () => Promise<void>;
+};
+
+/** Which database a test core runs on: a fresh schema of the test PostgreSQL, or embedded PGlite. */
+export type TestDatabase = 'postgres' | 'pglite';
+
+export type TestCoreOptions = CoreOptions & {
+  /**
+   * `pglite`: the embedded default, as `npm start` opens it (a DATA_DIR of its own in a temporary folder,
+   * the database copied from the template prepared at install, the in-process bus). Default `postgres`.
+   */
+  database?: TestDatabase;
+};
 
 /**
  * A Core on the real PostgreSQL, isolated in a fresh schema that `cleanup` drops. Pass the same
- * DATABASE_SCHEMA to a second createTestCore to get a second "process" on the same data.
+ * DATABASE_SCHEMA to a second createTestCore to get a second "process" on the same data. With
+ * `database: 'pglite'`, a Core on embedded PGlite in a temporary DATA_DIR that `cleanup` removes (one
+ * process per DATA_DIR: there is no joining it).
  */
 export async function createTestCore(
   env: Record<string, string> = {},
-  options: CoreOptions = {},
+  options: TestCoreOptions = {},
 ): Promise<TestCore> {
+  const { database = 'postgres', ...coreOptions } = options;
+  if (database === 'pglite') return createEmbeddedTestCore(env, coreOptions);
   const config = testConfig(env);
   if (config.database.kind !== 'postgres') throw new Error('test cores run on PostgreSQL');
   const schema = config.database.schema;
-  const core = await createCore(config, options);
+  const core = await createCore(config, coreOptions);
   return {
     core,
     schema,
@@ -69,6 +95,37 @@ export async function createTestCore(
       await core.close();
     },
   };
+}
+
+async function createEmbeddedTestCore(env: Record<string, string>, options: CoreOptions): Promise<TestCore> {
+  if (env.DATABASE_URL || env.DATABASE_SCHEMA || env.NATS_URL) {
+    throw new Error('an embedded test core takes no DATABASE_URL, DATABASE_SCHEMA or NATS_URL');
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'verdict-test-'));
+  try {
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      REGISTER_LIMIT_PER_HOUR: '100000',
+      ...env,
+      DATA_DIR: dataDir,
+    });
+    // The template the install prepared (postinstall), built here where that was skipped: every embedded
+    // core then starts from a copy, as `npm start` does, instead of a 10–30 s build of its own.
+    await prepareTemplate(config.pgliteTemplates);
+    const core = await createCore(config, options);
+    return {
+      core,
+      schema: 'public',
+      dataDir,
+      cleanup: async () => {
+        await core.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** Polls `read` until `done` holds, for tests that wait on another process or a background loop. */
