@@ -70,4 +70,36 @@ describe('the SDK debate stream when the server goes away', () => {
     expect(events.filter((e) => e.type === 'verdict')).toHaveLength(1);
     expect((await client.debates.waitUntilFinished(debateId)).status).toBe('completed');
   }, 120_000);
+
+  it('follows notifications: connected first, then a comment on the caller’s debate as it is made', async () => {
+    const owner = new Verdict({ baseUrl: api.baseUrl, apiKey: key });
+    const { debateId } = await owner.debates.create({
+      question: 'Will anyone comment on this debate?',
+      maxRounds: 1,
+    });
+    await owner.debates.waitUntilFinished(debateId);
+    await owner.rest.PATCH('/api/debates/{id}/visibility', {
+      params: { path: { id: debateId } },
+      body: { isPublic: true },
+    });
+    const commenter = await registerUser(api.baseUrl, 'commenter');
+    const stop = new AbortController();
+    const received: string[] = [];
+    const comment = async () =>
+      new Verdict({ baseUrl: api.baseUrl, headers: { cookie: commenter.cookie } }).rest.POST(
+        '/api/debates/{id}/comments',
+        { params: { path: { id: debateId } }, body: { content: 'I have a view on this.' } },
+      );
+    for await (const event of owner.notifications.stream({ signal: stop.signal })) {
+      received.push(event.type);
+      if (event.type === 'connected') {
+        expect(event.data.userId).toEqual(expect.any(String));
+        await comment();
+      } else {
+        expect(event.data).toMatchObject({ type: 'comment' });
+        stop.abort(); // the iterator ends quietly on abort
+      }
+    }
+    expect(received).toEqual(['connected', 'notification']);
+  }, 60_000);
 });

@@ -32,7 +32,7 @@ export const isIdempotentCreate = (method: string, path: string) =>
  * Answers worth another attempt: a rate limit that will lift (RATE_LIMITED, or any 429 with Retry-After;
  * not a spent monthly quota), an overloaded or unreachable server, a gateway's error.
  */
-function transient(error: VerdictError): boolean {
+export function isTransient(error: VerdictError): boolean {
   if (error.status === 0) return true;
   if (error.status === 429) return error.code === 'RATE_LIMITED' || error.retryAfterMs !== null;
   return error.status === 502 || error.status === 503 || error.status === 504;
@@ -81,7 +81,7 @@ export async function send(
       if (!(err instanceof VerdictError)) throw err;
       error = err;
     }
-    if (attempt >= maxRetries || !transient(error)) throw error;
+    if (attempt >= maxRetries || !isTransient(error)) throw error;
     await sleep(backoffDelay(attempt, error.retryAfterMs, config.backoff), caller);
   }
 }
