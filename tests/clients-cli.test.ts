@@ -157,6 +157,29 @@ describe('the verdict CLI', () => {
     expect(refused.stderr).toMatch(/UNAUTHORIZED.*request [0-9a-f-]{36}/);
   });
 
+  it('exits 1 when the debate fails: a BYOK account’s provider key that no provider accepts', async () => {
+    const user = await registerUser(api.baseUrl, 'byok');
+    expect(
+      (await runAdmin(['set-plan', '--email', user.email, '--plan', 'byok'], { DATA_DIR: dataDir })).code,
+    ).toBe(0);
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: 'byok' },
+    });
+    const run = await runCli(
+      [
+        'ask',
+        'Does a refused provider key fail the debate?',
+        '--rounds',
+        '1',
+        '--provider-key',
+        'anthropic:sk-ant-bogus',
+      ],
+      { ...env, VERDICT_API_KEY: created.data?.key ?? '' },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/debate failed: PROVIDER_ERROR/);
+  }, 60_000);
+
   it('exits 1 when the server fails the call (here: no such debate), with the request id', async () => {
     const run = await runCli(['get', MISSING], env);
     expect(run.code).toBe(1);

@@ -97,6 +97,11 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     .option('--agents <n>', 'number of agents (2–7)', integer('agents'))
     .option('--rounds <n>', 'number of rounds (1–5)', integer('rounds'))
     .option('--context-file <path>', 'a text file given to the agents as context (max 5000 characters)')
+    .option(
+      '--provider-key <provider:key>',
+      'your own provider key (BYOK plans; repeatable; default VERDICT_PROVIDER_KEYS), e.g. openai:sk-…',
+      (value: string, all: string[] = []) => [...all, value],
+    )
     .option('--no-wait', 'print the debate id and return at once')
     .option('--json', 'NDJSON events on stdout, for scripts')
     .action(
@@ -107,6 +112,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
           agents?: number;
           rounds?: number;
           contextFile?: string;
+          providerKey?: string[];
           wait: boolean;
           json?: boolean;
         },
@@ -122,15 +128,20 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
             throw new CliError(`cannot read --context-file: ${(err as Error).message}`, EXIT.usage);
           }
         }
+        // Sent as X-Provider-Keys, used by the server for this debate only and never stored.
+        const providerKeys = options.providerKey?.join(',') || process.env.VERDICT_PROVIDER_KEYS;
         const client = await clientFromConfig();
         const out = jsonOut(options);
-        const created = await client.debates.create({
-          question,
-          ...(options.mode ? { mode: options.mode as Mode } : {}),
-          ...(options.agents !== undefined ? { agentCount: options.agents } : {}),
-          ...(options.rounds !== undefined ? { maxRounds: options.rounds } : {}),
-          ...(context !== undefined ? { context } : {}),
-        });
+        const created = await client.debates.create(
+          {
+            question,
+            ...(options.mode ? { mode: options.mode as Mode } : {}),
+            ...(options.agents !== undefined ? { agentCount: options.agents } : {}),
+            ...(options.rounds !== undefined ? { maxRounds: options.rounds } : {}),
+            ...(context !== undefined ? { context } : {}),
+          },
+          providerKeys ? { headers: { 'x-provider-keys': providerKeys } } : {},
+        );
         if (out.json) out.record({ type: 'created', ...created });
         else out.line(`${created.debateId}`);
         if (!options.wait) return;
