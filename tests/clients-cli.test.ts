@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,8 +79,18 @@ describe('the verdict CLI', () => {
   }, 60_000);
 
   it('prints NDJSON events with --json, one parseable line each from creation to the result', async () => {
+    const contextFile = join(home, 'context.md');
+    await writeFile(contextFile, 'Scripts parse one JSON record per line.');
     const run = await runCli(
-      ['ask', 'Should scripts read the NDJSON output?', '--rounds', '1', '--json'],
+      [
+        'ask',
+        'Should scripts read the NDJSON output?',
+        '--rounds',
+        '1',
+        '--json',
+        '--context-file',
+        contextFile,
+      ],
       env,
     );
     expect(run.code, run.stderr).toBe(0);
@@ -142,6 +152,12 @@ describe('the verdict CLI', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('VALIDATION_ERROR');
     expect((await runCli(['outcome', MISSING, 'maybe'], env)).code).toBe(2);
+    const noFile = await runCli(
+      ['ask', 'Is the context file read?', '--context-file', join(home, 'none.md')],
+      env,
+    );
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('--context-file');
   });
 
   it('exits 3 without a key or with a refused one; VERDICT_API_KEY overrides the stored login', async () => {
