@@ -17,8 +17,9 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-// The SDK's stream iterator across a server that dies mid-debate and comes back on the same DATA_DIR.
-describe('the SDK debate stream when the server goes away', () => {
+// The SDK against a running server: its stream across a server that dies mid-debate and comes back on the
+// same DATA_DIR, the notification stream, Idempotency-Key on creates.
+describe('the SDK against a running server', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let api: RunningProcess;
@@ -102,4 +103,14 @@ describe('the SDK debate stream when the server goes away', () => {
     }
     expect(received).toEqual(['connected', 'notification']);
   }, 60_000);
+
+  it('sends the same Idempotency-Key when asked to, so a repeated create is the same debate', async () => {
+    const client = new Verdict({ baseUrl: api.baseUrl, apiKey: key });
+    const body = { question: 'Is a repeated create one debate?', maxRounds: 1 };
+    const first = await client.debates.create(body, { idempotencyKey: 'create-once-1' });
+    const again = await client.debates.create(body, { idempotencyKey: 'create-once-1' });
+    const other = await client.debates.create(body);
+    expect(again.debateId).toBe(first.debateId);
+    expect(other.debateId).not.toBe(first.debateId); // each call without one gets a key of its own
+  });
 });
