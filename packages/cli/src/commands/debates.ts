@@ -1,0 +1,259 @@
+import { readFile } from 'node:fs/promises';
+import type { Verdict } from '@verdict/sdk';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { clientFromConfig } from '../config.ts';
+import { CliError, EXIT } from '../exit-codes.ts';
+import { followDebate } from '../live.ts';
+import { type Output, outputFor, percent, recommendationColour } from '../output.ts';
+
+const MODES = ['fast', 'balanced', 'thorough'] as const;
+type Mode = (typeof MODES)[number];
+
+/** The CLI's outcome words and the API's statuses (the API's own names are accepted as well). */
+const OUTCOMES = {
+  correct: 'correct',
+  incorrect: 'wrong',
+  wrong: 'wrong',
+  partial: 'partially_correct',
+  partially_correct: 'partially_correct',
+  too_early: 'too_early',
+} as const;
+
+const integer = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number`, EXIT.usage);
+  return Number(value);
+};
+
+const jsonOut = (options: { json?: boolean }) => outputFor(process.stdout, Boolean(options.json));
+
+/** The verdict, its decision matrix and the cost, once a debate has finished. */
+async function showResult(client: Verdict, id: string, out: Output) {
+  const [detail, debate] = await Promise.all([client.verdicts.retrieve(id), client.debates.retrieve(id)]);
+  if (out.json) {
+    out.record({ type: 'result', debate, verdict: detail.verdict });
+    return;
+  }
+  const verdict = detail.verdict;
+  if (!verdict) {
+    out.line(`status: ${debate.status} (no verdict)`);
+    return;
+  }
+  out.line();
+  const label = out.tty ? recommendationColour(verdict.recommendation) : verdict.recommendation;
+  out.line(
+    `${out.tty ? pc.bold('Verdict:') : 'Verdict:'} ${label}, confidence ${percent(verdict.confidence)}`,
+  );
+  out.line(verdict.oneLiner);
+  if (verdict.decisionMatrix.length > 0) {
+    out.line();
+    out.line('Decision matrix');
+    out.table(
+      ['option', 'criterion', 'score', 'rationale'],
+      verdict.decisionMatrix.map((row) => [row.option, row.criterion, row.score, row.rationale]),
+    );
+  }
+  if (verdict.nextSteps.length > 0) {
+    out.line();
+    out.line('Next steps');
+    for (const step of verdict.nextSteps) out.line(`  - ${step}`);
+  }
+  if (debate.cost) {
+    const c = debate.cost;
+    out.line();
+    out.line(
+      `Cost: ${c.credits} credits, $${c.estimatedUsd.toFixed(4)}, ${c.llmCalls} model calls, ` +
+        `${c.inputTokens} tokens in / ${c.outputTokens} out`,
+    );
+  }
+}
+
+/** Follows a debate to its end and shows the result; exit 1 when it failed. */
+async function watchToEnd(client: Verdict, id: string, out: Output): Promise<number> {
+  // Ctrl-C ends the stream cleanly (the progress bar gives the cursor back); the debate runs on.
+  const interrupted = new AbortController();
+  const onInterrupt = () => interrupted.abort();
+  process.once('SIGINT', onInterrupt);
+  let last: Awaited<ReturnType<typeof followDebate>>;
+  try {
+    last = await followDebate(client, id, out, interrupted.signal);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+  if (interrupted.signal.aborted)
+    throw new CliError(`stopped watching; the debate goes on: verdict watch ${id}`, 130);
+  if (last?.type === 'debate.failed') return EXIT.failed;
+  const debate = await client.debates.waitUntilFinished(id);
+  await showResult(client, id, out);
+  return debate.status === 'completed' ? EXIT.ok : EXIT.failed;
+}
+
+export function registerDebateCommands(program: Command, setExit: (code: number) => void) {
+  program
+    .command('ask')
+    .description('Start a debate and follow it live to its verdict')
+    .argument('<question>', 'the decision to debate (10–2000 characters)')
+    .option('--mode <mode>', `depth: ${MODES.join(', ')}`)
+    .option('--agents <n>', 'number of agents (2–7)', integer('agents'))
+    .option('--rounds <n>', 'number of rounds (1–5)', integer('rounds'))
+    .option('--context-file <path>', 'a text file given to the agents as context (max 5000 characters)')
+    .option(
+      '--provider-key <provider:key>',
+      'your own provider key (BYOK plans; repeatable; default VERDICT_PROVIDER_KEYS), e.g. openai:sk-…',
+      (value: string, all: string[] = []) => [...all, value],
+    )
+    .option('--no-wait', 'print the debate id and return at once')
+    .option('--json', 'NDJSON events on stdout, for scripts')
+    .action(
+      async (
+        question: string,
+        options: {
+          mode?: string;
+          agents?: number;
+          rounds?: number;
+          contextFile?: string;
+          providerKey?: string[];
+          wait: boolean;
+          json?: boolean;
+        },
+      ) => {
+        if (options.mode !== undefined && !MODES.includes(options.mode as Mode)) {
+          throw new CliError(`--mode must be one of ${MODES.join(', ')}`, EXIT.usage);
+        }
+        let context: string | undefined;
+        if (options.contextFile) {
+          try {
+            context = await readFile(options.contextFile, 'utf8');
+          } catch (err) {
+            throw new CliError(`cannot read --context-file: ${(err as Error).message}`, EXIT.usage);
+          }
+        }
+        // Sent as X-Provider-Keys, used by the server for this debate only and never stored.
+        const providerKeys = options.providerKey?.join(',') || process.env.VERDICT_PROVIDER_KEYS;
+        const client = await clientFromConfig();
+        const out = jsonOut(options);
+        const created = await client.debates.create(
+          {
+            question,
+            ...(options.mode ? { mode: options.mode as Mode } : {}),
+            ...(options.agents !== undefined ? { agentCount: options.agents } : {}),
+            ...(options.rounds !== undefined ? { maxRounds: options.rounds } : {}),
+            ...(context !== undefined ? { context } : {}),
+          },
+          providerKeys ? { headers: { 'x-provider-keys': providerKeys } } : {},
+        );
+        if (out.json) out.record({ type: 'created', ...created });
+        else out.line(`${created.debateId}`);
+        if (!options.wait) return;
+        setExit(await watchToEnd(client, created.debateId, out));
+      },
+    );
+
+  program
+    .command('watch')
+    .description('Follow a debate live (a finished one is replayed)')
+    .argument('<id>', 'debate id')
+    .option('--json', 'NDJSON events on stdout')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const client = await clientFromConfig();
+      setExit(await watchToEnd(client, id, jsonOut(options)));
+    });
+
+  program
+    .command('list')
+    .description('Your debates, newest first')
+    .option('--status <status>', 'pending, running, paused, completed or failed')
+    .option('--limit <n>', 'how many (default 20)', integer('limit'), 20)
+    .option('--json', 'one JSON debate per line')
+    .action(async (options: { status?: string; limit: number; json?: boolean }) => {
+      const client = await clientFromConfig();
+      const out = jsonOut(options);
+      const rows: (string | number)[][] = [];
+      const query = options.status ? { status: options.status as 'completed' } : {};
+      let count = 0;
+      for await (const debate of client.debates.list({ ...query, limit: Math.min(100, options.limit) })) {
+        if (out.json) out.record(debate);
+        else {
+          const verdict = debate.verdict
+            ? `${debate.verdict.recommendation} ${percent(debate.verdict.confidence)}`
+            : '';
+          rows.push([debate.id, debate.status, debate.createdAt, verdict, debate.question]);
+        }
+        if (++count >= options.limit) break;
+      }
+      if (!out.json) out.table(['id', 'status', 'created', 'verdict', 'question'], rows);
+    });
+
+  program
+    .command('get')
+    .description('A debate and its verdict')
+    .argument('<id>', 'debate id')
+    .option('--json', 'the debate and verdict as JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const client = await clientFromConfig();
+      const out = jsonOut(options);
+      const debate = await client.debates.retrieve(id);
+      if (!out.json) {
+        out.line(`${debate.id}  ${debate.status}  ${debate.mode ?? ''}`);
+        out.line(debate.question);
+      }
+      if (debate.status === 'completed' || out.json) await showResult(client, id, out);
+    });
+
+  program
+    .command('outcome')
+    .description('Say what became of a decision: correct, incorrect, partial (or too_early)')
+    .argument('<id>', 'debate id')
+    .argument('<result>', Object.keys(OUTCOMES).join(', '))
+    .option('--notes <text>', 'notes (max 500 characters)')
+    .option('--json', 'the outcome record as JSON')
+    .action(async (id: string, result: string, options: { notes?: string; json?: boolean }) => {
+      const status = OUTCOMES[result as keyof typeof OUTCOMES];
+      if (!status)
+        throw new CliError(`result must be one of ${Object.keys(OUTCOMES).join(', ')}`, EXIT.usage);
+      const client = await clientFromConfig();
+      const record = await client.outcomes.record(id, {
+        outcomeStatus: status,
+        ...(options.notes ? { outcomeNotes: options.notes } : {}),
+      });
+      const out = jsonOut(options);
+      if (out.json) out.record(record);
+      else out.line(`recorded ${status} for ${id}`);
+    });
+
+  program
+    .command('score')
+    .description('Your decision score')
+    .option('--json', 'the score as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const client = await clientFromConfig();
+      const score = await client.scores.me();
+      const out = jsonOut(options);
+      if (out.json) return out.record(score);
+      out.table(
+        ['accuracy', 'brier score', 'resolved', 'tracked', 'streak'],
+        [
+          [
+            `${score.accuracyPercentage.toFixed(1)}%`,
+            score.brierScore.toFixed(3),
+            score.totalResolved,
+            score.totalTracked,
+            score.streak,
+          ],
+        ],
+      );
+    });
+
+  program
+    .command('share')
+    .description('Share a debate by link (rotates an existing link)')
+    .argument('<id>', 'debate id')
+    .option('--json', 'the share link as JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const client = await clientFromConfig();
+      const link = await client.sharing.share(id);
+      const out = jsonOut(options);
+      if (out.json) out.record(link);
+      else out.line(link.shareUrl);
+    });
+}

@@ -1,0 +1,212 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, registerUser } from './support/api-client.ts';
+import { plain, runCli } from './support/cli.ts';
+import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
+
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+// The `verdict` command as a user runs it, against `npm start`'s embedded default.
+describe('the verdict CLI', () => {
+  let dataDir: string;
+  let home: string;
+  let api: RunningProcess;
+  let key: string;
+  /** The environment of a logged-in user: the config dir holds the key. */
+  let env: Record<string, string>;
+
+  /**
+   * A new user's key. The free plan allows 10 requests a minute, fewer than a test's commands make: the
+   * operator raises the account's limit (`npm run admin -- set-rate-limit`) unless the key is to hit it.
+   */
+  const newKey = async (label: string, keyRateLimit?: number) => {
+    const user = await registerUser(api.baseUrl, label);
+    if (keyRateLimit === undefined) {
+      const raised = await runAdmin(['set-rate-limit', '--email', user.email, '--per-minute', '1000'], {
+        DATA_DIR: dataDir,
+      });
+      expect(raised.code, raised.stderr).toBe(0);
+    }
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: label, ...(keyRateLimit ? { config: { rateLimit: keyRateLimit } } : {}) },
+    });
+    return created.data?.key as string;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'verdict-cli-data-'));
+    home = await mkdtemp(join(tmpdir(), 'verdict-cli-home-'));
+    api = await startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '5' });
+    key = await newKey('cli');
+    env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('logs in: the key goes to the config dir readable by its owner only, and later commands use it', async () => {
+    const login = await runCli(['login', '--url', api.baseUrl, '--key', key], env);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('Logged in as');
+    const file = join(home, 'config/verdict/config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: api.baseUrl, apiKey: key });
+    const keys = await runCli(['keys', 'list'], env);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(keys.stdout).toContain('cli');
+  });
+
+  it('shows a debate live on a terminal: rounds, agents as they speak, a progress bar, the verdict and cost', async () => {
+    const run = await runCli(['ask', 'Should the team adopt the command-line tool?', '--rounds', '2'], env, {
+      tty: true,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    const screen = plain(run.stdout);
+    expect(screen).toMatch(/panel: \w+/);
+    expect(screen).toContain('Round 1/2');
+    expect(screen).toContain('Round 2/2');
+    const panel = /panel: (.+)/.exec(screen)?.[1]?.trim().split(', ') ?? [];
+    expect(panel.length).toBeGreaterThanOrEqual(2);
+    for (const agent of panel) expect(screen).toContain(`${agent} (round 1)`);
+    expect(screen).toMatch(/█+\s+round 2\/2/); // the progress bar, full at the end
+    expect(screen).toMatch(/Verdict: [A-Z_]+, confidence \d+%/);
+    expect(screen).toMatch(/Cost: \d+ credits/);
+    expect(run.stdout).toContain('\u001b['); // colours and redraws: it is a terminal
+  }, 60_000);
+
+  it('prints NDJSON events with --json, one parseable line each from creation to the result', async () => {
+    const contextFile = join(home, 'context.md');
+    await writeFile(contextFile, 'Scripts parse one JSON record per line.');
+    const run = await runCli(
+      [
+        'ask',
+        'Should scripts read the NDJSON output?',
+        '--rounds',
+        '1',
+        '--json',
+        '--context-file',
+        contextFile,
+      ],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('\u001b[');
+    const records = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; debate?: { status: string } });
+    const types = records.map((r) => r.type);
+    expect(types[0]).toBe('created');
+    expect(types[1]).toBe('debate.started');
+    expect(types).toContain('argument');
+    expect(types).toContain('verdict');
+    expect(types.at(-2)).toBe('debate.completed');
+    expect(types.at(-1)).toBe('result');
+    expect(records.at(-1)?.debate?.status).toBe('completed');
+  }, 60_000);
+
+  it('writes plain lines and tab-separated tables when stdout is not a terminal', async () => {
+    const list = await runCli(['list'], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toContain('\u001b[');
+    const rows = list.stdout.trim().split('\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.split('\t')[1]).toBe('completed');
+    const tty = await runCli(['list'], env, { tty: true });
+    expect(plain(tty.stdout)).toMatch(/┌.*┐/); // a drawn table on a terminal
+  });
+
+  it('watches, gets, shares, records an outcome, scores, reports usage and manages keys', async () => {
+    const id = (await runCli(['list'], env)).stdout.trim().split('\n')[0]?.split('\t')[0] as string;
+    const watch = await runCli(['watch', id], env);
+    expect(watch.code, watch.stderr).toBe(0);
+    expect(watch.stdout).toMatch(/verdict: [A-Z_]+ \(confidence \d+%\)/);
+    const get = await runCli(['get', id, '--json'], env);
+    expect(JSON.parse(get.stdout)).toMatchObject({ type: 'result', debate: { id, status: 'completed' } });
+    const share = await runCli(['share', id], env);
+    expect(share.stdout.trim()).toMatch(/^https?:\/\/\S+\/share\/\S+$/);
+    const outcome = await runCli(['outcome', id, 'incorrect'], env);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toContain('recorded wrong');
+    const score = await runCli(['score', '--json'], env);
+    expect(JSON.parse(score.stdout)).toMatchObject({ totalTracked: expect.any(Number) });
+    const usage = await runCli(['usage', '--json'], env);
+    expect(JSON.parse(usage.stdout).totalRequests).toBeGreaterThan(0);
+    const created = await runCli(['keys', 'create', 'second', '--json'], env);
+    const second = JSON.parse(created.stdout) as { id: string; key: string };
+    expect(second.key).toMatch(/^vrd_/);
+    expect((await runCli(['keys', 'revoke', second.id], env)).code).toBe(0);
+    const afterRevoke = await runCli(['list'], { ...env, VERDICT_API_KEY: second.key });
+    expect(afterRevoke.code).toBe(3);
+  }, 60_000);
+
+  it('exits 2 on a usage error: an unknown command, a bad option, input the API refuses', async () => {
+    expect((await runCli(['frobnicate'], env)).code).toBe(2);
+    expect((await runCli(['ask', 'Is the mode checked here?', '--mode', 'eternal'], env)).code).toBe(2);
+    expect((await runCli(['ask', 'Is it?', '--agents', 'three'], env)).code).toBe(2);
+    const refused = await runCli(['ask', 'short'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('VALIDATION_ERROR');
+    expect((await runCli(['outcome', MISSING, 'maybe'], env)).code).toBe(2);
+    const noFile = await runCli(
+      ['ask', 'Is the context file read?', '--context-file', join(home, 'none.md')],
+      env,
+    );
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('--context-file');
+  });
+
+  it('exits 3 without a key or with a refused one; VERDICT_API_KEY overrides the stored login', async () => {
+    const none = await runCli(['list'], {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'nobody'),
+      VERDICT_URL: api.baseUrl,
+    });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('verdict login');
+    const refused = await runCli(['list'], { ...env, VERDICT_API_KEY: 'vrd_not_a_real_key' });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/UNAUTHORIZED.*request [0-9a-f-]{36}/);
+  });
+
+  it('exits 1 when the debate fails: a BYOK account’s provider key that no provider accepts', async () => {
+    const user = await registerUser(api.baseUrl, 'byok');
+    expect(
+      (await runAdmin(['set-plan', '--email', user.email, '--plan', 'byok'], { DATA_DIR: dataDir })).code,
+    ).toBe(0);
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: 'byok' },
+    });
+    const run = await runCli(
+      [
+        'ask',
+        'Does a refused provider key fail the debate?',
+        '--rounds',
+        '1',
+        '--provider-key',
+        'anthropic:sk-ant-bogus',
+      ],
+      { ...env, VERDICT_API_KEY: created.data?.key ?? '' },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/debate failed: PROVIDER_ERROR/);
+  }, 60_000);
+
+  it('exits 1 when the server fails the call (here: no such debate), with the request id', async () => {
+    const run = await runCli(['get', MISSING], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/NOT_FOUND.*request [0-9a-f-]{36}/);
+  });
+
+  it('exits 4 at a limit: the key’s requests of the minute used up (VERDICT_MAX_RETRIES=0: no waiting)', async () => {
+    const limited = { ...env, VERDICT_API_KEY: await newKey('limits', 1), VERDICT_MAX_RETRIES: '0' };
+    expect((await runCli(['list'], limited)).code).toBe(0);
+    const over = await runCli(['list'], limited);
+    expect(over.code).toBe(4);
+    expect(over.stderr).toContain('RATE_LIMITED');
+  });
+});

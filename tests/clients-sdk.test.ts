@@ -1,0 +1,121 @@
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, registerUser } from './support/api-client.ts';
+import { installOutside, packWorkspaces, ROOT, run } from './support/packages.ts';
+import { type RunningProcess, startApi } from './support/processes.ts';
+
+// The SDK and CLI as an outside project gets them: packed tarballs installed in a folder of its own.
+describe('the packed SDK and CLI in a project outside the workspace', () => {
+  let dataDir: string;
+  let outside: string;
+  let api: RunningProcess;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'verdict-clients-data-'));
+    outside = await mkdtemp(join(tmpdir(), 'verdict-clients-outside-'));
+    const [started, tarballs] = await Promise.all([
+      startApi({ DATA_DIR: dataDir, SIMULATED_FIRST_TOKEN_MS: '5' }),
+      packWorkspaces(['@verdict/sdk', '@verdict/cli'], join(outside, 'tarballs')),
+    ]);
+    api = started;
+    await installOutside(outside, tarballs, ['typescript@6.0.3', '@types/node@24.10.1']);
+    await copyFile(join(ROOT, 'tests/clients/consumer.ts'), join(outside, 'consumer.ts'));
+    await writeFile(
+      join(outside, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await api?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it('installs without the workspace: real files, no links to its sources', async () => {
+    const { stdout } = await run('find', [
+      join(outside, 'node_modules/@verdict'),
+      '-maxdepth',
+      '1',
+      '-type',
+      'l',
+    ]);
+    expect(stdout.trim()).toBe('');
+    const { stdout: files } = await run('ls', [join(outside, 'node_modules/@verdict/sdk/dist')]);
+    expect(files).toContain('index.d.ts');
+  });
+
+  it('type-checks a consumer of the REST client, the tRPC client and the stream with tsc --strict', async () => {
+    const result = await run(join(outside, 'node_modules/.bin/tsc'), ['-p', outside, '--strict'], {
+      cwd: outside,
+    })
+      .then(({ stdout }) => ({ stdout, code: 0 }))
+      .catch((error: { stdout?: string; code?: number }) => ({
+        stdout: error.stdout ?? '',
+        code: error.code ?? -1,
+      }));
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('runs the consumer against the server: sign-up, key, debate, stream to the verdict, outcome, score', async () => {
+    const { stdout } = await run(process.execPath, ['consumer.ts', api.baseUrl], { cwd: outside });
+    // Each line is one step's record, as consumer.ts prints it.
+    type Step = { step: string; [field: string]: unknown };
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Step);
+    const step = (name: string) => records.find((r) => r.step === name) ?? { step: name };
+    const stream = step('stream') as Step & { events: string[]; recommendation: string };
+    expect(step('key')).toMatchObject({ prefix: expect.stringMatching(/^vrd_/) });
+    expect(stream.events[0]).toBe('debate.started');
+    expect(stream.events).toEqual(expect.arrayContaining(['round.started', 'argument', 'verdict']));
+    expect(stream.events.at(-1)).toBe('debate.completed');
+    expect(stream.recommendation).toMatch(/^[A-Z_]+$/);
+    expect(step('trpc')).toMatchObject({ status: 'completed' });
+    expect(step('reconnect')).toEqual({ step: 'reconnect', eventsAfterEnd: 0 });
+    expect(step('score')).toMatchObject({ totalResolved: 1 });
+    expect(step('list')).toMatchObject({ listed: 1 });
+    expect(step('error')).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: expect.any(String) });
+  }, 90_000);
+
+  it('runs the packed CLI: its bin prints the version and a debate as NDJSON', async () => {
+    const bin = join(outside, 'node_modules/.bin/verdict');
+    expect((await run(bin, ['--version'])).stdout.trim()).toBe('1.0.0');
+    const user = await registerUser(api.baseUrl, 'packed-cli');
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: 'packed cli' },
+    });
+    const { stdout } = await run(
+      bin,
+      ['ask', 'Does the packed command work on its own?', '--json', '--rounds', '1'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: outside,
+          VERDICT_URL: api.baseUrl,
+          VERDICT_API_KEY: created.data?.key ?? '',
+        },
+      },
+    );
+    const types = stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types[0]).toBe('created');
+    expect(types).toContain('verdict');
+    expect(types.at(-1)).toBe('result');
+  }, 60_000);
+});
