@@ -958,7 +958,7 @@ export interface paths {
         head?: never;
         /**
          * Mark notifications read
-         * @description Either ids (1–100 of your notifications' ids; others are ignored) or all: true, not both. Answers how many changed and the unread count after.
+         * @description Either ids (1–100 of your notifications' ids) or all: true, not both. Answers how many changed and the unread count after. Only your own notifications are marked and counted: an id of another user's notification, or one that does not exist, is ignored (200, not counted in updated), so the answer does not tell whether such an id exists.
          */
         patch: operations["notifications-markRead"];
         trace?: never;
@@ -1637,7 +1637,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a web page to a debate
-         * @description The server fetches the page (http or https; redirects followed and re-checked, at most 5; 5 MB; 10 s), extracts its readable text (HTML through Readability, PDF like an uploaded PDF) and stores it as a ready URL attachment; its download answers {url}. Never reaches private, loopback or metadata addresses. The debate owner only, on BYOK Pro.
+         * @description The server fetches the page (http or https; redirects followed and re-checked, at most 5; 5 MB; 10 s for the whole download, name lookups included), extracts its readable text (HTML through Readability, PDF like an uploaded PDF) and stores it as a ready URL attachment; its download answers {url}. Never reaches private, loopback or metadata addresses. The debate owner only, on BYOK Pro.
          */
         post: operations["attachments-fetchUrl"];
         delete?: never;
@@ -1712,7 +1712,7 @@ export interface paths {
         };
         /**
          * Follow your notifications as Server-Sent Events
-         * @description `connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its id) for each notification created after connecting, wherever it was created, and `ping` (data: "") every 30 seconds. Nothing is replayed: read GET /api/notifications for what came before. Opening counts against the stream budget (STREAM_OPENS_PER_MINUTE).
+         * @description `connected` (data: {"userId"}) once, then a `notification` message (data: a Notification, `id:` its id) for each notification created after connecting, wherever it was created, oldest first, and `ping` (data: "") every 30 seconds. A first connection gets nothing from before (read GET /api/notifications for that). A reconnect that sends back the last id it received as Last-Event-ID (as EventSource does) first gets the notifications stored after it, oldest first, then the new ones: none missed, none twice; an id that is not one of the caller's replays nothing. Opening counts against the stream budget (STREAM_OPENS_PER_MINUTE).
          */
         get: operations["notifications-stream"];
         put?: never;
@@ -3390,6 +3390,16 @@ export interface components {
                  * @description Seconds to wait before retrying (also in Retry-After)
                  */
                 retryAfter: number;
+                /**
+                 * @description The budget that was spent
+                 * @enum {string}
+                 */
+                budget: "requests" | "streamOpens" | "signIns" | "signUps" | "publicReads" | "anonymousReads";
+                /**
+                 * Format: int32
+                 * @description What the spent budget allows in its window (the message says per what)
+                 */
+                limit: number;
             };
         };
         /** @description Unexpected failure */
@@ -16371,7 +16381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description VALIDATION_ERROR: Invalid input; The page cannot be used: refused by the address rules (private, loopback, metadata; a redirect to one), more than 5 redirects, over 5 MB, no answer within 10 s, an error status, a type other than HTML, PDF or text, or text that could not be read (the reason says why); or the debate has 5 attachments already */
+            /** @description VALIDATION_ERROR: Invalid input; The page cannot be used: refused by the address rules (private, loopback, metadata; a redirect to one), more than 5 redirects, over 5 MB, no answer within 10 s (name lookups included), an error status, a type other than HTML, PDF or text, or text that could not be read (the reason says why); or the debate has 5 attachments already */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16783,7 +16793,10 @@ export interface operations {
     "notifications-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Resume after this notification (what EventSource sends when it reconnects); empty is none */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16818,6 +16831,20 @@ export interface operations {
                         /** @constant */
                         data?: "";
                     };
+                };
+            };
+            /** @description VALIDATION_ERROR: A Last-Event-ID that is not a notification id */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description UNAUTHORIZED: No valid API key or session cookie */

@@ -1151,6 +1151,9 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
         };
+        isPublic: boolean;
+        createdAt: string;
+        question: string;
         cost: null | {
           inputTokens: number;
           outputTokens: number;
@@ -1158,9 +1161,6 @@ export type AppRouterRecord = {
           credits: number;
           llmCalls: number;
         };
-        createdAt: string;
-        question: string;
-        isPublic: boolean;
         context: null | string;
         settings: {
           allowComments: boolean;
