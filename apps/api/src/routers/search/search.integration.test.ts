@@ -375,6 +375,14 @@ describe('search', () => {
       expect(await found({ q: 'acme', dateFrom: '2026-01-31', dateTo: '2026-01-31' })).toEqual(['offices']);
     });
 
+    it('takes the dates of year 0000 the document allows, before which the database keeps nothing', async () => {
+      const all = await found({ q: 'acme' });
+      expect(all.length).toBeGreaterThan(0);
+      expect(await found({ q: 'acme', dateFrom: '0000-02-29' })).toEqual(all);
+      expect(await found({ q: 'acme', dateFrom: '0000-01-01T00:00:00Z' })).toEqual(all);
+      expect(await found({ q: 'acme', dateTo: '0000-12-31' })).toEqual([]);
+    });
+
     it('minConfidence is in percent, inclusive', async () => {
       expect(await found({ q: 'acme', minConfidence: 70 })).toEqual(['hiring', 'lisbon']);
       expect(await found({ q: 'acme', minConfidence: 69 })).toEqual(['hiring', 'lisbon', 'boxoffice']);
