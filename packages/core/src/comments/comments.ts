@@ -8,6 +8,7 @@ import type { Notifications } from '../notifications/notifications.ts';
 import { recordNotification } from '../notifications/record.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { storableInstant } from '../shared/storable-instant.ts';
 import { clip } from '../shared/text.ts';
 import type { SharingTables } from '../sharing/tables.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
@@ -79,7 +80,7 @@ export function createComments(
         .orderBy('c.created_at')
         .orderBy('c.id')
         .limit(page.limit + 1);
-      if (page.cursor) select = select.where('c.created_at', '>', new Date(page.cursor).toISOString());
+      if (page.cursor) select = select.where('c.created_at', '>', storableInstant(page.cursor));
       const rows = await select.execute();
       const comments = rows.slice(0, page.limit).map(
         (row): Comment => ({

@@ -12,6 +12,7 @@ import type { NotificationChannel } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
+import { storableInstant } from '../shared/storable-instant.ts';
 import type { NotificationTables } from './tables.ts';
 import { isValidUnsubscribeToken } from './unsubscribe-token.ts';
 
@@ -107,7 +108,7 @@ export function createNotifications(
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(page.limit + 1);
-      if (page.cursor) select = select.where('created_at', '<', new Date(page.cursor).toISOString());
+      if (page.cursor) select = select.where('created_at', '<', storableInstant(page.cursor));
       const [rows, unread] = await Promise.all([select.execute(), unreadCount(userId)]);
       const items = rows.slice(0, page.limit).map(toNotification);
       const more = rows.length > page.limit;

@@ -1,6 +1,7 @@
 import { dateFromInstant, dateToEndOfDay, type SearchQuery } from '@verdict/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DebateTables } from '../debates/tables.ts';
+import { storableInstant } from '../shared/storable-instant.ts';
 import { containing } from './like-pattern.ts';
 
 type Debates = ExpressionBuilder<DebateTables, 'debates'>;
@@ -9,13 +10,6 @@ type Debates = ExpressionBuilder<DebateTables, 'debates'>;
  * The document full-text search ranks: question and context, English stemming. Written exactly as the
  * expression of debates_search_fts_index (migration 0014), or PostgreSQL would not use the index.
  */
-/**
- * An instant as PostgreSQL takes it. ISO dates start at year 0000, PostgreSQL's at 0001 (it has no year
- * zero): nothing is stored before 0001, so an earlier bound is the same as 0001.
- */
-const EARLIEST_STORABLE = new Date('0001-01-01T00:00:00Z').getTime();
-const storable = (instant: Date) => new Date(Math.max(instant.getTime(), EARLIEST_STORABLE)).toISOString();
-
 export const DOCUMENT = sql`to_tsvector('english', "debates"."question" || ' ' || coalesce("debates"."context", ''))`;
 
 /**
@@ -54,11 +48,11 @@ export function filtersOf(eb: Debates, userId: string, filters: SearchFilters): 
   if (filters.status) conditions.push(eb('debates.status', 'in', filters.status));
   if (filters.mode) conditions.push(eb('debates.mode', 'in', filters.mode));
   if (filters.dateFrom)
-    conditions.push(eb('debates.created_at', '>=', storable(dateFromInstant(filters.dateFrom))));
+    conditions.push(eb('debates.created_at', '>=', storableInstant(dateFromInstant(filters.dateFrom))));
   if (filters.dateTo) {
     // Before the next day starts: stored times have microseconds, finer than its last millisecond.
     const nextDay = new Date(dateToEndOfDay(filters.dateTo).getTime() + 1);
-    conditions.push(eb('debates.created_at', '<', storable(nextDay)));
+    conditions.push(eb('debates.created_at', '<', storableInstant(nextDay)));
   }
   if (filters.minConfidence !== undefined) {
     conditions.push(sql<SqlBool>`${CONFIDENCE} >= ${filters.minConfidence / 100}`);

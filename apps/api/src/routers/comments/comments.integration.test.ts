@@ -135,6 +135,15 @@ describe('comments', () => {
     expect(last.json.comments.map((c) => c.content)).toEqual(['comment 4']);
     expectError(await list(null, id, '?limit=0'), 'VALIDATION_ERROR');
     expectError(await list(null, id, '?cursor=yesterday'), 'VALIDATION_ERROR');
+    // Cursors at the edges ISO allows and PostgreSQL does not: year 0000, and an offset past 9999.
+    const fromTheStart = await list(
+      null,
+      id,
+      `?limit=2&cursor=${encodeURIComponent('0000-01-01T00:00:00Z')}`,
+    );
+    expect(fromTheStart.json.comments.map((c) => c.content)).toEqual(['comment 0', 'comment 1']);
+    const pastTheEnd = await list(null, id, `?cursor=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`);
+    expect(pastTheEnd.json.comments).toEqual([]);
   });
 
   it('its author or the debate owner deletes a comment; anyone else gets 403, a missing one 404', async () => {

@@ -102,6 +102,11 @@ describe('notifications', () => {
     const times = all.map((n) => n.createdAt);
     expect(times).toEqual([...times].sort().reverse());
     expect(third.json.nextCursor).toBeNull();
+    // Cursors at the edges ISO allows and PostgreSQL does not: an offset past 9999, and year 0000.
+    const pastTheEnd = await inbox(user, `?cursor=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`);
+    expect(pastTheEnd.json.notifications).toHaveLength(5);
+    const beforeTheStart = await inbox(user, `?cursor=${encodeURIComponent('0000-01-01T00:00:00Z')}`);
+    expect(beforeTheStart.json.notifications).toEqual([]);
 
     const read = await h.request<{ updated: number; unreadCount: number }>(
       'PATCH',
