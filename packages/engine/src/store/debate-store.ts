@@ -221,10 +221,16 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
       attempt(async () => {
         if (leases.length === 0) return new Set<string>();
         const held = JSON.stringify(leases.map((l) => ({ id: l.debateId, epoch: l.epoch })));
+        // Locked in id order first, the order every transaction that locks several debates keeps: an
+        // unordered update could hold one debate while waiting for another that a workspace's deletion holds.
         const rows = await sql<{ id: string }>`update debates d set lease_expires_at = ${expiry}
-            from jsonb_to_recordset(${held}::jsonb) as h(id uuid, epoch int)
-           where d.id = h.id and d.lease_epoch = h.epoch and d.lease_owner = ${nodeId}
-             and d.status in ('pending', 'running', 'paused')
+            from (select l.id from debates l
+                    join jsonb_to_recordset(${held}::jsonb) as h(id uuid, epoch int)
+                      on l.id = h.id and l.lease_epoch = h.epoch
+                   where l.lease_owner = ${nodeId} and l.status in ('pending', 'running', 'paused')
+                   order by l.id
+                   for update of l) as renewed
+           where d.id = renewed.id
            returning d.id`.execute(k());
         return new Set(rows.rows.map((row) => row.id));
       }),
