@@ -25,9 +25,8 @@ const HANDLERS: Record<ToolName, (client: Verdict, args: Args) => Promise<unknow
     const created = await client.debates.create(body as Parameters<Verdict['debates']['create']>[0]);
     if (wait === false) return created;
     for await (const _event of client.debates.stream(created.debateId)) {
-      // The stream ends after debate.completed or debate.failed.
+      // The stream ends after debate.completed or debate.failed, which every read already shows.
     }
-    await client.debates.waitUntilFinished(created.debateId);
     return client.verdicts.retrieve(created.debateId);
   },
   get_debate: (client, { id }) => client.verdicts.retrieve(String(id)),

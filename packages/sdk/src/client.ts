@@ -162,8 +162,8 @@ export class Debates extends Resource {
   }
 
   /**
-   * The debate once it is completed or failed: its final state is stored just after the stream's last
-   * event, so a read right after `debate.completed` may still say running. Polls with growing pauses.
+   * The debate once it is completed or failed, by polling with growing pauses: for callers that do not
+   * follow the stream. (A stream's `debate.completed` is sent only once every read shows it.)
    */
   async waitUntilFinished(
     id: string,

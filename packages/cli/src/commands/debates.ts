@@ -83,7 +83,8 @@ async function watchToEnd(client: Verdict, id: string, out: Output): Promise<num
   if (interrupted.signal.aborted)
     throw new CliError(`stopped watching; the debate goes on: verdict watch ${id}`, 130);
   if (last?.type === 'debate.failed') return EXIT.failed;
-  const debate = await client.debates.waitUntilFinished(id);
+  // The stream's last event is sent only once every read shows the final state.
+  const debate = await client.debates.retrieve(id);
   await showResult(client, id, out);
   return debate.status === 'completed' ? EXIT.ok : EXIT.failed;
 }
