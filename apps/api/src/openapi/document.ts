@@ -55,7 +55,9 @@ const DESCRIPTION = [
   "below lists the codes it can carry and each code's extra fields. Any request may also be answered 405",
   'METHOD_NOT_ALLOWED (with Allow) on a known path, 408 REQUEST_TIMEOUT when it does not arrive within the',
   "server's request timeout, or 431 when its headers are too large. Operations marked `x-extension` are",
-  'not named by the interface specification.',
+  'not named by the interface specification. Official clients (README, "Clients"): the TypeScript SDK',
+  '`@verdict/sdk` (typed REST from this document, the tRPC router type, streams as async iterators), and the',
+  '`verdict` command-line tool with its MCP server (`verdict mcp`); SDK 1.x and CLI 1.x pair with `/v1`.',
 ].join(' ');
 
 /** Procedure meta by "method /path", read from the router so the document says what the code does. */
