@@ -516,6 +516,16 @@ describe('debate streams (SSE)', () => {
       ]);
     });
 
+    it('closes a followed stream at the next keep-alive once its debate is deleted, and the reconnect gets 404', async () => {
+      const id = await createDebate(owner.id, other.core);
+      const stream = await openStream(baseUrl, v1(id), { key: owner.key });
+      expect(stream.response.status).toBe(200);
+      await expect(stream.ended(200)).rejects.toThrow('stream still open');
+      await other.core.debateReads.softDelete(owner.id, id);
+      await stream.ended(2000);
+      expect((await openStream(baseUrl, v1(id), { key: owner.key })).response.status).toBe(404);
+    });
+
     it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus', async () => {
       // Count the live bus subscriptions the routes hold.
       let following = 0;

@@ -170,9 +170,13 @@ export function registerDebateStreams(
     keepAlive = setInterval(() => {
       writer.comment('keep-alive');
       // The last events may not come over the bus for a while (their holder died between storing and
-      // publishing them, and its job is not back yet): each keep-alive asks the database what it has.
+      // publishing them, and its job is not back yet): each keep-alive asks the database what it has. A
+      // debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and
+      // a reconnect hears why.
       inOrder(async () => {
-        if (!ended) await fromStore();
+        if (ended) return;
+        await fromStore();
+        if (!ended && !(await core.debateEvents.isCurrent(p.id, p.attempt))) end();
       });
     }, keepAliveMs);
     core.debateEvents

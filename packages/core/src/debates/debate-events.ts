@@ -31,6 +31,16 @@ export function createDebateEvents(db: Database, bus: EventBus) {
             .orderBy('seq')
             .execute(),
 
+    /** Whether `attempt` is still the debate's and the debate is not deleted: what a follower waits on. */
+    isCurrent: async (debateId: string, attempt: number): Promise<boolean> =>
+      (await query<DebateTables>(db.em())
+        .selectFrom('debates')
+        .select('id')
+        .where('id', '=', debateId)
+        .where('attempt', '=', attempt)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst()) !== undefined,
+
     /** The last stored event of `attempt`, or null before the first. */
     lastStored: async (debateId: string, attempt: number): Promise<{ seq: number; type: string } | null> =>
       (await query<DebateTables>(db.em())
