@@ -34,7 +34,8 @@ export const login = publicProcedure
       throw err;
     }
     if (!session) throw new AppError('UNAUTHORIZED', 'Wrong email or password');
-    await attempt.refund();
+    // A right password is no failure; a refund that does not reach the counters only leaves one attempt counted.
+    await attempt.refund().catch(() => {});
     setSessionCookie(ctx, session);
     return { user: session.user, expiresAt: session.expiresAt.toISOString() };
   });
