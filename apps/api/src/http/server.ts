@@ -9,6 +9,7 @@ import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
 import { registerAttachmentRoutes } from './attachment-routes.ts';
+import { registerConsole } from './console/routes.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
@@ -127,7 +128,8 @@ export async function buildServer({
     trpcOptions: { router, createContext: contextFactory(core, 'trpc'), responseMeta, onError },
   });
 
-  registerEntryPoints(app);
+  const webConsole = registerConsole(app, core);
+  if (!webConsole.served) registerEntryPoints(app);
   registerDocs(app);
   registerHealth(app, core);
   registerDebateStreams(app, core);

@@ -1,0 +1,7 @@
+export default function Page() {
+  return (
+    <section>
+      <h1>Outcomes</h1>
+    </section>
+  );
+}
