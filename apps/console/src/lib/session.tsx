@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
 import { data, isUnauthorized, rest, type Schemas } from './api.ts';
-import { useLoad } from './use-load.ts';
+import { type Loaded, useLoad } from './use-load.ts';
 
 type SessionUser = Schemas['Session']['user'];
 type Session = {
@@ -31,15 +31,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await rest.POST('/api/auth/logout', {});
     reload();
   }, [reload]);
+  const user = userOf(session);
   const value = useMemo<Session>(
     () => ({
-      user: session.data === undefined ? (session.error ? null : undefined) : (session.data?.user ?? null),
+      user,
       refresh: reload,
       signOut,
     }),
-    [session.data, session.error, reload, signOut],
+    [user, reload, signOut],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }
 
 export const useSession = () => useContext(SessionContext);
+
+/**
+ * Unknown while a check runs, even when an earlier one answered: right after signing in, that earlier
+ * answer (signed out) would send the new session straight back to the sign-in page.
+ */
+function userOf(session: Loaded<Schemas['Session'] | null>): Session['user'] {
+  if (session.loading) return undefined;
+  if (session.data === undefined) return session.error ? null : undefined;
+  return session.data?.user ?? null;
+}

@@ -33,6 +33,11 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: Depe
     );
     return () => controller.abort();
   }, [...deps, generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // Loading from the moment of the call, not from the effect after the next render: a page that reloads
+  // and then navigates must not be drawn once more from the answer being replaced.
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    setGeneration((g) => g + 1);
+  }, []);
   return { ...state, reload };
 }
