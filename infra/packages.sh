@@ -8,7 +8,7 @@ as_root() {
 }
 
 APT_UPDATED=""
-apt_install() { # package…
+apt_install() { # [apt-get option…] package…
   if [ -z "$APT_UPDATED" ]; then
     as_root apt-get update -qq
     APT_UPDATED=1
@@ -50,6 +50,22 @@ nats_server_bin() {
   fi
   if [ ! -x "$bin" ]; then
     echo "infra: no nats-server at $bin" >&2
+    return 1
+  fi
+  echo "$bin"
+}
+
+# The browser of the console's end-to-end tests (tests/support/browser.ts drives it through
+# playwright-core, which never downloads one): CHROMIUM_BIN when set, else Debian's chromium, installed
+# when missing. Without recommends: the tests need the headless browser, not its desktop integration.
+chromium_bin() {
+  local bin="${CHROMIUM_BIN:-/usr/bin/chromium}"
+  if [ ! -x "$bin" ] && [ -z "${CHROMIUM_BIN:-}" ]; then
+    echo "infra: installing chromium from the Debian packages" >&2
+    apt_install --no-install-recommends chromium
+  fi
+  if [ ! -x "$bin" ]; then
+    echo "infra: no chromium at $bin" >&2
     return 1
   fi
   echo "$bin"

@@ -34,7 +34,9 @@ main() {
   fi
   # Tests that start their own nats-server (tests/support/nats-server.ts) use the same binary.
   NATS_SERVER_BIN="$(nats_server_bin)"
-  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN
+  # The console's browser tests (tests/support/browser.ts) drive this chromium.
+  CHROMIUM_BIN="$(chromium_bin)"
+  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN
 
   run_vitest "$@"
 }
