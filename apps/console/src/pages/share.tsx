@@ -80,7 +80,7 @@ function SharedDebate({ debate, signedIn }: { debate: PublicDebate; signedIn: bo
           <ul>
             {debate.panel.map((seat) => (
               <li key={seat.name}>
-                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} />
+                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} explain />
               </li>
             ))}
           </ul>

@@ -64,7 +64,7 @@ export default function LiveDebate({ id }: { id: string }) {
           <ul>
             {log.panel.map((seat) => (
               <li key={seat.name}>
-                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} />
+                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} explain />
               </li>
             ))}
           </ul>
