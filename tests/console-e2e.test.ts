@@ -1,0 +1,363 @@
+import { newUserCredentials } from '@verdict/core/testing';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectBody } from './support/api-client.ts';
+import { checkPage, countScriptBytes, launchBrowser, watchPage } from './support/browser.ts';
+import {
+  chartOf,
+  readTimeline,
+  sessionOf,
+  setField,
+  transcriptItems,
+  until,
+  visible,
+} from './support/console-pages.ts';
+import { type RunningEngine, startEngine } from './support/processes.ts';
+import {
+  type DistributedStack,
+  MODES,
+  type Stack,
+  startDistributedStack,
+  startStack,
+} from './support/stack.ts';
+
+/** The share page's JavaScript budget, gzipped as sent: a visitor from a link downloads little. */
+const SHARE_PAGE_JS_BUDGET = 150 * 1024;
+
+/**
+ * Slow enough to watch and to pause: each simulated turn takes this long before its first token. The
+ * lease settings let a second engine node take over a killed node's debate within seconds.
+ */
+const ENV = {
+  SIMULATED_FIRST_TOKEN_MS: '400',
+  JOB_ACK_WAIT_MS: '3000',
+  ENGINE_RECONCILE_INTERVAL_MS: '1000',
+  ENGINE_STALE_AFTER_MS: '4000',
+};
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// The console as its users see it, in a real browser against the running service in each mode: every page
+// is screenshotted, checked by axe, and fails the test on any uncaught error or CSP violation.
+describe.each(MODES)('the web console in chromium (%s)', (mode) => {
+  let stack: Stack;
+  let distributed: DistributedStack | undefined;
+  let context: BrowserContext;
+  const extraEngines: RunningEngine[] = [];
+  const user = newUserCredentials(`console-${mode}`);
+  /** The debate started from the form, followed live, then charted, scored and shared. */
+  const debate = { id: '', question: `Should our ${mode} team adopt a four-day work week this year?` };
+
+  const open = async (path: string, name: string) => {
+    const watched = await watchPage(context);
+    await watched.page.goto(`${stack.baseUrl}${path}`);
+    return { ...watched, check: () => checkPage(watched, mode, name) };
+  };
+
+  beforeAll(async () => {
+    if (mode === 'distributed') {
+      distributed = await startDistributedStack('console', ENV);
+      stack = distributed;
+    } else {
+      stack = await startStack(mode, 'console', ENV);
+    }
+    context = await browser.newContext();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await Promise.all(extraEngines.map((engine) => engine.stop('SIGKILL')));
+    await stack?.stop();
+  });
+
+  if (mode === 'embedded') {
+    // The checks below are only as good as the watcher: it must see what the console's CSP blocks and what
+    // a page throws. Once is enough: both modes serve the same console under the same policy.
+    it('catches a CSP violation and an uncaught error on a console page', async () => {
+      const watched = await watchPage(context);
+      await watched.page.goto(`${stack.baseUrl}/sign-in`);
+      await visible(watched.page.getByRole('heading', { name: 'Sign in to Verdict' }));
+      expect(watched.problems).toEqual([]);
+      await watched.page.evaluate(`{
+        const script = document.createElement('script');
+        script.textContent = 'window.inlineRan = true';
+        document.head.append(script);
+        setTimeout(() => { throw new Error('thrown by the page'); });
+      }`);
+      await until(
+        async () => watched.problems.length,
+        (n) => n >= 2,
+        'the violation and the error recorded',
+      );
+      expect(await watched.page.evaluate('window.inlineRan === true')).toBe(false);
+      expect(watched.problems.some((p) => /^CSP violation: script-src(-elem)? blocked inline/.test(p))).toBe(
+        true,
+      );
+      expect(watched.problems).toContain('uncaught error: thrown by the page');
+      await watched.page.close();
+    });
+  }
+
+  it('signs up in the browser and makes an API key that is shown once', async () => {
+    const signIn = await open('/', 'sign-in');
+    // Signed out, the dashboard sends the visitor to sign in, and back afterwards.
+    await signIn.page.waitForURL(/\/sign-in\?next=%2F$/);
+    await visible(signIn.page.getByRole('heading', { name: 'Sign in to Verdict' }));
+    await signIn.check();
+    await signIn.page.getByRole('button', { name: 'Create an account' }).click();
+    await signIn.page.getByLabel('Name').fill(user.name);
+    await signIn.page.getByLabel('Email').fill(user.email);
+    await signIn.page.getByLabel('Password').fill(user.password);
+    await signIn.check();
+    await signIn.page.getByRole('button', { name: 'Create account' }).click();
+    await visible(signIn.page.getByRole('heading', { name: 'Debates', level: 1 }));
+    expect(new URL(signIn.page.url()).pathname).toBe('/');
+    // The operator puts the new account on a plan that runs debates of any shape.
+    await Promise.all([stack.setPlan(user.email, 'pro'), stack.grantCredits(user.email, 50)]);
+
+    const keys = await open('/keys', 'keys');
+    await keys.page.getByLabel('Key name').fill('console test');
+    await keys.page.getByRole('button', { name: 'Create key' }).click();
+    const shown = keys.page.getByLabel('New API key');
+    await visible(shown);
+    const key = ((await shown.textContent()) ?? '').trim();
+    expect(key).toMatch(/^vrd_[\w-]{32}$/);
+    await keys.check();
+    // The key works: it reads the account over the API.
+    const me = await apiClient(stack.baseUrl, { key }).GET('/api/keys');
+    expect(expectBody(me, 200).keys.map((k) => k.name)).toContain('console test');
+    // Shown once: the page opened again lists the key by name, never its secret.
+    await keys.page.reload();
+    await visible(keys.page.getByText('console test').first());
+    expect(await keys.page.getByLabel('New API key').count()).toBe(0);
+    expect(await keys.page.content()).not.toContain(key);
+    await keys.page.close();
+    await signIn.page.close();
+  });
+
+  it('starts a debate from the form and follows it live, paused and resumed', async () => {
+    const form = await open('/', 'debates');
+    await form.page.getByLabel('Question').fill(debate.question);
+    await setField(form.page.getByLabel('Mode'), 'balanced');
+    await setField(form.page.getByLabel('Agents'), '2');
+    await setField(form.page.getByLabel('Rounds'), '3');
+    await form.page.getByLabel('Context').fill('Twelve people, two of them on call each week.');
+    await form.check();
+    await form.page.getByRole('button', { name: 'Start debate' }).click();
+    await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+    debate.id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
+    const { page } = form;
+    const session = await sessionOf(context, stack.baseUrl);
+    const status = async () =>
+      expectBody(await session.GET('/api/debates/{id}', { params: { path: { id: debate.id } } }), 200).status;
+
+    // Turns arrive while the page is open: the transcript grows without a reload.
+    await visible(page.getByRole('heading', { name: debate.question }));
+    await until(
+      () => transcriptItems(page).count(),
+      (n) => n >= 1,
+      'the first turn on the page',
+    );
+    await form.check();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await visible(page.getByRole('button', { name: 'Resume' }));
+    await until(status, (s) => s === 'paused', 'the debate paused');
+    // Paused, nothing more arrives: the turns in flight were in before the status changed.
+    const whilePaused = await transcriptItems(page).count();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await transcriptItems(page).count()).toBe(whilePaused);
+    expect(await status()).toBe('paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await until(
+      () => transcriptItems(page).count(),
+      (n) => n > whilePaused,
+      'a turn after resuming',
+    );
+
+    await visible(page.getByRole('heading', { name: 'Verdict' }));
+    expect(await status()).toBe('completed');
+    expect(await transcriptItems(page).count()).toBeGreaterThanOrEqual(2 * 3);
+    const rounds = page.getByRole('progressbar', { name: 'Rounds' });
+    expect(
+      await rounds.evaluate((bar) => [(bar as unknown as { value: number }).value, bar.getAttribute('max')]),
+    ).toEqual([3, '3']);
+    // A finished debate offers no controls for a running one.
+    expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await form.check();
+    await page.close();
+  });
+
+  it('scrubs the state chart back to round 1, and the diagram follows', async () => {
+    const chart = await open(`/debates/${debate.id}/chart`, 'chart');
+    const { diagram, timeline, activeState } = chartOf(chart.page);
+    await visible(diagram);
+    await visible(timeline);
+    await until(activeState, (state) => state === 'completed', 'the finished debate highlighted');
+    await chart.check();
+    const steps = await readTimeline(chart.page);
+    // The paused and resumed debate went through each of these, in this order.
+    const states = steps.map((step) => step.state);
+    expect(states.at(-1)).toBe('completed');
+    expect(states).toContain('running.paused');
+    expect(states.indexOf('running.paused')).toBeGreaterThan(states.indexOf('running.speaking'));
+    // Back to the first turn of round 1: the highlight moves off the final state to a running one.
+    const round1 = steps.findIndex((step) => /\bround 1\b/.test(step.text ?? ''));
+    expect(round1, JSON.stringify(steps)).toBeGreaterThan(0);
+    await chart.page.keyboard.press('Home');
+    for (let i = 0; i < round1; i += 1) await chart.page.keyboard.press('ArrowRight');
+    await until(
+      () => chart.page.getByRole('slider', { name: 'Timeline' }).inputValue(),
+      (value) => value === String(round1),
+      'the timeline at round 1',
+    );
+    expect(await activeState()).toMatch(/^running\./);
+    expect(await activeState()).toBe(steps[round1]?.state);
+    await chart.check();
+    await chart.page.close();
+  });
+
+  it('records an outcome, and the decision score moves', async () => {
+    const session = await sessionOf(context, stack.baseUrl);
+    const scoreBefore = expectBody(await session.GET('/api/scores/me'), 200);
+    expect(scoreBefore.totalResolved).toBe(0);
+    const scores = await open('/scores', 'scores-before');
+    const figures = scores.page.getByLabel('Your decision score');
+    await visible(figures);
+    // Nothing resolved yet: no accuracy to show.
+    expect(await figures.getByRole('definition').first().textContent()).toBe('—');
+    await scores.check();
+
+    const outcomes = await open('/outcomes', 'outcomes');
+    const entry = outcomes.page
+      .getByRole('listitem')
+      .filter({ hasText: debate.question })
+      .filter({ has: outcomes.page.getByRole('button', { name: 'Record outcome' }) });
+    await visible(entry);
+    await outcomes.check();
+    await entry.getByLabel('Outcome').selectOption('correct');
+    await entry.getByRole('button', { name: 'Record outcome' }).click();
+    await until(
+      () => entry.count(),
+      (n) => n === 0,
+      'the recorded debate leaving the pending list',
+    );
+    await outcomes.check();
+
+    // The score is recalculated asynchronously (within seconds): the page shows it once it has moved.
+    const scoreAfter = await until(
+      async () => expectBody(await session.GET('/api/scores/me'), 200),
+      (score) => score.totalResolved === 1,
+      'the score counting the outcome',
+    );
+    await scores.page.reload();
+    await visible(figures);
+    expect(await figures.getByRole('definition').first().textContent()).toBe(
+      `${scoreAfter.accuracyPercentage.toFixed(1)}%`,
+    );
+    await checkPage(scores, mode, 'scores-after');
+    await scores.page.close();
+    await outcomes.page.close();
+  });
+
+  it('shares the debate, and the link opens signed out on little JavaScript', async () => {
+    const live = await open(`/debates/${debate.id}`, 'live-finished');
+    await live.page.getByRole('button', { name: 'Create a share link' }).click();
+    const link = live.page.getByLabel('Share link');
+    await visible(link);
+    const shareUrl = (await link.getAttribute('href')) ?? '';
+    expect(shareUrl).toMatch(/\/share\/[\w-]+$/);
+    await live.check();
+    await live.page.close();
+
+    // A fresh context: no cookie, no cache, as a visitor who was sent the link.
+    const visitor = await browser.newContext();
+    try {
+      const watched = await watchPage(visitor);
+      const scripts = countScriptBytes(watched.page);
+      await watched.page.goto(`${stack.baseUrl}${new URL(shareUrl).pathname}`);
+      await visible(watched.page.getByRole('heading', { name: debate.question }));
+      await visible(watched.page.getByRole('heading', { name: 'Verdict' }));
+      await watched.page.waitForLoadState('networkidle');
+      const sent = await scripts.stop();
+      expect(sent.scripts.length).toBeGreaterThan(0);
+      for (const script of sent.scripts) {
+        expect(script.encoding, script.url).toBe('gzip');
+        expect(Number.isInteger(script.bytes) && script.bytes > 0, script.url).toBe(true);
+      }
+      expect(sent.total, JSON.stringify(sent.scripts, null, 2)).toBeLessThan(SHARE_PAGE_JS_BUDGET);
+      expect((await visitor.cookies()).some((cookie) => cookie.name === 'verdict_session')).toBe(false);
+      await checkPage(watched, mode, 'share');
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it("shows a finished debate's chart history unchanged after the API process restarts", async () => {
+    const before = await open(`/debates/${debate.id}/chart`, 'chart-before-restart');
+    const history = await readTimeline(before.page);
+    expect(history.length).toBeGreaterThan(3);
+    await before.page.close();
+
+    await stack.restartApi();
+    // The session is stored with the account: the same browser is still signed in after the restart.
+    const after = await open(`/debates/${debate.id}/chart`, 'chart-after-restart');
+    await visible(chartOf(after.page).diagram);
+    expect(await readTimeline(after.page)).toEqual(history);
+    await after.check();
+    await after.page.close();
+  });
+
+  if (mode === 'distributed') {
+    it('marks the hand-over on the chart when the engine node running a debate is killed', async () => {
+      const d = distributed as DistributedStack;
+      extraEngines.push(await startEngine(d.env));
+      const form = await open('/', 'debates-handover');
+      const question = 'Should the support team move to a follow-the-sun rota next quarter?';
+      await form.page.getByLabel('Question').fill(question);
+      await setField(form.page.getByLabel('Agents'), '3');
+      await setField(form.page.getByLabel('Rounds'), '3');
+      await form.page.getByRole('button', { name: 'Start debate' }).click();
+      await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+      const id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
+      await until(
+        () => transcriptItems(form.page).count(),
+        (n) => n >= 1,
+        'the first turn',
+      );
+
+      // The node holding the debate once it has stored a turn and a snapshot: killing it interrupts work.
+      const holder = await until(
+        () =>
+          d.db.core.db.execute<{ lease_owner: string }>(
+            `select lease_owner from debates d
+              where id = ? and status = 'running'
+                and exists (select 1 from debate_snapshots s where s.debate_id = d.id)`,
+            [id],
+          ),
+        (rows) => rows.length === 1,
+        'the debate held mid-run with a snapshot',
+      );
+      const nodes = [d.engine, ...extraEngines];
+      const victim = nodes.find((node) => holder[0]?.lease_owner.includes(`:${node.child.pid}:`));
+      expect(victim, `no engine node holds ${holder[0]?.lease_owner}`).toBeDefined();
+      await victim?.stop('SIGKILL');
+
+      // The other node restores the debate; the open page keeps following it to the verdict.
+      await visible(form.page.getByRole('heading', { name: 'Verdict' }));
+      await form.check();
+      const chart = await open(`/debates/${id}/chart`, 'chart-handover');
+      const steps = await readTimeline(chart.page);
+      expect(steps.at(-1)?.state).toBe('completed');
+      // The timeline marks where the second node restored the debate from its snapshot.
+      await visible(chart.page.getByText(/restor/i).first());
+      await chart.check();
+      await chart.page.close();
+      await form.page.close();
+    });
+  }
+});
