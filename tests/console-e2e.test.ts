@@ -29,7 +29,7 @@ const SHARE_PAGE_JS_BUDGET = 150 * 1024;
  * lease settings let a second engine node take over a killed node's debate within seconds.
  */
 const ENV = {
-  SIMULATED_FIRST_TOKEN_MS: '400',
+  SIMULATED_FIRST_TOKEN_MS: '1000',
   JOB_ACK_WAIT_MS: '3000',
   ENGINE_RECONCILE_INTERVAL_MS: '1000',
   ENGINE_STALE_AFTER_MS: '4000',
@@ -113,7 +113,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await signIn.page.getByLabel('Name').fill(user.name);
     await signIn.page.getByLabel('Email').fill(user.email);
     await signIn.page.getByLabel('Password').fill(user.password);
-    await signIn.check();
+    await checkPage(signIn, mode, 'sign-up');
     await signIn.page.getByRole('button', { name: 'Create account' }).click();
     await visible(signIn.page.getByRole('heading', { name: 'Debates', level: 1 }));
     expect(new URL(signIn.page.url()).pathname).toBe('/');
@@ -163,7 +163,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
       (n) => n >= 1,
       'the first turn on the page',
     );
-    await form.check();
+    // Paused at once, before the slower checks: the debate must not end first.
     await page.getByRole('button', { name: 'Pause' }).click();
     await visible(page.getByRole('button', { name: 'Resume' }));
     await until(status, (s) => s === 'paused', 'the debate paused');
@@ -172,6 +172,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await transcriptItems(page).count()).toBe(whilePaused);
     expect(await status()).toBe('paused');
+    await checkPage(form, mode, 'live-paused');
     await page.getByRole('button', { name: 'Resume' }).click();
     await until(
       () => transcriptItems(page).count(),
@@ -188,7 +189,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     ).toEqual([3, '3']);
     // A finished debate offers no controls for a running one.
     expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
-    await form.check();
+    await checkPage(form, mode, 'live-completed');
     await page.close();
   });
 
@@ -217,7 +218,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     );
     expect(await activeState()).toMatch(/^running\./);
     expect(await activeState()).toBe(steps[round1]?.state);
-    await chart.check();
+    await checkPage(chart, mode, 'chart-round-1');
     await chart.page.close();
   });
 
@@ -246,7 +247,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
       (n) => n === 0,
       'the recorded debate leaving the pending list',
     );
-    await outcomes.check();
+    await checkPage(outcomes, mode, 'outcomes-recorded');
 
     // The score is recalculated asynchronously (within seconds): the page shows it once it has moved.
     const scoreAfter = await until(
@@ -349,7 +350,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
 
       // The other node restores the debate; the open page keeps following it to the verdict.
       await visible(form.page.getByRole('heading', { name: 'Verdict' }));
-      await form.check();
+      await checkPage(form, mode, 'live-handed-over');
       const chart = await open(`/debates/${id}/chart`, 'chart-handover');
       const steps = await readTimeline(chart.page);
       expect(steps.at(-1)?.state).toBe('completed');
