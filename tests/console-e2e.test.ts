@@ -206,8 +206,8 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     expect(states.at(-1)).toBe('completed');
     expect(states).toContain('running.paused');
     expect(states.indexOf('running.paused')).toBeGreaterThan(states.indexOf('running.speaking'));
-    // Back to the first turn of round 1: the highlight moves off the final state to a running one.
-    const round1 = steps.findIndex((step) => /\bround 1\b/.test(step.text ?? ''));
+    // Back to the first argument of round 1: the highlight moves off the final state to a running one.
+    const round1 = steps.findIndex((step) => /: argument · .*, round 1$/.test(step.text ?? ''));
     expect(round1, JSON.stringify(steps)).toBeGreaterThan(0);
     await chart.page.keyboard.press('Home');
     for (let i = 0; i < round1; i += 1) await chart.page.keyboard.press('ArrowRight');
