@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { ModelName } from '../components/debate/model-name.tsx';
 import { Transcript } from '../components/debate/transcript.tsx';
 import { VerdictView } from '../components/debate/verdict-view.tsx';
+import { useArgumentVotes } from '../components/debate/votes.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Comments } from '../components/share/comments.tsx';
 import { data, isNotFound, isUnauthorized, rest, type Schemas } from '../lib/api.ts';
@@ -60,6 +61,8 @@ function SharedDebate({ debate, signedIn }: { debate: PublicDebate; signedIn: bo
     model: debate.panel.find((seat) => seat.name === entry.agent)?.model ?? '',
     targetAgent: entry.targetAgent,
   }));
+  // Votes are open on public debates only (a link to a private one lets its holder read, not vote).
+  const votes = useArgumentVotes(debate.isPublic ? debate.id : undefined, signedIn && debate.isPublic);
   const verdict = debate.verdict
     ? { ...debate.verdict, confidence: Math.round(debate.verdict.confidence * 100) }
     : null;
@@ -89,7 +92,7 @@ function SharedDebate({ debate, signedIn }: { debate: PublicDebate; signedIn: bo
       {verdict ? <VerdictView verdict={verdict} cost={debate.cost} /> : null}
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
-        <Transcript turns={turns} panel={debate.panel} />
+        <Transcript turns={turns} panel={debate.panel} votes={debate.isPublic ? votes : undefined} />
       </section>
       {debate.settings.allowFork && signedIn ? <ForkButton id={debate.id} /> : null}
       {debate.settings.allowComments ? <Comments debateId={debate.id} signedIn={signedIn} /> : null}

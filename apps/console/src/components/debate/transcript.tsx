@@ -1,5 +1,6 @@
 import type { PanelSeat, SpokenTurn } from '../../lib/debate-log.ts';
 import { ModelName } from './model-name.tsx';
+import { type ArgumentVotes, VoteButtons } from './votes.tsx';
 
 type Props = {
   turns: SpokenTurn[];
@@ -8,13 +9,15 @@ type Props = {
   thinking?: string[];
   /** The turn to mark (a link to `#claim-…`, the argument graph's click). */
   highlight?: string | null;
+  /** Tallies (and, where the reader may, buttons) under each turn. */
+  votes?: ArgumentVotes;
 };
 
 /**
  * Every turn in the order spoken, each addressable as `#claim-<claimId>`. New turns are announced politely
  * to screen readers (the list is a live region), without re-reading the whole transcript.
  */
-export function Transcript({ turns, panel, thinking = [], highlight = null }: Props) {
+export function Transcript({ turns, panel, thinking = [], highlight = null, votes }: Props) {
   const roleOf = new Map(panel.map((seat) => [seat.name, seat.role]));
   return (
     <>
@@ -35,9 +38,15 @@ export function Transcript({ turns, panel, thinking = [], highlight = null }: Pr
               <ModelName model={turn.model} />
             </header>
             <p>{turn.content}</p>
+            {votes ? <VoteButtons claimId={turn.claimId} votes={votes} /> : null}
           </li>
         ))}
       </ol>
+      {votes?.error ? (
+        <p className="error" role="alert">
+          {votes.error}
+        </p>
+      ) : null}
       {thinking.length > 0 ? (
         <p className="muted" aria-live="polite">
           {thinking.join(', ')} {thinking.length === 1 ? 'is' : 'are'} thinking…

@@ -5,6 +5,7 @@ import { ModelName } from '../../components/debate/model-name.tsx';
 import { ShareButton } from '../../components/debate/share-button.tsx';
 import { Transcript } from '../../components/debate/transcript.tsx';
 import { VerdictView } from '../../components/debate/verdict-view.tsx';
+import { useArgumentVotes } from '../../components/debate/votes.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { data, isNotFound, rest } from '../../lib/api.ts';
 import { useDebateEvents } from '../../lib/debate-events.ts';
@@ -24,6 +25,11 @@ export default function LiveDebate({ id }: { id: string }) {
     [id, log.ended?.status],
   );
   const highlight = useClaimInHash();
+  const owned = detail.data !== undefined && user?.id === detail.data.debate.ownerId;
+  const votes = useArgumentVotes(
+    detail.data?.debate.id,
+    Boolean(user) && (owned || detail.data?.debate.isPublic === true),
+  );
 
   if (detail.error && isNotFound(detail.error)) {
     return (
@@ -36,7 +42,7 @@ export default function LiveDebate({ id }: { id: string }) {
   const debate = detail.data?.debate;
   const rounds = log.rounds ?? debate?.roundCount ?? null;
   const roundsDone = log.ended ? (rounds ?? 0) : Math.max(0, log.round - (log.paused ? 0 : 1));
-  const isOwner = debate !== undefined && user?.id === debate.ownerId;
+  const isOwner = owned;
   const running =
     !log.ended && debate !== undefined && debate.status !== 'completed' && debate.status !== 'failed';
   const status = log.ended?.status ?? (log.paused ? 'paused' : (debate?.status ?? 'pending'));
@@ -74,7 +80,13 @@ export default function LiveDebate({ id }: { id: string }) {
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
         {log.turns.length === 0 && !log.ended ? <p className="muted">Waiting for the first turn…</p> : null}
-        <Transcript turns={log.turns} panel={log.panel} thinking={log.thinking} highlight={highlight} />
+        <Transcript
+          turns={log.turns}
+          panel={log.panel}
+          thinking={log.thinking}
+          highlight={highlight}
+          votes={votes}
+        />
         {log.injected.map((item) => (
           <p key={`${item.forRound}:${item.content}`} className="muted">
             Injected for round {item.forRound}: {item.content}
