@@ -28,8 +28,8 @@ export default function ScoresPage() {
           <ScoreFigures score={loaded.score} readAt={loaded.readAt} />
           {loaded.score.totalResolved === 0 ? (
             <p className="empty">
-              Nothing resolved yet. Record what became of a decision on the <Link href="/outcomes">Outcomes</Link> page and
-              your score appears here within seconds.
+              Nothing resolved yet. Record what became of a decision on the{' '}
+              <Link href="/outcomes">Outcomes</Link> page and your score appears here within seconds.
             </p>
           ) : (
             <>

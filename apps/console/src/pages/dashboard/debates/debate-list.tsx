@@ -70,14 +70,20 @@ export function DebateList({ workspaceId }: { workspaceId?: string }) {
         </label>
         <label>
           Sort by
-          <select value={filters.sortBy} onChange={(e) => filters.set({ sortBy: e.target.value, page: null })}>
+          <select
+            value={filters.sortBy}
+            onChange={(e) => filters.set({ sortBy: e.target.value, page: null })}
+          >
             <option value="createdAt">Created</option>
             <option value="completedAt">Completed</option>
           </select>
         </label>
         <label>
           Order
-          <select value={filters.sortOrder} onChange={(e) => filters.set({ order: e.target.value, page: null })}>
+          <select
+            value={filters.sortOrder}
+            onChange={(e) => filters.set({ order: e.target.value, page: null })}
+          >
             <option value="desc">Newest first</option>
             <option value="asc">Oldest first</option>
           </select>

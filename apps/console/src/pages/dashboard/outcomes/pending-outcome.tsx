@@ -65,8 +65,8 @@ export function PendingOutcome({
         <Link href={`/debates/${outcome.debateId}`}>{outcome.question}</Link>
       </h3>
       <p className="muted">
-        {humanize(outcome.recommendation)} at {percent(outcome.confidence)} confidence · {humanize(outcome.domain)} ·
-        decided {formatDate(outcome.createdAt)}
+        {humanize(outcome.recommendation)} at {percent(outcome.confidence)} confidence ·{' '}
+        {humanize(outcome.domain)} · decided {formatDate(outcome.createdAt)}
       </p>
       <form className="stack" onSubmit={record} aria-labelledby={`${id}-q`}>
         <div className="row">

@@ -55,8 +55,8 @@ export function CalibrationChart({ buckets }: { buckets: Bucket[] }) {
       ) : (
         <>
           <p className="muted small">
-            Each dot is the verdicts of one confidence band: on the dashed line, they came true as often as they
-            claimed; below it, they were overconfident.
+            Each dot is the verdicts of one confidence band: on the dashed line, they came true as often as
+            they claimed; below it, they were overconfident.
           </p>
           <UplotChart
             options={OPTIONS}

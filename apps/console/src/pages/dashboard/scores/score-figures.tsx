@@ -8,7 +8,9 @@ export function ScoreFigures({ score, readAt }: { score: Schemas['DecisionScore'
   useEffect(() => {
     const before = previous.current;
     if (before && (before.totalResolved !== score.totalResolved || before.brierScore !== score.brierScore))
-      setAnnouncement(`Score updated: accuracy ${score.accuracyPercentage}%, Brier score ${score.brierScore}.`);
+      setAnnouncement(
+        `Score updated: accuracy ${score.accuracyPercentage}%, Brier score ${score.brierScore}.`,
+      );
     previous.current = score;
   }, [score]);
 

@@ -8,18 +8,15 @@ const POLL_INTERVAL_MS = 2_000;
 
 /** The four score reads of the page, loaded together so that they always agree with one another. */
 export function useScores() {
-  const scores = useLoad(
-    async (signal) => {
-      const [score, calibration, trend, domains] = await Promise.all([
-        data(rest.GET('/api/scores/me', { signal })),
-        data(rest.GET('/api/scores/me/calibration', { signal })),
-        data(rest.GET('/api/scores/me/trend', { params: { query: { days: 90 } }, signal })),
-        data(rest.GET('/api/scores/me/domains', { signal })),
-      ]);
-      return { score, calibration, trend, domains, readAt: new Date() };
-    },
-    [],
-  );
+  const scores = useLoad(async (signal) => {
+    const [score, calibration, trend, domains] = await Promise.all([
+      data(rest.GET('/api/scores/me', { signal })),
+      data(rest.GET('/api/scores/me/calibration', { signal })),
+      data(rest.GET('/api/scores/me/trend', { params: { query: { days: 90 } }, signal })),
+      data(rest.GET('/api/scores/me/domains', { signal })),
+    ]);
+    return { score, calibration, trend, domains, readAt: new Date() };
+  }, []);
   const { reload } = scores;
   useEffect(() => {
     let polls = 0;
