@@ -36,27 +36,29 @@ export function DebateSearch() {
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Search</h2>
-      <form role="search" className="row" onSubmit={submit}>
-        <label>
-          Search your debates
-          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200} />
-        </label>
-        <button type="submit" disabled={busy || !query.trim()}>
-          Search
-        </button>
-        {results ? (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => {
-              setResults(null);
-              setQuery('');
-            }}
-          >
-            Clear
+      <search>
+        <form className="row" onSubmit={submit}>
+          <label>
+            Search your debates
+            <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200} />
+          </label>
+          <button type="submit" disabled={busy || !query.trim()}>
+            Search
           </button>
-        ) : null}
-      </form>
+          {results ? (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setResults(null);
+                setQuery('');
+              }}
+            >
+              Clear
+            </button>
+          ) : null}
+        </form>
+      </search>
       <FormError error={error} />
       <div aria-live="polite">
         {results ? (

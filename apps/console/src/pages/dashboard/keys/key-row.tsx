@@ -41,8 +41,8 @@ export function KeyRow({ apiKey, onRevoked }: { apiKey: Schemas['ApiKey']; onRev
       </td>
       <td>
         {confirming ? (
-          <div className="controls" role="group" aria-label={`Revoke ${apiKey.name}?`}>
-            <span>Revoke “{apiKey.name}”? Requests with it will fail.</span>
+          <fieldset className="confirm controls">
+            <legend>Revoke “{apiKey.name}”? Requests with it will fail.</legend>
             <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
               Yes, revoke
             </button>
@@ -55,7 +55,7 @@ export function KeyRow({ apiKey, onRevoked }: { apiKey: Schemas['ApiKey']; onRev
             >
               Cancel
             </button>
-          </div>
+          </fieldset>
         ) : (
           <button ref={revokeButton} type="button" className="secondary" onClick={() => setConfirming(true)}>
             Revoke

@@ -10,7 +10,7 @@ export function NewKeyNotice({
   onDismiss: () => void;
 }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const region = useRef<HTMLDivElement>(null);
+  const region = useRef<HTMLElement>(null);
   // Move focus to the key so keyboard and screen reader users land on it (and on its warning).
   useEffect(() => region.current?.focus(), []);
 
@@ -24,7 +24,7 @@ export function NewKeyNotice({
   };
 
   return (
-    <div className="panel new-key" ref={region} tabIndex={-1} aria-labelledby="new-key-heading">
+    <section className="panel new-key" ref={region} tabIndex={-1} aria-labelledby="new-key-heading">
       <h2 id="new-key-heading">Key “{created.name}” created</h2>
       <p className="warning">
         Copy this key now: it will not be shown again. Anyone holding it can act as you.
@@ -47,6 +47,6 @@ export function NewKeyNotice({
             ? 'Copying failed: select the key and copy it.'
             : ''}
       </p>
-    </div>
+    </section>
   );
 }

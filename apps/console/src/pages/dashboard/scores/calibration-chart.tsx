@@ -38,9 +38,10 @@ const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
   cursor: { drag: { x: false, y: false } },
 };
 
+const midpoint = (b: Bucket) => ((b.predictedRange[0] ?? 0) + (b.predictedRange[1] ?? 0)) / 2;
+
 /** A reliability plot: how often verdicts of each confidence came true, against the diagonal. */
 export function CalibrationChart({ buckets }: { buckets: Bucket[] }) {
-  const midpoint = (b: Bucket) => ((b.predictedRange[0] ?? 0) + (b.predictedRange[1] ?? 0)) / 2;
   const chartData = useMemo<uPlot.AlignedData>(() => {
     // The diagonal needs its ends; the buckets sit between them at their midpoints.
     const xs = [0, ...buckets.map(midpoint), 1];

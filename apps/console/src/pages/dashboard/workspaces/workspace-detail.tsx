@@ -27,9 +27,10 @@ export function WorkspaceDetail({
   const heading = useRef<HTMLHeadingElement>(null);
   const w = workspace.data;
   // Opening a workspace replaces the page's content: take keyboard focus to its heading.
+  const shownId = w?.id;
   useEffect(() => {
-    if (w) heading.current?.focus();
-  }, [w?.id]);
+    if (shownId) heading.current?.focus();
+  }, [shownId]);
 
   const canInvite =
     w && (w.role === 'owner' || w.role === 'admin' || (w.role === 'member' && w.settings.allowMemberInvites));
