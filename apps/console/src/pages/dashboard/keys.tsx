@@ -11,6 +11,15 @@ export default function KeysPage() {
   const keys = useLoad((signal) => data(rest.GET('/api/keys', { signal })), []);
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // Changes made here are applied to the list as shown, not read again (a free account has 10 requests
+  // a minute).
+  const [added, setAdded] = useState<Schemas['ApiKey'][]>([]);
+  const [revoked, setRevoked] = useState<ReadonlySet<string>>(new Set());
+  const shown =
+    keys.data &&
+    [...added.filter((a) => !keys.data?.keys.some((k) => k.id === a.id)), ...keys.data.keys].filter(
+      (k) => !revoked.has(k.id),
+    );
 
   return (
     <section className="dashboard">
@@ -22,7 +31,8 @@ export default function KeysPage() {
       <CreateKeyForm
         onCreated={(key) => {
           setCreated(key);
-          keys.reload();
+          const { key: _secret, ...listed } = key;
+          setAdded((list) => [listed, ...list]);
         }}
       />
       {created ? <NewKeyNotice created={created} onDismiss={() => setCreated(null)} /> : null}
@@ -31,11 +41,11 @@ export default function KeysPage() {
       </p>
       <h2>Your keys</h2>
       <FormError error={keys.error} />
-      {keys.data === undefined ? (
+      {shown === undefined ? (
         keys.error ? null : (
           <p className="loading">Loading…</p>
         )
-      ) : keys.data.keys.length === 0 ? (
+      ) : shown.length === 0 ? (
         <p className="empty">No keys yet.</p>
       ) : (
         <div className="table-scroll">
@@ -51,14 +61,14 @@ export default function KeysPage() {
               </tr>
             </thead>
             <tbody>
-              {keys.data.keys.map((key) => (
+              {shown.map((key) => (
                 <KeyRow
                   key={key.id}
                   apiKey={key}
                   onRevoked={() => {
                     setAnnouncement(`Key ${key.name} revoked.`);
                     if (created?.id === key.id) setCreated(null);
-                    keys.reload();
+                    setRevoked((ids) => new Set(ids).add(key.id));
                   }}
                 />
               ))}

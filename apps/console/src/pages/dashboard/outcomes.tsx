@@ -1,21 +1,26 @@
 import { useState } from 'react';
 import { FormError } from '../../components/form-error.tsx';
-import { data, rest } from '../../lib/api.ts';
+import { data, rest, type Schemas } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { OutcomeHistory } from './outcomes/outcome-history.tsx';
 import { PendingOutcome } from './outcomes/pending-outcome.tsx';
 
+const RESOLVED = new Set(['correct', 'partially_correct', 'wrong']);
+
 /** Say what became of past decisions, and see what was said before. */
 export default function OutcomesPage() {
   const pending = useLoad((signal) => data(rest.GET('/api/outcomes/pending', { signal })), []);
-  const [historyVersion, setHistoryVersion] = useState(0);
+  // Settled here, so shown without reading the lists again (a free account has 10 requests a minute).
+  const [settledIds, setSettledIds] = useState<ReadonlySet<string>>(new Set());
+  const [justResolved, setJustResolved] = useState<Schemas['OutcomeRecord'][]>([]);
   const [announcement, setAnnouncement] = useState('');
 
-  const settled = (message: string) => {
+  const settled = (record: Schemas['OutcomeRecord'], message: string) => {
     setAnnouncement(message);
-    pending.reload();
-    setHistoryVersion((v) => v + 1);
+    setSettledIds((ids) => new Set(ids).add(record.debateId));
+    if (RESOLVED.has(record.outcomeStatus)) setJustResolved((list) => [record, ...list]);
   };
+  const waiting = pending.data?.outcomes.filter((o) => !settledIds.has(o.debateId));
 
   return (
     <section className="dashboard">
@@ -28,20 +33,20 @@ export default function OutcomesPage() {
       </p>
       <h2>Awaiting an outcome</h2>
       <FormError error={pending.error} />
-      {pending.data === undefined ? (
+      {waiting === undefined ? (
         pending.error ? null : (
           <p className="loading">Loading…</p>
         )
-      ) : pending.data.outcomes.length === 0 ? (
+      ) : waiting.length === 0 ? (
         <p className="empty">Nothing awaits an outcome: completed debates appear here.</p>
       ) : (
         <ul className="outcome-list">
-          {pending.data.outcomes.map((outcome) => (
+          {waiting.map((outcome) => (
             <PendingOutcome key={outcome.debateId} outcome={outcome} onSettled={settled} />
           ))}
         </ul>
       )}
-      <OutcomeHistory version={historyVersion} />
+      <OutcomeHistory justResolved={justResolved} />
     </section>
   );
 }

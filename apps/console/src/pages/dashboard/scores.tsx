@@ -14,10 +14,18 @@ export default function ScoresPage() {
     <section className="dashboard">
       <div className="page-heading">
         <h1>Decision score</h1>
-        <button type="button" className="secondary" onClick={scores.reload} disabled={scores.loading}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void scores.reload()}
+          disabled={scores.loading}
+        >
           Refresh
         </button>
       </div>
+      <p className="muted small" aria-live="polite">
+        {scores.catchingUp ? 'Scoring your latest outcome…' : ''}
+      </p>
       <FormError error={scores.error} />
       {loaded === undefined ? (
         scores.error ? null : (

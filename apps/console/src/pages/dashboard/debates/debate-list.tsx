@@ -1,5 +1,5 @@
 import type { DebateListQuery } from '@verdict/sdk';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { useSearchParams } from 'wouter';
 import { FormError } from '../../../components/form-error.tsx';
 import { data, rest, type Schemas } from '../../../lib/api.ts';
@@ -33,7 +33,13 @@ function useFilters() {
 }
 
 /** The caller's debates, filtered, sorted and paged by the API. */
-export function DebateList({ workspaceId }: { workspaceId?: string }) {
+export function DebateList({
+  workspaceId,
+  onLoaded,
+}: {
+  workspaceId?: string;
+  onLoaded?: (page: Schemas['DebatePage']) => void;
+}) {
   const filters = useFilters();
   const headingId = useId();
   const query: DebateListQuery = {
@@ -49,6 +55,9 @@ export function DebateList({ workspaceId }: { workspaceId?: string }) {
     [filters.page, filters.sortBy, filters.sortOrder, filters.status, workspaceId],
   );
   const page = list.data;
+  useEffect(() => {
+    if (page) onLoaded?.(page);
+  }, [page, onLoaded]);
 
   return (
     <section aria-labelledby={headingId}>

@@ -1,8 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { FormError } from '../../../components/form-error.tsx';
-import { client, data, rest } from '../../../lib/api.ts';
-import { useLoad } from '../../../lib/use-load.ts';
+import { client } from '../../../lib/api.ts';
 
 type Mode = 'fast' | 'balanced' | 'thorough';
 const MODES: { value: Mode; label: string }[] = [
@@ -12,7 +11,7 @@ const MODES: { value: Mode; label: string }[] = [
 ];
 
 /** Start a debate and follow it live; the API's refusals (validation, limits, credits) show as given. */
-export function NewDebateForm() {
+export function NewDebateForm({ simulated }: { simulated: boolean }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [, navigate] = useLocation();
@@ -78,29 +77,17 @@ export function NewDebateForm() {
         <button type="submit" disabled={busy}>
           Start debate
         </button>
-        <SimulatedNote />
+        {simulated ? <SimulatedNote /> : null}
       </div>
     </form>
   );
 }
 
 /**
- * Said when the account's latest verdict came from the simulated model (the service runs it when it has no
- * provider keys): the API names simulated models `simulated/…`, so this is known only after a first debate.
+ * Said once a verdict of the account's came from the simulated model (what the service runs when it has no
+ * provider keys): the API names simulated models `simulated/…`, so it is known only after a first debate.
  */
 function SimulatedNote() {
-  const latest = useLoad(
-    (signal) =>
-      data(
-        rest.GET('/api/debates', {
-          params: { query: { status: 'completed', limit: 1, sortBy: 'completedAt', sortOrder: 'desc' } },
-          signal,
-        }),
-      ),
-    [],
-  );
-  const agents = latest.data?.debates[0]?.verdict?.agentsUsed ?? [];
-  if (!agents.some((agent) => agent.startsWith('simulated/'))) return null;
   return (
     <p className="simulated-note">
       Debates here run on the simulated debater model: this server has no provider keys, so answers are

@@ -2,20 +2,25 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { FormError } from '../../../components/form-error.tsx';
 import { formatDate, humanize, percent } from '../../../components/format.ts';
-import { data, rest } from '../../../lib/api.ts';
+import { data, rest, type Schemas } from '../../../lib/api.ts';
 import { useLoad } from '../../../lib/use-load.ts';
 
 const PAGE_SIZE = 20;
 
-/** Resolved outcomes, most recently resolved first; `version` changes when one was just told. */
-export function OutcomeHistory({ version }: { version: number }) {
+/** Resolved outcomes, most recently resolved first, with those just told on this page leading. */
+export function OutcomeHistory({ justResolved }: { justResolved: Schemas['OutcomeRecord'][] }) {
   const [offset, setOffset] = useState(0);
   const history = useLoad(
     (signal) =>
       data(rest.GET('/api/outcomes/history', { params: { query: { limit: PAGE_SIZE, offset } }, signal })),
-    [offset, version],
+    [offset],
   );
-  const page = history.data;
+  const read = history.data;
+  const fresh = justResolved.filter((r) => !read?.outcomes.some((o) => o.debateId === r.debateId));
+  const page = read && {
+    total: read.total + fresh.length,
+    outcomes: offset === 0 ? [...fresh, ...read.outcomes] : read.outcomes,
+  };
   return (
     <section aria-labelledby="outcome-history">
       <h2 id="outcome-history">Resolved</h2>

@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'wouter';
 import { FormError } from '../../../components/form-error.tsx';
 import { formatDate, humanize, percent } from '../../../components/format.ts';
-import { client, rest, type Schemas } from '../../../lib/api.ts';
+import { client, data, rest, type Schemas } from '../../../lib/api.ts';
 
 type Outcome = Schemas['OutcomeRecord'];
 type Told = 'correct' | 'partially_correct' | 'wrong' | 'too_early';
@@ -19,18 +19,17 @@ export function PendingOutcome({
   onSettled,
 }: {
   outcome: Outcome;
-  onSettled: (announcement: string) => void;
+  onSettled: (record: Outcome, announcement: string) => void;
 }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
 
-  const act = async (call: () => Promise<unknown>, announcement: string) => {
+  const act = async (call: () => Promise<Outcome>, announcement: string) => {
     setBusy(true);
     setError(null);
     try {
-      await call();
-      onSettled(announcement);
+      onSettled(await call(), announcement);
     } catch (caught) {
       setError(caught);
       setBusy(false);
@@ -55,7 +54,7 @@ export function PendingOutcome({
   };
   const skip = () =>
     void act(
-      () => rest.POST('/api/debates/{id}/outcome/skip', { params: { path: { id: outcome.debateId } } }),
+      () => data(rest.POST('/api/debates/{id}/outcome/skip', { params: { path: { id: outcome.debateId } } })),
       'Outcome skipped.',
     );
 

@@ -11,8 +11,16 @@ type Bucket = Schemas['CalibrationBucket'];
 const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
   scales: { x: { time: false, range: [0, 1] }, y: { range: [0, 1] } },
   axes: [
-    { label: 'Predicted confidence', values: (_u, ticks) => ticks.map((t) => percent(t)) },
-    { label: 'Observed accuracy', values: (_u, ticks) => ticks.map((t) => percent(t)) },
+    {
+      label: 'Predicted confidence',
+      incrs: [0.1, 0.2, 0.25, 0.5],
+      values: (_u, ticks) => ticks.map((t) => percent(t)),
+    },
+    {
+      label: 'Observed accuracy',
+      incrs: [0.1, 0.2, 0.25, 0.5],
+      values: (_u, ticks) => ticks.map((t) => percent(t)),
+    },
   ],
   series: [
     { label: 'Confidence', value: (_u, v) => (v == null ? '—' : percent(v)) },

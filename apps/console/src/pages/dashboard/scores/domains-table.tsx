@@ -14,8 +14,12 @@ export function DomainsTable({ domains }: { domains: Schemas['DomainAccuracy'][]
             <thead>
               <tr>
                 <th scope="col">Domain</th>
-                <th scope="col">Brier score</th>
-                <th scope="col">Outcomes</th>
+                <th scope="col" className="number">
+                  Brier score
+                </th>
+                <th scope="col" className="number">
+                  Outcomes
+                </th>
                 <th scope="col">Trend</th>
               </tr>
             </thead>

@@ -6,10 +6,16 @@ import { formatUtcDay } from '../../../components/format.ts';
 import type { Schemas } from '../../../lib/api.ts';
 import { CHART_COLORS } from './chart-colors.ts';
 
+const DAY_S = 86_400;
+
+/** A trend of a day or two would fill the axis with hours: show at least a week, ending on the last day. */
+const atLeastAWeek = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+  max - min >= 7 * DAY_S ? [min, max] : [max - 7 * DAY_S, max + DAY_S / 2];
+
 const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
   // Points are UTC days: label them as such, not shifted into the reader's zone.
   tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-  scales: { x: { time: true }, accuracy: { range: [0, 100] }, brier: { range: [0, 1] } },
+  scales: { x: { time: true, range: atLeastAWeek }, accuracy: { range: [0, 100] }, brier: { range: [0, 1] } },
   axes: [
     {},
     { scale: 'accuracy', label: 'Accuracy (30-day)', values: (_u, ticks) => ticks.map((t) => `${t}%`) },
