@@ -8,14 +8,28 @@ import { CHART_COLORS } from './chart-colors.ts';
 
 const DAY_S = 86_400;
 
-/** A trend of a day or two would fill the axis with hours: show at least a week, ending on the last day. */
-const atLeastAWeek = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
-  max - min >= 7 * DAY_S ? [min, max] : [max - 7 * DAY_S, max + DAY_S / 2];
+/**
+ * The chart's columns. A trend of a day or two would stretch across a meaningless axis (uPlot widens a
+ * lone time point by years), so an empty column a week before the last day keeps the axis at least a week.
+ */
+function columns(points: Schemas['TrendPoint'][]): uPlot.AlignedData {
+  const days = points.map((p) => Date.parse(p.date) / 1000);
+  const accuracy: (number | null)[] = points.map((p) => p.rollingAccuracy);
+  const brier: (number | null)[] = points.map((p) => p.brierScore);
+  const first = days[0];
+  const last = days.at(-1);
+  if (first !== undefined && last !== undefined && last - first < 7 * DAY_S) {
+    days.unshift(last - 7 * DAY_S);
+    accuracy.unshift(null);
+    brier.unshift(null);
+  }
+  return [days, accuracy, brier];
+}
 
 const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
   // Points are UTC days: label them as such, not shifted into the reader's zone.
   tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-  scales: { x: { time: true, range: atLeastAWeek }, accuracy: { range: [0, 100] }, brier: { range: [0, 1] } },
+  scales: { x: { time: true }, accuracy: { range: [0, 100] }, brier: { range: [0, 1] } },
   axes: [
     {},
     { scale: 'accuracy', label: 'Accuracy (30-day)', values: (_u, ticks) => ticks.map((t) => `${t}%`) },
@@ -45,14 +59,7 @@ const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
 
 /** The score day by day over the last 90 days. */
 export function TrendChart({ points }: { points: Schemas['TrendPoint'][] }) {
-  const chartData = useMemo<uPlot.AlignedData>(
-    () => [
-      points.map((p) => Date.parse(p.date) / 1000),
-      points.map((p) => p.rollingAccuracy),
-      points.map((p) => p.brierScore),
-    ],
-    [points],
-  );
+  const chartData = useMemo(() => columns(points), [points]);
   return (
     <section aria-labelledby="score-trend">
       <h2 id="score-trend">Trend</h2>
