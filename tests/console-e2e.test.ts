@@ -354,8 +354,9 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
       const chart = await open(`/debates/${id}/chart`, 'chart-handover');
       const steps = await readTimeline(chart.page);
       expect(steps.at(-1)?.state).toBe('completed');
-      // The timeline marks where the second node restored the debate from its snapshot.
-      await visible(chart.page.getByText(/restor/i).first());
+      // The timeline marks where the other node restored the debate after the killed one stopped.
+      const killed = `\\S*:${victim?.child.pid}:\\S*`;
+      await visible(chart.page.getByText(new RegExp(`restored on node \\S+ after node ${killed} stopped`)));
       await chart.check();
       await chart.page.close();
       await form.page.close();
