@@ -265,6 +265,27 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await outcomes.page.close();
   });
 
+  it('shows every other page without an accessibility failure, error or CSP violation', async () => {
+    const pages = [
+      { path: '/usage', name: 'usage', heading: 'Usage' },
+      { path: '/workspaces', name: 'workspaces', heading: 'Workspaces' },
+      { path: '/notifications', name: 'notifications', heading: 'Notifications' },
+      { path: `/debates/${debate.id}/graph`, name: 'argument-graph', heading: 'Argument graph' },
+    ];
+    for (const { path, name, heading } of pages) {
+      const opened = await open(path, name);
+      await visible(opened.page.getByRole('heading', { name: heading, level: 1 }));
+      // Checked once the page's own reads are in: nothing says it is still loading.
+      await until(
+        () => opened.page.getByText(/^Loading/).count(),
+        (n) => n === 0,
+        `${name} loaded`,
+      );
+      await opened.check();
+      await opened.page.close();
+    }
+  });
+
   it('shares the debate, and the link opens signed out on little JavaScript', async () => {
     const live = await open(`/debates/${debate.id}`, 'live-finished');
     await live.page.getByRole('button', { name: 'Create a share link' }).click();
