@@ -218,8 +218,11 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     actions: { emit: (_, event) => deps.emit(event) },
   });
   const history: TransitionRecord[] = resumption ? [...resumption.history] : [];
+  // A transition is dated when its event reached the actor, not when the step ended: the events its actions
+  // emit then come after it on a timeline, as they did in fact.
+  let receivedAt: string | null = null;
   const record = (event: string, state: string): TransitionRecord => ({
-    at: new Date().toISOString(),
+    at: receivedAt ?? new Date().toISOString(),
     event,
     state,
     ...(deps.nodeId ? { node: deps.nodeId } : {}),
@@ -231,12 +234,17 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     // here, so the state is stored from here too (from a subscriber it would lag one entry, and a finished
     // debate's stored history would never reach its final state).
     inspect: (inspection) => {
+      // The type first: xstate inspects the actor while it is being made, before `actor` is assigned.
+      if (inspection.type === '@xstate.event' && inspection.actorRef === actor) {
+        receivedAt ??= new Date().toISOString();
+      }
       if (inspection.type !== '@xstate.snapshot' || inspection.actorRef !== actor) return;
       const snapshot = inspection.snapshot as SnapshotFrom<typeof debateMachine>;
       const state = statePath(snapshot.value);
       if (history.at(-1)?.state !== state) {
         history.push(record(inspection.event.type, state));
       }
+      receivedAt = null;
       if (deps.onStateChange && (snapshot.status === 'active' || snapshot.status === 'done')) {
         deps.onStateChange({ machine: actor.getPersistedSnapshot(), history: [...history] });
       }

@@ -233,6 +233,9 @@ describe('debate routes on /api', () => {
     expect(events[0]?.type).toBe('debate.started');
     expect(events.at(-1)?.type).toBe('debate.completed');
     expect(events.filter((e) => e.type === 'argument' || e.type === 'rebuttal')).toHaveLength(6);
+    // A transition is dated when its event arrived: before the events its step emitted.
+    const started = after.history.find((t) => t.event === 'START');
+    expect(Date.parse(started?.at ?? '')).toBeLessThanOrEqual(Date.parse(events[0]?.at ?? ''));
     const times = events.map((e) => Date.parse(e.at));
     expect(times.every((t) => Number.isFinite(t))).toBe(true);
     expect(times).toEqual([...times].sort((a, b) => a - b));

@@ -1,10 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { type LaidOutChart, layoutStateChart } from '../../components/diagram/state-chart-layout.ts';
+import {
+  builtLayout,
+  type LaidOutChart,
+  layoutStateChart,
+} from '../../components/diagram/state-chart-layout.ts';
 import { StateChartSvg } from '../../components/diagram/state-chart-svg.tsx';
 import { isNotFound, messageOf } from '../../lib/api.ts';
 import { clockTime } from './chart-format.ts';
-import { buildTimeline } from './chart-moments.ts';
+import { buildTimeline, type ChartEvent } from './chart-moments.ts';
 import { momentTitle, TimelineList } from './chart-timeline.tsx';
 import { TranscriptSoFar } from './chart-transcript.tsx';
 import { type StateChartAnswer, useStateChart } from './use-state-chart.ts';
@@ -16,7 +20,7 @@ import { type StateChartAnswer, useStateChart } from './use-state-chart.ts';
  * has gone back in time.
  */
 export default function StateChartPage({ id }: { id: string }) {
-  const { chart, error } = useStateChart(id);
+  const { chart, events, error } = useStateChart(id);
   const laid = useChartLayout(chart?.chart);
   if (!chart) {
     if (error) return <Failure error={error} />;
@@ -39,7 +43,7 @@ export default function StateChartPage({ id }: { id: string }) {
         {chart.attempt && chart.attempt > 1 ? `, attempt ${chart.attempt}` : ''}.
       </p>
       {error !== undefined && <p className="error">Could not refresh: {messageOf(error)}</p>}
-      <Debugger id={id} chart={chart} laid={laid} />
+      <Debugger id={id} chart={chart} events={events} laid={laid} />
     </section>
   );
 }
@@ -55,13 +59,18 @@ function Failure({ error }: { error: unknown }) {
   );
 }
 
-/** The layout of the machine, computed once per chart (the layout module caches it for every debate). */
+/**
+ * The layout of the machine: the one built with the console when the engine's chart is the same (at once,
+ * in the first render), otherwise made by ELK once per chart (the layout module keeps it for every debate).
+ */
 function useChartLayout(chart: StateChartAnswer['chart'] | undefined) {
   const key = chart ? JSON.stringify(chart) : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart's content (key) decides, not its identity
+  const built = useMemo(() => (chart ? builtLayout(chart) : null), [key]);
   const [laid, setLaid] = useState<{ key: string; chart: LaidOutChart } | { key: string; error: unknown }>();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the chart's content (key) decides, not its identity
   useEffect(() => {
-    if (!chart) return;
+    if (!chart || built) return;
     let current = true;
     layoutStateChart(chart).then(
       (result) => current && setLaid({ key, chart: result }),
@@ -71,19 +80,22 @@ function useChartLayout(chart: StateChartAnswer['chart'] | undefined) {
       current = false;
     };
   }, [key]);
+  if (built) return { key, chart: built };
   return laid?.key === key ? laid : undefined;
 }
 
 function Debugger({
   id,
   chart,
+  events,
   laid,
 }: {
   id: string;
   chart: StateChartAnswer;
+  events: ChartEvent[];
   laid: ReturnType<typeof useChartLayout>;
 }) {
-  const timeline = useMemo(() => buildTimeline(chart.history, chart.events ?? []), [chart]);
+  const timeline = useMemo(() => buildTimeline(chart.history, events), [chart.history, events]);
   const last = timeline.moments.length - 1;
   // null follows the latest moment; a number holds the moment the reader chose.
   const [pinned, setPinned] = useState<number | null>(null);
