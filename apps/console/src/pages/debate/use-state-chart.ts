@@ -21,6 +21,28 @@ const MOVING_EVENTS = new Set([
 const MIN_READ_GAP_MS = 2500;
 const RETRY_MS = 5000;
 
+const readChart = (id: string, signal?: AbortSignal) =>
+  data(rest.GET('/api/debates/{id}/statechart', { params: { path: { id } }, ...(signal ? { signal } : {}) }));
+
+/**
+ * The first read of a page, started while it renders rather than once it is shown: React holds a page's
+ * first appearance back a little after its loading fallback, and the read need not wait for that. Whatever
+ * mounts the page within a moment of that render takes this read instead of making another.
+ */
+const FIRST_READ_FRESH_MS = 2000;
+const firstReads = new Map<string, { read: Promise<StateChartAnswer>; startedAt: number }>();
+function startFirstRead(id: string) {
+  const known = firstReads.get(id);
+  if (known && Date.now() - known.startedAt < FIRST_READ_FRESH_MS) return;
+  const read = readChart(id);
+  read.catch(() => {}); // the effect that takes it over reports the failure
+  firstReads.set(id, { read, startedAt: Date.now() });
+}
+function takeFirstRead(id: string, signal: AbortSignal): Promise<StateChartAnswer> {
+  const known = firstReads.get(id);
+  return known && Date.now() - known.startedAt < FIRST_READ_FRESH_MS ? known.read : readChart(id, signal);
+}
+
 export type LiveStateChart = {
   chart: StateChartAnswer | undefined;
   /** The stored events and those streamed since the chart was read, in order. */
@@ -35,6 +57,7 @@ export type LiveStateChart = {
  * next read brings the stored time.
  */
 export function useStateChart(id: string): LiveStateChart {
+  startFirstRead(id);
   const [state, setState] = useState<{
     chart: StateChartAnswer | undefined;
     streamed: ChartEvent[];
@@ -50,11 +73,10 @@ export function useStateChart(id: string): LiveStateChart {
 
     const read = async () => {
       timer = undefined;
+      const first = lastReadAt === 0;
       lastReadAt = Date.now();
       try {
-        const chart = await data(
-          rest.GET('/api/debates/{id}/statechart', { params: { path: { id } }, signal }),
-        );
+        const chart = await (first ? takeFirstRead(id, signal) : readChart(id, signal));
         if (signal.aborted) return;
         const lastSeq = chart.events?.at(-1)?.seq ?? 0;
         setState((s) => ({ chart, streamed: s.streamed.filter((e) => e.seq > lastSeq), error: undefined }));
