@@ -39,8 +39,8 @@ export function ArgumentGraphSvg({
       <ArrowDefs />
       {graph.rounds.map(({ round, box }) => (
         <g key={round} className="graph-round">
-          <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={10} />
-          <text x={box.x + 12} y={box.y + LINE_HEIGHT + 4}>
+          <rect className="round-box" x={box.x} y={box.y} width={box.width} height={box.height} rx={10} />
+          <text className="round-label" x={box.x + 12} y={box.y + LINE_HEIGHT + 4}>
             Round {round}
           </text>
         </g>
@@ -74,14 +74,14 @@ function ClaimNode({
       aria-label={`${claimSummary(claim, tally, heat)}. Open the turn`}
       data-claim={claim.claimId}
     >
-      <rect x={x} y={y} width={width} height={height} rx={8} />
-      <text className="claim-agent" x={x + 10} y={line(0)}>
+      <rect className="claim-box" x={x} y={y} width={width} height={height} rx={8} />
+      <text className="claim-text claim-agent" x={x + 10} y={line(0)}>
         {claim.agent}
       </text>
-      <text x={x + 10} y={line(1)}>
+      <text className="claim-text" x={x + 10} y={line(1)}>
         {claim.targetAgent ? `rebuts ${claim.targetAgent}` : 'argument'}
       </text>
-      <text x={x + 10} y={line(2)}>
+      <text className="claim-text" x={x + 10} y={line(2)}>
         ▲{tally?.agree ?? 0} ▼{tally?.disagree ?? 0} · {heat.label}
       </text>
     </a>

@@ -7,9 +7,10 @@ export function ArrowDefs() {
         viewBox="0 0 10 10"
         refX="9"
         refY="5"
-        markerWidth="7"
-        markerHeight="7"
+        markerWidth="9"
+        markerHeight="9"
         orient="auto-start-reverse"
+        markerUnits="userSpaceOnUse"
       >
         <path d="M0 0 L10 5 L0 10 z" className="diagram-arrow-head" />
       </marker>

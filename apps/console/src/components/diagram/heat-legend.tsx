@@ -5,7 +5,7 @@ export function HeatLegend() {
   return (
     <figure className="heat-legend">
       <figcaption>Colour by votes (share of agree votes)</figcaption>
-      <ul>
+      <ul className="heat-levels">
         {[NO_VOTES, ...HEAT_LEVELS].map((level) => (
           <li key={level.id}>
             <span className={`heat-swatch heat-${level.id}`} aria-hidden="true" />

@@ -55,7 +55,7 @@ export const StateChartSvg = memo(function StateChartSvg({
       ))}
       {chart.edges.map((edge) => (
         <g key={edge.id} className={taken(edge) ? 'chart-edge taken' : 'chart-edge'}>
-          <path d={edge.d} markerEnd="url(#diagram-arrow)" />
+          <path className="edge-line" d={edge.d} markerEnd="url(#diagram-arrow)" />
           {edge.label && (
             <>
               <rect
@@ -66,7 +66,7 @@ export const StateChartSvg = memo(function StateChartSvg({
                 height={edge.label.height}
                 rx={3}
               />
-              <text x={edge.label.x} y={edge.label.y + edge.label.height - 4}>
+              <text className="edge-label" x={edge.label.x} y={edge.label.y + edge.label.height - 4}>
                 {edge.label.text}
               </text>
             </>
@@ -96,7 +96,7 @@ function StateNode({
       data-state={state.path}
       {...(active ? { 'data-active': 'true', 'aria-current': 'step' as const } : {})}
     >
-      <rect x={x} y={y} width={width} height={height} rx={state.compound ? 10 : 8} />
+      <rect className="state-box" x={x} y={y} width={width} height={height} rx={state.compound ? 10 : 8} />
       {state.type === 'final' && (
         <rect className="final-ring" x={x + 4} y={y + 4} width={width - 8} height={height - 8} rx={5} />
       )}

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { type Claim, type LaidOutGraph, layoutArgumentGraph } from '../../components/diagram/argument-graph-layout.ts';
+import {
+  type Claim,
+  type LaidOutGraph,
+  layoutArgumentGraph,
+} from '../../components/diagram/argument-graph-layout.ts';
 import { ArgumentGraphSvg, claimSummary } from '../../components/diagram/argument-graph-svg.tsx';
 import { heatOf, type Tally } from '../../components/diagram/heat.ts';
 import { HeatLegend } from '../../components/diagram/heat-legend.tsx';
