@@ -19,6 +19,10 @@ export default defineConfig({
   },
   server: {
     // `npm run dev --workspace=@verdict/console` against `npm start` on :3000.
-    proxy: { '/api': 'http://localhost:3000', '/v1': 'http://localhost:3000', '/trpc': 'http://localhost:3000' },
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/v1': 'http://localhost:3000',
+      '/trpc': 'http://localhost:3000',
+    },
   },
 });

@@ -53,7 +53,7 @@ export function App() {
                     <Route path="/workspaces">
                       <Workspaces />
                     </Route>
-                    <Route path="/debates/:id">{(p) => <LiveDebate id={p.id} />}</Route>
+                    <Route path="/debates/:id">{(p) => <LiveDebate key={p.id} id={p.id} />}</Route>
                     <Route path="/debates/:id/chart">{(p) => <StateChart id={p.id} />}</Route>
                     <Route path="/debates/:id/graph">{(p) => <ArgumentGraph id={p.id} />}</Route>
                     <Route>

@@ -123,6 +123,6 @@ async function identify(
   if (!session || !token) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key');
   return {
     caller: { userId: session.user.id, key: null, sessionToken: token },
-    principal: { userId: session.user.id, accountLimit: session.rateLimit },
+    principal: { userId: session.user.id, accountLimit: session.rateLimit, session: true },
   };
 }

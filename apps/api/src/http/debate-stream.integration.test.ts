@@ -14,6 +14,7 @@ import { createEngineNode, type EngineNode } from '@verdict/engine';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createKey,
   expectError,
   type Harness,
   registerUser,
@@ -608,13 +609,13 @@ describe('the stream budget', () => {
 
   it('does not spend a stream open on a 204 for a finished debate (the reconnect after debate.completed): it is a request', async () => {
     const user = await registerUser(h, { rateLimit: 'plan' });
+    // A key's requests count against the plan's 10 a minute (the session's have a budget of their own).
+    const { key } = await createKey(h, user);
     const path = `/api/debates/${await finishedDebate(user)}/stream`;
     // What EventSource does after debate.completed: reconnect once with the last id, and stop on the 204.
     const reconnects = [];
     for (let i = 0; i < 5; i++) {
-      reconnects.push(
-        await h.request('GET', path, { cookie: user.cookie, headers: { 'last-event-id': '1' } }),
-      );
+      reconnects.push(await h.request('GET', path, { key, headers: { 'last-event-id': '1' } }));
     }
     expect(reconnects.map((res) => res.status)).toEqual([204, 204, 204, 204, 204]);
     // Counted as requests instead (the plan's 10 a minute), as their headers say.
@@ -628,25 +629,28 @@ describe('the stream budget', () => {
     ]);
     // The stream budget is whole: three opens that stream.
     const opens = [];
-    for (let i = 0; i < 3; i++) opens.push(await h.request('GET', path, { cookie: user.cookie }));
+    for (let i = 0; i < 3; i++) opens.push(await h.request('GET', path, { key }));
     expect(opens.map((res) => res.status)).toEqual([200, 200, 200]);
     expect(opens.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
   });
 
   it('lets a client that spent its request budget reconnect to a stream, and limits stream opens apart', async () => {
     const user = await registerUser(h, { rateLimit: 'plan' });
+    const { key } = await createKey(h, user);
     const path = `/api/debates/${await finishedDebate(user)}/stream`;
-    // The account's 10 requests a minute are spent…
-    for (let i = 0; i < 10; i++) await h.request('GET', '/api/keys', { cookie: user.cookie });
-    expectError(await h.request('GET', '/api/keys', { cookie: user.cookie }), 'RATE_LIMITED', {
+    // The account's 10 keyed requests a minute are spent…
+    for (let i = 0; i < 10; i++) await h.request('GET', '/api/keys', { key });
+    expectError(await h.request('GET', '/api/keys', { key }), 'RATE_LIMITED', {
       extras: ['retryAfter', 'budget', 'limit'],
     });
-    // …and its stream still opens, three times a minute.
+    // …and its stream still opens, three times a minute, with the key or the session alike.
     const opens = [];
-    for (let i = 0; i < 3; i++) opens.push(await h.request('GET', path, { cookie: user.cookie }));
+    for (let i = 0; i < 3; i++) {
+      opens.push(await h.request('GET', path, i === 1 ? { cookie: user.cookie } : { key }));
+    }
     expect(opens.map((res) => res.status)).toEqual([200, 200, 200]);
     expect(opens.map((res) => res.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
-    const refused = await h.request('GET', path, { cookie: user.cookie });
+    const refused = await h.request('GET', path, { key });
     expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
   });

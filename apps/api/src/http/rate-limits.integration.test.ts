@@ -50,8 +50,8 @@ describe('rate-limit headers (system clock)', () => {
     expect(res.status).toBe(200);
     const headers = limitHeaders(res);
     expect(headers.limit).toBe(String(PLAN_RATE_LIMITS.free));
-    // Creating the key with the session was the account's first request.
-    expect(headers.remaining).toBe(String(PLAN_RATE_LIMITS.free - 2));
+    // Creating the key with the session counted in the sessions' budget: this is the keys' first request.
+    expect(headers.remaining).toBe(String(PLAN_RATE_LIMITS.free - 1));
     expect(headers.reset).toMatch(/^\d+$/);
     const resetMs = Number(headers.reset) * 1000;
     expect(resetMs).toBeGreaterThan(before);
@@ -66,18 +66,23 @@ describe('rate-limit headers (system clock)', () => {
     expect(limitHeaders(res)).toMatchObject({ limit: '7', remaining: '6' });
   });
 
-  it('sends them on session-authenticated responses, errors included, and not on unauthenticated ones', async () => {
+  it('sends them on session-authenticated responses (the sessions’ own budget), errors included, and not on unauthenticated ones', async () => {
     const user = await registerUser(h, { rateLimit: 'plan' });
+    const sessionLimit = h.core.config.rateLimits.sessionRequestsPerMinute;
+    // registerUser's session read was the first request of the sessions' budget.
     const ok = await h.request('GET', '/api/keys', { cookie: user.cookie });
-    expect(limitHeaders(ok)).toMatchObject({ limit: '10', remaining: '9' });
+    expect(limitHeaders(ok)).toMatchObject({
+      limit: String(sessionLimit),
+      remaining: String(sessionLimit - 1),
+    });
     const invalid = await h.request('POST', '/api/keys', { cookie: user.cookie, body: { name: '' } });
     expectError(invalid, 'VALIDATION_ERROR');
-    expect(limitHeaders(invalid)).toMatchObject({ limit: '10', remaining: '8' });
+    expect(limitHeaders(invalid)).toMatchObject({ remaining: String(sessionLimit - 2) });
     const missing = await h.request('GET', '/api/debates/00000000-0000-4000-8000-000000000000', {
       cookie: user.cookie,
     });
     expectError(missing, 'NOT_FOUND');
-    expect(limitHeaders(missing)).toMatchObject({ limit: '10', remaining: '7' });
+    expect(limitHeaders(missing)).toMatchObject({ remaining: String(sessionLimit - 3) });
     expect(limitHeaders(await h.request('GET', '/v1/health')).limit).toBeNull();
   });
 });
@@ -117,23 +122,38 @@ describe('account and key limits (manual clock, database counters)', () => {
     expect(limitHeaders(pro)).toMatchObject({ limit: '120', remaining: '118' });
   });
 
-  it("holds the plan's limit per account: five keys and the session share 10 requests a minute", async () => {
-    const { user, keys } = await freeAccountWithKeys(5);
+  it("holds the plan's limit per account: five keys share 10 requests a minute", async () => {
+    const { keys } = await freeAccountWithKeys(5);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const res =
-        i % 6 === 5
-          ? await h.request('GET', '/api/keys', { cookie: user.cookie })
-          : await h.request('GET', '/v1/me', { key: keys[i % 6] });
-      statuses.push(res.status);
-    }
+    for (let i = 0; i < 12; i++)
+      statuses.push((await h.request('GET', '/v1/me', { key: keys[i % 5] })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
-    const refused = await h.request('GET', '/api/keys', { cookie: user.cookie });
+    const refused = await h.request('GET', '/v1/me', { key: keys[0] });
     expectError(refused, 'RATE_LIMITED', { extras: ['retryAfter', 'budget', 'limit'] });
     expect(limitHeaders(refused)).toMatchObject({ limit: '10', remaining: '0' });
     // Another account is not affected.
     const other = await freeAccountWithKeys(1);
     expect((await h.request('GET', '/v1/me', { key: other.keys[0] })).status).toBe(200);
+  });
+
+  it("gives the account's dashboard sessions a budget apart from its keys': neither spends the other's", async () => {
+    const { user, keys } = await freeAccountWithKeys(1);
+    const sessionLimit = h.core.config.rateLimits.sessionRequestsPerMinute;
+    expect(sessionLimit).toBeGreaterThan(PLAN_RATE_LIMITS.free);
+    for (let i = 0; i < 10; i++)
+      expect((await h.request('GET', '/v1/me', { key: keys[0] })).status).toBe(200);
+    expectError(await h.request('GET', '/v1/me', { key: keys[0] }), 'RATE_LIMITED', {
+      extras: ['retryAfter', 'budget', 'limit'],
+    });
+    // The keys' budget is spent; the console still works, up to the sessions' own limit.
+    const statuses: number[] = [];
+    for (let i = 0; i < sessionLimit + 1; i++) {
+      statuses.push((await h.request('GET', '/api/keys', { cookie: user.cookie })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(sessionLimit);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await h.request('GET', '/api/keys', { cookie: user.cookie });
+    expect(limitHeaders(refused)).toMatchObject({ limit: String(sessionLimit), remaining: '0' });
   });
 
   it("refuses a key rateLimit above the account's limit with 400 on create and on PATCH, naming the limit", async () => {

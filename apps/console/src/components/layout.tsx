@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { NotificationFeedProvider, useNotificationFeed } from '../lib/notification-feed.tsx';
 import { useSession } from '../lib/session.tsx';
 
 const NAV = [
@@ -14,7 +15,16 @@ const NAV = [
 
 /** The signed-in frame: a skip link, the site navigation, the page. */
 export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <NotificationFeedProvider>
+      <Frame>{children}</Frame>
+    </NotificationFeedProvider>
+  );
+}
+
+function Frame({ children }: { children: ReactNode }) {
   const [location] = useLocation();
+  const { unreadCount } = useNotificationFeed();
   const { user, signOut } = useSession();
   return (
     <>
@@ -32,6 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 <Link href={item.href} aria-current={location === item.href ? 'page' : undefined}>
                   {item.label}
                 </Link>
+                {item.href === '/notifications' && unreadCount ? <UnreadBadge count={unreadCount} /> : null}
               </li>
             ))}
           </ul>
@@ -49,5 +60,15 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
     </>
+  );
+}
+
+/** Beside the link, not in it, so that the link's name stays "Notifications" while the count is read out. */
+function UnreadBadge({ count }: { count: number }) {
+  return (
+    <span className="nav-badge">
+      {count > 99 ? '99+' : count}
+      <span className="visually-hidden"> unread</span>
+    </span>
   );
 }

@@ -60,6 +60,11 @@ const EnvSchema = z.object({
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Debate streams one account may open (or resume) per minute; counted apart from its requests. */
   STREAM_OPENS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /**
+   * Requests one account's dashboard sessions (the web console) may make per minute, a budget apart from
+   * its keys': a page reads a few routes at once, which the free plan's 10 keyed requests would not allow.
+   */
+  SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Prepended to NATS subjects and stream names, to share one NATS between deployments or tests. */
   NATS_PREFIX: z
     .string()
@@ -160,7 +165,12 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;
-  rateLimits: { registrationsPerHour: number; streamOpensPerMinute: number; publicReadsPerMinute: number };
+  rateLimits: {
+    registrationsPerHour: number;
+    streamOpensPerMinute: number;
+    sessionRequestsPerMinute: number;
+    publicReadsPerMinute: number;
+  };
   /** Notification email; `smtpUrl` null means none is sent. */
   email: { smtpUrl: string | null; from: string; linkSecret: string | null };
   natsPrefix: string;
@@ -273,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       registrationsPerHour: e.REGISTER_LIMIT_PER_HOUR,
       streamOpensPerMinute: e.STREAM_OPENS_PER_MINUTE,
+      sessionRequestsPerMinute: e.SESSION_REQUESTS_PER_MINUTE,
       publicReadsPerMinute: e.PUBLIC_READS_PER_MINUTE,
     },
     email: { smtpUrl: e.SMTP_URL ?? null, from: e.EMAIL_FROM, linkSecret: e.EMAIL_LINK_SECRET ?? null },

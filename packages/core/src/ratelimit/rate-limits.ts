@@ -33,8 +33,10 @@ export const keyRateLimit = (accountLimit: number, keyLimit: number | null | und
   keyLimit == null ? accountLimit : Math.min(keyLimit, accountLimit);
 
 /**
- * Who a request counts against. Every request counts against its account, whichever key or session sent
- * it; a key with a `rateLimit` of its own is also held to that (it can only lower the account's limit).
+ * Who a request counts against. A keyed request counts against its account, whichever of its keys sent it;
+ * a key with a `rateLimit` of its own is also held to that (it can only lower the account's limit). The
+ * spec's limits are the keys'; requests of the account's dashboard sessions (`session`) have a budget of
+ * their own, so that using the web console spends none of what the keys may do, and the reverse.
  */
 export type RequestPrincipal = {
   userId: string;
@@ -42,6 +44,7 @@ export type RequestPrincipal = {
   accountLimit: number;
   keyId?: string | undefined;
   keyLimit?: number | null | undefined;
+  session?: boolean;
 };
 
 export type RateLimitSettings = {
@@ -49,6 +52,11 @@ export type RateLimitSettings = {
   registrationsPerHour: number;
   /** Debate streams one account may open per minute, counted apart from its requests. */
   streamOpensPerMinute: number;
+  /**
+   * Requests of one account's dashboard sessions per minute; an account whose own limit is higher (a plan,
+   * an operator's override) keeps that.
+   */
+  sessionRequestsPerMinute: number;
   /** Public link reads one client IP may make per sliding minute (PUBLIC_IP_LIMIT unless configured). */
   publicReadsPerMinute?: number;
 };
@@ -59,6 +67,11 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
   return {
     /** One authenticated request: the account's bucket, and the key's when it sets a lower limit. */
     hitRequest: async (principal: RequestPrincipal): Promise<BudgetDecision> => {
+      if (principal.session) {
+        const limit = Math.max(principal.accountLimit, settings.sessionRequestsPerMinute);
+        const bucket = { bucket: `session:${principal.userId}`, limit };
+        return { ...(await hitFixedWindows(store, clock, [bucket], MINUTE)), budget: 'requests' };
+      }
       const buckets = [{ bucket: `account:${principal.userId}`, limit: principal.accountLimit }];
       const keyLimit = keyRateLimit(principal.accountLimit, principal.keyLimit);
       if (principal.keyId && keyLimit < principal.accountLimit) {

@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/debates/{id}/verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debate and its full verdict (confidence as a whole-number percent); null until it completes
+         * @description **Extension**: not named by the interface specification.
+         */
+        get: operations["debates-verdict"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debates/{id}/commands": {
         parameters: {
             query?: never;
@@ -1912,6 +1932,45 @@ export interface components {
             /** Format: int64 */
             llmCalls: number;
         };
+        VerdictDetail: {
+            debate: components["schemas"]["Debate"];
+            verdict: {
+                /** @enum {string} */
+                recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+                oneLiner: string;
+                /**
+                 * Format: int32
+                 * @description Whole-number percent
+                 */
+                confidence: number;
+                narrative: string;
+                arguments: {
+                    agent: string;
+                    stance: string;
+                    keyPoints: string[];
+                }[];
+                keyEvidence: components["schemas"]["KeyEvidence"][];
+                decisionMatrix: components["schemas"]["DecisionMatrixRow"][];
+                nextSteps: string[];
+                revisitTriggers: string[];
+                /** @default [] */
+                missingAgents: string[];
+            } | null;
+        };
+        KeyEvidence: {
+            claim: string;
+            source: string;
+            /** @enum {string} */
+            supports: "for" | "against" | "mixed";
+            /** @enum {string} */
+            weight: "low" | "medium" | "high";
+        };
+        DecisionMatrixRow: {
+            option: string;
+            criterion: string;
+            score: number;
+            rationale: string;
+        };
         DebateStateChart: {
             chart: {
                 id: string;
@@ -2377,20 +2436,6 @@ export interface components {
             /** @default [] */
             missingAgents: string[];
         };
-        KeyEvidence: {
-            claim: string;
-            source: string;
-            /** @enum {string} */
-            supports: "for" | "against" | "mixed";
-            /** @enum {string} */
-            weight: "low" | "medium" | "high";
-        };
-        DecisionMatrixRow: {
-            option: string;
-            criterion: string;
-            score: number;
-            rationale: string;
-        };
         TranscriptEntry: {
             claimId: string;
             /** @enum {string} */
@@ -2682,31 +2727,6 @@ export interface components {
             plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
             /** Format: date-time */
             createdAt: string;
-        };
-        VerdictDetail: {
-            debate: components["schemas"]["Debate"];
-            verdict: {
-                /** @enum {string} */
-                recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
-                oneLiner: string;
-                /**
-                 * Format: int32
-                 * @description Whole-number percent
-                 */
-                confidence: number;
-                narrative: string;
-                arguments: {
-                    agent: string;
-                    stance: string;
-                    keyPoints: string[];
-                }[];
-                keyEvidence: components["schemas"]["KeyEvidence"][];
-                decisionMatrix: components["schemas"]["DecisionMatrixRow"][];
-                nextSteps: string[];
-                revisitTriggers: string[];
-                /** @default [] */
-                missingAgents: string[];
-            } | null;
         };
         Usage: {
             /**
@@ -4853,6 +4873,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "debates-verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerdictDetail"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NOT_FOUND: Missing, deleted, or a private debate of another account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */

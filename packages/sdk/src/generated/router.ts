@@ -322,6 +322,68 @@ export type AppRouterRecord = {
       };
       meta: object;
     }>;
+    verdict: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        debate: {
+          id: string;
+          question: string;
+          status: "completed" | "pending" | "running" | "paused" | "failed";
+          mode: null | "fast" | "balanced" | "thorough";
+          fundingSource: "byok" | "free_tier" | "user_credits";
+          isPublic: boolean;
+          agentCount: null | number;
+          roundCount: null | number;
+          createdAt: string;
+          completedAt: null | string;
+          ownerId: string;
+          workspaceId: null | string;
+          verdict: null | {
+            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            confidence: number;
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
+          };
+          cost: null | {
+            inputTokens: number;
+            outputTokens: number;
+            estimatedUsd: number;
+            credits: number;
+            llmCalls: number;
+          };
+        };
+        verdict: null | {
+          recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          oneLiner: string;
+          narrative: string;
+          arguments: Array<{
+            agent: string;
+            stance: string;
+            keyPoints: Array<string>;
+          }>;
+          keyEvidence: Array<{
+            claim: string;
+            source: string;
+            supports: "for" | "against" | "mixed";
+            weight: "low" | "medium" | "high";
+          }>;
+          decisionMatrix: Array<{
+            option: string;
+            criterion: string;
+            score: number;
+            rationale: string;
+          }>;
+          nextSteps: Array<string>;
+          revisitTriggers: Array<string>;
+          missingAgents: Array<string>;
+          confidence: number;
+        };
+      };
+      meta: object;
+    }>;
     delete: TRPCMutationProcedure<{
       input: {
         id: string;

@@ -1,7 +1,7 @@
 import type { Services } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ConsoleAsset, consoleDist, loadConsoleBundle } from './assets.ts';
 import { POINTERS } from '../entry-points.ts';
+import { type ConsoleAsset, consoleDist, loadConsoleBundle } from './assets.ts';
 import { type Preview, renderDocument } from './document.ts';
 
 /**

@@ -4,6 +4,7 @@ import { deleteDebate } from './delete-debate.ts';
 import { forkDebate } from './fork-debate.ts';
 import { getAnalytics } from './get-analytics.ts';
 import { getDebate } from './get-debate.ts';
+import { getFullVerdict } from './get-full-verdict.ts';
 import { getStateChart } from './get-statechart.ts';
 import { listDebates } from './list-debates.ts';
 import { moveDebate } from './move-debate.ts';
@@ -15,6 +16,7 @@ export const debatesRouter = router({
   create: createDebate,
   list: listDebates,
   get: getDebate,
+  verdict: getFullVerdict,
   delete: deleteDebate,
   command: sendCommand,
   statechart: getStateChart,

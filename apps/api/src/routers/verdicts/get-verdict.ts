@@ -1,7 +1,8 @@
-import { confidencePercent, DebateIdInput, VerdictDetail } from '@verdict/contracts';
-import { toDebateObject } from '@verdict/core';
+import { DebateIdInput, VerdictDetail } from '@verdict/contracts';
 import { keyProcedure } from '../../trpc/init.ts';
+import { readFullVerdict } from '../debates/get-full-verdict.ts';
 
+/** The public API's read of a verdict: the dashboard's GET /api/debates/:id/verdict, for a key. */
 export const getVerdict = keyProcedure
   .meta({
     errors: { NOT_FOUND: 'Missing, or a private debate of another account' },
@@ -13,11 +14,4 @@ export const getVerdict = keyProcedure
   })
   .input(DebateIdInput)
   .output(VerdictDetail)
-  .query(async ({ ctx, input }) => {
-    const debate = await ctx.services.debateReads.visible(ctx.caller.userId, input.id);
-    const verdict = debate.status === 'completed' ? debate.verdict : null;
-    return {
-      debate: toDebateObject(debate),
-      verdict: verdict ? { ...verdict, confidence: confidencePercent(verdict.confidence) } : null,
-    };
-  });
+  .query(({ ctx, input }) => readFullVerdict(ctx.services, ctx.caller.userId, input.id));

@@ -19,6 +19,7 @@ describe('the /v1 verdict routes', () => {
   let key: string;
   let otherKey: string;
   let ownerId: string;
+  let ownerCookie: string;
 
   const create = async (question: string, body: Record<string, unknown> = {}, as = key) => {
     const res = await h.request<CreatedDebate>('POST', '/v1/verdicts', {
@@ -35,6 +36,7 @@ describe('the /v1 verdict routes', () => {
     engine = startTestEngine(h.core, { firstTokenMs: 150 }, 8);
     const owner = await registerUser(h);
     ownerId = owner.session.user.id;
+    ownerCookie = owner.cookie;
     await h.core.billing.grantCredits(ownerId, 100);
     await h.core.accounts.setPlan(ownerId, 'pro'); // 120 requests a minute
     key = (await createKey(h, owner)).key;
@@ -61,6 +63,27 @@ describe('the /v1 verdict routes', () => {
     expect(res.json.debate.verdict?.confidence).toBeLessThanOrEqual(1); // the debate object keeps 0–1
     expectError(await h.request('GET', `/v1/verdicts/${id}`, { key: otherKey }), 'NOT_FOUND');
     expectError(await h.request('GET', `/v1/verdicts/${MISSING}`, { key }), 'NOT_FOUND');
+  });
+
+  it('gives the dashboard the same full verdict at /api/debates/:id/verdict, with a session cookie', async () => {
+    const id = await create('Should we move the data warehouse to columnar storage?');
+    const running = await h.request<VerdictDetail>('GET', `/api/debates/${id}/verdict`, {
+      cookie: ownerCookie,
+    });
+    expect(running.status).toBe(200);
+    expect(running.json.verdict === null).toBe(running.json.debate.status !== 'completed');
+    await finished(id);
+    const v1 = await h.request<VerdictDetail>('GET', `/v1/verdicts/${id}`, { key });
+    const dashboard = await h.request<VerdictDetail>('GET', `/api/debates/${id}/verdict`, {
+      cookie: ownerCookie,
+    });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.json.verdict).toMatchObject({
+      narrative: expect.any(String),
+      decisionMatrix: expect.any(Array),
+    });
+    expect(dashboard.json).toEqual(v1.json);
+    expectError(await h.request('GET', `/api/debates/${id}/verdict`, { key: otherKey }), 'NOT_FOUND');
   });
 
   it('lists with paging, filters by status and mode, and searches within questions', async () => {

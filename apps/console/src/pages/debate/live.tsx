@@ -1,8 +1,133 @@
-export default function Page({ id }: { id: string }) {
+import { useEffect, useState } from 'react';
+import { DebateControls } from '../../components/debate/controls.tsx';
+import { DebateTabs } from '../../components/debate/debate-tabs.tsx';
+import { ModelName } from '../../components/debate/model-name.tsx';
+import { ShareButton } from '../../components/debate/share-button.tsx';
+import { Transcript } from '../../components/debate/transcript.tsx';
+import { VerdictView } from '../../components/debate/verdict-view.tsx';
+import { useArgumentVotes } from '../../components/debate/votes.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { data, isNotFound, rest } from '../../lib/api.ts';
+import { useDebateEvents } from '../../lib/debate-events.ts';
+import { useSession } from '../../lib/session.tsx';
+import { useLoad } from '../../lib/use-load.ts';
+
+/**
+ * One debate as it happens: the question and panel, each turn as the stream delivers it, progress over the
+ * rounds, the owner's controls, then the verdict. A finished debate replays the same way, at once.
+ */
+export default function LiveDebate({ id }: { id: string }) {
+  const { log, connection, error: streamError } = useDebateEvents(id);
+  const { user } = useSession();
+  // The stored debate, and its whole verdict once the stream says it ended (every read shows it by then).
+  const detail = useLoad(
+    (signal) => data(rest.GET('/api/debates/{id}/verdict', { params: { path: { id } }, signal })),
+    [id, log.ended?.status],
+  );
+  const highlight = useClaimInHash();
+  const owned = detail.data !== undefined && user?.id === detail.data.debate.ownerId;
+  const votes = useArgumentVotes(
+    detail.data?.debate.id,
+    Boolean(user) && (owned || detail.data?.debate.isPublic === true),
+  );
+
+  if (detail.error && isNotFound(detail.error)) {
+    return (
+      <section>
+        <h1>Debate not found</h1>
+        <p>It does not exist, was deleted, or is not yours to see.</p>
+      </section>
+    );
+  }
+  const debate = detail.data?.debate;
+  const rounds = log.rounds ?? debate?.roundCount ?? null;
+  const roundsDone = log.ended ? (rounds ?? 0) : Math.max(0, log.round - (log.paused ? 0 : 1));
+  const isOwner = owned;
+  const running =
+    !log.ended && debate !== undefined && debate.status !== 'completed' && debate.status !== 'failed';
+  const status = log.ended?.status ?? (log.paused ? 'paused' : (debate?.status ?? 'pending'));
+
   return (
-    <section>
-      <h1>Debate</h1>
-      <p>{id}</p>
-    </section>
+    <article aria-labelledby="question">
+      <DebateTabs id={id} />
+      <h1 id="question">{debate?.question ?? 'Loading debate…'}</h1>
+      <p>
+        <span className={`badge ${status}`}>{status}</span>
+        {debate?.mode ? <span className="muted"> · {debate.mode} mode</span> : null}
+        {connection === 'live' && !log.ended ? <span className="muted"> · live</span> : null}
+      </p>
+      {rounds ? (
+        <p>
+          <label className="inline">
+            Round {Math.min(Math.max(log.round, 1), rounds)} of {rounds}
+            <progress aria-label="Rounds" max={rounds} value={roundsDone} />
+          </label>
+        </p>
+      ) : null}
+      {log.panel.length > 0 ? (
+        <section aria-labelledby="panel-heading">
+          <h2 id="panel-heading">Panel</h2>
+          <ul>
+            {log.panel.map((seat) => (
+              <li key={seat.name}>
+                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} explain />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {isOwner ? <DebateControls id={id} paused={log.paused} running={running} /> : null}
+      <section aria-labelledby="transcript-heading">
+        <h2 id="transcript-heading">Transcript</h2>
+        {log.turns.length === 0 && !log.ended ? <p className="muted">Waiting for the first turn…</p> : null}
+        <Transcript
+          turns={log.turns}
+          panel={log.panel}
+          thinking={log.thinking}
+          highlight={highlight}
+          votes={votes}
+        />
+        {log.injected.map((item) => (
+          <p key={`${item.forRound}:${item.content}`} className="muted">
+            Injected for round {item.forRound}: {item.content}
+          </p>
+        ))}
+        {log.judging ? <p className="muted">The judge is weighing the arguments…</p> : null}
+      </section>
+      {log.ended?.status === 'failed' ? (
+        <p className="error" role="alert">
+          The debate failed ({log.ended.code}): {log.ended.error}
+        </p>
+      ) : null}
+      {detail.data?.verdict ? (
+        <VerdictView verdict={detail.data.verdict} cost={debate?.cost ?? null} />
+      ) : null}
+      {isOwner && debate?.status === 'completed' ? <ShareButton id={id} /> : null}
+      <FormError error={streamError ? new Error(`Stream: ${streamError}`) : null} />
+      <FormError error={detail.error} />
+    </article>
   );
 }
+
+/** The claim a `#claim-<id>` link points at, scrolled into view once it is on the page. */
+function useClaimInHash(): string | null {
+  const [claim, setClaim] = useState(() => claimOf(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setClaim(claimOf(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    if (!claim) return;
+    const timer = window.setInterval(() => {
+      const element = document.getElementById(`claim-${claim}`);
+      if (!element) return;
+      element.scrollIntoView({ block: 'center' });
+      window.clearInterval(timer);
+    }, 100);
+    return () => window.clearInterval(timer);
+  }, [claim]);
+  return claim;
+}
+
+const claimOf = (hash: string) => (hash.startsWith('#claim-') ? hash.slice('#claim-'.length) : null);
