@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import {
   type Claim,
@@ -8,16 +8,28 @@ import {
 import { ArgumentGraphSvg, claimSummary } from '../../components/diagram/argument-graph-svg.tsx';
 import { heatOf, type Tally } from '../../components/diagram/heat.ts';
 import { HeatLegend } from '../../components/diagram/heat-legend.tsx';
-import { data, isNotFound, messageOf, rest } from '../../lib/api.ts';
+import { data, messageOf, rest } from '../../lib/api.ts';
+import { useDebateEvents } from '../../lib/debate-events.ts';
 import { useLoad } from '../../lib/use-load.ts';
-import { useClaims } from './use-claims.ts';
 
 /**
  * The argument graph: every claim of the debate by round, each rebuttal linked to the claim it answers,
  * coloured by the audience's votes. Each claim opens its turn on the debate page; a table says the same.
  */
 export default function ArgumentGraphPage({ id }: { id: string }) {
-  const { claims, ended, error } = useClaims(id);
+  const { log, connection, error } = useDebateEvents(id);
+  const claims = useMemo(
+    () =>
+      log.turns.map(({ claimId, agent, round, kind, targetAgent }) => ({
+        claimId,
+        agent,
+        round,
+        kind,
+        targetAgent,
+      })),
+    [log.turns],
+  );
+  const ended = connection === 'ended' || connection === 'failed';
   const votes = useLoad(
     (signal) =>
       data(rest.GET('/api/debates/{debateId}/votes', { params: { path: { debateId: id } }, signal })),
@@ -33,9 +45,9 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
         <Link href={`/debates/${id}`}>Debate</Link>
         <Link href={`/debates/${id}/chart`}>State chart</Link>
       </nav>
-      {error !== undefined && (
+      {error !== null && (
         <p className="error" role="alert">
-          {isNotFound(error) ? 'Debate not found.' : messageOf(error)}
+          {error}
         </p>
       )}
       <p aria-live="polite">
@@ -67,22 +79,43 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
   );
 }
 
-/** The newest layout of the claims; the previous one stays on screen while the next is made. */
+/**
+ * The newest layout of the claims; the previous one stays on screen while the next is made. One layout
+ * runs at a time and the latest claims win, so a replay arriving event by event is laid out a few times,
+ * not once per claim.
+ */
 function useGraphLayout(claims: Claim[]) {
   const [state, setState] = useState<{ laid: LaidOutGraph | null; error: unknown }>({
     laid: null,
     error: undefined,
   });
+  const running = useRef(false);
+  const wanted = useRef<Claim[]>([]);
+  const mounted = useRef(true);
   useEffect(() => {
-    if (claims.length === 0) return;
-    let current = true;
-    layoutArgumentGraph(claims).then(
-      (laid) => current && setState({ laid, error: undefined }),
-      (error: unknown) => current && setState((s) => ({ laid: s.laid, error })),
-    );
+    mounted.current = true;
     return () => {
-      current = false;
+      mounted.current = false;
     };
+  }, []);
+  useEffect(() => {
+    wanted.current = claims;
+    if (claims.length === 0 || running.current) return;
+    const next = async () => {
+      running.current = true;
+      let done: Claim[] | null = null;
+      while (mounted.current && wanted.current !== done) {
+        done = wanted.current;
+        try {
+          const laid = await layoutArgumentGraph(done);
+          if (mounted.current) setState({ laid, error: undefined });
+        } catch (error) {
+          if (mounted.current) setState((s) => ({ laid: s.laid, error }));
+        }
+      }
+      running.current = false;
+    };
+    void next();
   }, [claims]);
   return state;
 }
