@@ -96,6 +96,26 @@ const ChartTransition = z.object({
   guard: z.string().nullable(),
 });
 
+/** A state the debate's actor entered, when, by which event, and on which engine node. */
+const ChartTransitionRecord = z.object({
+  at: z.string(),
+  event: z
+    .string()
+    .meta({ description: '"xstate.restore" where a node restored the debate from its snapshot' }),
+  state: z.string(),
+  node: z.string().optional().meta({
+    description: 'The engine node that ran the actor then: a change of node is a hand-over',
+  }),
+});
+
+/** A stored event of the debate stream, as the stream sends it, with the time it was stored. */
+const ChartEvent = z.object({
+  seq: z.number().int(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  at: z.iso.datetime(),
+});
+
 /** GET /api/debates/:id/statechart: the machine as data, where this debate is, and how it got there. */
 export const DebateStateChart = z
   .object({
@@ -118,7 +138,20 @@ export const DebateStateChart = z
       /** True when an engine holds the debate now; otherwise the state its stored status implies. */
       live: z.boolean(),
     }),
-    history: z.array(z.object({ at: z.string(), event: z.string(), state: z.string() })),
+    history: z.array(ChartTransitionRecord).meta({
+      description:
+        'Every state the actor entered, from the engine that holds it or, when none does, as stored with the ' +
+        "attempt's last step: the same for a live, finished or restored debate",
+    }),
+    attempt: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'The attempt the history and events belong to' }),
+    events: z
+      .array(ChartEvent)
+      .optional()
+      .meta({ description: 'The stored events of the attempt, in order' }),
   })
   .meta({ id: 'DebateStateChart' });
 export type DebateStateChart = z.infer<typeof DebateStateChart>;

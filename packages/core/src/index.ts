@@ -54,7 +54,7 @@ export {
 } from './debates/creation.ts';
 export type { Debate } from './debates/debate.entity.ts';
 export type { DebateInspection } from './debates/debate-control.ts';
-export type { DebateEvents, StoredEvent } from './debates/debate-events.ts';
+export type { DebateEvents, StoredEvent, TimedEvent } from './debates/debate-events.ts';
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
 export { toDebateObject } from './debates/debate-view.ts';
 export { type ByokKeys, parseProviderKeysHeader } from './debates/provider-keys-header.ts';

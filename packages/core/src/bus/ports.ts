@@ -58,7 +58,11 @@ export type DebateCommand =
   /** Not a caller's command: stops the debate for good (it is being deleted); the job is not retried. */
   | { type: 'cancel' };
 
-export type TransitionRecord = { at: string; event: string; state: string };
+/**
+ * One state the debate's actor entered: when, the event that moved it there, and the engine node that ran it
+ * then (absent in histories stored before nodes were recorded), so a chart can show where a node took over.
+ */
+export type TransitionRecord = { at: string; event: string; state: string; node?: string };
 
 export type CommandReply = {
   accepted: boolean;

@@ -4,16 +4,19 @@ import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
+import { storedHistory } from './debate-history.ts';
 import type { DebateReads } from './debate-reads.ts';
 import type { DebateTables } from './tables.ts';
 
 /**
  * Where a debate's actor is: live from the engine node that holds it (its state and transition history), or,
- * when no node holds it, only the stored status (the engine's chart says which state that implies).
+ * when no node holds it, its stored status (the engine's chart says which state that implies) and the history
+ * stored with the attempt's last snapshot (empty before the first step). `attempt` names the current attempt.
  */
-export type DebateInspection =
-  | { live: true; state: string; history: TransitionRecord[] }
-  | { live: false; status: DebateStatus };
+export type DebateInspection = { attempt: number; status: DebateStatus; history: TransitionRecord[] } & (
+  | { live: true; state: string }
+  | { live: false }
+);
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
 /**
@@ -103,10 +106,11 @@ export function createDebateControl(
 
     inspect: async (userId: string, id: string): Promise<DebateInspection> => {
       const debate = await reads.owned(userId, id);
+      const { attempt, status } = debate;
       const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
       return reply === 'no_engine'
-        ? { live: false, status: debate.status }
-        : { live: true, state: reply.state, history: reply.history ?? [] };
+        ? { live: false, attempt, status, history: await storedHistory(db, id, attempt) }
+        : { live: true, attempt, status, state: reply.state, history: reply.history ?? [] };
     },
   };
 }

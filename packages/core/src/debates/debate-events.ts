@@ -7,6 +7,9 @@ import type { DebateTables } from './tables.ts';
 /** A stored event of a debate stream: its number, type and payload (as the engine stored it). */
 export type StoredEvent = { seq: number; type: string; data: unknown };
 
+/** A stored event with the time its batch was stored (ISO 8601): what a timeline of the debate shows. */
+export type TimedEvent = StoredEvent & { at: string };
+
 export type DebateEvents = ReturnType<typeof createDebateEvents>;
 
 /** Event numbers are PostgreSQL `int`s: a reader asking past the largest one has nothing more to read. */
@@ -30,6 +33,23 @@ export function createDebateEvents(db: Database, bus: EventBus) {
             .where('seq', '>', afterSeq)
             .orderBy('seq')
             .execute(),
+
+    /** Every stored event of `attempt`, in order, with its time. */
+    timeline: async (debateId: string, attempt: number): Promise<TimedEvent[]> => {
+      const rows = await query<DebateTables>(db.em())
+        .selectFrom('debate_events')
+        .select(['seq', 'type', 'data', 'created_at'])
+        .where('debate_id', '=', debateId)
+        .where('attempt', '=', attempt)
+        .orderBy('seq')
+        .execute();
+      return rows.map(({ seq, type, data, created_at }) => ({
+        seq,
+        type,
+        data,
+        at: new Date(created_at).toISOString(),
+      }));
+    },
 
     /** Whether `attempt` is still the debate's and the debate is not deleted: what a follower waits on. */
     isCurrent: async (debateId: string, attempt: number): Promise<boolean> =>

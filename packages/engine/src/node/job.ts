@@ -260,7 +260,7 @@ const start = (
   Effect.gen(function* () {
     const jobs = yield* NodeJobs;
     const store = yield* DebateStore;
-    const { storage, policy } = yield* EngineSettings;
+    const { storage, policy, nodeId } = yield* EngineSettings;
     const { log } = yield* EngineLog;
     const { db } = yield* EngineStorage;
     const { debate, lease } = job;
@@ -288,6 +288,7 @@ const start = (
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
+        nodeId,
       },
       restoration.resumption ?? undefined,
     );

@@ -5,20 +5,29 @@ import { seatPanel } from '../machine/panel.ts';
 import type { LlmProvider } from '../providers/port.ts';
 import { type SimulatedOptions, simulatedProvider } from '../providers/simulated.ts';
 import { type PersistedState, packState, unpackState } from '../replay/snapshot.ts';
-import { type EngineDeps, startDebate } from './run-debate.ts';
+import { type EngineDeps, startDebate, statePath } from './run-debate.ts';
 
 const QUESTION = 'Should we move our monolith to microservices this year?';
 const fastPolicy = { timeoutMs: 500, retries: 1, backoffMs: 1 };
 
 function run(
-  options: { agents?: number; rounds?: number; provider?: LlmProvider; sim?: SimulatedOptions } = {},
+  options: {
+    agents?: number;
+    rounds?: number;
+    provider?: LlmProvider;
+    sim?: SimulatedOptions;
+    nodeId?: string;
+  } = {},
 ) {
   const events: DebateEventBody[] = [];
+  const states: PersistedState[] = [];
   const deps: EngineDeps = {
     provider: options.provider ?? simulatedProvider(options.sim),
     judgeModel: 'simulated/opus',
     policy: fastPolicy,
     emit: (event) => events.push(event),
+    onStateChange: (state) => states.push(state),
+    ...(options.nodeId ? { nodeId: options.nodeId } : {}),
   };
   const debate = startDebate(
     {
@@ -31,7 +40,7 @@ function run(
     },
     deps,
   );
-  return { ...debate, events };
+  return { ...debate, events, states };
 }
 
 const types = (events: DebateEventBody[]) => events.map((e) => e.type);
@@ -63,6 +72,17 @@ describe('a debate on the simulated provider', () => {
       'judging',
       'completed',
     ]);
+  });
+
+  it('stores each step with its own history entry, so the stored history reaches the final state', async () => {
+    const debate = run({ nodeId: 'node-a' });
+    await debate.done;
+    expect(debate.states.at(-1)?.history).toEqual(debate.history);
+    expect(debate.history.at(-1)).toMatchObject({ state: 'completed', node: 'node-a' });
+    // Every stored step already knows the state it stored.
+    for (const state of debate.states) {
+      expect(state.history.at(-1)?.state).toBe(statePath((state.machine as { value: unknown }).value));
+    }
   });
 
   it('seats distinct roles and alternates models across the panel', () => {
@@ -205,7 +225,7 @@ describe('a debate on the simulated provider', () => {
         return simulated.complete(request);
       },
     };
-    const first = run({ provider });
+    const first = run({ provider, nodeId: 'node-a' });
     await waitFor(first.actor, (s) => s.matches('judging'));
     const stored = JSON.parse(
       packState({ machine: first.actor.getPersistedSnapshot(), history: first.history }),
@@ -220,7 +240,13 @@ describe('a debate on the simulated provider', () => {
     const events: DebateEventBody[] = [];
     const second = startDebate(
       first.actor.getSnapshot().context,
-      { provider, judgeModel: 'simulated/opus', policy: fastPolicy, emit: (e) => events.push(e) },
+      {
+        provider,
+        judgeModel: 'simulated/opus',
+        policy: fastPolicy,
+        emit: (e) => events.push(e),
+        nodeId: 'node-b',
+      },
       {
         machine: restoredState.machine,
         history: restoredState.history,
@@ -232,7 +258,17 @@ describe('a debate on the simulated provider', () => {
     expect(final.value).toBe('completed');
     expect(asked).toEqual(['synthesizer']);
     expect(types(events)).toEqual(['verdict', 'debate.completed']);
-    expect(second.history.at(-2)?.event).toBe('xstate.restore');
+    expect(second.history.at(-2)).toMatchObject({
+      event: 'xstate.restore',
+      state: 'judging',
+      node: 'node-b',
+    });
+    // Each entry names the node that moved the actor there: the stored ones the first, the rest the second.
+    expect(second.history.map((h) => h.node)).toEqual([
+      ...restoredState.history.map(() => 'node-a'),
+      'node-b',
+      'node-b',
+    ]);
     expect(second.usage.llmCalls).toBe(first.usage.llmCalls + 1);
   });
 

@@ -58,6 +58,8 @@ export type EngineDeps = {
    * mid-debate reach the agents from the next round (a restored debate reads them again the same way).
    */
   readAttachments?: () => Promise<AttachedText[]>;
+  /** The engine node running this actor: recorded on each history entry, so a restore shows the hand-over. */
+  nodeId?: string;
 };
 
 /** Why a finished turn could not be stored: the round stops, and the job with it. */
@@ -216,23 +218,41 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     actions: { emit: (_, event) => deps.emit(event) },
   });
   const history: TransitionRecord[] = resumption ? [...resumption.history] : [];
+  // A transition is dated when its event reached the actor, not when the step ended: the events its actions
+  // emit then come after it on a timeline, as they did in fact.
+  let receivedAt: string | null = null;
+  const record = (event: string, state: string): TransitionRecord => ({
+    at: receivedAt ?? new Date().toISOString(),
+    event,
+    state,
+    ...(deps.nodeId ? { node: deps.nodeId } : {}),
+  });
   const actor = createActor(machine, {
     input,
     ...(resumption ? { snapshot: resumption.machine as Snapshot<unknown> } : {}),
+    // xstate announces a step to inspectors after its observers: the step's history entry exists only from
+    // here, so the state is stored from here too (from a subscriber it would lag one entry, and a finished
+    // debate's stored history would never reach its final state).
     inspect: (inspection) => {
+      // The type first: xstate inspects the actor while it is being made, before `actor` is assigned.
+      if (inspection.type === '@xstate.event' && inspection.actorRef === actor) {
+        receivedAt ??= new Date().toISOString();
+      }
       if (inspection.type !== '@xstate.snapshot' || inspection.actorRef !== actor) return;
-      const state = statePath((inspection.snapshot as SnapshotFrom<typeof debateMachine>).value);
+      const snapshot = inspection.snapshot as SnapshotFrom<typeof debateMachine>;
+      const state = statePath(snapshot.value);
       if (history.at(-1)?.state !== state) {
-        history.push({ at: new Date().toISOString(), event: inspection.event.type, state });
+        history.push(record(inspection.event.type, state));
+      }
+      receivedAt = null;
+      if (deps.onStateChange && (snapshot.status === 'active' || snapshot.status === 'done')) {
+        deps.onStateChange({ machine: actor.getPersistedSnapshot(), history: [...history] });
       }
     },
   });
   const done = new Promise<SnapshotFrom<typeof debateMachine>>((resolve, reject) => {
     actor.subscribe({
       next: (snapshot) => {
-        if (deps.onStateChange && (snapshot.status === 'active' || snapshot.status === 'done')) {
-          deps.onStateChange({ machine: actor.getPersistedSnapshot(), history: [...history] });
-        }
         if (snapshot.status === 'done') resolve(snapshot);
       },
       error: reject,
@@ -247,11 +267,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   });
   actor.start();
   if (resumption) {
-    history.push({
-      at: new Date().toISOString(),
-      event: 'xstate.restore',
-      state: statePath(actor.getSnapshot().value),
-    });
+    history.push(record('xstate.restore', statePath(actor.getSnapshot().value)));
     // Stored now, not with the next move: a debate restored already final (its holder died while
     // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
     deps.onStateChange?.({ machine: actor.getPersistedSnapshot(), history: [...history] });

@@ -211,7 +211,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The engine's state chart, this debate's current state and its transition history
+         * The engine's state chart, this debate's current state, its transition history and its events
          * @description **Extension**: not named by the interface specification.
          */
         get: operations["debates-statechart"];
@@ -1993,10 +1993,30 @@ export interface components {
                 state: string;
                 live: boolean;
             };
+            /** @description Every state the actor entered, from the engine that holds it or, when none does, as stored with the attempt's last step: the same for a live, finished or restored debate */
             history: {
                 at: string;
+                /** @description "xstate.restore" where a node restored the debate from its snapshot */
                 event: string;
                 state: string;
+                /** @description The engine node that ran the actor then: a change of node is a hand-over */
+                node?: string;
+            }[];
+            /**
+             * Format: int64
+             * @description The attempt the history and events belong to
+             */
+            attempt?: number;
+            /** @description The stored events of the attempt, in order */
+            events?: {
+                /** Format: int64 */
+                seq: number;
+                type: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                at: string;
             }[];
         };
         DebateAnalytics: {

@@ -411,6 +411,12 @@ export type AppRouterRecord = {
         id: string;
       };
       output: {
+        history: Array<{
+          at: string;
+          event: string;
+          state: string;
+          node?: undefined | string;
+        }>;
         chart: {
           id: string;
           initial: null | string;
@@ -431,10 +437,14 @@ export type AppRouterRecord = {
           state: string;
           live: boolean;
         };
-        history: Array<{
+        attempt?: undefined | number;
+        events?: undefined | Array<{
           at: string;
-          event: string;
-          state: string;
+          type: string;
+          seq: number;
+          data: {
+            [key: string]: unknown;
+          };
         }>;
       };
       meta: object;

@@ -1,5 +1,5 @@
 import type { DebateCommandResult, DebateObject, DebatePage, DebateStateChart } from '@verdict/contracts';
-import { debateReaching, insertPendingDebate } from '@verdict/core/testing';
+import { debateReaching, eventually, insertPendingDebate } from '@verdict/core/testing';
 import type { EngineNode } from '@verdict/engine';
 import { startTestEngine } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,6 +190,93 @@ describe('debate routes on /api', () => {
     });
     expect(resumed.json.accepted).toBe(true);
     await finished(debate.id);
+  });
+
+  const chartOf = async (id: string) =>
+    (await h.request<DebateStateChart>('GET', `/api/debates/${id}/statechart`, { cookie: alice.cookie }))
+      .json;
+  const command = async (id: string, type: 'pause' | 'resume') =>
+    (
+      await h.request<DebateCommandResult>('POST', `/api/debates/${id}/commands`, {
+        cookie: alice.cookie,
+        body: { type },
+      })
+    ).json;
+
+  it('answers the same chart live and once finished, with every stored event and the time it was stored', async () => {
+    const debate = await create(alice, { rounds: 2 });
+    await debateReaching(h.core, debate.id, { statuses: ['running'] });
+    expect((await command(debate.id, 'pause')).accepted).toBe(true);
+    await debateReaching(h.core, debate.id, { statuses: ['paused'] });
+    const live = await chartOf(debate.id);
+    expect(live.current).toEqual({ state: 'running.paused', live: true });
+    expect((await command(debate.id, 'resume')).accepted).toBe(true);
+    await finished(debate.id);
+    const after = await chartOf(debate.id);
+
+    expect(after.current).toEqual({ state: 'completed', live: false });
+    // The stored history continues the one the engine held: the same entries, times and node, then the rest.
+    expect(after.history.slice(0, live.history.length)).toEqual(live.history);
+    expect(after.history.map((t) => t.state)).toEqual([
+      'pending',
+      'running.speaking',
+      'running.paused',
+      'running.speaking',
+      'judging',
+      'completed',
+    ]);
+    expect(new Set(after.history.map((t) => t.node))).toEqual(new Set([engine.nodeId]));
+    expect(after.attempt).toBe(1);
+
+    const events = after.events ?? [];
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]?.type).toBe('debate.started');
+    expect(events.at(-1)?.type).toBe('debate.completed');
+    expect(events.filter((e) => e.type === 'argument' || e.type === 'rebuttal')).toHaveLength(6);
+    // A transition is dated when its event arrived: before the events its step emitted.
+    const started = after.history.find((t) => t.event === 'START');
+    expect(Date.parse(started?.at ?? '')).toBeLessThanOrEqual(Date.parse(events[0]?.at ?? ''));
+    const times = events.map((e) => Date.parse(e.at));
+    expect(times.every((t) => Number.isFinite(t))).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // As the stream sends it: the verdict's confidence in whole percent, not the stored 0–1.
+    const confidence = events.find((e) => e.type === 'verdict')?.data.confidence;
+    expect(Number.isInteger(confidence)).toBe(true);
+    expect(live.events).toEqual(events.slice(0, live.events?.length));
+  });
+
+  it("answers from storage once the debate's node stops, and marks the next node's restore with both nodes", async () => {
+    const debate = await create(alice, { rounds: 2 });
+    await debateReaching(h.core, debate.id, { statuses: ['running'] });
+    expect((await command(debate.id, 'pause')).accepted).toBe(true);
+    await debateReaching(h.core, debate.id, { statuses: ['paused'] });
+    const live = await chartOf(debate.id);
+    const first = engine;
+    await first.stop(); // hands the debate back
+
+    const stored = await chartOf(debate.id);
+    expect(stored.current).toEqual({ state: 'running.paused', live: false });
+    expect(stored.history).toEqual(live.history);
+    expect(stored.events).toEqual(live.events);
+
+    engine = startTestEngine(h.core, { firstTokenMs: 120 }, 4);
+    const restored = await eventually(
+      () => chartOf(debate.id),
+      (chart) => chart.current.live && chart.history.some((t) => t.event === 'xstate.restore'),
+    );
+    expect(restored.current).toEqual({ state: 'running.paused', live: true });
+    expect((await command(debate.id, 'resume')).accepted).toBe(true);
+    await finished(debate.id);
+    const after = await chartOf(debate.id);
+
+    const restoreAt = after.history.findIndex((t) => t.event === 'xstate.restore');
+    expect(after.history.slice(0, restoreAt)).toEqual(live.history);
+    expect(after.history[restoreAt]).toMatchObject({ state: 'running.paused', node: engine.nodeId });
+    expect(after.history[restoreAt - 1]?.node).toBe(first.nodeId);
+    expect(engine.nodeId).not.toBe(first.nodeId);
+    expect(after.history.slice(restoreAt).every((t) => t.node === engine.nodeId)).toBe(true);
+    expect(after.history.at(-1)?.state).toBe('completed');
+    expect(after.current).toEqual({ state: 'completed', live: false });
   });
 
   it("keeps the state chart of another user's debate private", async () => {

@@ -1,7 +1,10 @@
 import { DebateIdInput, DebateStateChart } from '@verdict/contracts';
 import { describeChart, stateOfStatus } from '@verdict/engine';
+import { streamData } from '../../http/debate-stream-data.ts';
 import { userProcedure } from '../../trpc/init.ts';
 import { ONE_DEBATE_ERRORS } from './error-responses.ts';
+
+const FINISHED = new Set(['completed', 'failed']);
 
 export const getStateChart = userProcedure
   .meta({
@@ -10,22 +13,36 @@ export const getStateChart = userProcedure
     openapi: {
       method: 'GET',
       path: '/api/debates/{id}/statechart',
-      summary: "The engine's state chart, this debate's current state and its transition history",
+      summary: "The engine's state chart, this debate's current state, its transition history and its events",
     },
   })
   .input(DebateIdInput)
   .output(DebateStateChart)
   .query(async ({ ctx, input }): Promise<DebateStateChart> => {
-    const inspected = await ctx.services.debateControl.inspect(ctx.caller.userId, input.id);
-    return inspected.live
-      ? {
-          chart: describeChart(),
-          current: { state: inspected.state, live: true },
-          history: inspected.history,
-        }
-      : {
-          chart: describeChart(),
-          current: { state: stateOfStatus(inspected.status), live: false },
-          history: [],
-        };
+    const { debateControl, debateEvents } = ctx.services;
+    const inspected = await debateControl.inspect(ctx.caller.userId, input.id);
+    const events = await debateEvents.timeline(input.id, inspected.attempt);
+    return {
+      chart: describeChart(),
+      current: inspected.live
+        ? { state: inspected.state, live: true }
+        : { state: restingState(inspected.status, inspected.history), live: false },
+      history: inspected.history,
+      attempt: inspected.attempt,
+      events: events.map((event) => ({
+        seq: event.seq,
+        type: event.type,
+        data: streamData(event.type, event.data) as Record<string, unknown>,
+        at: event.at,
+      })),
+    };
   });
+
+/**
+ * Where a debate no engine holds rests: its status decides once it is finished (it may have failed outside
+ * the machine); before that, the last stored state says more than the status (judging is still "running").
+ */
+function restingState(status: string, history: { state: string }[]): string {
+  const last = history.at(-1)?.state;
+  return FINISHED.has(status) || !last ? stateOfStatus(status) : last;
+}
