@@ -1,71 +1,97 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './components/layout.tsx';
+import { PageErrorBoundary } from './components/page-error-boundary.tsx';
+import { page } from './lib/page.ts';
 import { SessionProvider, useSession } from './lib/session.tsx';
 
 // Each page is its own chunk: a share page's visitor downloads the share page, not the dashboard, and
 // only the state-chart debugger pulls in the graph layout engine.
-const SignIn = lazy(() => import('./pages/sign-in.tsx'));
-const Share = lazy(() => import('./pages/share.tsx'));
-const Debates = lazy(() => import('./pages/dashboard/debates.tsx'));
-const Outcomes = lazy(() => import('./pages/dashboard/outcomes.tsx'));
-const Scores = lazy(() => import('./pages/dashboard/scores.tsx'));
-const Keys = lazy(() => import('./pages/dashboard/keys.tsx'));
-const Usage = lazy(() => import('./pages/dashboard/usage.tsx'));
-const Notifications = lazy(() => import('./pages/dashboard/notifications.tsx'));
-const Workspaces = lazy(() => import('./pages/dashboard/workspaces.tsx'));
-const LiveDebate = lazy(() => import('./pages/debate/live.tsx'));
-const StateChart = lazy(() => import('./pages/debate/chart.tsx'));
-const ArgumentGraph = lazy(() => import('./pages/debate/graph.tsx'));
+const SignIn = page(() => import('./pages/sign-in.tsx'));
+const Share = page(() => import('./pages/share.tsx'));
+const Debates = page(() => import('./pages/dashboard/debates.tsx'));
+const Outcomes = page(() => import('./pages/dashboard/outcomes.tsx'));
+const Scores = page(() => import('./pages/dashboard/scores.tsx'));
+const Keys = page(() => import('./pages/dashboard/keys.tsx'));
+const Usage = page(() => import('./pages/dashboard/usage.tsx'));
+const Notifications = page(() => import('./pages/dashboard/notifications.tsx'));
+const Workspaces = page(() => import('./pages/dashboard/workspaces.tsx'));
+const LiveDebate = page(() => import('./pages/debate/live.tsx'));
+const StateChart = page(() => import('./pages/debate/chart.tsx'));
+const ArgumentGraph = page(() => import('./pages/debate/graph.tsx'));
+
+/**
+ * The page the address names, fetched while the session is checked rather than after: a page opened by its
+ * address (a link to a debate) then renders as soon as the session answers.
+ */
+const PRELOADS: [RegExp, { preload: () => Promise<unknown> }][] = [
+  [/^\/share\/[^/]+$/, Share],
+  [/^\/sign-in$/, SignIn],
+  [/^\/$/, Debates],
+  [/^\/outcomes$/, Outcomes],
+  [/^\/scores$/, Scores],
+  [/^\/keys$/, Keys],
+  [/^\/usage$/, Usage],
+  [/^\/notifications$/, Notifications],
+  [/^\/workspaces$/, Workspaces],
+  [/^\/debates\/[^/]+$/, LiveDebate],
+  [/^\/debates\/[^/]+\/chart$/, StateChart],
+  [/^\/debates\/[^/]+\/graph$/, ArgumentGraph],
+];
+void PRELOADS.find(([pattern]) => pattern.test(window.location.pathname))?.[1]
+  .preload()
+  .catch(() => {}); // the page, when rendered, shows the failure (PageErrorBoundary)
 
 export function App() {
   return (
     <SessionProvider>
-      <Suspense fallback={<p className="loading">Loading…</p>}>
-        <Switch>
-          <Route path="/share/:token">{(p) => <Share token={p.token} />}</Route>
-          <Route path="/sign-in">
-            <SignIn />
-          </Route>
-          <Route>
-            <Layout>
-              <Suspense fallback={<p className="loading">Loading…</p>}>
-                <SignedIn>
-                  <Switch>
-                    <Route path="/">
-                      <Debates />
-                    </Route>
-                    <Route path="/outcomes">
-                      <Outcomes />
-                    </Route>
-                    <Route path="/scores">
-                      <Scores />
-                    </Route>
-                    <Route path="/keys">
-                      <Keys />
-                    </Route>
-                    <Route path="/usage">
-                      <Usage />
-                    </Route>
-                    <Route path="/notifications">
-                      <Notifications />
-                    </Route>
-                    <Route path="/workspaces">
-                      <Workspaces />
-                    </Route>
-                    <Route path="/debates/:id">{(p) => <LiveDebate key={p.id} id={p.id} />}</Route>
-                    <Route path="/debates/:id/chart">{(p) => <StateChart id={p.id} />}</Route>
-                    <Route path="/debates/:id/graph">{(p) => <ArgumentGraph id={p.id} />}</Route>
-                    <Route>
-                      <NotFound />
-                    </Route>
-                  </Switch>
-                </SignedIn>
-              </Suspense>
-            </Layout>
-          </Route>
-        </Switch>
-      </Suspense>
+      <PageErrorBoundary>
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <Switch>
+            <Route path="/share/:token">{(p) => <Share token={p.token} />}</Route>
+            <Route path="/sign-in">
+              <SignIn />
+            </Route>
+            <Route>
+              <Layout>
+                <Suspense fallback={<p className="loading">Loading…</p>}>
+                  <SignedIn>
+                    <Switch>
+                      <Route path="/">
+                        <Debates />
+                      </Route>
+                      <Route path="/outcomes">
+                        <Outcomes />
+                      </Route>
+                      <Route path="/scores">
+                        <Scores />
+                      </Route>
+                      <Route path="/keys">
+                        <Keys />
+                      </Route>
+                      <Route path="/usage">
+                        <Usage />
+                      </Route>
+                      <Route path="/notifications">
+                        <Notifications />
+                      </Route>
+                      <Route path="/workspaces">
+                        <Workspaces />
+                      </Route>
+                      <Route path="/debates/:id">{(p) => <LiveDebate key={p.id} id={p.id} />}</Route>
+                      <Route path="/debates/:id/chart">{(p) => <StateChart id={p.id} />}</Route>
+                      <Route path="/debates/:id/graph">{(p) => <ArgumentGraph id={p.id} />}</Route>
+                      <Route>
+                        <NotFound />
+                      </Route>
+                    </Switch>
+                  </SignedIn>
+                </Suspense>
+              </Layout>
+            </Route>
+          </Switch>
+        </Suspense>
+      </PageErrorBoundary>
     </SessionProvider>
   );
 }

@@ -399,6 +399,7 @@ describe('GET /openapi.json', () => {
       'GET /api/debates/{id}/comments',
       'GET /api/debates/{id}/statechart',
       'GET /api/debates/{id}/stream',
+      'GET /api/debates/{id}/verdict',
       'PATCH /api/debates/{id}/visibility',
       'POST /api/auth/login',
       'POST /api/auth/logout',
