@@ -8,9 +8,9 @@ import {
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import { queueUserWebhook } from '../outbox/webhook-outbox.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import { queueUserWebhook } from '../webhooks/outbox.ts';
 import { findOwnChain, readStoredNodes, type StoredNode, toChain, toChainNodes } from './chain-views.ts';
 import type { ChainTables } from './tables.ts';
 

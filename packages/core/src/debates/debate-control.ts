@@ -4,8 +4,10 @@ import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
+import { forgetIdempotencyKeys } from './creation/idempotency.ts';
 import { storedHistory } from './debate-history.ts';
 import type { DebateReads } from './debate-reads.ts';
+import { removeDebatePermanently } from './debate-record.ts';
 import type { DebateTables } from './tables.ts';
 
 /**
@@ -56,18 +58,8 @@ export function createDebateControl(
       if (debate.owner_id !== userId) throw new AppError('NOT_FOUND', 'Debate not found');
       await bus.commands.send(id, { type: 'cancel' }, 2000);
       await db.em().transactional(async (em) => {
-        const k = query<DebateTables>(em);
-        await k
-          .insertInto('deleted_debates')
-          .values({ id, owner_id: userId })
-          .onConflict((c) => c.doNothing())
-          .execute();
-        await k
-          .deleteFrom('idempotency_keys')
-          .where('debate_id', '=', id)
-          .where('owner_id', '=', userId)
-          .execute();
-        const locked = await k
+        await forgetIdempotencyKeys(em, { debateId: id, ownerId: userId });
+        const locked = await query<DebateTables>(em)
           .selectFrom('debates')
           .select('id')
           .where('id', '=', id)
@@ -78,7 +70,7 @@ export function createDebateControl(
           em,
           locked.map((row) => row.id),
         );
-        await k.deleteFrom('debates').where('id', '=', id).where('owner_id', '=', userId).execute();
+        await removeDebatePermanently(em, { id, ownerId: userId });
         await hooks.afterRemoval?.(em, userId);
       });
     },

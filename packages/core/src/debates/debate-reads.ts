@@ -7,6 +7,7 @@ import { findMembership, type Membership, membershipOf } from '../workspaces/acc
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
 import { Debate } from './debate.entity.ts';
+import { softDeleteDebate } from './debate-record.ts';
 import { toDebateObject } from './debate-view.ts';
 
 export type DebateListQuery = {
@@ -153,9 +154,8 @@ export function createDebateReads(db: Database, clock: Clock) {
 
     /** Hides the debate from lists and reads, for whoever controls it. */
     softDelete: async (userId: string, id: string): Promise<void> => {
-      const debate = await controlled(userId, id);
-      debate.deletedAt = new Date(clock.now());
-      await db.em().persist(debate).flush();
+      await controlled(userId, id);
+      await softDeleteDebate(db.em(), id, new Date(clock.now()));
     },
   };
 }

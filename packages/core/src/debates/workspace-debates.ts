@@ -9,6 +9,7 @@ import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { DebateRemovalHooks } from './debate-control.ts';
 import type { DebateReads } from './debate-reads.ts';
+import { moveDebateToWorkspace } from './debate-record.ts';
 import type { DebateTables } from './tables.ts';
 
 type Tables = DebateTables & WorkspaceTables;
@@ -62,11 +63,7 @@ export function createWorkspaceDebates(
         if (target && row.is_public && target.requireApprovalForPublicDebates) {
           assertRight(target.role, 'publishWhenApprovalRequired', target);
         }
-        await k
-          .updateTable('debates')
-          .set({ workspace_id: workspaceId })
-          .where('id', '=', debateId)
-          .execute();
+        await moveDebateToWorkspace(em, debateId, workspaceId);
         return { id: debateId, workspaceId };
       });
     },

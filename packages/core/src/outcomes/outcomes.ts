@@ -13,9 +13,9 @@ import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import { queueDebateWebhook } from '../outbox/webhook-outbox.ts';
 import { notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import { queueDebateWebhook } from '../webhooks/outbox.ts';
 import type { OutcomeTables } from './tables.ts';
 
 type Tables = OutcomeTables & DebateTables;

@@ -12,6 +12,7 @@ import {
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateReads } from '../debates/debate-reads.ts';
+import { setDebatePublic } from '../debates/debate-record.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -84,7 +85,7 @@ export function createSharing(
   return {
     setVisibility: async (userId: string, id: string, isPublic: boolean): Promise<DebateVisibility> => {
       await debateReads.controlled(userId, id, isPublic ? 'publish' : 'control');
-      await k().updateTable('debates').set({ is_public: isPublic }).where('id', '=', id).execute();
+      await setDebatePublic(db.em(), id, isPublic);
       return { id, isPublic };
     },
 

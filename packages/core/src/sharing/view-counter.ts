@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
-import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateTables } from '../debates/tables.ts';
+import { addDebateViews } from '../debates/debate-record.ts';
 import { createBatchedCounter } from '../shared/batched-counter.ts';
 
 export type ViewCounter = {
@@ -26,18 +24,11 @@ export function createViewCounter(
     identify: (debateId) => debateId,
     onError,
     intervalMs,
-    write: async (batch) => {
-      const increments = batch.map(({ key, n }) => sql`when ${key}::uuid then ${n}::int`);
-      await query<DebateTables>(db.em())
-        .updateTable('debates')
-        .set({ view_count: sql<number>`view_count + case id ${sql.join(increments, sql` `)} end` })
-        .where(
-          'id',
-          'in',
-          batch.map(({ key }) => key),
-        )
-        .execute();
-    },
+    write: (batch) =>
+      addDebateViews(
+        db.em(),
+        batch.map(({ key, n }) => ({ debateId: key, n })),
+      ),
   });
   return { count: (debateId) => counter.add(debateId), flush: counter.flush, close: counter.close };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queueUserWebhook } from '../outbox/webhook-outbox.ts';
 import { createTestCore, newUserCredentials, type TestCore } from '../testing/index.ts';
 import {
   RECEIVER_HOST,
@@ -10,7 +11,6 @@ import {
 } from '../testing/webhook-receiver.ts';
 import { anyDeliveryDue, claimDueDelivery, deliverNext, recordAttempt } from './deliveries.ts';
 import { dispatchOutbox } from './dispatch.ts';
-import { queueUserWebhook } from './outbox.ts';
 import { createWebhookSender, type WebhookSender } from './sender.ts';
 
 const CLAIM_MS = 30_000;

@@ -5,6 +5,7 @@ import {
   type Database,
   type DebateJob,
   type DebateTables,
+  debateRequeue,
   lockChargedAccounts,
   openPendingOutcome,
   query,
@@ -42,8 +43,11 @@ export type StoredLog = {
  * count an interruption), its turns, its events with the actor's snapshot and the status they set, and its
  * final state with its last events, the refund, the charge it settles and its webhook. Each write names the lease epoch this
  * node claimed (`fence`), so a node that stalled and lost the debate cannot write over the node that took it.
- * Also the reconciler's claims of debates nobody runs. Failures are typed: a blip (StorageUnavailable), a
- * defect (PermanentFailure), a lost lease.
+ *
+ * Only the statements that must check that epoch (or, for `claim`, move it) are written here: every other
+ * change to a debate's record is a transition of core's debates/debate-record.ts, which this store calls for
+ * the reconciler's requeue stamps. Failures are typed: a blip (StorageUnavailable), a defect
+ * (PermanentFailure), a lost lease.
  */
 export class DebateStore extends Context.Service<
   DebateStore,
@@ -366,44 +370,13 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
         }),
       ),
 
+    // The reconciler's transitions check no epoch, so they are core's (debates/debate-record.ts).
     claimStale: (window: { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number }) =>
-      attempt(async () => {
-        const rows = await sql<{ id: string; attempt: number }>`update debates set requeued_at = now()
-           where id in (
-             select id from debates
-              where status in ('pending', 'running', 'paused')
-                and (requeued_at is null or requeued_at < now() - make_interval(secs => ${window.staleAfterMs / 1000}))
-                and (
-                  (lease_expires_at is null
-                    and coalesce(started_at, created_at) < now() - make_interval(secs => ${window.unclaimedStaleAfterMs / 1000}))
-                  or lease_expires_at < now() - make_interval(secs => ${window.staleAfterMs / 1000})
-                )
-              order by created_at limit ${window.batch}
-              for update skip locked)
-           returning id, attempt`.execute(k());
-        return rows.rows.map((row) => ({ debateId: row.id, attempt: row.attempt }));
-      }),
+      attempt(() => debateRequeue.stampStale(db.em(), window)),
 
-    unstamp: (debateIds: readonly string[]) =>
-      attempt(() =>
-        k()
-          .updateTable('debates')
-          .set({ requeued_at: null })
-          .where('id', 'in', [...debateIds])
-          .execute(),
-      ).pipe(Effect.asVoid),
+    unstamp: (debateIds: readonly string[]) => attempt(() => debateRequeue.unstamp(db.em(), debateIds)),
 
-    takeOverAll: () =>
-      attempt(async () => {
-        const rows = await k()
-          .updateTable('debates')
-          .set({ requeued_at: sql<Date>`now()`, lease_owner: null, lease_expires_at: null })
-          .where('status', 'in', UNFINISHED)
-          .where(sql<boolean>`lease_owner is distinct from ${nodeId}`)
-          .returning(['id', 'attempt'])
-          .execute();
-        return rows.map((row) => ({ debateId: row.id, attempt: row.attempt }));
-      }),
+    takeOverAll: () => attempt(() => debateRequeue.takeOverAll(db.em(), nodeId)),
   };
 }
 
@@ -467,6 +440,7 @@ async function finishIn(
     });
   }
   const credits = await chargedFor(em, lease.debateId);
+  // By id alone: the fenced update above holds the row in this transaction.
   await k
     .updateTable('debates')
     .set({ cost: sql`jsonb_set(cost, '{credits}', to_jsonb(${credits}::int))` })

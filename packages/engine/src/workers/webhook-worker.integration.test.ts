@@ -57,7 +57,7 @@ describe('the webhook senders of an engine node', () => {
     await t?.cleanup();
   });
 
-  // An event as core's outbox writer queues it (webhooks/outbox.ts): one row, committed.
+  // An event as core's outbox writer queues it (outbox/webhook-outbox.ts): one row, committed.
   const emit = (event: 'chain.created' | 'chain.updated') =>
     t.core.db.execute(
       `insert into webhook_outbox (user_id, event, dedupe_key, payload) values (?, ?, ?, '{}'::jsonb)`,

@@ -1,8 +1,24 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
-import type { DebateTables } from '../debates/tables.ts';
-import type { WebhookTables } from './tables.ts';
+
+/**
+ * The webhook outbox row a change writes in its own transaction, for the webhooks feature to fan out later.
+ * It sits below every feature that reports a change (debates, outcomes, chains) so that none of them imports
+ * webhooks/, which sits above them. The table's entity is webhooks/outbox-entry.entity.ts; the columns this
+ * module touches are spelled out here rather than imported from there (or from debates/), so that it depends
+ * on the database layer only.
+ */
+type OutboxTables = {
+  webhook_outbox: {
+    user_id: string;
+    event: string;
+    debate_id: string | null;
+    dedupe_key: string;
+    payload: unknown;
+  };
+  debates: { id: string; owner_id: string };
+};
 
 /** The webhook events about a debate: its lifecycle and its outcome (the spec's Webhook events). */
 export type DebateWebhookEvent =
@@ -21,7 +37,7 @@ export async function queueDebateWebhook(
   em: EntityManager,
   event: { debateId: string; event: DebateWebhookEvent; dedupeKey: string; payload: Record<string, unknown> },
 ) {
-  await query<WebhookTables & DebateTables>(em)
+  await query<OutboxTables>(em)
     .insertInto('webhook_outbox')
     .columns(['user_id', 'event', 'debate_id', 'dedupe_key', 'payload'])
     .expression((eb) =>
@@ -58,7 +74,7 @@ export async function queueUserWebhook(
     debateId?: string;
   },
 ) {
-  await query<WebhookTables>(em)
+  await query<OutboxTables>(em)
     .insertInto('webhook_outbox')
     .values({
       user_id: event.userId,

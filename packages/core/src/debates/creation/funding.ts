@@ -1,0 +1,152 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { type FundingSource, PLANS, type Plan } from '@verdict/contracts';
+import { sql } from 'kysely';
+import type { AccountTables } from '../../accounts/tables.ts';
+import { chooseFunding, type FundingRoute } from '../../billing/funding.ts';
+import { debitDebate } from '../../billing/ledger.ts';
+import { assertPlanIncludes } from '../../billing/plan-gates.ts';
+import { query } from '../../db/kysely.ts';
+import { AppError } from '../../shared/app-error.ts';
+import { findMembership } from '../../workspaces/access.ts';
+import { assertRight } from '../../workspaces/roles.ts';
+import type { WorkspaceTables } from '../../workspaces/tables.ts';
+import type { DebateTables } from '../tables.ts';
+import type { CreationResources } from './resources.ts';
+
+type Tables = DebateTables & AccountTables & WorkspaceTables;
+
+/** The account a debate is paid from: its creator's, or a workspace debate's owner's. */
+export type Payer = { id: string; plan: Plan; credit_balance: number };
+
+/**
+ * Locks the accounts a debate involves (its creator's and, for a workspace debate, the payer's), always in
+ * id order so two creations locking the same two accounts cannot deadlock, and before any debate row
+ * (ARCHITECTURE.md, "Lock order"). `for no key update`, the lock a balance change takes: creations of one
+ * account still run one after another, while an insert that only references the account (the engine's
+ * webhook row when it finishes a debate) never waits on it.
+ */
+async function lockAccounts(em: EntityManager, creatorId: string, payerId: string): Promise<Payer> {
+  const rows = await query<Tables>(em)
+    .selectFrom('users')
+    .select(['id', 'plan', 'credit_balance'])
+    .where('id', 'in', [...new Set([creatorId, payerId])])
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  const payer = rows.find((row) => row.id === payerId);
+  if (!payer || !rows.some((row) => row.id === creatorId)) {
+    throw new AppError('USER_NOT_FOUND', 'User not found');
+  }
+  return payer;
+}
+
+/**
+ * Who pays for a new debate, locked: its creator, or for a workspace debate the workspace's owner, once
+ * the creator's right to write there (member or above) and the owner's plan (one with workspaces) hold.
+ */
+export async function payerFor(
+  { upgradeUrl }: CreationResources,
+  em: EntityManager,
+  request: { ownerId: string; workspaceId?: string | null | undefined },
+) {
+  if (!request.workspaceId) {
+    return { payer: await lockAccounts(em, request.ownerId, request.ownerId), workspace: null };
+  }
+  const seen = await findMembership(em, request.workspaceId, request.ownerId);
+  if (!seen) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
+  const payer = await lockAccounts(em, request.ownerId, seen.ownerId);
+  // The workspace row first, in the order its deletion locks (workspace, then members): the two never
+  // deadlock. Then the membership again under a share lock: a removal cannot slip in between.
+  await query<Tables>(em)
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', request.workspaceId)
+    .forKeyShare()
+    .execute();
+  const workspace = await findMembership(em, request.workspaceId, request.ownerId, 'share');
+  if (!workspace) throw new AppError('FORBIDDEN', 'You are not a member of this workspace');
+  assertRight(workspace.role, 'writeDebates', workspace);
+  assertPlanIncludes(payer.plan, 'workspaces', upgradeUrl, "the workspace owner's account");
+  return { payer, workspace };
+}
+
+/** Refuses when the account already has `limit` debates pending, running or paused. */
+export async function assertConcurrentRoom(
+  { config }: CreationResources,
+  em: EntityManager,
+  ownerId: string,
+) {
+  const limit = config.debates.concurrentLimit;
+  const active = await query<Tables>(em)
+    .selectFrom('debates')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('status', 'in', ['pending', 'running', 'paused'])
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (active.n >= limit) {
+    throw new AppError('CONCURRENT_LIMIT', `At most ${limit} debates may run at once`, {
+      extra: { activeCount: active.n, limit },
+    });
+  }
+}
+
+/**
+ * Who pays for a debate of `credits` and takes the credits: the concurrent limit first, then the funding
+ * rules (billing/funding.ts), then the debit. `freeTier` is false for a retry: a debate that was paid for
+ * is paid for again, never moved to the free tier.
+ */
+export async function fund(
+  resources: CreationResources,
+  em: EntityManager,
+  request: {
+    ownerId: string;
+    payer: Payer;
+    credits: number;
+    route: FundingRoute;
+    hasProviderKeys: boolean;
+  },
+  debit: { debateId: string; note: string; at: Date; freeTier: boolean },
+): Promise<FundingSource> {
+  const { config, upgradeUrl } = resources;
+  await assertConcurrentRoom(resources, em, request.ownerId);
+  // Counting this month's free-tier debates only matters for a free account its credits do not cover.
+  const needsFreeTier =
+    debit.freeTier && PLANS[request.payer.plan].freeTier && request.payer.credit_balance < request.credits;
+  const funding = chooseFunding({
+    plan: request.payer.plan,
+    balance: request.payer.credit_balance,
+    credits: request.credits,
+    hasProviderKeys: request.hasProviderKeys,
+    freeTier: debit.freeTier
+      ? {
+          used: needsFreeTier ? await freeDebatesThisMonth(em, request.payer.id, debit.at) : 0,
+          monthly: config.debates.freeMonthly,
+        }
+      : null,
+    route: request.route,
+    upgradeUrl,
+  });
+  if (funding.charge > 0) {
+    await debitDebate(em, {
+      ownerId: request.payer.id,
+      credits: funding.charge,
+      debateId: debit.debateId,
+      note: debit.note,
+      at: debit.at,
+    });
+  }
+  return funding.source;
+}
+
+async function freeDebatesThisMonth(em: EntityManager, ownerId: string, now: Date): Promise<number> {
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const row = await query<Tables>(em)
+    .selectFrom('debates')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('funding_source', '=', 'free_tier')
+    .where('created_at', '>=', monthStart.toISOString())
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
