@@ -10,6 +10,7 @@ import { assertAcceptablePassword } from './password-policy.ts';
 import { assertRoomToHash, dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import { Session } from './session.entity.ts';
 import { User } from './user.entity.ts';
+import { insertUser, setUserPlan, setUserRateLimit } from './user-record.ts';
 
 export type NewUser = { email: string; name: string; password?: string | undefined; plan?: Plan };
 export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser };
@@ -35,17 +36,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
     const at = new Date(clock.now());
     try {
       await db.em().transactional(async (em) => {
-        em.create(User, {
-          id,
-          email,
-          name: input.name,
-          passwordHash,
-          plan: input.plan ?? 'free',
-          creditBalance: 0,
-          rateLimitPerMinute: null,
-          createdAt: at,
-        });
-        await em.flush();
+        await insertUser(em, { id, email, name: input.name, passwordHash, plan: input.plan ?? 'free', at });
         await hooks.onAccountCreated(em, id, at);
       });
     } catch (err) {
@@ -131,7 +122,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
     },
 
     setPlan: async (userId: string, plan: Plan) => {
-      if (!(await writePlan(db.em(), userId, plan))) throw new AppError('USER_NOT_FOUND', 'User not found');
+      if (!(await setUserPlan(db.em(), userId, plan))) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
 
     /**
@@ -142,15 +133,11 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
       if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute <= 0)) {
         throw new AppError('VALIDATION_ERROR', 'A rate limit must be a positive integer');
       }
-      const updated = await db.em().nativeUpdate(User, { id: userId }, { rateLimitPerMinute: perMinute });
-      if (updated === 0) throw new AppError('USER_NOT_FOUND', 'User not found');
+      if (!(await setUserRateLimit(db.em(), userId, perMinute))) {
+        throw new AppError('USER_NOT_FOUND', 'User not found');
+      }
     },
   };
-}
-
-/** Sets an account's plan in the caller's transaction (billing's, when a payment changes it); false: no such user. */
-export async function writePlan(em: EntityManager, userId: string, plan: Plan): Promise<boolean> {
-  return (await em.nativeUpdate(User, { id: userId }, { plan })) > 0;
 }
 
 export function toSessionUser(user: User): SessionUser {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { SIGNUP_CREDITS } from '@verdict/contracts';
 import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
+import { addToCreditBalance } from '../accounts/user-record.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
@@ -32,15 +33,9 @@ async function move(
     at: Date;
   },
 ): Promise<number | null> {
-  const db = query<Tables>(em);
-  const updated = await db
-    .updateTable('users')
-    .set({ credit_balance: sql<number>`credit_balance + ${entry.delta}` })
-    .where('id', '=', entry.userId)
-    .returning('credit_balance')
-    .executeTakeFirst();
-  if (!updated) return null;
-  await db
+  const balance = await addToCreditBalance(em, entry.userId, entry.delta);
+  if (balance === null) return null;
+  await query<Tables>(em)
     .insertInto('credit_ledger')
     .values({
       id: sql`gen_random_uuid()`,
@@ -53,7 +48,7 @@ async function move(
       created_at: entry.at,
     })
     .execute();
-  return updated.credit_balance;
+  return balance;
 }
 
 /** A new account's first credits, in the transaction that creates it. */
@@ -162,11 +157,7 @@ export async function creditOnce(
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
-  await db
-    .updateTable('users')
-    .set({ credit_balance: sql<number>`credit_balance + ${credit.credits}` })
-    .where('id', '=', credit.userId)
-    .execute();
+  await addToCreditBalance(em, credit.userId, credit.credits);
   return true;
 }
 

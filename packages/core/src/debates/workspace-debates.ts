@@ -7,6 +7,7 @@ import { AppError, notFound } from '../shared/app-error.ts';
 import { findMembership, type Membership, membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
+import { deleteWorkspace } from '../workspaces/workspace-record.ts';
 import type { DebateRemovalHooks } from './debate-control.ts';
 import type { DebateReads } from './debate-reads.ts';
 import { moveDebateToWorkspace } from './debate-record.ts';
@@ -104,7 +105,7 @@ export function createWorkspaceDebates(
           doomed.map((row) => row.id),
         );
         const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
-        await k.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+        await deleteWorkspace(em, workspaceId);
         for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
       });
     },

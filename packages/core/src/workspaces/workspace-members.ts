@@ -15,6 +15,7 @@ import type { Clock } from '../shared/clock.ts';
 import { lockWorkspace, membershipOf } from './access.ts';
 import { assertRight } from './roles.ts';
 import type { WorkspaceTables } from './tables.ts';
+import { addMember, removeMember, setMemberRole } from './workspace-record.ts';
 import { seatsOf } from './workspace-views.ts';
 
 type Tables = WorkspaceTables & AccountTables;
@@ -115,15 +116,12 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
             { extra: { seats, memberCount, upgradeUrl: plans.upgradeUrl } },
           );
         }
-        await k(em)
-          .insertInto('workspace_members')
-          .values({
-            workspace_id: input.id,
-            user_id: invitee.id,
-            role: input.role,
-            joined_at: new Date(clock.now()),
-          })
-          .execute();
+        await addMember(em, {
+          workspace_id: input.id,
+          user_id: invitee.id,
+          role: input.role,
+          joined_at: new Date(clock.now()),
+        });
         return toMember((await memberRow(em, input.id, invitee.id)) as MemberRow);
       }),
 
@@ -134,11 +132,7 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
         const membership = await membershipOf(em, workspaceId, userId);
         if (memberId !== userId) assertRight(membership.role, 'manageMembers', membership);
         await changeableMember(em, workspaceId, memberId, 'removed');
-        await k(em)
-          .deleteFrom('workspace_members')
-          .where('workspace_id', '=', workspaceId)
-          .where('user_id', '=', memberId)
-          .execute();
+        await removeMember(em, workspaceId, memberId);
       }),
 
     /** PATCH /api/workspaces/:id/members/:userId: admins and the owner; never to or from owner. */
@@ -148,12 +142,7 @@ export function createWorkspaceMembers(db: Database, clock: Clock, plans: PlanGa
         const membership = await membershipOf(em, input.id, userId);
         assertRight(membership.role, 'manageMembers', membership);
         const target = await changeableMember(em, input.id, input.userId, 'given another role');
-        await k(em)
-          .updateTable('workspace_members')
-          .set({ role: input.role })
-          .where('workspace_id', '=', input.id)
-          .where('user_id', '=', input.userId)
-          .execute();
+        await setMemberRole(em, { workspaceId: input.id, userId: input.userId, role: input.role });
         return toMember({ ...target, role: input.role });
       }),
   };

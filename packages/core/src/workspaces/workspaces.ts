@@ -19,6 +19,7 @@ import type { Clock } from '../shared/clock.ts';
 import { lockWorkspace, type Membership, membershipOf } from './access.ts';
 import { assertRight } from './roles.ts';
 import type { WorkspaceTables } from './tables.ts';
+import { addMember, insertWorkspace, updateWorkspace } from './workspace-record.ts';
 import { toWorkspace, WORKSPACE_COLUMNS } from './workspace-views.ts';
 
 type Tables = WorkspaceTables & AccountTables;
@@ -77,27 +78,19 @@ export function createWorkspaces(db: Database, clock: Clock, plans: PlanGates) {
         plans.assertIncludes(owner.plan, 'workspaces');
         const settings = { ...DEFAULT_WORKSPACE_SETTINGS, ...input.settings };
         const at = new Date(clock.now());
-        const row = await k(em)
-          .insertInto('workspaces')
-          .values({
-            owner_id: userId,
-            name: input.name,
-            slug: input.slug,
-            description: input.description ?? null,
-            allow_member_invites: settings.allowMemberInvites,
-            default_debate_mode: settings.defaultDebateMode,
-            require_approval_for_public_debates: settings.requireApprovalForPublicDebates,
-            created_at: at,
-            updated_at: at,
-          })
-          .onConflict((oc) => oc.column('slug').doNothing())
-          .returningAll()
-          .executeTakeFirst();
+        const row = await insertWorkspace(em, {
+          owner_id: userId,
+          name: input.name,
+          slug: input.slug,
+          description: input.description ?? null,
+          allow_member_invites: settings.allowMemberInvites,
+          default_debate_mode: settings.defaultDebateMode,
+          require_approval_for_public_debates: settings.requireApprovalForPublicDebates,
+          created_at: at,
+          updated_at: at,
+        });
         if (!row) throw new AppError('CONFLICT', `The slug "${input.slug}" is taken`);
-        await k(em)
-          .insertInto('workspace_members')
-          .values({ workspace_id: row.id, user_id: userId, role: 'owner', joined_at: at })
-          .execute();
+        await addMember(em, { workspace_id: row.id, user_id: userId, role: 'owner', joined_at: at });
         return toWorkspace(row, { role: 'owner', memberCount: 1, ownerPlan: owner.plan });
       }),
 
@@ -163,24 +156,20 @@ export function createWorkspaces(db: Database, clock: Clock, plans: PlanGates) {
         const membership = await membershipOf(em, input.id, userId);
         assertRight(membership.role, 'update', membership);
         const settings = input.settings ?? {};
-        await k(em)
-          .updateTable('workspaces')
-          .set({
-            ...(input.name === undefined ? {} : { name: input.name }),
-            ...(input.description === undefined ? {} : { description: input.description }),
-            ...(settings.allowMemberInvites === undefined
-              ? {}
-              : { allow_member_invites: settings.allowMemberInvites }),
-            ...(settings.defaultDebateMode === undefined
-              ? {}
-              : { default_debate_mode: settings.defaultDebateMode }),
-            ...(settings.requireApprovalForPublicDebates === undefined
-              ? {}
-              : { require_approval_for_public_debates: settings.requireApprovalForPublicDebates }),
-            updated_at: new Date(clock.now()),
-          })
-          .where('id', '=', input.id)
-          .execute();
+        await updateWorkspace(em, input.id, {
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.description === undefined ? {} : { description: input.description }),
+          ...(settings.allowMemberInvites === undefined
+            ? {}
+            : { allow_member_invites: settings.allowMemberInvites }),
+          ...(settings.defaultDebateMode === undefined
+            ? {}
+            : { default_debate_mode: settings.defaultDebateMode }),
+          ...(settings.requireApprovalForPublicDebates === undefined
+            ? {}
+            : { require_approval_for_public_debates: settings.requireApprovalForPublicDebates }),
+          updated_at: new Date(clock.now()),
+        });
         return view(em, input.id, membership);
       }),
   };
