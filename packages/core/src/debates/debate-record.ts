@@ -136,22 +136,24 @@ export async function addDebateViews(
 
 /**
  * The owner's debate gone for good (its events, turns and snapshot cascade), leaving a tombstone so that
- * deleting it again answers as a success to its owner. The caller locks the row first when something else
- * it writes depends on it.
+ * deleting it again answers as a success to its owner; someone else's debate is left alone, and leaves no
+ * tombstone. The caller locks the row first when something else it writes depends on it.
  */
 export async function removeDebatePermanently(
   em: EntityManager,
   debate: { id: string; ownerId: string },
 ): Promise<void> {
+  const removed = await k(em)
+    .deleteFrom('debates')
+    .where('id', '=', debate.id)
+    .where('owner_id', '=', debate.ownerId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!removed) return;
   await k(em)
     .insertInto('deleted_debates')
     .values({ id: debate.id, owner_id: debate.ownerId })
     .onConflict((c) => c.doNothing())
-    .execute();
-  await k(em)
-    .deleteFrom('debates')
-    .where('id', '=', debate.id)
-    .where('owner_id', '=', debate.ownerId)
     .execute();
 }
 
