@@ -15,18 +15,16 @@ describe("a user's record", () => {
 
   const newUser = async () => {
     const id = randomUUID();
-    await test.core.db
-      .em()
-      .transactional((em) =>
-        insertUser(em, {
-          id,
-          email: `${id}@example.com`,
-          name: 'T',
-          passwordHash: null,
-          plan: 'pro',
-          at: new Date(),
-        }),
-      );
+    await test.core.db.em().transactional((em) =>
+      insertUser(em, {
+        id,
+        email: `${id}@example.com`,
+        name: 'T',
+        passwordHash: null,
+        plan: 'pro',
+        at: new Date(),
+      }),
+    );
     return id;
   };
 
