@@ -4,7 +4,7 @@ import { User } from '../accounts/user.entity.ts';
 /**
  * A webhook event waiting for delivery, written in the same transaction as what it reports (a debate's
  * final state …). The dedupe key makes a second write of the same occurrence a no-op. Only webhook delivery
- * reads it: other background work keeps its own progress (similar/embedding-work, outcomes/score-work).
+ * reads it: other background work keeps its own progress in a table of its own.
  */
 export const WebhookOutboxEntrySchema = defineEntity({
   name: 'WebhookOutboxEntry',
