@@ -89,7 +89,7 @@ export type { NotificationMark, Notifications } from './notifications/notificati
 export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
-export { refreshDueScores, refreshScore, SCORE_EVENTS } from './outcomes/scores.ts';
+export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
 export {
@@ -119,6 +119,7 @@ export {
   embedCompletedDebates,
 } from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
+export { dropStaleEmbeddings, EMBEDDING_BACKLOG_DAYS, queueEmbedding } from './similar/embedding-queue.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
 export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';
