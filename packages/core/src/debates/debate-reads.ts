@@ -3,6 +3,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { offsetOf, type PageNumbers, pageOf } from '../shared/paging.ts';
 import { findMembership, type Membership, membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
@@ -22,13 +23,7 @@ export type DebateListQuery = {
   workspaceId?: string | undefined;
 };
 
-export type DebatePage = {
-  debates: DebateObject[];
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-};
+export type DebatePage = { debates: DebateObject[] } & PageNumbers;
 
 export type DebateReads = ReturnType<typeof createDebateReads>;
 
@@ -140,14 +135,11 @@ export function createDebateReads(db: Database, clock: Clock) {
       const [debates, total] = await db.em().findAndCount(Debate, where, {
         orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
         limit: query.limit,
-        offset: (query.page - 1) * query.limit,
+        offset: offsetOf(query),
       });
       return {
         debates: debates.map(toDebateObject),
-        page: query.page,
-        limit: query.limit,
-        total,
-        totalPages: Math.ceil(total / query.limit),
+        ...pageOf(query, total),
       };
     },
 
