@@ -19,6 +19,19 @@ export const MODE_PANEL: Record<DebateMode, { agents: number; rounds: number; cr
 /** Credits for a comparison (`compare`), whatever its mode. */
 export const COMPARE_CREDITS = 5;
 
+/**
+ * What a list of someone's picks (a chain, a collection) shows of each debate: the one summary shape.
+ * No schema id of its own: each list names its summary (ChainDebateSummary, CollectionDebateSummary).
+ */
+export const DebateSummary = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  status: DebateStatus,
+  mode: DebateMode.nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type DebateSummary = z.infer<typeof DebateSummary>;
+
 export const Recommendation = z.enum([
   'PROCEED',
   'RECONSIDER',
