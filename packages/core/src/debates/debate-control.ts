@@ -4,8 +4,8 @@ import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
+import type { DebateAccess } from './debate-access.ts';
 import { storedHistory } from './debate-history.ts';
-import type { DebateReads } from './debate-reads.ts';
 import type { DebateTables } from './tables.ts';
 
 /**
@@ -30,7 +30,7 @@ export type DebateRemovalHooks = {
 };
 
 export function createDebateControl(
-  reads: DebateReads,
+  access: DebateAccess,
   bus: Bus,
   db: Database,
   hooks: DebateRemovalHooks = {},
@@ -84,7 +84,7 @@ export function createDebateControl(
     },
 
     command: async (userId: string, input: DebateCommandInput): Promise<DebateCommandResult> => {
-      await reads.controlled(userId, input.id);
+      await access.controlled(userId, input.id);
       const command: DebateCommand =
         input.type === 'inject'
           ? { type: 'inject', payload: { content: input.payload?.content ?? '' } }
@@ -105,7 +105,7 @@ export function createDebateControl(
     },
 
     inspect: async (userId: string, id: string): Promise<DebateInspection> => {
-      const debate = await reads.owned(userId, id);
+      const debate = await access.owned(userId, id);
       const { attempt, status } = debate;
       const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
       return reply === 'no_engine'
