@@ -334,6 +334,45 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await after.page.close();
   });
 
+  it('keeps following a debate across an API restart on the same address: every turn once, to the verdict', async () => {
+    const form = await open('/', 'debates-reconnect');
+    const question = `Should the ${mode} platform team freeze deploys during the migration week?`;
+    await form.page.getByLabel('Question').fill(question);
+    await setField(form.page.getByLabel('Agents'), '2');
+    await setField(form.page.getByLabel('Rounds'), '3');
+    await form.page.getByRole('button', { name: 'Start debate' }).click();
+    await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+    const id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
+    await until(
+      () => transcriptItems(form.page).count(),
+      (n) => n >= 1,
+      'the first turn',
+    );
+    // The stream drops with the process; the page reconnects to the same address with Last-Event-ID (in
+    // embedded mode the engine restarts with it and restores the debate).
+    await stack.restartApi({ samePort: true });
+    await visible(form.page.getByRole('heading', { name: 'Verdict' }));
+    const shown = await transcriptItems(form.page).evaluateAll((items) => items.map((item) => item.id));
+    expect(new Set(shown).size, JSON.stringify(shown)).toBe(shown.length);
+    const session = await sessionOf(context, stack.baseUrl);
+    const chart = expectBody(
+      await session.GET('/api/debates/{id}/statechart', { params: { path: { id } } }),
+      200,
+    );
+    const stored = (chart.events ?? [])
+      .filter((event) => event.type === 'argument' || event.type === 'rebuttal')
+      .map((event) => `claim-${String(event.data.claimId)}`);
+    expect(stored.length).toBeGreaterThanOrEqual(2 * 3);
+    expect(shown).toEqual(stored);
+    // While the process was down the browser noted the broken stream and each refused reconnect: expected
+    // here, and the only problems allowed (an uncaught error or a CSP violation still fails the page).
+    const networkNotes = form.problems.filter((problem) => /^console error: .*net::ERR_/.test(problem));
+    expect(networkNotes.length, JSON.stringify(form.problems)).toBeGreaterThan(0);
+    form.problems.splice(0, form.problems.length, ...form.problems.filter((p) => !networkNotes.includes(p)));
+    await checkPage(form, mode, 'live-after-reconnect');
+    await form.page.close();
+  });
+
   if (mode === 'distributed') {
     it('marks the hand-over on the chart when the engine node running a debate is killed', async () => {
       const d = distributed as DistributedStack;

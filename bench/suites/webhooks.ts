@@ -79,7 +79,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     node.start();
 
     // First, while the node has nothing to send. Only webhook_deliveries is counted: the senders' claims and
-    // the scout read it, nothing else does (the fan-out and the score worker read webhook_outbox). A backend
+    // the scout read it, nothing else does (the fan-out reads webhook_outbox). A backend
     // reports its statistics within a second while busy but up to 10 s after it goes idle: measured after
     // the burst, the burst's late reports would land in the window.
     log(`idle: ${IDLE_MS / 1000} s with nothing to send`);

@@ -217,6 +217,12 @@ export async function expectCompleteAndConsistent(
   );
   expect(new Set(outbox.map((row) => row.event))).toEqual(new Set(['debate.completed']));
 
+  // Each completed debate's embedding was queued with its verdict: still waiting, or done.
+  const embedding = await core.db.execute<{ debate_id: string }>(
+    'select debate_id from embedding_queue union all select debate_id from debate_embeddings',
+  );
+  expect(embedding.map((row) => row.debate_id).sort()).toEqual([...ids].sort());
+
   const events = await core.db.execute<EventRow>(
     'select debate_id, attempt, seq, type, data from debate_events order by debate_id, attempt, seq',
   );

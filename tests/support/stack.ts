@@ -43,7 +43,11 @@ export type Stack = {
   /** The account's own rate limit (requests per minute). */
   setRateLimit: (email: string, perMinute: number) => Promise<void>;
   /** Stops the API process (SIGTERM) and starts it again on the same data. */
-  restartApi: () => Promise<void>;
+  /**
+   * Stops the API process and starts it again, on a new port unless `samePort` (what a page that is open
+   * across the restart needs: its origin is the old address).
+   */
+  restartApi: (options?: { samePort?: boolean }) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -93,9 +97,9 @@ export async function startDistributedStack(
       return api;
     },
     ...operatorCommands({ DATABASE_URL: settings.DATABASE_URL, DATABASE_SCHEMA: settings.DATABASE_SCHEMA }),
-    restartApi: async () => {
+    restartApi: async (options) => {
       await api.stop();
-      api = await startApi(settings);
+      api = await startApi(options?.samePort ? { ...settings, PORT: portOf(api) } : settings);
     },
     engine,
     db,
@@ -130,13 +134,15 @@ async function startEmbeddedStack(label: string, env: Record<string, string>): P
       return api;
     },
     ...operatorCommands({ DATA_DIR: dataDir }),
-    restartApi: async () => {
+    restartApi: async (options) => {
       await api.stop();
-      api = await startApi(settings);
+      api = await startApi(options?.samePort ? { ...settings, PORT: portOf(api) } : settings);
     },
     stop: () => inOrder([() => api.stop(), () => rm(dataDir, { recursive: true, force: true })]),
   };
 }
+
+const portOf = (api: RunningProcess) => new URL(api.baseUrl).port;
 
 /** Runs every step, one after the other, whatever fails; then fails with the first failure, if any. */
 async function inOrder(steps: (() => Promise<unknown>)[]) {

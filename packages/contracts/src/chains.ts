@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DebateMode, DebateStatus, Recommendation } from './debates.ts';
+import { DebateSummary, Recommendation } from './debates.ts';
 import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
 
@@ -34,18 +34,11 @@ export const AddChainDebateInput = z.strictObject({
 export type AddChainDebateInput = z.infer<typeof AddChainDebateInput>;
 
 /** What a chain shows of each of its debates: enough to follow the line of decisions. */
-export const ChainDebateSummary = z
-  .object({
-    id: z.uuid(),
-    question: z.string(),
-    status: DebateStatus,
-    mode: DebateMode.nullable(),
-    createdAt: z.iso.datetime(),
-    recommendation: Recommendation.nullable().meta({ description: 'null until the debate completed' }),
-    confidence: z.number().min(0).max(1).nullable().meta({ description: '0–1; null until completed' }),
-    oneLiner: z.string().nullable().meta({ description: 'null until the debate completed' }),
-  })
-  .meta({ id: 'ChainDebateSummary' });
+export const ChainDebateSummary = DebateSummary.extend({
+  recommendation: Recommendation.nullable().meta({ description: 'null until the debate completed' }),
+  confidence: z.number().min(0).max(1).nullable().meta({ description: '0–1; null until completed' }),
+  oneLiner: z.string().nullable().meta({ description: 'null until the debate completed' }),
+}).meta({ id: 'ChainDebateSummary' });
 export type ChainDebateSummary = z.infer<typeof ChainDebateSummary>;
 
 /**

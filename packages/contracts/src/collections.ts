@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DebateMode, DebateStatus } from './debates.ts';
+import { DebateSummary } from './debates.ts';
 import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
 
@@ -94,15 +94,7 @@ export const ReorderCollectionInput = z.strictObject({
 export type ReorderCollectionInput = z.infer<typeof ReorderCollectionInput>;
 
 /** What a collection shows of each of its debates. */
-export const CollectionDebateSummary = z
-  .object({
-    id: z.uuid(),
-    question: z.string(),
-    status: DebateStatus,
-    mode: DebateMode.nullable(),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: 'CollectionDebateSummary' });
+export const CollectionDebateSummary = DebateSummary.meta({ id: 'CollectionDebateSummary' });
 
 export const CollectionItem = z
   .object({

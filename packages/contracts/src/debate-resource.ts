@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DebateCost, DebateMode, DebateStatus, Recommendation, Verdict } from './debates.ts';
+import {
+  COMPARE_CREDITS,
+  DebateCost,
+  DebateMode,
+  DebateStatus,
+  MODE_PANEL,
+  Recommendation,
+  Verdict,
+} from './debates.ts';
 import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
 
@@ -225,8 +233,13 @@ export const CreatedDebate = z
   .meta({ id: 'CreatedDebate' });
 export type CreatedDebate = z.infer<typeof CreatedDebate>;
 
-/** Credits per debate on hosted keys. */
-export const MODE_CREDITS = { fast: 1, balanced: 3, thorough: 8, compare: 5 } as const;
+/** Credits per debate on hosted keys, as MODE_PANEL and COMPARE_CREDITS set them. */
+export const MODE_CREDITS: Readonly<Record<DebateMode | 'compare', number>> = {
+  fast: MODE_PANEL.fast.credits,
+  balanced: MODE_PANEL.balanced.credits,
+  thorough: MODE_PANEL.thorough.credits,
+  compare: COMPARE_CREDITS,
+};
 
 /** GET /v1/verdicts query. */
 export const VerdictListQuery = z.object({

@@ -6,12 +6,31 @@ export type DebateMode = z.infer<typeof DebateMode>;
 export const DebateStatus = z.enum(['pending', 'running', 'paused', 'completed', 'failed']);
 export type DebateStatus = z.infer<typeof DebateStatus>;
 
-/** Agents and rounds per mode (v1 guide); `agentCount` 2–7 and `maxRounds` 1–5 override them. */
+/**
+ * Agents, rounds and credits per mode (v1 guide): the one table of what a mode is and costs on hosted keys.
+ * `agentCount` 2–7 and `maxRounds` 1–5 override the panel; they never change the price.
+ */
 export const MODE_PANEL: Record<DebateMode, { agents: number; rounds: number; credits: number }> = {
   fast: { agents: 3, rounds: 1, credits: 1 },
   balanced: { agents: 5, rounds: 2, credits: 3 },
   thorough: { agents: 8, rounds: 3, credits: 8 },
 };
+
+/** Credits for a comparison (`compare`), whatever its mode. */
+export const COMPARE_CREDITS = 5;
+
+/**
+ * What a list of someone's picks (a chain, a collection) shows of each debate: the one summary shape.
+ * No schema id of its own: each list names its summary (ChainDebateSummary, CollectionDebateSummary).
+ */
+export const DebateSummary = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  status: DebateStatus,
+  mode: DebateMode.nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type DebateSummary = z.infer<typeof DebateSummary>;
 
 export const Recommendation = z.enum([
   'PROCEED',

@@ -19,6 +19,7 @@ import { openServiceDatabase } from './database.ts';
 import type { Database } from './db/orm.ts';
 import type { TransactionTimeout } from './db/transaction-guard.ts';
 import { createDebateCreation } from './debates/creation.ts';
+import { createDebateAccess } from './debates/debate-access.ts';
 import { createDebateAnalytics } from './debates/debate-analytics.ts';
 import { createDebateControl } from './debates/debate-control.ts';
 import { createDebateEvents } from './debates/debate-events.ts';
@@ -106,7 +107,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
           throw error;
         })
       : memoryBus();
-  const debateReads = createDebateReads(db, clock);
+  const debateAccess = createDebateAccess(db);
+  const debateReads = createDebateReads(db, clock, debateAccess);
   const debateCreation = createDebateCreation(db, bus, clock, config, onError);
   const views = createViewCounter(db, onError);
   const notifications = createNotifications(
@@ -134,32 +136,33 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     clock,
     db,
     bus,
+    debateAccess,
     debateReads,
     debateEvents: createDebateEvents(db, bus.events),
     /** Readiness: resolves when the database answers within two seconds. */
     checkDatabase: () => db.ping(2000),
     // A deleted debate's outcome leaves its owner's score at once (the outcome row goes with the debate),
     // and its collections close the gap it leaves.
-    debateControl: createDebateControl(debateReads, bus, db, {
+    debateControl: createDebateControl(debateAccess, bus, db, {
       beforeRemoval: collections.dropDebates,
       afterRemoval: refreshScore,
     }),
     debateCreation,
-    debateAnalytics: createDebateAnalytics(db, debateReads),
+    debateAnalytics: createDebateAnalytics(db, debateAccess),
     accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
     billing: createBilling(db, clock),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
     outcomes: createOutcomes(db, clock),
-    argumentVotes: createArgumentVotes(db, clock, debateReads),
-    polls: createPolls(db, clock, debateReads),
+    argumentVotes: createArgumentVotes(db, clock, debateAccess),
+    polls: createPolls(db, clock, debateAccess),
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
     collections,
     chains: createChains(db, clock),
-    sharing: createSharing(db, clock, debateReads, views, config.appUrl),
+    sharing: createSharing(db, clock, debateAccess, views, config.appUrl),
     forks: createForks(db, clock, debateCreation.create, notifications, email),
-    comments: createComments(db, clock, notifications, email),
+    comments: createComments(db, clock, debateAccess, notifications, email),
     notifications,
     recommendations: createRecommendations(db, clock),
     plans,
@@ -167,7 +170,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     workspaceMembers: createWorkspaceMembers(db, clock, plans),
     // Deleting a workspace deletes its debates: they leave their collections, and their owners' scores are
     // recomputed, in the same transaction.
-    workspaceDebates: createWorkspaceDebates(db, bus, debateReads, plans.upgradeUrl, {
+    workspaceDebates: createWorkspaceDebates(db, bus, debateAccess, plans.upgradeUrl, {
       beforeRemoval: collections.dropDebates,
       afterRemoval: refreshScore,
     }),
@@ -195,7 +198,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     blobs,
     // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:
     // WEBHOOK_ALLOW_PRIVATE relaxes both alike; WEBHOOK_ALLOW_HTTP is the webhooks' alone.
-    attachments: createAttachments(db, clock, plans, blobs, debateReads, {
+    attachments: createAttachments(db, clock, plans, blobs, debateAccess, {
       ...options.pageFetch,
       policy: {
         allowPrivate: config.webhooks.allowPrivate,

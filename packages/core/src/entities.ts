@@ -26,6 +26,7 @@ import { ApiKey } from './keys/api-key.entity.ts';
 import { Notification } from './notifications/notification.entity.ts';
 import { NotificationPreferences } from './notifications/notification-preferences.entity.ts';
 import { Outcome } from './outcomes/outcome.entity.ts';
+import { ScoreWork } from './outcomes/score-work.entity.ts';
 import { UserScore } from './outcomes/user-score.entity.ts';
 import { RateLimitCounter } from './ratelimit/rate-limit-counter.entity.ts';
 import { ArgumentVote } from './reactions/argument-vote.entity.ts';
@@ -36,6 +37,7 @@ import { ScheduledRun } from './scheduled-debates/scheduled-run.entity.ts';
 import { SearchHistory } from './search/search-history.entity.ts';
 import { ShareLink } from './sharing/share-link.entity.ts';
 import { DebateEmbedding } from './similar/debate-embedding.entity.ts';
+import { EmbeddingWork } from './similar/embedding-work.entity.ts';
 import { KeyUsage } from './usage/key-usage.entity.ts';
 import { WebhookOutboxEntry } from './webhooks/outbox-entry.entity.ts';
 import { Webhook } from './webhooks/webhook.entity.ts';
@@ -59,6 +61,7 @@ export const entities = [
   RateLimitCounter,
   Outcome,
   UserScore,
+  ScoreWork,
   Collection,
   CollectionItem,
   DecisionChain,
@@ -68,6 +71,7 @@ export const entities = [
   Notification,
   NotificationPreferences,
   DebateEmbedding,
+  EmbeddingWork,
   ArgumentVote,
   Poll,
   PollVote,

@@ -53,6 +53,7 @@ export {
   type DebateRequest,
 } from './debates/creation.ts';
 export type { Debate } from './debates/debate.entity.ts';
+export { createDebateAccess, type DebateAccess } from './debates/debate-access.ts';
 export type { DebateInspection } from './debates/debate-control.ts';
 export type { DebateEvents, StoredEvent, TimedEvent } from './debates/debate-events.ts';
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
@@ -91,7 +92,7 @@ export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
-export { refreshDueScores, refreshScore, SCORE_EVENTS } from './outcomes/scores.ts';
+export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
 export {
@@ -121,6 +122,7 @@ export {
   embedCompletedDebates,
 } from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
+export { dropStaleEmbeddings, EMBEDDING_BACKLOG_DAYS, queueEmbedding } from './similar/embedding-queue.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
 export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';

@@ -7,8 +7,8 @@ import {
   type Services,
 } from '@verdict/core';
 import type { FastifyRequest } from 'fastify';
-import { lookUpKey } from '../http/usage-counting.ts';
-import { type Caller, presentedKey, SESSION_COOKIE } from '../trpc/context.ts';
+import { type Caller, presentedKey, SESSION_COOKIE } from './credentials.ts';
+import { lookUpKey } from './key-lookup.ts';
 
 /** Whether the request brings credentials (a key, or a session cookie), valid or not. */
 export const bringsCredentials = (req: FastifyRequest) =>

@@ -1,5 +1,5 @@
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../trpc/init.ts';
+import type { Meta } from '../trpc/meta.ts';
 
 type Def = { type: string; coerce?: boolean; [key: string]: unknown };
 type Schema = { _zod: { def: Def } };

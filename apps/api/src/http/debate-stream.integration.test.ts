@@ -13,6 +13,7 @@ import {
 import { createEngineNode, type EngineNode } from '@verdict/engine';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../auth/credentials.ts';
 import {
   createKey,
   expectError,
@@ -21,7 +22,6 @@ import {
   startServer,
   type TestUser,
 } from '../testing/http-harness.ts';
-import { SESSION_COOKIE } from '../trpc/context.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 
 // ---- a small SSE client -------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ export function registerDebateStreams(
     const { caller, notStreamed } = await openStream(core, req, credentials, headers, routeEndpoint(req));
     const { id } = parse(Params, req.params, '');
     const requested = lastEventId(req);
-    const debate = await core.debateReads.visible(caller.userId, id);
+    const debate = await core.debateAccess.visible(caller.userId, id);
     const stored = await core.debateEvents.storedAfter(id, debate.attempt, requested);
     if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
       return {

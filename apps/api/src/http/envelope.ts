@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, errorStatus } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import type { FastifyError, FastifyReply } from 'fastify';
@@ -11,6 +12,15 @@ export function envelopeOf(error: AppError): ErrorEnvelope {
       ...(error.details ? { details: error.details } : {}),
     },
   };
+}
+
+/**
+ * The envelope on a raw response, for a route that took the response over (a stream that fails after
+ * `reply.hijack()`, before sending anything): the same status, headers and body as sendAppError.
+ */
+export function writeAppError(res: ServerResponse, error: AppError) {
+  res.writeHead(errorStatus(error.code), { 'Content-Type': 'application/json', ...error.headers });
+  res.end(JSON.stringify(envelopeOf(error)));
 }
 
 export function sendAppError(reply: FastifyReply, error: AppError) {

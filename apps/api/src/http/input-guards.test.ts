@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findNulPath, jsonDepthExceeds, MAX_JSON_DEPTH } from './input-guards.ts';
+import { findNulPath } from '../trpc/nul-characters.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './input-guards.ts';
 
 describe('JSON depth check', () => {
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
-import { sendAppError } from './envelope.ts';
+import { sendAppError, writeAppError } from './envelope.ts';
 import { nodeSseWriter } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
@@ -14,6 +14,11 @@ export type NotificationStreamOptions = {
 
 /** Notifications read per query when catching up (a reconnect after a long time reads several batches). */
 const CATCH_UP_BATCH = 100;
+
+/** A stream that could not subscribe: nothing was sent, so the client may retry at once. */
+const tryAgainShortly = new AppError('SERVICE_UNAVAILABLE', 'Try again shortly', {
+  headers: { 'Retry-After': '1' },
+});
 
 const LastEventId = z.uuid('Must be the id of a notification this stream sent');
 
@@ -127,10 +132,7 @@ export function registerNotificationStream(
       open.delete(end);
       stopFollowing?.();
       ended = true;
-      if (!res.headersSent) {
-        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
-        res.end(JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Try again shortly' } }));
-      }
+      if (!res.headersSent) writeAppError(res, tryAgainShortly);
       return;
     }
     if (ended) return;

@@ -1,6 +1,6 @@
 import { AppError } from '@verdict/core';
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../trpc/init.ts';
+import type { Meta } from '../trpc/meta.ts';
 
 type Def = { type: string; innerType?: Schema; in?: Schema; shape?: Record<string, Schema> };
 type Schema = { _zod: { def: Def } };

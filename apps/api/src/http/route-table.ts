@@ -1,7 +1,7 @@
 import { AppError } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../trpc/init.ts';
+import { type Meta, routeTemplate } from '../trpc/meta.ts';
 
 type Route = { segments: string[]; methods: Set<string>; template: string };
 
@@ -9,21 +9,6 @@ const PARAMETER = /^(\{\w+\}|:\w+)$/;
 
 /** "/api/debates/{id}" and "/api/debates/:id" alike: a parameter segment matches any one segment. */
 const segmentsOf = (path: string) => path.split('/').map((s) => (PARAMETER.test(s) ? '*' : s));
-
-const templates = new Map<string, string>();
-
-/**
- * A path as Fastify writes it: "/v1/verdicts/{id}" is "/v1/verdicts/:id". Remembered, as procedures ask it
- * on every call; only the routes' own paths are ever asked.
- */
-export function routeTemplate(path: string): string {
-  let template = templates.get(path);
-  if (template === undefined) {
-    template = path.replace(/\{(\w+)\}/g, ':$1');
-    templates.set(path, template);
-  }
-  return template;
-}
 
 const matches = (pattern: string[], path: string[]) =>
   pattern.length === path.length && pattern.every((segment, i) => segment === '*' || segment === path[i]);

@@ -2,7 +2,7 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import { AppError, type Config } from '@verdict/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { presentedKey } from '../trpc/context.ts';
+import { presentedKey } from '../auth/credentials.ts';
 import { sendAppError } from './envelope.ts';
 
 /**

@@ -1,30 +1,10 @@
 import { UNMATCHED_ENDPOINT } from '@verdict/contracts';
-import type { KeyPrincipal, Services } from '@verdict/core';
+import type { Services } from '@verdict/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import { presentedKey } from '../trpc/context.ts';
+import { presentedKey } from '../auth/credentials.ts';
+import { keyWasLookedUp, lookUpKey } from '../auth/key-lookup.ts';
 import type { RouteTable } from './route-table.ts';
-
-/** Requests whose presented key has been looked up: counted then if it was valid, never again. */
-const keyLookedUp = new WeakSet<object>();
-
-/**
- * Looks up the API key a request presents; when it is valid, counts the request in the key's usage under
- * `endpoint` (a route template). Counted as soon as the key is known, before the rate limit or the route
- * decides, so refused requests (4xx, 429) count as well. Only an in-memory addition: core's usage writes
- * the counts once a second.
- */
-export async function lookUpKey(
-  core: Services,
-  req: FastifyRequest,
-  raw: string,
-  endpoint: string,
-): Promise<KeyPrincipal | null> {
-  keyLookedUp.add(req.raw);
-  const principal = await core.apiKeys.authenticate(raw);
-  if (principal) core.usage.count(principal.keyId, endpoint);
-  return principal;
-}
 
 /** The template of a plain Fastify route serving `req` ("/v1/verdicts/:id/stream"). */
 export const routeEndpoint = (req: FastifyRequest): string => req.routeOptions.url ?? UNMATCHED_ENDPOINT;
@@ -56,7 +36,7 @@ export function registerUsageCounting(
 
   const lookups = new Set<Promise<void>>();
   app.addHook('onResponse', async (request) => {
-    if (keyLookedUp.has(request.raw)) return;
+    if (keyWasLookedUp(request)) return;
     const raw = presentedKey(request);
     if (raw === null) return;
     const lookup: Promise<void> = lookUpKey(core, request, raw, endpointOf(request))

@@ -8,7 +8,7 @@ import { DebateEventData, type ErrorCode, errorStatus } from '@verdict/contracts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../router.ts';
 import { type Harness, startServer } from '../testing/http-harness.ts';
-import type { Meta } from '../trpc/init.ts';
+import type { Meta } from '../trpc/meta.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const BIN = join(REPO_ROOT, 'node_modules/.bin');

@@ -1,5 +1,5 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../trpc/init.ts';
+import type { Meta } from '../trpc/meta.ts';
 import { errorComponents, HEADERS, type HeaderName, headerRefs } from './components.ts';
 import { plainRoutePaths } from './plain-routes.ts';
 import { errorResponses, type Response, SECURITY_BY_AUTH, SECURITY_SCHEMES } from './responses.ts';

@@ -1,5 +1,5 @@
 import { errorSchemaName, errorStatus } from '@verdict/contracts';
-import type { AuthKind } from '../trpc/init.ts';
+import type { AuthKind } from '../trpc/meta.ts';
 import { type HeaderName, headerRefs } from './components.ts';
 
 export type Response = {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@verdict/contracts';
-import type { Meta } from '../trpc/init.ts';
+import type { Meta } from '../trpc/meta.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

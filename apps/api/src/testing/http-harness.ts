@@ -11,9 +11,9 @@ import { createTestCore, newUserCredentials, type TestDatabase } from '@verdict/
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { expect } from 'vitest';
+import { SESSION_COOKIE } from '../auth/credentials.ts';
 import { buildServer, type ServerOptions } from '../http/server.ts';
 import type { AppRouter } from '../router.ts';
-import { SESSION_COOKIE } from '../trpc/context.ts';
 
 export type RequestOptions = {
   /** Sent as JSON with Content-Type application/json. */

@@ -1,37 +1,12 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { type ErrorCode, errorStatus } from '@verdict/contracts';
+import { errorStatus } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
-import type { OpenApiMeta } from 'trpc-to-openapi';
-import { authenticate, authenticateIfPresented } from '../auth/authenticate.ts';
-import { findNulPath, nulRefused } from '../http/input-guards.ts';
-import { routeTemplate } from '../http/route-table.ts';
+import { authenticate, authenticateIfPresented, type Credentials } from '../auth/authenticate.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
-
-export type AuthKind = 'none' | 'user' | 'key' | 'optional';
-
-/**
- * What a route can fail with beyond what every route of its kind can (authentication, rate limits, body
- * parsing, CSRF, 500 — see openapi/route-errors.ts), and what each failure means on this route.
- */
-export type RouteErrors = Partial<Record<ErrorCode, string>>;
-
-export type Meta = OpenApiMeta<{
-  /** Which credentials the route accepts: none, session cookie or key (/api), key only (/v1). */
-  auth?: AuthKind;
-  /** REST success status; tRPC keeps 200. */
-  successStatus?: 200 | 201 | 204;
-  /** Marks the route deprecated: Deprecation, Sunset and Link headers, and `deprecated` in OpenAPI. */
-  deprecation?: { sunset: Date; link: string };
-  errors?: RouteErrors;
-  /** Sends X-RateLimit-* although it takes no credentials (sign-up's per-IP budget). */
-  rateLimitHeaders?: boolean;
-  /** A route the interface specification does not name: marked as an extension in the document. */
-  extension?: boolean;
-  /** Its success sets (or clears) the session cookie: Set-Cookie in the document. */
-  setsSessionCookie?: boolean;
-}>;
+import { type AuthKind, type Meta, routeTemplate } from './meta.ts';
+import { findNulPath, nulRefused } from './nul-characters.ts';
 
 const t = initTRPC
   .context<Context>()
@@ -89,48 +64,34 @@ const refuseNulCharacters = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = base.meta({ auth: 'none' }).use(refuseNulCharacters);
 
+type BaseContext = Context & { endpoint: string };
+
+/**
+ * A procedure that takes credentials: `identify` names the caller (or throws 401/429), counted under the
+ * procedure's endpoint with its X-RateLimit-* headers; then the NUL guard, as for every procedure.
+ */
+const authenticated = <C>(auth: AuthKind, identify: (ctx: BaseContext) => Promise<C>) =>
+  base
+    .meta({ auth })
+    .use(async ({ ctx, next }) => next({ ctx: { caller: await identify(ctx) } }))
+    .use(refuseNulCharacters);
+
+const withCredentials = (credentials: Credentials) => (ctx: BaseContext) =>
+  authenticate(ctx.services, ctx.req, credentials, ctx.response.headers, { endpoint: ctx.endpoint });
+
 /** /api routes: an API key when one is presented, else the dashboard session cookie. */
-export const userProcedure = base
-  .meta({ auth: 'user' })
-  .use(async ({ ctx, next }) =>
-    next({
-      ctx: {
-        caller: await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers, {
-          endpoint: ctx.endpoint,
-        }),
-      },
-    }),
-  )
-  .use(refuseNulCharacters);
+export const userProcedure = authenticated('user', withCredentials('user'));
 
 /**
  * /api reads of public resources: `caller` is who brings a key or session cookie, or null for an anonymous
  * reader (limited per client IP). Bad credentials are still a 401.
  */
-export const optionalUserProcedure = base
-  .meta({ auth: 'optional' })
-  .use(async ({ ctx, next }) =>
-    next({
-      ctx: {
-        caller: await authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, ctx.endpoint),
-      },
-    }),
-  )
-  .use(refuseNulCharacters);
+export const optionalUserProcedure = authenticated('optional', (ctx) =>
+  authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, ctx.endpoint),
+);
 
 /** /v1 routes: an API key is required. */
-export const keyProcedure = base
-  .meta({ auth: 'key' })
-  .use(async ({ ctx, next }) =>
-    next({
-      ctx: {
-        caller: await authenticate(ctx.services, ctx.req, 'key', ctx.response.headers, {
-          endpoint: ctx.endpoint,
-        }),
-      },
-    }),
-  )
-  .use(refuseNulCharacters);
+export const keyProcedure = authenticated('key', withCredentials('key'));
 
 /**
  * /v1 routes about the calling key itself (GET /v1/usage): they need an API key like keyProcedure's, but a
@@ -138,15 +99,10 @@ export const keyProcedure = base
  * answer for) instead of being taken for a caller with no credentials (401 UNAUTHORIZED). The session is
  * still checked and counted against its account first, like any authenticated request.
  */
-export const callingKeyProcedure = base
-  .meta({ auth: 'key' })
-  .use(async ({ ctx, next }) => {
-    const caller = await authenticate(ctx.services, ctx.req, 'user', ctx.response.headers, {
-      endpoint: ctx.endpoint,
-    });
-    if (!caller.key) {
-      throw new AppError('API_KEY_REQUIRED', 'This route answers for an API key: send one, not a session');
-    }
-    return next({ ctx: { caller: { ...caller, key: caller.key } } });
-  })
-  .use(refuseNulCharacters);
+export const callingKeyProcedure = authenticated('key', async (ctx) => {
+  const caller = await withCredentials('user')(ctx);
+  if (!caller.key) {
+    throw new AppError('API_KEY_REQUIRED', 'This route answers for an API key: send one, not a session');
+  }
+  return { ...caller, key: caller.key };
+});

@@ -13,7 +13,7 @@ import type { AccountTables } from '../accounts/tables.ts';
 import type { PlanGates } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateReads } from '../debates/debate-reads.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
 import { AppError, notFound, serviceBusy } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ATTACHMENT_COLUMNS, toAttachment } from './attachment-views.ts';
@@ -52,7 +52,7 @@ export function createAttachments(
   clock: Clock,
   plans: PlanGates,
   blobs: BlobStore,
-  reads: Pick<DebateReads, 'visible'>,
+  access: Pick<DebateAccess, 'visible'>,
   pageFetch: PageFetchOptions,
 ) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
@@ -270,7 +270,7 @@ export function createAttachments(
      * FORBIDDEN, anyone else NOT_FOUND. The delete then locks the owner's own debate.
      */
     remove: async (userId: string, debateId: string, attachmentId: string): Promise<void> => {
-      const debate = await reads.visible(userId, debateId);
+      const debate = await access.visible(userId, debateId);
       if (debate.owner.id !== userId) {
         throw new AppError('FORBIDDEN', 'Only the debate owner may delete its attachments');
       }

@@ -10,6 +10,7 @@ import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
+import { offsetOf, pageOf } from '../shared/paging.ts';
 import type { BillingTables } from './tables.ts';
 
 type Tables = BillingTables & AccountTables;
@@ -52,17 +53,14 @@ export function createInvoices(db: Database) {
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(filter.limit)
-          .offset((filter.page - 1) * filter.limit)
+          .offset(offsetOf(filter))
           .execute(),
         own.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.total);
       return {
         invoices: rows.map(toInvoice),
-        page: filter.page,
-        limit: filter.limit,
-        total,
-        totalPages: Math.ceil(total / filter.limit),
+        ...pageOf(filter, total),
       };
     },
 

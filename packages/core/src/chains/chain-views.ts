@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Chain, ChainDebateSummary, ChainNode, ChainRelationship, Verdict } from '@verdict/contracts';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
+import { DEBATE_SUMMARY_COLUMNS, toDebateSummary } from '../debates/debate-summary.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { ChainTables } from './tables.ts';
 
@@ -72,10 +73,7 @@ export async function readStoredNodes(em: EntityManager, chainId: string): Promi
       'n.parent_debate_id',
       'n.relationship',
       'n.added_at',
-      'd.question',
-      'd.status',
-      'd.mode',
-      'd.created_at',
+      ...DEBATE_SUMMARY_COLUMNS,
       'd.verdict',
       'd.deleted_at',
     ])
@@ -84,7 +82,7 @@ export async function readStoredNodes(em: EntityManager, chainId: string): Promi
     .execute();
   return rows.map((row) => {
     // A verdict counts once the debate completed (a retried debate may hold an earlier attempt's).
-    const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
+    const verdict = row.summary_status === 'completed' ? (row.verdict as Verdict | null) : null;
     return {
       debateId: row.debate_id,
       parentDebateId: row.parent_debate_id ?? null,
@@ -92,11 +90,7 @@ export async function readStoredNodes(em: EntityManager, chainId: string): Promi
       addedAt: new Date(row.added_at).toISOString(),
       deleted: row.deleted_at !== null && row.deleted_at !== undefined,
       debate: {
-        id: row.debate_id,
-        question: row.question,
-        status: row.status,
-        mode: row.mode ?? null,
-        createdAt: new Date(row.created_at).toISOString(),
+        ...toDebateSummary(row),
         recommendation: verdict?.recommendation ?? null,
         confidence: verdict?.confidence ?? null,
         oneLiner: verdict?.oneLiner ?? null,

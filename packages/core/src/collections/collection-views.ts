@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Collection, CollectionItem } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
+import { DEBATE_SUMMARY_COLUMNS, toDebateSummary } from '../debates/debate-summary.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { CollectionTables } from './tables.ts';
 
@@ -55,14 +56,7 @@ export async function readItems(
   let select = query<Tables>(em)
     .selectFrom('collection_items as ci')
     .innerJoin('debates as d', 'd.id', 'ci.debate_id')
-    .select([
-      'ci.debate_id',
-      'ci.added_at',
-      'd.question',
-      'd.status',
-      'd.mode',
-      'd.created_at as debate_created_at',
-    ])
+    .select(['ci.debate_id', 'ci.added_at', ...DEBATE_SUMMARY_COLUMNS])
     .where('ci.collection_id', '=', collectionId)
     .where('d.deleted_at', 'is', null)
     .orderBy('ci.position');
@@ -72,12 +66,6 @@ export async function readItems(
     debateId: row.debate_id,
     order,
     addedAt: new Date(row.added_at).toISOString(),
-    debate: {
-      id: row.debate_id,
-      question: row.question,
-      status: row.status,
-      mode: row.mode ?? null,
-      createdAt: new Date(row.debate_created_at).toISOString(),
-    },
+    debate: toDebateSummary(row),
   }));
 }

@@ -3,7 +3,7 @@ import type { Comment, CommentPage } from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateTables } from '../debates/tables.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { recordNotification } from '../notifications/record.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
@@ -11,13 +11,9 @@ import type { Clock } from '../shared/clock.ts';
 import { storableInstant } from '../shared/storable-instant.ts';
 import { clip } from '../shared/text.ts';
 import type { SharingTables } from '../sharing/tables.ts';
-import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { CommentTables } from './tables.ts';
 
-type Tables = CommentTables & DebateTables & AccountTables & SharingTables & WorkspaceTables;
-
-/** A user id no account has, for a join that must match nobody when the caller is signed out. */
-const NOBODY = '00000000-0000-0000-0000-000000000000';
+type Tables = CommentTables & AccountTables & SharingTables;
 
 /** How a comment notification reads; the comment itself is not repeated (it may be long, or private). */
 const commentMessage = (actor: string, question: string) =>
@@ -34,31 +30,29 @@ type Access = { ownerId: string; question: string; canRead: boolean; canWrite: b
 export function createComments(
   db: Database,
   clock: Clock,
+  debateAccess: DebateAccess,
   notifications: Notifications,
   settings: { emailEnabled: boolean },
 ) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
+  /**
+   * Whoever may read the debate (debate-access.ts) reads its comments, and writes them when signed in; a
+   * share link that allows comments lets any signed-in holder read and write them too.
+   */
   async function access(userId: string | null, debateId: string, em?: EntityManager): Promise<Access> {
-    const row = await k(em)
-      .selectFrom('debates as d')
-      .leftJoin('share_links as s', 's.debate_id', 'd.id')
-      // The caller's membership of the debate's workspace: members discuss its debates like its creator.
-      .leftJoin('workspace_members as m', (join) =>
-        join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', userId ?? NOBODY),
-      )
-      .select(['d.owner_id', 'd.question', 'd.is_public', 's.allow_comments', 'm.role'])
-      .where('d.id', '=', debateId)
-      .where('d.deleted_at', 'is', null)
+    const { debate, mayRead } = await debateAccess.reader(userId, debateId, em);
+    const link = await k(em)
+      .selectFrom('share_links')
+      .select('allow_comments')
+      .where('debate_id', '=', debateId)
       .executeTakeFirst();
-    if (!row) throw notFound('Debate');
-    const isInside = userId !== null && (row.owner_id === userId || row.role !== null);
-    const sharedForComments = row.allow_comments === true;
+    const sharedForComments = userId !== null && link?.allow_comments === true;
     return {
-      ownerId: row.owner_id,
-      question: row.question,
-      canRead: isInside || row.is_public || (userId !== null && sharedForComments),
-      canWrite: userId !== null && (isInside || row.is_public || sharedForComments),
+      ownerId: debate.owner.id,
+      question: debate.question,
+      canRead: mayRead || sharedForComments,
+      canWrite: userId !== null && (mayRead || sharedForComments),
     };
   }
 

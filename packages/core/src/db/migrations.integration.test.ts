@@ -7,6 +7,7 @@ import { entities } from '../entities.ts';
 import { createTestCore, type TestCore, testDatabaseUrl, uniqueSchema } from '../testing/index.ts';
 import { migrations } from './migrations/index.ts';
 import { type Database, openDatabase } from './orm.ts';
+import { ormOptions } from './orm-options.ts';
 
 const COLUMNS_SQL = `select table_name, column_name, data_type, is_nullable, column_default
   from information_schema.columns where table_schema = current_schema()
@@ -96,6 +97,73 @@ describe('migrations', () => {
     } finally {
       await pglite.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('0027 moves the embedding and score work still pending off the webhook outbox', async () => {
+    const schema = uniqueSchema('m');
+    const orm = await MikroORM.init({
+      ...ormOptions(entities),
+      clientUrl: testDatabaseUrl(),
+      schema,
+      driverOptions: { options: `-c search_path=${schema}` },
+    });
+    const run = (statement: string, params: unknown[] = []) =>
+      orm.em.getConnection().execute(statement, params) as Promise<Record<string, unknown>[]>;
+    try {
+      await run(`create schema if not exists "${schema}"`);
+      await orm.migrator.up({ to: '0026-webhook-retention-indexes' });
+      const [user] = await run(`insert into users (email, name) values ('m@example.com', 'M') returning id`);
+      const debate = async (question: string) =>
+        (
+          await run(
+            `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+             values (?, ?, 'fast', 'completed', 'user_credits', 3, 1) returning id`,
+            [user!.id, question],
+          )
+        )[0]!.id;
+      const [retried, embedded, pending] = [
+        await debate('Retried?'),
+        await debate('Done?'),
+        await debate('New?'),
+      ];
+      const outbox = (key: string, event: string, debateId: unknown, stamps: string) =>
+        run(
+          `insert into webhook_outbox (user_id, event, debate_id, dedupe_key, payload, created_at, dispatched_at,
+             scored_at, embedded_at, embed_due_at, embed_attempts) values (?, ?, ?, ?, '{}', ${stamps})`,
+          [user!.id, event, debateId, key],
+        );
+      // Completed twice (two attempts), tried twice by the embedder and still due: one queued embedding.
+      await outbox('r1', 'debate.completed', retried, `'2026-01-01', now(), now(), null, '2026-01-02', 1`);
+      await outbox('r2', 'debate.completed', retried, `'2026-01-03', now(), null, null, '2026-01-05', 2`);
+      await outbox('e', 'debate.completed', embedded, `'2026-01-04', null, now(), now(), null, 1`);
+      await outbox('p', 'debate.completed', pending, `'2026-01-06', null, now(), null, null, 0`);
+      await outbox('o', 'outcome.updated', embedded, `'2026-01-07', now(), null, null, null, 0`);
+      await outbox('c', 'chain.created', null, `'2026-01-08', null, null, null, null, 0`);
+
+      await orm.migrator.up();
+      const day = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD') as ${column}`;
+      const queue = await run(
+        `select debate_id, ${day('created_at')}, ${day('due_at')}, attempts from embedding_queue order by 2`,
+      );
+      expect(queue).toEqual([
+        { debate_id: retried, created_at: '2026-01-01', due_at: '2026-01-05', attempts: 2 },
+        { debate_id: pending, created_at: '2026-01-06', due_at: null, attempts: 0 },
+      ]);
+      const scores = await run(`select user_id, ${day('created_at')} from score_queue order by 2`);
+      expect(scores).toEqual([
+        { user_id: user!.id, created_at: '2026-01-03' },
+        { user_id: user!.id, created_at: '2026-01-07' },
+      ]);
+      const columns = await run(
+        `select column_name from information_schema.columns where table_schema = ? and table_name = 'webhook_outbox'`,
+        [schema],
+      );
+      expect(columns.map((c) => c.column_name)).not.toContain('scored_at');
+      expect(await run('select count(*)::int as n from webhook_outbox')).toEqual([{ n: 6 }]);
+    } finally {
+      await run(`drop schema if exists "${schema}" cascade`);
+      await orm.close(true);
     }
   });
 });

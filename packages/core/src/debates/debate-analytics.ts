@@ -2,17 +2,17 @@ import type { DebateAnalytics } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateReads } from './debate-reads.ts';
+import type { DebateAccess } from './debate-access.ts';
 import type { DebateTables } from './tables.ts';
 
 /** Two decimals; null stays null (no completed debates to average). */
 const rounded = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
 /** Per-debate analytics for its owner, next to the owner's averages over completed debates. */
-export function createDebateAnalytics(db: Database, reads: DebateReads) {
+export function createDebateAnalytics(db: Database, access: DebateAccess) {
   const k = () => query<DebateTables>(db.em());
   return async (userId: string, id: string): Promise<DebateAnalytics> => {
-    const debate = await reads.owned(userId, id);
+    const debate = await access.owned(userId, id);
     const [agents, averages] = await Promise.all([
       k()
         .selectFrom('debate_turns')

@@ -5,8 +5,8 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError } from '../shared/app-error.ts';
 import { forgetIdempotencyKeys } from './creation/idempotency.ts';
+import type { DebateAccess } from './debate-access.ts';
 import { storedHistory } from './debate-history.ts';
-import type { DebateReads } from './debate-reads.ts';
 import { removeDebatePermanently } from './debate-record.ts';
 import type { DebateTables } from './tables.ts';
 
@@ -32,7 +32,7 @@ export type DebateRemovalHooks = {
 };
 
 export function createDebateControl(
-  reads: DebateReads,
+  access: DebateAccess,
   bus: Bus,
   db: Database,
   hooks: DebateRemovalHooks = {},
@@ -76,7 +76,7 @@ export function createDebateControl(
     },
 
     command: async (userId: string, input: DebateCommandInput): Promise<DebateCommandResult> => {
-      await reads.controlled(userId, input.id);
+      await access.controlled(userId, input.id);
       const command: DebateCommand =
         input.type === 'inject'
           ? { type: 'inject', payload: { content: input.payload?.content ?? '' } }
@@ -97,7 +97,7 @@ export function createDebateControl(
     },
 
     inspect: async (userId: string, id: string): Promise<DebateInspection> => {
-      const debate = await reads.owned(userId, id);
+      const debate = await access.owned(userId, id);
       const { attempt, status } = debate;
       const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
       return reply === 'no_engine'

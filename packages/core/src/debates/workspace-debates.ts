@@ -8,8 +8,8 @@ import { findMembership, type Membership, membershipOf } from '../workspaces/acc
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
 import { deleteWorkspace } from '../workspaces/workspace-record.ts';
+import type { DebateAccess } from './debate-access.ts';
 import type { DebateRemovalHooks } from './debate-control.ts';
-import type { DebateReads } from './debate-reads.ts';
 import { moveDebateToWorkspace } from './debate-record.ts';
 import type { DebateTables } from './tables.ts';
 
@@ -25,7 +25,7 @@ const CANCEL_TIMEOUT_MS = 2000;
 export function createWorkspaceDebates(
   db: Database,
   bus: Bus,
-  reads: DebateReads,
+  access: DebateAccess,
   upgradeUrl: string,
   hooks: DebateRemovalHooks = {},
 ) {
@@ -40,7 +40,7 @@ export function createWorkspaceDebates(
      * the check and the move.
      */
     move: async (userId: string, debateId: string, workspaceId: string | null): Promise<DebateWorkspace> => {
-      const debate = await reads.visible(userId, debateId);
+      const debate = await access.visible(userId, debateId);
       if (debate.owner.id !== userId) throw new AppError('FORBIDDEN', 'Only its creator may move a debate');
       return db.em().transactional(async (em) => {
         const k = query<Tables>(em);

@@ -16,19 +16,21 @@ import type { DebateTables } from '../debates/tables.ts';
 import { queueDebateWebhook } from '../outbox/webhook-outbox.ts';
 import { notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { queueScoreRefresh } from './score-queue.ts';
 import type { OutcomeTables } from './tables.ts';
 
 type Tables = OutcomeTables & DebateTables;
 
 /**
  * Opens the pending outcome record of a debate that just completed, in the transaction storing its verdict
- * (the engine's finish): no completed debate is ever without one. A second call changes nothing.
+ * (the engine's finish): no completed debate is ever without one. The owner's score counts it once the score
+ * worker has refreshed it (queued here). A second call changes nothing.
  */
 export async function openPendingOutcome(
   em: EntityManager,
   debate: { debateId: string; confidence: number; recommendation: string; domain: DebateDomain },
 ) {
-  await query<Tables>(em)
+  const opened = await query<Tables>(em)
     .insertInto('outcomes')
     .columns(['debate_id', 'owner_id', 'confidence', 'recommendation', 'domain'])
     .expression((eb) =>
@@ -44,7 +46,9 @@ export async function openPendingOutcome(
         .where('id', '=', debate.debateId),
     )
     .onConflict((c) => c.column('debate_id').doNothing())
-    .execute();
+    .returning('owner_id')
+    .executeTakeFirst();
+  if (opened) await queueScoreRefresh(em, opened.owner_id);
 }
 
 /** Outcomes still waiting for their owner: neither told, nor skipped, nor "too early". */
@@ -113,7 +117,8 @@ export function createOutcomes(db: Database, clock: Clock) {
 
     /**
      * Records what happened (again, to correct it): `outcome.recorded` the first time a status is given,
-     * `outcome.updated` after, queued with the change. The score worker picks both up.
+     * `outcome.updated` after, queued with the change, and a refresh of the caller's score for the score
+     * worker.
      */
     record: (userId: string, debateId: string, input: RecordOutcomeInput) =>
       change(userId, debateId, async (em, before) => {
@@ -141,6 +146,7 @@ export function createOutcomes(db: Database, clock: Clock) {
             recordedAt: at.toISOString(),
           },
         });
+        await queueScoreRefresh(em, userId);
       }),
 
     /** Marks a pending outcome skipped: it leaves the pending list and never counts in a score. */

@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { WebhookTables } from '../webhooks/tables.ts';
 import {
   calibration,
   type DayTotals,
@@ -21,19 +20,15 @@ import {
   type ResolvedSample,
   trend,
 } from './score-math.ts';
+import { takeScoreRefreshes } from './score-queue.ts';
 import type { OutcomeTables } from './tables.ts';
-
-type Tables = OutcomeTables & WebhookTables;
-
-/** The outbox events that change a score: a new tracked outcome, or an outcome told or corrected. */
-export const SCORE_EVENTS = ['debate.completed', 'outcome.recorded', 'outcome.updated'] as const;
 
 /**
  * Recomputes a user's score from their outcomes and stores it, under a per-user lock so that two workers
  * refreshing the same user cannot store an older computation over a newer one. In the caller's transaction.
  */
 export async function refreshScore(em: EntityManager, userId: string) {
-  const k = query<Tables>(em);
+  const k = query<OutcomeTables>(em);
   await sql`select pg_advisory_xact_lock(hashtextextended(${`score:${userId}`}, 0))`.execute(k);
   const [resolved, tracked] = await Promise.all([
     k
@@ -87,35 +82,14 @@ export async function refreshScore(em: EntityManager, userId: string) {
 }
 
 /**
- * One batch of the score worker, in one transaction: takes up to `batch` unscored outcome events (`skip
- * locked`, so nodes passing at once take different ones), refreshes the score of each user they name, and
- * stamps them. A failure rolls the stamps back with the refresh: the events are due again. Returns how many
- * events it took.
+ * One batch of the score worker, in one transaction: takes up to `batch` queued refreshes (score-queue.ts),
+ * and refreshes the score of each user they name. A failure rolls the taking back with the refresh: the
+ * refreshes are due again. Returns how many it took.
  */
 export function refreshDueScores(db: Database, batch: number): Promise<number> {
   return db.em().transactional(async (em) => {
-    const k = query<Tables>(em);
-    const due = await k
-      .selectFrom('webhook_outbox')
-      .select(['id', 'user_id'])
-      .where('scored_at', 'is', null)
-      .where('event', 'in', [...SCORE_EVENTS])
-      .orderBy('created_at')
-      .limit(batch)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (due.length === 0) return 0;
-    for (const userId of new Set(due.map((event) => event.user_id))) await refreshScore(em, userId);
-    await k
-      .updateTable('webhook_outbox')
-      .set({ scored_at: sql<string>`now()` })
-      .where(
-        'id',
-        'in',
-        due.map((event) => event.id),
-      )
-      .execute();
+    const due = await takeScoreRefreshes(em, batch);
+    for (const userId of new Set(due)) await refreshScore(em, userId);
     return due.length;
   });
 }

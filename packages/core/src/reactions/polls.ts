@@ -10,7 +10,7 @@ import {
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateReads } from '../debates/debate-reads.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -23,13 +23,13 @@ type Tables = ReactionTables & DebateTables;
  * Audience polls on a debate. Its owner creates, closes and deletes them; readers of the debate see them
  * (anyone on a public debate, signed in or not) and signed-in readers vote, one choice each, until the poll
  * is closed. A private debate of someone else is FORBIDDEN, a missing or deleted one NOT_FOUND, as
- * debateReads' audience decides; a poll of another debate is NOT_FOUND like a missing one.
+ * debateAccess' audience decides; a poll of another debate is NOT_FOUND like a missing one.
  */
-export function createPolls(db: Database, clock: Clock, debateReads: DebateReads) {
+export function createPolls(db: Database, clock: Clock, debateAccess: DebateAccess) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
   const assertOwner = async (userId: string, debateId: string, action: string) => {
-    const { isOwner } = await debateReads.audience(userId, debateId);
+    const { isOwner } = await debateAccess.audience(userId, debateId);
     if (!isOwner) throw new AppError('FORBIDDEN', `Only the debate's owner may ${action}`);
   };
 
@@ -67,7 +67,7 @@ export function createPolls(db: Database, clock: Clock, debateReads: DebateReads
   return {
     /** The debate's polls, oldest first, with the reader's own choices (`readerId` null: anonymous). */
     list: async (readerId: string | null, debateId: string): Promise<PollList> => {
-      await debateReads.audience(readerId, debateId);
+      await debateAccess.audience(readerId, debateId);
       return { polls: await readPolls(db.em(), debateId, readerId) };
     },
 
@@ -101,7 +101,7 @@ export function createPolls(db: Database, clock: Clock, debateReads: DebateReads
      * vote after it finds the poll closed. No vote lands after its poll's close.
      */
     vote: async (userId: string, debateId: string, pollId: string, optionId: string): Promise<Poll> => {
-      await debateReads.audience(userId, debateId);
+      await debateAccess.audience(userId, debateId);
       return db.em().transactional(async (em) => {
         const poll = await k(em)
           .selectFrom('polls')

@@ -9,7 +9,7 @@ import type {
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateReads } from '../debates/debate-reads.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -21,11 +21,11 @@ type Tables = ReactionTables & DebateTables;
 const CLAIM_EVENTS = ['argument', 'rebuttal'] as const;
 
 /**
- * Readers' agree/disagree votes on a debate's agent messages, one per reader and claim. Who may: the owner
- * always; on a public debate anyone may read the tallies and any signed-in user may vote (debateReads'
- * audience: a private debate of someone else is FORBIDDEN, a missing or deleted one NOT_FOUND).
+ * Readers' agree/disagree votes on a debate's agent messages, one per reader and claim. Who may: whoever
+ * may read the debate reads the tallies, and votes when signed in (debateAccess' audience: a private debate
+ * of someone else is FORBIDDEN, a missing or deleted one NOT_FOUND).
  */
-export function createArgumentVotes(db: Database, clock: Clock, debateReads: DebateReads) {
+export function createArgumentVotes(db: Database, clock: Clock, debateAccess: DebateAccess) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
   /** Per claim: the agree and disagree counts and `userId`'s own vote (none for an anonymous reader). */
@@ -94,7 +94,7 @@ export function createArgumentVotes(db: Database, clock: Clock, debateReads: Deb
   return {
     /** Every voted claim's tally, in claimId order, with the caller's own vote (`userId` null: anonymous). */
     list: async (userId: string | null, debateId: string): Promise<ArgumentVotes> => {
-      await debateReads.audience(userId, debateId);
+      await debateAccess.audience(userId, debateId);
       const rows = await tallies(debateId, userId).orderBy('claim_id').execute();
       return { votes: Object.fromEntries(rows.map((row) => [row.claim_id, toTally(row)])) };
     },
@@ -110,7 +110,7 @@ export function createArgumentVotes(db: Database, clock: Clock, debateReads: Deb
       claimId: string,
       vote: ArgumentVoteValue,
     ): Promise<ClaimVotes> => {
-      await debateReads.audience(userId, debateId);
+      await debateAccess.audience(userId, debateId);
       if (!(await isKnownClaim(debateId, claimId))) throw notFound('Claim');
       if (vote === 'neutral') {
         await removeVote(userId, debateId, claimId);
@@ -141,7 +141,7 @@ export function createArgumentVotes(db: Database, clock: Clock, debateReads: Deb
 
     /** Takes the caller's vote on a claim back; done as well when there was none (or no such claim). */
     remove: async (userId: string, debateId: string, claimId: string): Promise<void> => {
-      await debateReads.audience(userId, debateId);
+      await debateAccess.audience(userId, debateId);
       await removeVote(userId, debateId, claimId);
     },
   };

@@ -16,6 +16,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { offsetOf, pageOf } from '../shared/paging.ts';
 import { nextRunAfter, type ScheduleTiming } from './next-run.ts';
 import { SCHEDULE_COLUMNS, type ScheduleRow, toScheduledDebate } from './schedule-views.ts';
 import type { ScheduleTables } from './tables.ts';
@@ -127,16 +128,13 @@ export function createScheduledDebates(db: Database, clock: Clock) {
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(page.limit)
-          .offset((page.page - 1) * page.limit)
+          .offset(offsetOf(page))
           .execute(),
         mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
         schedules: rows.map(toScheduledDebate),
-        page: page.page,
-        limit: page.limit,
-        total: counted.n,
-        totalPages: Math.ceil(counted.n / page.limit),
+        ...pageOf(page, counted.n),
       };
     },
 

@@ -1,6 +1,7 @@
 import type { SearchQuery } from '@verdict/contracts';
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DebateTables } from '../debates/tables.ts';
+import { offsetOf } from '../shared/paging.ts';
 import {
   CONFIDENCE,
   DOCUMENT,
@@ -50,7 +51,7 @@ export function keywordStatements(k: Kysely<DebateTables>, userId: string, input
     .orderBy('debates.created_at', 'desc')
     .orderBy('debates.id', 'desc')
     .limit(limit)
-    .offset((page - 1) * limit);
+    .offset(offsetOf({ page, limit }));
   return { count, page: pageRows };
 }
 

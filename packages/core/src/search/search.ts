@@ -11,6 +11,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { Clock } from '../shared/clock.ts';
+import { isLastPage, pageOf } from '../shared/paging.ts';
 import { createSearchHistory } from './search-history.ts';
 import { keywordStatements, semanticStatement } from './search-queries.ts';
 
@@ -67,17 +68,16 @@ export function createSearch(db: Database, clock: Clock, options: SearchOptions 
 
   return {
     search: async (userId: string, input: SearchQuery): Promise<SearchResults> => {
-      const { page, limit } = input;
       const { total, results } = await db.em().transactional(async (em) => {
         const found = await keywordPage(em, userId, input);
         await history.record(em, userId, input.q);
         return found;
       });
-      const totalPages = Math.ceil(total / limit);
+      const numbers = pageOf(input, total);
       // Semantic hits follow the keyword matches where those end: on their last page (page 1 when none).
       // Outside the transaction: an embedding lookup may take a while, and holds no rows.
-      const semantic = page === Math.max(1, totalPages) ? await semanticOnly(userId, input) : [];
-      return { results: [...results, ...semantic], total, totalPages, page, limit };
+      const semantic = isLastPage(numbers) ? await semanticOnly(userId, input) : [];
+      return { results: [...results, ...semantic], ...numbers };
     },
 
     suggestions: history.suggest,

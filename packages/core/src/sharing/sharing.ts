@@ -11,7 +11,7 @@ import {
 } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { DebateReads } from '../debates/debate-reads.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
 import { setDebatePublic } from '../debates/debate-record.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
@@ -72,7 +72,7 @@ export type Sharing = ReturnType<typeof createSharing>;
 export function createSharing(
   db: Database,
   clock: Clock,
-  debateReads: DebateReads,
+  debateAccess: DebateAccess,
   views: ViewCounter,
   appUrl: string,
 ) {
@@ -84,14 +84,14 @@ export function createSharing(
 
   return {
     setVisibility: async (userId: string, id: string, isPublic: boolean): Promise<DebateVisibility> => {
-      await debateReads.controlled(userId, id, isPublic ? 'publish' : 'control');
+      await debateAccess.controlled(userId, id, isPublic ? 'publish' : 'control');
       await setDebatePublic(db.em(), id, isPublic);
       return { id, isPublic };
     },
 
     /** Creates the link, or rotates its token (the old one is dead at once); settings survive a rotation. */
     share: async (userId: string, debateId: string): Promise<ShareLink> => {
-      await debateReads.controlled(userId, debateId, 'publish');
+      await debateAccess.controlled(userId, debateId, 'publish');
       const token = randomToken(TOKEN_BYTES);
       const now = new Date(clock.now());
       const row = await k()
@@ -126,7 +126,7 @@ export function createSharing(
       debateId: string,
       settings: UpdateShareInput['settings'],
     ): Promise<ShareLinkSettings> => {
-      await debateReads.controlled(userId, debateId, 'publish');
+      await debateAccess.controlled(userId, debateId, 'publish');
       const row = await k()
         .updateTable('share_links')
         .set({
@@ -144,7 +144,7 @@ export function createSharing(
     },
 
     revoke: async (userId: string, debateId: string) => {
-      await debateReads.controlled(userId, debateId);
+      await debateAccess.controlled(userId, debateId);
       const deleted = await k()
         .deleteFrom('share_links')
         .where('debate_id', '=', debateId)

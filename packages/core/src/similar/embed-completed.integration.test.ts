@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { refreshDueScores } from '../outcomes/scores.ts';
+import { query } from '../db/kysely.ts';
 import { createTestCore, insertStoredDebate, type TestCore } from '../testing/index.ts';
-import { dispatchOutbox } from '../webhooks/dispatch.ts';
 import {
   EMBED_CLAIM_MS,
   EMBED_MAX_ATTEMPTS,
@@ -10,10 +9,12 @@ import {
   embedCompletedDebates,
 } from './embed-completed.ts';
 import type { Embedder } from './embedder.ts';
+import { dropStaleEmbeddings, queueEmbedding } from './embedding-queue.ts';
+import type { SimilarTables } from './tables.ts';
 
 /**
- * The embedding worker's claims: what it holds while a provider answers (nothing the other consumers of
- * the outbox wait on), how a failed call comes due again, when it gives up, and what a dead node leaves.
+ * The embedding worker's claims on its queue: what it holds while a provider answers (nothing anyone waits
+ * on), how a failed call comes due again, when it gives up, and what a dead node leaves.
  * The embedder is a stand-in for the port (the provider adapters are tested against the fake LLM server
  * elsewhere): these tests are about the claims.
  */
@@ -51,23 +52,17 @@ describe('embedding completed debates', () => {
       { db: t.core.db },
       { ownerId: owner, question: `Open office ${id8()}?` },
     );
-    await t.core.db.execute(
-      `insert into webhook_outbox (user_id, event, debate_id, dedupe_key, payload)
-       values (?, 'debate.completed', ?, ?, '{}')`,
-      [owner, id, `debate.completed:${id}`],
-    );
+    await t.core.db.em().transactional((em) => queueEmbedding(em, id));
     return id;
   };
   const id8 = () => randomUUID().slice(0, 8);
-  const outboxRow = async (debateId: string) =>
+  /** The debate's place in the embedding queue; undefined once the worker is done with it. */
+  const queued = async (debateId: string) =>
     (
-      await t.core.db.execute<{
-        embedded_at: string | null;
-        embed_due_at: string | null;
-        embed_attempts: number;
-      }>('select embedded_at, embed_due_at, embed_attempts from webhook_outbox where debate_id = ?', [
-        debateId,
-      ])
+      await t.core.db.execute<{ due_at: string | null; attempts: number }>(
+        'select due_at, attempts from embedding_queue where debate_id = ?',
+        [debateId],
+      )
     )[0];
   const embedded = async (debateId: string) =>
     (await t.core.db.execute('select 1 from debate_embeddings where debate_id = ?', [debateId])).length === 1;
@@ -80,29 +75,34 @@ describe('embedding completed debates', () => {
     await t?.cleanup();
   });
   beforeEach(async () => {
-    // Each test starts with nothing due: earlier tests' rows are stamped.
-    await t.core.db.execute(`update webhook_outbox set embedded_at = now() where embedded_at is null`);
+    // Each test starts with nothing due: earlier tests' work is dropped.
+    await t.core.db.execute('delete from embedding_queue');
     now = Date.parse('2026-11-25T12:00:00Z');
   });
 
-  it('holds no lock while the provider answers: the dispatcher and the score worker take the same row meanwhile', async () => {
+  it('holds no lock while the provider answers, and takes the debate off the queue once embedded', async () => {
     const debateId = await completedDebate();
     const { embedder, pending } = heldEmbedder();
     const pass = embedCompletedDebates(t.core.db, embedder, clock, 10);
     await vi.waitFor(() => expect(pending).toHaveLength(1));
-    // Both claim with `for update skip locked`: a row locked by the embedding pass would be skipped.
-    await dispatchOutbox(t.core.db, clock, 10);
-    await refreshDueScores(t.core.db, 10);
-    const stamps = await t.core.db.execute<{ dispatched_at: string | null; scored_at: string | null }>(
-      'select dispatched_at, scored_at from webhook_outbox where debate_id = ?',
-      [debateId],
-    );
-    expect(stamps[0]?.dispatched_at).not.toBeNull();
-    expect(stamps[0]?.scored_at).not.toBeNull();
+    // `nowait` fails at once on a row another transaction holds: the claim is a due time, not a lock.
+    const locked = await t.core.db
+      .em()
+      .transactional((em) =>
+        query<SimilarTables>(em)
+          .selectFrom('embedding_queue')
+          .select('debate_id')
+          .where('debate_id', '=', debateId)
+          .forUpdate()
+          .noWait()
+          .execute(),
+      );
+    expect(locked).toHaveLength(1);
+    expect(await queued(debateId)).toEqual({ due_at: expect.anything(), attempts: 1 });
     pending[0]?.resolve([1, 0, 0]);
     expect(await pass).toEqual({ embedded: 1, failed: 0, abandoned: 0 });
     expect(await embedded(debateId)).toBe(true);
-    expect((await outboxRow(debateId))?.embedded_at).not.toBeNull();
+    expect(await queued(debateId)).toBeUndefined();
   });
 
   it('tries a failed debate again after a back-off that doubles, and gives it up after the last try', async () => {
@@ -129,9 +129,7 @@ describe('embedding completed debates', () => {
     expect(failures.at(-1)).toMatchObject({ attempt: EMBED_MAX_ATTEMPTS, retryAt: null });
     // Back-offs grow to 6 hours and stop there.
     expect(failures.at(-2)?.retryAt).toBe((failures.at(-3)?.retryAt ?? 0) + 6 * 3_600_000);
-    const row = await outboxRow(debateId);
-    expect(row?.embedded_at).not.toBeNull();
-    expect(row?.embed_attempts).toBe(EMBED_MAX_ATTEMPTS);
+    expect(await queued(debateId)).toBeUndefined();
     now += 7 * 24 * 3_600_000;
     expect(await pass()).toEqual({ embedded: 0, failed: 0, abandoned: 0 });
     expect(embedder.calls).toBe(EMBED_MAX_ATTEMPTS);
@@ -162,7 +160,7 @@ describe('embedding completed debates', () => {
     expect(rows).toEqual([{ embedding: [0, 1, 0], model: 'test:held' }]);
   });
 
-  it('stamps a debate deleted for good during its call, and the pass ends without an error', async () => {
+  it('drops a debate deleted for good during its call, and the pass ends without an error', async () => {
     const debateId = await completedDebate();
     const { embedder, pending } = heldEmbedder();
     const pass = embedCompletedDebates(t.core.db, embedder, clock, 10);
@@ -171,10 +169,10 @@ describe('embedding completed debates', () => {
     pending[0]?.resolve([1, 0, 0]);
     expect(await pass).toEqual({ embedded: 0, failed: 0, abandoned: 0 });
     expect(await embedded(debateId)).toBe(false);
-    expect((await outboxRow(debateId))?.embedded_at).not.toBeNull();
+    expect(await queued(debateId)).toBeUndefined();
   });
 
-  it('stamps a deleted debate without a call', async () => {
+  it('drops a deleted debate without a call', async () => {
     const debateId = await completedDebate();
     await t.core.db.execute('update debates set deleted_at = now() where id = ?', [debateId]);
     const embedder = failing();
@@ -184,6 +182,42 @@ describe('embedding completed debates', () => {
       abandoned: 0,
     });
     expect(embedder.calls).toBe(0);
-    expect((await outboxRow(debateId))?.embedded_at).not.toBeNull();
+    expect(await queued(debateId)).toBeUndefined();
+  });
+});
+
+describe('the embedding queue where nothing embeds', () => {
+  let t: TestCore;
+  const DAY = 86_400_000;
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  const clock = { now: () => now };
+
+  beforeAll(async () => {
+    t = await createTestCore();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it('drops debates that waited longer than the backlog, a batch at a time, and keeps younger ones', async () => {
+    const ownerId = (await t.core.accounts.createUser({ email: 'backlog@example.com', name: 'Backlog' })).id;
+    const queueAt = async (question: string, createdAt: number) => {
+      const id = await insertStoredDebate({ db: t.core.db }, { ownerId, question });
+      await t.core.db.em().transactional((em) => queueEmbedding(em, id));
+      await t.core.db.execute('update embedding_queue set created_at = ? where debate_id = ?', [
+        new Date(createdAt).toISOString(),
+        id,
+      ]);
+      return id;
+    };
+    await queueAt('Old one?', now - 31 * DAY);
+    await queueAt('Old two?', now - 30 * DAY - 1);
+    const young = await queueAt('Young?', now - 29 * DAY);
+    const drop = (batch: number) => dropStaleEmbeddings(t.core.db, clock, { olderThanMs: 30 * DAY, batch });
+    expect(await drop(1)).toBe(1);
+    expect(await drop(10)).toBe(1);
+    expect(await drop(10)).toBe(0);
+    const left = await t.core.db.execute<{ debate_id: string }>('select debate_id from embedding_queue');
+    expect(left).toEqual([{ debate_id: young }]);
   });
 });

@@ -3,13 +3,10 @@ import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { hasSqlState, SQL_STATE } from '../db/sql-state.ts';
-import type { DebateTables } from '../debates/tables.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { WebhookTables } from '../webhooks/tables.ts';
 import { debateEmbeddingText, type Embedder, unitVector } from './embedder.ts';
+import { claimDueEmbeddings, embeddingDueAgainAt, finishEmbeddings } from './embedding-queue.ts';
 import type { SimilarTables } from './tables.ts';
-
-type Tables = WebhookTables & DebateTables & SimilarTables;
 
 /** What a pass did: debates embedded, calls that failed (due again later), debates given up on. */
 export type EmbedPass = { embedded: number; failed: number; abandoned: number };
@@ -40,85 +37,28 @@ export function embedRetryAt(now: number, attempt: number): number | null {
   return now + Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (attempt - 1));
 }
 
-type Claimed = {
-  id: string;
-  debateId: string;
-  ownerId: string;
-  text: string;
-  attempt: number;
-};
+type Claimed = { debateId: string; ownerId: string; text: string; attempt: number };
 
 /**
- * Claims up to `batch` debate.completed rows not yet embedded and due (`skip locked`: nodes claiming
- * together take different rows), in one short transaction: each row's claim is an `embed_due_at` in the
- * future, so no lock is held while the provider answers, and the webhook dispatcher and score worker, which
- * claim the same rows for their own stamps, never wait on an embedding. A row whose debate is gone or
- * deleted is stamped at once with nothing to embed.
+ * Claims the queued debates that are due (embedding-queue.ts): no lock is held while the provider answers. A
+ * debate that is gone or deleted leaves the queue at once with nothing to embed.
  */
 async function claimDue(db: Database, now: number, batch: number): Promise<Claimed[]> {
-  return db.em().transactional(async (em) => {
-    const k = query<Tables>(em);
-    const due = await k
-      .selectFrom('webhook_outbox as o')
-      .leftJoin('debates as d', 'd.id', 'o.debate_id')
-      .select(['o.id', 'o.debate_id', 'o.embed_attempts', 'd.owner_id', 'd.question', 'd.context'])
-      .select(['d.verdict', 'd.deleted_at'])
-      .where('o.event', '=', 'debate.completed')
-      .where('o.embedded_at', 'is', null)
-      .where((w) =>
-        w.or([w('o.embed_due_at', 'is', null), w('o.embed_due_at', '<=', new Date(now).toISOString())]),
-      )
-      .orderBy('o.created_at')
-      .limit(batch)
-      .forUpdate('o')
-      .skipLocked()
-      .execute();
-    const claimed: Claimed[] = [];
-    const gone: string[] = [];
-    for (const row of due) {
-      if (!row.debate_id || !row.owner_id || !row.question || row.deleted_at) {
-        gone.push(row.id);
-        continue;
-      }
-      const oneLiner = (row.verdict as Verdict | null)?.oneLiner ?? null;
-      claimed.push({
-        id: row.id,
-        debateId: row.debate_id,
-        ownerId: row.owner_id,
-        text: debateEmbeddingText({ question: row.question, context: row.context ?? null, oneLiner }),
-        attempt: row.embed_attempts + 1,
-      });
-    }
-    if (gone.length > 0) {
-      await k
-        .updateTable('webhook_outbox')
-        .set({ embedded_at: sql`now()` })
-        .where('id', 'in', gone)
-        .execute();
-    }
-    if (claimed.length > 0) {
-      await k
-        .updateTable('webhook_outbox')
-        .set({
-          embed_due_at: new Date(now + EMBED_CLAIM_MS),
-          embed_attempts: sql<number>`embed_attempts + 1`,
-        })
-        .where(
-          'id',
-          'in',
-          claimed.map((row) => row.id),
-        )
-        .execute();
-    }
-    return claimed;
+  const due = await claimDueEmbeddings(db, now, batch, EMBED_CLAIM_MS);
+  const gone = due.filter((row) => row.debate === null).map((row) => row.debateId);
+  await finishEmbeddings(db.em(), gone);
+  return due.flatMap(({ debateId, attempts, debate }) => {
+    if (!debate) return [];
+    const oneLiner = (debate.verdict as Verdict | null)?.oneLiner ?? null;
+    const text = debateEmbeddingText({ question: debate.question, context: debate.context, oneLiner });
+    return [{ debateId, ownerId: debate.ownerId, text, attempt: attempts }];
   });
 }
 
-/** Stores a debate's embedding and stamps its row, together (a second store of the same debate is a no-op). */
+/** Stores a debate's embedding and takes it off the queue, together (a second store of the same debate is a no-op). */
 async function storeEmbedding(db: Database, row: Claimed, model: string, vector: number[]): Promise<void> {
   await db.em().transactional(async (em) => {
-    const k = query<Tables>(em);
-    await k
+    await query<SimilarTables>(em)
       .insertInto('debate_embeddings')
       .values({
         debate_id: row.debateId,
@@ -128,31 +68,16 @@ async function storeEmbedding(db: Database, row: Claimed, model: string, vector:
       })
       .onConflict((oc) => oc.column('debate_id').doNothing())
       .execute();
-    await k.updateTable('webhook_outbox').set({ embedded_at: sql`now()` }).where('id', '=', row.id).execute();
+    await finishEmbeddings(em, [row.debateId]);
   });
 }
 
-/** The row is done with: embedded, given up on, or its debate gone. */
-async function stampDone(db: Database, row: Claimed): Promise<void> {
-  await query<Tables>(db.em())
-    .updateTable('webhook_outbox')
-    .set({ embedded_at: sql`now()` })
-    .where('id', '=', row.id)
-    .execute();
-}
-
-/** After a failed call: the row is claimable again at `at`. */
-async function dueAgainAt(db: Database, row: Claimed, at: number): Promise<void> {
-  await query<Tables>(db.em())
-    .updateTable('webhook_outbox')
-    .set({ embed_due_at: new Date(at) })
-    .where('id', '=', row.id)
-    .execute();
-}
+/** The debate is done with: given up on, or gone. */
+const finish = (db: Database, row: Claimed) => finishEmbeddings(db.em(), [row.debateId]);
 
 /**
- * One pass of the embedding worker: claims the completed debates due for an embedding, embeds them outside
- * any transaction (a few calls at once), and stores each embedding with its stamp. A failed call makes the
+ * One pass of the embedding worker: claims the queued debates due for an embedding, embeds them outside
+ * any transaction (a few calls at once), and stores each embedding as its debate leaves the queue. A failed call makes the
  * debate due again after a back-off (30 s doubling to 6 h) and, after EMBED_MAX_ATTEMPTS calls, gives it up;
  * `onFailure` hears of each. A node that dies mid-pass leaves claims that run out after EMBED_CLAIM_MS.
  * Storing is idempotent: a debate embedded twice (a claim that ran out under a slow node) keeps its first.
@@ -172,7 +97,7 @@ export async function embedCompletedDebates(
       vector = unitVector(await embedder.embed(row.text));
     } catch (error) {
       const retryAt = embedRetryAt(clock.now(), row.attempt);
-      await (retryAt === null ? stampDone(db, row) : dueAgainAt(db, row, retryAt));
+      await (retryAt === null ? finish(db, row) : embeddingDueAgainAt(db, row.debateId, retryAt));
       if (retryAt === null) pass.abandoned++;
       else pass.failed++;
       onFailure({ debateId: row.debateId, attempt: row.attempt, retryAt, error });
@@ -182,9 +107,9 @@ export async function embedCompletedDebates(
       await storeEmbedding(db, row, embedder.model, vector);
       pass.embedded++;
     } catch (error) {
-      // Deleted for good during the call: the embedding has nothing to belong to; the row is done with.
+      // Deleted for good during the call: the embedding has nothing to belong to (its queue row went with it).
       if (!hasSqlState(error, SQL_STATE.foreignKeyViolation)) throw error;
-      await stampDone(db, row);
+      await finish(db, row);
     }
   };
   // A few callers, each taking the next claimed row until none is left. Each runs to its end whatever the

@@ -15,9 +15,9 @@ export type FanOut = { taken: number; queued: number };
  * One fan-out pass: takes outbox rows not yet dispatched (`skip locked`, so nodes passing together take
  * different rows), queues one delivery per active webhook of the row's user subscribed to its event, and
  * stamps the rows dispatched — all in one transaction, so a row is fanned out exactly once. Rows of events
- * webhooks do not carry (the outbox serves other workers too) are stamped without deliveries. Returns how
- * many outbox rows it took (a full batch means more may wait) and how many deliveries it queued (none means
- * there is nothing new for the senders, however many rows it took).
+ * webhooks do not carry are stamped without deliveries. Returns how many outbox rows it took (a full batch
+ * means more may wait) and how many deliveries it queued (none means there is nothing new for the senders,
+ * however many rows it took).
  */
 export async function dispatchOutbox(db: Database, clock: Clock, batch: number): Promise<FanOut> {
   return db.em().transactional(async (em) => {

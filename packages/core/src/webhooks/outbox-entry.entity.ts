@@ -3,7 +3,8 @@ import { User } from '../accounts/user.entity.ts';
 
 /**
  * A webhook event waiting for delivery, written in the same transaction as what it reports (a debate's
- * final state …). The dedupe key makes a second write of the same occurrence a no-op.
+ * final state …). The dedupe key makes a second write of the same occurrence a no-op. Only webhook delivery
+ * reads it: other background work keeps its own progress in a table of its own.
  */
 export const WebhookOutboxEntrySchema = defineEntity({
   name: 'WebhookOutboxEntry',
@@ -13,14 +14,6 @@ export const WebhookOutboxEntrySchema = defineEntity({
     {
       name: 'webhook_outbox_pending_index',
       expression: `create index "webhook_outbox_pending_index" on "webhook_outbox" ("created_at") where "dispatched_at" is null`,
-    },
-    {
-      name: 'webhook_outbox_unscored_index',
-      expression: `create index "webhook_outbox_unscored_index" on "webhook_outbox" ("created_at") where "scored_at" is null and "event" in ('debate.completed', 'outcome.recorded', 'outcome.updated')`,
-    },
-    {
-      name: 'webhook_outbox_unembedded_index',
-      expression: `create index "webhook_outbox_unembedded_index" on "webhook_outbox" ("created_at") where "embedded_at" is null and "event" = 'debate.completed'`,
     },
   ],
   properties: {
@@ -32,14 +25,6 @@ export const WebhookOutboxEntrySchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().defaultRaw('now()'),
     dispatchedAt: p.datetime().nullable(),
-    /** When the score worker took this outcome event into its owner's score (outcome events only). */
-    scoredAt: p.datetime().nullable(),
-    /** When the embedding worker was done with this completed debate: embedded, or given up on. */
-    embeddedAt: p.datetime().nullable(),
-    /** When the embedding worker may claim this row (again): the end of a claim or of a back-off. */
-    embedDueAt: p.datetime().nullable(),
-    /** Embedding calls made for this row, the one in progress included. */
-    embedAttempts: p.smallint().default(0),
   },
 });
 

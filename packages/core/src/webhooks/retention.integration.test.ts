@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCore, newUserCredentials, type TestCore } from '../testing/index.ts';
+import { queueDebateWebhook } from '../outbox/webhook-outbox.ts';
+import { openPendingOutcome } from '../outcomes/outcomes.ts';
+import { refreshDueScores } from '../outcomes/scores.ts';
+import { embedCompletedDebates } from '../similar/embed-completed.ts';
+import type { Embedder } from '../similar/embedder.ts';
+import { queueEmbedding } from '../similar/embedding-queue.ts';
+import { createTestCore, insertStoredDebate, newUserCredentials, type TestCore } from '../testing/index.ts';
 import {
   RECEIVER_HOST,
   receiverPolicy,
@@ -12,7 +18,7 @@ import { pruneWebhookHistory } from './retention.ts';
 import { createWebhookSender, type WebhookSender } from './sender.ts';
 
 const DAY = 86_400_000;
-const RETENTION = { retentionMs: 30 * DAY, batch: 100, embeddings: true };
+const RETENTION = { retentionMs: 30 * DAY, batch: 100 };
 
 describe('webhook retention', () => {
   let t: TestCore;
@@ -98,59 +104,76 @@ describe('webhook retention', () => {
     expect(await statuses()).toEqual(['pending', 'succeeded']);
   });
 
-  it('deletes old outbox rows only once every consumer is done with them', async () => {
+  it('deletes old outbox rows once fanned out, whatever their event', async () => {
     const old = new Date(now - 31 * DAY).toISOString();
     const recent = new Date(now - 29 * DAY).toISOString();
     const done = new Date(now - 31 * DAY + 1000).toISOString();
-    const rows: [
-      key: string,
-      event: string,
-      created: string,
-      dispatched: boolean,
-      scored: boolean,
-      embedded: boolean,
-    ][] = [
-      ['chain handled', 'chain.created', old, true, false, false],
-      ['chain not fanned out', 'chain.created', old, false, false, false],
-      ['completed not embedded', 'debate.completed', old, true, true, false],
-      ['completed not scored', 'debate.completed', old, true, false, true],
-      ['completed handled', 'debate.completed', old, true, true, true],
-      ['outcome not scored', 'outcome.recorded', old, true, false, false],
-      ['outcome handled', 'outcome.updated', old, true, true, false],
-      ['chain recent', 'chain.created', recent, true, false, false],
+    const rows: [key: string, event: string, created: string, dispatched: boolean][] = [
+      ['chain handled', 'chain.created', old, true],
+      ['chain not fanned out', 'chain.created', old, false],
+      ['completed handled', 'debate.completed', old, true],
+      ['outcome handled', 'outcome.recorded', old, true],
+      ['chain recent', 'chain.created', recent, true],
     ];
-    for (const [key, event, created, dispatched, scored, embedded] of rows) {
+    for (const [key, event, created, dispatched] of rows) {
       await t.core.db.execute(
-        `insert into webhook_outbox (user_id, event, dedupe_key, payload, created_at, dispatched_at, scored_at, embedded_at)
-         values (?, ?, ?, '{}', ?, ?, ?, ?)`,
-        [userId, event, key, created, dispatched ? done : null, scored ? done : null, embedded ? done : null],
+        `insert into webhook_outbox (user_id, event, dedupe_key, payload, created_at, dispatched_at)
+         values (?, ?, ?, '{}', ?, ?)`,
+        [userId, event, key, created, dispatched ? done : null],
       );
     }
     expect((await prune()).outboxRows).toBe(3);
-    const left = async () =>
-      (
-        await t.core.db.execute<{ dedupe_key: string }>(
-          'select dedupe_key from webhook_outbox order by dedupe_key',
-        )
-      ).map((row) => row.dedupe_key);
-    expect(await left()).toEqual([
-      'chain not fanned out',
-      'chain recent',
-      'completed not embedded',
-      'completed not scored',
-      'outcome not scored',
-    ]);
-    // Where nothing embeds, nothing would ever stamp the completed debate: it goes with the rest.
-    const withoutEmbeddings = await pruneWebhookHistory(t.core.db, clock, {
-      ...RETENTION,
-      embeddings: false,
+    const left = (
+      await t.core.db.execute<{ dedupe_key: string }>(
+        'select dedupe_key from webhook_outbox order by dedupe_key',
+      )
+    ).map((row) => row.dedupe_key);
+    expect(left).toEqual(['chain not fanned out', 'chain recent']);
+  });
+
+  it("deletes a completed debate's outbox row while its embedding and score are still to come, and both still come", async () => {
+    const debateId = await insertStoredDebate(t.core, {
+      ownerId: userId,
+      question: 'Move the office to Porto?',
     });
-    expect(withoutEmbeddings.outboxRows).toBe(1);
-    expect(await left()).toEqual([
-      'chain not fanned out',
-      'chain recent',
-      'completed not scored',
-      'outcome not scored',
-    ]);
+    // What the engine's finish writes in one transaction: the outcome (with its score refresh), the
+    // embedding's turn, and the webhook event.
+    await t.core.db.em().transactional(async (em) => {
+      await openPendingOutcome(em, {
+        debateId,
+        confidence: 0.7,
+        recommendation: 'proceed',
+        domain: 'business',
+      });
+      await queueEmbedding(em, debateId);
+      await queueDebateWebhook(em, {
+        debateId,
+        event: 'debate.completed',
+        dedupeKey: `debate.completed:${debateId}:1`,
+        payload: { debateId },
+      });
+    });
+    await dispatchOutbox(t.core.db, clock, 100);
+    const start = now;
+    try {
+      now += 31 * DAY;
+      expect((await prune()).outboxRows).toBe(1);
+      expect(await count('webhook_outbox')).toBe(0);
+
+      const embedder: Embedder = { model: 'test:fixed', relatedAbove: 0, embed: async () => [0, 1, 0] };
+      expect(await embedCompletedDebates(t.core.db, embedder, clock, 10)).toEqual({
+        embedded: 1,
+        failed: 0,
+        abandoned: 0,
+      });
+      expect(await count('debate_embeddings')).toBe(1);
+      expect(await refreshDueScores(t.core.db, 10)).toBe(1);
+      expect((await t.core.scores.me(userId)).totalTracked).toBe(1);
+      // Both are done with it: nothing is left for them.
+      expect(await count('embedding_queue')).toBe(0);
+      expect(await count('score_queue')).toBe(0);
+    } finally {
+      now = start;
+    }
   });
 });

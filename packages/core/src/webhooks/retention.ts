@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -13,32 +12,20 @@ export type Pruned = { deliveries: number; outboxRows: number };
 /**
  * One bounded batch of webhook housekeeping: deletes up to `batch` finished deliveries (succeeded or failed)
  * created before `now - retentionMs` — their attempts go with them (the foreign key cascades, at most four
- * per delivery) — and up to `batch` outbox rows as old that no consumer needs any more. Rows other
+ * per delivery) — and up to `batch` outbox rows as old that are fanned out. Rows other
  * transactions hold are skipped (`skip locked`), so engine nodes pruning together take different rows and no
  * worker waits on a prune. Deliveries still pending or delivering are kept whatever their age: those of a
  * paused webhook wait for it.
  *
- * An outbox row is needed while it matches one of its consumers' partial indexes (outbox-entry.entity.ts):
- * not yet fanned out to webhooks (`dispatched_at`), an outcome event not yet in its owner's score
- * (`scored_at`, outcomes/scores.ts), a completed debate not yet embedded (`embedded_at`, similar/; only
- * where the deployment embeds: `options.embeddings`). A new
- * consumer of the outbox must add its own condition here. Deleting a row frees its dedupe key; every key
- * names one occurrence (a debate's creation, an attempt's ending, a chain gaining a debate …), which is not
- * written again a month later.
+ * An outbox row is needed until it is fanned out to webhooks (`dispatched_at`): webhook delivery is its only
+ * consumer (other background work keeps its own progress in its own table). Deleting a row frees its dedupe
+ * key; every key names one occurrence (a debate's creation, an attempt's ending, a chain gaining a debate …),
+ * which is not written again a month later.
  */
 export async function pruneWebhookHistory(
   db: Database,
   clock: Clock,
-  options: {
-    retentionMs: number;
-    batch: number;
-    /**
-     * Whether completed debates wait for their embedding: false where the deployment has no embedder
-     * (nothing would ever stamp them, and they would be kept forever); a key configured later then embeds
-     * only what is younger than the retention.
-     */
-    embeddings: boolean;
-  },
+  options: { retentionMs: number; batch: number },
 ): Promise<Pruned> {
   const k = query<WebhookTables>(db.em());
   const before = new Date(clock.now() - options.retentionMs).toISOString();
@@ -57,24 +44,16 @@ export async function pruneWebhookHistory(
     .executeTakeFirst();
   const outboxRows = await k
     .deleteFrom('webhook_outbox')
-    .where('id', 'in', (eb) => {
-      const handled = eb
+    .where('id', 'in', (eb) =>
+      eb
         .selectFrom('webhook_outbox')
         .select('id')
         .where('created_at', '<', before)
         .where('dispatched_at', 'is not', null)
-        .where(
-          sql<boolean>`not (scored_at is null and event in ('debate.completed', 'outcome.recorded', 'outcome.updated'))`,
-        );
-      return (
-        options.embeddings
-          ? handled.where(sql<boolean>`not (embedded_at is null and event = 'debate.completed')`)
-          : handled
-      )
         .limit(options.batch)
         .forUpdate()
-        .skipLocked();
-    })
+        .skipLocked(),
+    )
     .executeTakeFirst();
   return {
     deliveries: Number(deliveries.numDeletedRows),

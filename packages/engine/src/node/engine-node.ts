@@ -6,7 +6,7 @@ import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
 import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
-import { embeddingWorker } from '../workers/embedding-worker.ts';
+import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { schedulerWorker } from '../workers/scheduler-worker.ts';
@@ -40,14 +40,13 @@ export const runNode = (
       const { mail, embedder } = extras;
       if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
       else log('info', 'notification email is off: SMTP_URL is not set');
-      // Whether it embeds, and with what, the composition roots say at start (describeEmbeddings).
+      // Whether it embeds, and with what, the composition roots say at start (describeEmbeddings). Where it
+      // cannot, the debates queued for embedding are dropped once they have waited too long.
       if (embedder) yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
+      else yield* superviseWorker(embeddingBacklogWorker());
       if (extras.scheduler)
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
-      yield* startWebhookDelivery({
-        ...(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } }),
-        embeddings: Boolean(embedder),
-      });
+      yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

@@ -10,6 +10,7 @@ import {
   openPendingOutcome,
   query,
   queueDebateWebhook,
+  queueEmbedding,
   refundDebate,
   type WebhookTables,
 } from '@verdict/core';
@@ -388,8 +389,8 @@ const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERN
 
 /**
  * The final state of the attempt, once, with what goes with it in the same transaction: the refund of a
- * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), and its
- * webhook. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
+ * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), its
+ * webhook, and for a completed debate its pending outcome (with a score refresh) and its embedding's turn. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
  * that lost its lease) changes nothing. Returns whether this call stored it.
  *
  * A refund locks the accounts it credits before the debate's row, in the lock order every transaction
@@ -438,6 +439,7 @@ async function finishIn(
       recommendation: outcome.verdict.recommendation,
       domain: outcome.domain,
     });
+    await queueEmbedding(em, lease.debateId);
   }
   const credits = await chargedFor(em, lease.debateId);
   // By id alone: the fenced update above holds the row in this transaction.

@@ -1,4 +1,9 @@
-import { type Embedder, embedCompletedDebates } from '@verdict/core';
+import {
+  dropStaleEmbeddings,
+  EMBEDDING_BACKLOG_DAYS,
+  type Embedder,
+  embedCompletedDebates,
+} from '@verdict/core';
 import { Effect } from 'effect';
 import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
@@ -44,5 +49,41 @@ export const embeddingWorker = (
 > => ({
   name: 'embeddings',
   pass: embeddingPass(embedder),
+  every,
+});
+
+/** Queued debates dropped per statement, and statements per pass at most, where nothing embeds. */
+const DROP_BATCH = 1000;
+const DROP_BATCHES = 20;
+/** How often a node that cannot embed drops what has waited too long. */
+const DROP_EVERY_MS = 10 * 60_000;
+
+/**
+ * One pass of a node that cannot embed: drops queued debates older than EMBEDDING_BACKLOG_DAYS, batch after
+ * batch while batches come full (core's similar/embedding-queue.ts), so the queue nothing consumes stays
+ * bounded. Returns how many it dropped.
+ */
+export const embeddingBacklogPass = Effect.gen(function* () {
+  const { db } = yield* EngineStorage;
+  const clock = yield* EngineClock;
+  const olderThanMs = EMBEDDING_BACKLOG_DAYS * 86_400_000;
+  let dropped = 0;
+  for (let i = 0; i < DROP_BATCHES; i++) {
+    const batch = yield* Effect.tryPromise({
+      try: () => dropStaleEmbeddings(db, clock, { olderThanMs, batch: DROP_BATCH }),
+      catch: storageFailure,
+    });
+    dropped += batch;
+    if (batch < DROP_BATCH) break;
+  }
+  return dropped;
+});
+
+/** The embedding queue's retention, as a background worker of every engine node that cannot embed. */
+export const embeddingBacklogWorker = (
+  every = DROP_EVERY_MS,
+): BackgroundWorker<Effect.Error<typeof embeddingBacklogPass>, EngineStorage | EngineClock> => ({
+  name: 'embedding-backlog',
+  pass: embeddingBacklogPass,
   every,
 });

@@ -4,15 +4,15 @@ import { EngineSettings, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
-/** Outcome events taken per transaction; a backlog drains one batch after another within a pass. */
+/** Queued refreshes taken per transaction; a backlog drains one batch after another within a pass. */
 const BATCH = 200;
 /** Batches per pass at most, so one pass cannot hold the worker's fiber for long. */
 const MAX_BATCHES = 20;
 
 /**
- * One pass: takes unscored outcome events from the outbox (debate completed, outcome recorded or updated),
- * batch after batch, refreshing the score of each user they name (core's outcomes/scores.ts, which claims
- * them with `skip locked` and stamps them in the same transaction). Returns how many events it took.
+ * One pass: takes queued score refreshes (a debate completed, an outcome recorded or corrected), batch after
+ * batch, refreshing the score of each user they name (core's outcomes/scores.ts, which claims them from
+ * score_queue with `skip locked` and deletes them in the same transaction). Returns how many it took.
  */
 export const scorePass = Effect.gen(function* () {
   const { db } = yield* EngineStorage;

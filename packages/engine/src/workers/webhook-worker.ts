@@ -34,8 +34,6 @@ export type WebhookDeliveryOptions = {
   retentionDays?: number;
   /** How often the node prunes what is older than that (default 10 min). */
   retentionIntervalMs?: number;
-  /** Whether the deployment embeds completed debates: their outbox rows then wait for it before pruning. */
-  embeddings?: boolean;
 };
 
 /** Outbox rows taken per transaction, and transactions per pass at most. */
@@ -78,14 +76,14 @@ const fanOutPass = Effect.gen(function* () {
  * One retention pass: finished deliveries (with their attempts) and handled outbox rows older than
  * `retentionMs`, batch after batch while batches come full (core's webhooks/retention.ts).
  */
-const prunePass = (retentionMs: number, embeddings: boolean) =>
+const prunePass = (retentionMs: number) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
     const clock = yield* EngineClock;
     let pruned = 0;
     for (let i = 0; i < PRUNE_BATCHES; i++) {
       const batch = yield* Effect.tryPromise({
-        try: () => pruneWebhookHistory(db, clock, { retentionMs, batch: PRUNE_BATCH, embeddings }),
+        try: () => pruneWebhookHistory(db, clock, { retentionMs, batch: PRUNE_BATCH }),
         catch: storageFailure,
       });
       pruned += batch.deliveries + batch.outboxRows;
@@ -151,10 +149,7 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
     });
     yield* superviseWorker({
       name: 'webhook-retention',
-      pass: prunePass(
-        (options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000,
-        options.embeddings ?? false,
-      ),
+      pass: prunePass((options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000),
       every: options.retentionIntervalMs ?? PRUNE_EVERY_MS,
     });
     const sendPass = Effect.tryPromise({

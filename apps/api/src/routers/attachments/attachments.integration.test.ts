@@ -2,6 +2,7 @@ import { ATTACHMENT_BYTES_MAX, Attachment, AttachmentList } from '@verdict/contr
 import { databaseBlobStore, extractPendingAttachments } from '@verdict/core';
 import { insertStoredDebate, minimalDocx, minimalPdf } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../auth/credentials.ts';
 import {
   expectError,
   type Harness,
@@ -10,7 +11,6 @@ import {
   startServer,
   type TestUser,
 } from '../../testing/http-harness.ts';
-import { SESSION_COOKIE } from '../../trpc/context.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const as = (user: TestUser) => ({ cookie: user.cookie });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SESSION_COOKIE } from '../../trpc/context.ts';
+import { SESSION_COOKIE } from '../../auth/credentials.ts';
 import { publicProcedure } from '../../trpc/init.ts';
 import { clearSessionCookie } from './session-cookie.ts';
 

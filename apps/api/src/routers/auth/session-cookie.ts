@@ -1,5 +1,6 @@
 import type { IssuedSession } from '@verdict/core';
-import { type Context, SESSION_COOKIE } from '../../trpc/context.ts';
+import { SESSION_COOKIE } from '../../auth/credentials.ts';
+import type { Context } from '../../trpc/context.ts';
 
 export function setSessionCookie(ctx: Context, session: IssuedSession) {
   void ctx.reply.setCookie(SESSION_COOKIE, session.token, {

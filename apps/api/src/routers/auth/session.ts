@@ -1,7 +1,7 @@
 import { SessionInfo } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { z } from 'zod';
-import { SESSION_COOKIE } from '../../trpc/context.ts';
+import { SESSION_COOKIE } from '../../auth/credentials.ts';
 import { publicProcedure } from '../../trpc/init.ts';
 
 export const session = publicProcedure

@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** What a route that opens a page at the payment processor can fail with beyond its kind's errors. */
 export const PAYING_ROUTE_ERRORS = {

@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** A chain is the owner's alone: someone else's answers as a missing one does, on every route. */
 export const OWN_CHAIN_ERRORS = {

@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** Comments follow who may see the debate: missing is 404, private (not shared for comments) is 403. */
 export const COMMENT_ERRORS = {

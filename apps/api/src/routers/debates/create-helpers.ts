@@ -1,6 +1,7 @@
 import type { CreatedDebate } from '@verdict/contracts';
 import { AppError, type CreationResult, type DebateRequest, parseProviderKeysHeader } from '@verdict/core';
-import type { Caller, Context } from '../../trpc/context.ts';
+import type { Caller } from '../../auth/credentials.ts';
+import type { Context } from '../../trpc/context.ts';
 
 /** Idempotency-Key: an opaque string of 1–200 printable characters. */
 export function idempotencyKeyOf(ctx: Context): string | null {

@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** What a route on one debate of the caller's answers when that debate is not there for them. */
 export const ONE_DEBATE_ERRORS = {

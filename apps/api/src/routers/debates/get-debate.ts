@@ -14,5 +14,5 @@ export const getDebate = userProcedure
   .input(DebateIdInput)
   .output(DebateObject)
   .query(async ({ ctx, input }) =>
-    toDebateObject(await ctx.services.debateReads.visible(ctx.caller.userId, input.id)),
+    toDebateObject(await ctx.services.debateAccess.visible(ctx.caller.userId, input.id)),
   );

@@ -8,7 +8,7 @@ export async function readFullVerdict(
   userId: string,
   id: string,
 ): Promise<VerdictDetail> {
-  const debate = await services.debateReads.visible(userId, id);
+  const debate = await services.debateAccess.visible(userId, id);
   const verdict = debate.status === 'completed' ? debate.verdict : null;
   return {
     debate: toDebateObject(debate),

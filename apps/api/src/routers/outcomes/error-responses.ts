@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** What a route on one debate's outcome answers when there is no record for the caller. */
 export const NO_OUTCOME = {

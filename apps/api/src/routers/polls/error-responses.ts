@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** A route on one poll that only the debate's owner may use (create is the same, without a poll). */
 export const OWNER_POLL_ERRORS = {

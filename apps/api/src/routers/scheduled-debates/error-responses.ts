@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /**
  * What a route about one schedule answers when the caller may not: someone else's schedule is FORBIDDEN

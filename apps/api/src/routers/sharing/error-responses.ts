@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** A share route on a debate that is not the caller's (or gone): the spec's 404 for a missing debate. */
 export const SHARE_DEBATE_ERRORS = {

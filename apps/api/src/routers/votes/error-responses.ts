@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** Who may see a debate's votes: anyone when it is public, only its owner when it is private. */
 export const VOTE_READ_ERRORS = {

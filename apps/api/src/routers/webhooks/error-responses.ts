@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** What a route about one webhook answers when it is not the caller's: as if it did not exist. */
 export const OWN_WEBHOOK_ERRORS = {

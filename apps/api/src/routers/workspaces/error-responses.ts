@@ -1,4 +1,4 @@
-import type { RouteErrors } from '../../trpc/init.ts';
+import type { RouteErrors } from '../../trpc/meta.ts';
 
 /** What every route about one workspace may answer: it does not exist, or the caller is not in it. */
 export const ONE_WORKSPACE_ERRORS = {

@@ -24,6 +24,7 @@ import { Migration0023Attachments } from './0023-attachments.ts';
 import { Migration0024EmbeddingClaims } from './0024-embedding-claims.ts';
 import { Migration0025AttachmentClaims } from './0025-attachment-claims.ts';
 import { Migration0026WebhookRetentionIndexes } from './0026-webhook-retention-indexes.ts';
+import { Migration0027ConsumerQueues } from './0027-consumer-queues.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   { name: '0024-embedding-claims', class: Migration0024EmbeddingClaims },
   { name: '0025-attachment-claims', class: Migration0025AttachmentClaims },
   { name: '0026-webhook-retention-indexes', class: Migration0026WebhookRetentionIndexes },
+  { name: '0027-consumer-queues', class: Migration0027ConsumerQueues },
 ];

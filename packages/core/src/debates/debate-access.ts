@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { query } from '../db/kysely.ts';
+import type { Database } from '../db/orm.ts';
+import { AppError, notFound } from '../shared/app-error.ts';
+import { findMembership, type Membership, membershipOf } from '../workspaces/access.ts';
+import { assertRight } from '../workspaces/roles.ts';
+import type { WorkspaceTables } from '../workspaces/tables.ts';
+import { Debate } from './debate.entity.ts';
+
+/** Where a caller stands to a debate: its creator or not, and their membership of its workspace, if any. */
+export type Standing = { isCreator: boolean; membership: Membership | null };
+
+/** Nobody in particular: a reader who is not signed in. */
+const STRANGER: Standing = { isCreator: false, membership: null };
+
+/**
+ * Who may read a debate, the one rule: its creator, a member of its workspace, and anyone (signed in or
+ * not, as the route allows) when it is public. Every read of one debate asks this.
+ */
+export const mayRead = (debate: { isPublic: boolean }, standing: Standing): boolean =>
+  debate.isPublic || standing.isCreator || standing.membership !== null;
+
+/** A debate the caller asked about, where they stand to it, and whether they may read it. */
+export type DebateReader = { debate: Debate; standing: Standing; mayRead: boolean };
+
+/** A debate and whether the caller owns it (else it is public, or theirs to read as a workspace member). */
+export type DebateAudience = { debate: Debate; isOwner: boolean };
+
+/** What control of a debate is for: running it (commands, delete) or publishing it (public, share link). */
+export type ControlPurpose = 'control' | 'publish';
+
+export type DebateAccess = ReturnType<typeof createDebateAccess>;
+
+/**
+ * Who may read, react to, run and publish one debate: the answers every feature asks here instead of
+ * deciding. Deleted debates are gone for everyone (NOT_FOUND); writes of the record are not made here.
+ */
+export function createDebateAccess(db: Database) {
+  async function find(id: string, em: EntityManager = db.em()): Promise<Debate> {
+    const debate = await em.findOne(Debate, { id, deletedAt: null });
+    if (!debate) throw notFound('Debate');
+    return debate;
+  }
+
+  async function standingOf(
+    userId: string | null,
+    debate: Debate,
+    em: EntityManager = db.em(),
+  ): Promise<Standing> {
+    if (userId === null) return STRANGER;
+    const membership = debate.workspace ? await findMembership(em, debate.workspace.id, userId) : null;
+    return { isCreator: debate.owner.id === userId, membership };
+  }
+
+  /** The debate, where the caller stands to it, and whether they may read it; missing or deleted: NOT_FOUND. */
+  async function reader(userId: string | null, id: string, em?: EntityManager): Promise<DebateReader> {
+    const debate = await find(id, em);
+    const standing = await standingOf(userId, debate, em);
+    return { debate, standing, mayRead: mayRead(debate, standing) };
+  }
+
+  const approvalRequired = async (workspaceId: string) =>
+    (
+      await query<WorkspaceTables>(db.em())
+        .selectFrom('workspaces')
+        .select('require_approval_for_public_debates as required')
+        .where('id', '=', workspaceId)
+        .executeTakeFirst()
+    )?.required === true;
+
+  return {
+    reader,
+
+    /** The caller's own debate; another user's or a deleted one is "not found", never "forbidden". */
+    owned: async (userId: string, id: string): Promise<Debate> => {
+      const debate = await db.em().findOne(Debate, { id, owner: userId, deletedAt: null });
+      if (!debate) throw notFound('Debate');
+      return debate;
+    },
+
+    /** A debate the caller may read; one they may not is "not found", as if it did not exist. */
+    visible: async (userId: string, id: string): Promise<Debate> => {
+      const read = await reader(userId, id);
+      if (!read.mayRead) throw notFound('Debate');
+      return read.debate;
+    },
+
+    /**
+     * Who may react to a debate (votes, polls): whoever may read it. A private debate of someone else is
+     * FORBIDDEN, as the spec says for votes and polls; a missing or deleted one is NOT_FOUND.
+     */
+    audience: async (userId: string | null, id: string): Promise<DebateAudience> => {
+      const read = await reader(userId, id);
+      if (!read.mayRead) throw new AppError('FORBIDDEN', 'This debate is private');
+      return { debate: read.debate, isOwner: read.standing.isCreator };
+    },
+
+    /**
+     * A debate the caller may run (commands, delete) or publish (make public, share): its creator, or an
+     * admin or the owner of its workspace; while the workspace requires approval, only they may publish. A
+     * workspace member without the right is FORBIDDEN; anyone else finds nothing, as with `owned`.
+     */
+    controlled: async (userId: string, id: string, purpose: ControlPurpose = 'control'): Promise<Debate> => {
+      const debate = await find(id);
+      const { isCreator, membership } = await standingOf(userId, debate);
+      if (!membership) {
+        if (!isCreator) throw notFound('Debate');
+        // A creator who left the workspace still runs their debate there, but publishes it by its rules.
+        if (purpose === 'publish' && debate.workspace && (await approvalRequired(debate.workspace.id))) {
+          throw new AppError(
+            'FORBIDDEN',
+            'This workspace requires approval: its admins and owner publish its debates',
+          );
+        }
+        return debate;
+      }
+      if (!isCreator) assertRight(membership.role, 'controlAnyDebate', membership);
+      if (purpose === 'publish' && membership.requireApprovalForPublicDebates) {
+        assertRight(membership.role, 'publishWhenApprovalRequired', membership);
+      }
+      return debate;
+    },
+
+    /** Whether the caller may list a workspace's debates (every member's): its members, by their role. */
+    assertWorkspaceReader: async (userId: string, workspaceId: string): Promise<void> => {
+      const membership = await membershipOf(db.em(), workspaceId, userId);
+      assertRight(membership.role, 'read', membership);
+    },
+  };
+}
