@@ -25,7 +25,7 @@ const SLOW = '[slow]';
 const script = async (request: FakeRequest): Promise<FakeReply> => {
   const turn = debaterTurnOf(request);
   if (turn) {
-    await sleep((turn.question.includes(SLOW) ? 300 : 50) + Math.random() * 80);
+    await sleep((turn.question.includes(SLOW) ? 600 : 50) + Math.random() * 80);
     return { text: `A concrete point, answer ${request.index}.` };
   }
   if (isClassification(request)) {

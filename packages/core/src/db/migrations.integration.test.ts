@@ -39,7 +39,7 @@ describe('migrations', () => {
       discovery: { warnWhenNoEntities: false },
     });
     try {
-      const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: true });
+      const diff = await catalogRead(() => orm.schema.getUpdateSchemaSQL({ wrap: false, safe: true }));
       // rate_limit_counters is deliberately not an entity; with safe: true no drop is proposed for it.
       expect(diff.trim()).toBe('');
     } finally {
@@ -167,3 +167,20 @@ describe('migrations', () => {
     }
   });
 });
+
+/**
+ * A read of PostgreSQL's catalog while other test files create and drop their schemas: the generator's
+ * index query calls pg_get_indexdef() on every index it lists, and one dropped between the listing and the
+ * call fails with "could not open relation with OID" (XX000), a race inside PostgreSQL rather than a
+ * difference. Tried again, up to three times, for that error only.
+ */
+async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      const concurrentDrop = err instanceof Error && /could not open relation with OID/.test(err.message);
+      if (!concurrentDrop || attempt === 3) throw err;
+    }
+  }
+}
