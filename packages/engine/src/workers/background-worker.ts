@@ -1,5 +1,5 @@
-import { Duration, Effect, Latch, Metric, Schedule, type Scope } from 'effect';
-import { EngineLog } from '../services.ts';
+import { Duration, Effect, Latch, Metric, Random, Schedule, type Scope } from 'effect';
+import { logLine } from '../logging.ts';
 
 /**
  * The shape of every background job an engine node runs next to its debates (the reconciler today; outcome
@@ -58,9 +58,8 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
     ),
     Effect.catchCause((cause) =>
       Effect.gen(function* () {
-        const { log } = yield* EngineLog;
         yield* Metric.update(tagged(workerMetrics.failures), 1);
-        log('warn', `${worker.name} pass failed; the next pass tries again`, { cause });
+        yield* logLine('warn', `${worker.name} pass failed; the next pass tries again`, { cause });
         return 0;
       }),
     ),
@@ -74,17 +73,19 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
  */
 export const superviseWorker = <E, R>(
   worker: BackgroundWorker<E, R>,
-): Effect.Effect<void, never, R | EngineLog | Scope.Scope> =>
+): Effect.Effect<void, never, R | Scope.Scope> =>
   Effect.forkScoped(
-    Effect.suspend(() => Effect.sleep(jittered(worker.every))).pipe(
+    jittered(worker.every).pipe(
+      Effect.flatMap(Effect.sleep),
       Effect.andThen(worker.gate ?? Effect.void),
       Effect.andThen(supervisedPass(worker)),
       Effect.forever,
     ),
   ).pipe(Effect.asVoid);
 
-const jittered = (every: Duration.Input) =>
-  Duration.millis(Duration.toMillis(every) * (0.75 + Math.random() * 0.5));
+/** The period, ±25 %, drawn from Effect's Random (tests give it a seed or a fixed draw). */
+export const jittered = (every: Duration.Input) =>
+  Effect.map(Random.next, (draw) => Duration.millis(Duration.toMillis(every) * (0.75 + draw * 0.5)));
 
 /**
  * What wakes workers that sleep on a `gate` while they have nothing to do, without losing a wake-up. A worker

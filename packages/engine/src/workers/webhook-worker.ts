@@ -9,7 +9,8 @@ import {
   WEBHOOK_RETENTION_DAYS,
 } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
+import { logLine } from '../logging.ts';
+import { EngineClock, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import { makeWakeSignal, superviseWorker } from './background-worker.ts';
 
@@ -110,9 +111,8 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
     const clock = yield* EngineClock;
     const { db } = yield* EngineStorage;
-    const { log } = yield* EngineLog;
     if (options.policy.allowHttp || options.policy.allowPrivate) {
-      log(
+      yield* logLine(
         'warn',
         'webhooks: the SSRF guard is relaxed (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE): development only',
         {
