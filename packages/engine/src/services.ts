@@ -33,7 +33,12 @@ export type ProbeMoment =
   /** A command reached a claimed debate whose actor has not started yet: it waits for the actor. */
   | { readonly _tag: 'CommandAwaitingActor'; readonly debateId: string }
   /** The node stopped pulling and told its jobs it is stopping. */
-  | { readonly _tag: 'NodeStopping' };
+  | { readonly _tag: 'NodeStopping' }
+  /** A webhook fan-out pass ended: the outbox rows it took and the deliveries it queued (then it woke senders). */
+  | { readonly _tag: 'WebhookFannedOut'; readonly taken: number; readonly queued: number }
+  /** The webhook senders were woken (by the fan-out or the scout), or all put to sleep by a lane with nothing to send. */
+  | { readonly _tag: 'WebhookSendersWoken' }
+  | { readonly _tag: 'WebhookSendersAsleep' };
 
 export class EngineProbe extends Context.Service<
   EngineProbe,

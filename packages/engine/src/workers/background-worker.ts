@@ -116,20 +116,27 @@ export type WakeSignal = {
   readonly sleepUnlessWoken: (seen: number) => Effect.Effect<void>;
 };
 
-export const makeWakeSignal: Effect.Effect<WakeSignal> = Effect.sync(() => {
-  const latch = Latch.makeUnsafe(false);
-  let wakes = 0;
-  return {
-    gate: latch.await,
-    // Synchronous, so a count and the latch's state never disagree between two fibers' steps.
-    wake: Effect.sync(() => {
-      wakes++;
-      latch.openUnsafe();
-    }),
-    wakes: () => wakes,
-    sleepUnlessWoken: (seen) =>
-      Effect.sync(() => {
-        if (wakes === seen) latch.closeUnsafe();
+/** A wake signal telling `changed` of each wake and each sleep, in the order they happen (for probes). */
+export const watchedWakeSignal = (changed: (awake: boolean) => void): Effect.Effect<WakeSignal> =>
+  Effect.sync(() => {
+    const latch = Latch.makeUnsafe(false);
+    let wakes = 0;
+    return {
+      gate: latch.await,
+      // Synchronous, so a count and the latch's state never disagree between two fibers' steps.
+      wake: Effect.sync(() => {
+        wakes++;
+        latch.openUnsafe();
+        changed(true);
       }),
-  };
-});
+      wakes: () => wakes,
+      sleepUnlessWoken: (seen) =>
+        Effect.sync(() => {
+          if (wakes !== seen) return;
+          latch.closeUnsafe();
+          changed(false);
+        }),
+    };
+  });
+
+export const makeWakeSignal: Effect.Effect<WakeSignal> = watchedWakeSignal(() => {});
