@@ -290,6 +290,7 @@ const start = (
         onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
         nodeId,
+        services: yield* Effect.context<never>(),
       },
       restoration.resumption ?? undefined,
     );

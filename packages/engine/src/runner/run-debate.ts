@@ -1,9 +1,12 @@
 import { claimIdOf, type DebateEventBody, type Verdict } from '@verdict/contracts';
 import type { TransitionRecord } from '@verdict/core';
 import * as Cause from 'effect/Cause';
+import * as Clock from 'effect/Clock';
+import * as Context from 'effect/Context';
 import * as Effect from 'effect/Effect';
 import * as Exit from 'effect/Exit';
 import { type Actor, createActor, fromCallback, fromPromise, type Snapshot, type SnapshotFrom } from 'xstate';
+import { logLine } from '../logging.ts';
 import {
   DebateFailure,
   type DebateInput,
@@ -60,6 +63,11 @@ export type EngineDeps = {
   readAttachments?: () => Promise<AttachedText[]>;
   /** The engine node running this actor: recorded on each history entry, so a restore shows the hand-over. */
   nodeId?: string;
+  /**
+   * The node's services the actor's programs run on (its logger, clock and random): the actor runs them
+   * outside any fiber of the node, from xstate's callbacks. Absent: Effect's defaults.
+   */
+  services?: Context.Context<never>;
 };
 
 /** Why a finished turn could not be stored: the round stops, and the job with it. */
@@ -93,15 +101,24 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   const usage: Usage = resumption ? { ...resumption.usage } : noUsage();
   const settled = resumption?.settled ?? new Map<string, SettledTurn>();
   const count = (call: { model: string; inputTokens: number; outputTokens: number }) => addCall(usage, call);
+  const services = deps.services ?? Context.empty();
+  const runSync = Effect.runSyncWith(services);
 
   // One read per round, shared by its turns, so every agent of a round sees the same documents. A failed
-  // read leaves the round without them rather than failing the debate (the turns' own storage will tell
-  // if the database is really gone).
+  // read leaves the round without them rather than failing the debate — the documents add to the agents'
+  // prompts, they are not the question, and the turns' own storage will tell if the database is really gone
+  // — and says so in the log, once for the round.
   const attachedByRound = new Map<number, Promise<AttachedText[]>>();
   const attachedFor = (round: number) => {
     let read = attachedByRound.get(round);
     if (!read) {
-      read = deps.readAttachments ? deps.readAttachments().catch(() => []) : Promise.resolve([]);
+      read = deps.readAttachments
+        ? deps.readAttachments().catch((error: unknown) => {
+            const message = `debate ${input.debateId}: round ${round} runs without its attachments (reading them failed)`;
+            runSync(logLine('warn', message, { err: error }));
+            return [];
+          })
+        : Promise.resolve([]);
       attachedByRound.set(round, read);
     }
     return Effect.promise(() => read);
@@ -200,7 +217,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
         ),
       );
     }
-    void Effect.runPromiseExit(program, { signal: controller.signal }).then((exit) => {
+    void Effect.runPromiseExitWith(services)(program, { signal: controller.signal }).then((exit) => {
       // Interrupted by a skip or a stop, the machine has already moved on; anything else is fatal.
       if (controller.signal.aborted) return;
       if (Exit.isSuccess(exit)) sendBack({ type: 'ROUND_DONE' });
@@ -210,7 +227,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   });
 
   const judge = fromPromise<Verdict, JudgeInput>(({ input, signal }) =>
-    Effect.runPromise(judgeProgram(input, deps, policy, count), { signal }),
+    Effect.runPromiseWith(services)(judgeProgram(input, deps, policy, count), { signal }),
   );
 
   const machine = debateMachine.provide({
@@ -221,8 +238,10 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   // A transition is dated when its event reached the actor, not when the step ended: the events its actions
   // emit then come after it on a timeline, as they did in fact.
   let receivedAt: string | null = null;
+  // The node's clock (Effect's Clock), so a test can date the chart.
+  const now = () => new Date(runSync(Clock.currentTimeMillis)).toISOString();
   const record = (event: string, state: string): TransitionRecord => ({
-    at: receivedAt ?? new Date().toISOString(),
+    at: receivedAt ?? now(),
     event,
     state,
     ...(deps.nodeId ? { node: deps.nodeId } : {}),
@@ -236,7 +255,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     inspect: (inspection) => {
       // The type first: xstate inspects the actor while it is being made, before `actor` is assigned.
       if (inspection.type === '@xstate.event' && inspection.actorRef === actor) {
-        receivedAt ??= new Date().toISOString();
+        receivedAt ??= now();
       }
       if (inspection.type !== '@xstate.snapshot' || inspection.actorRef !== actor) return;
       const snapshot = inspection.snapshot as SnapshotFrom<typeof debateMachine>;
