@@ -1,4 +1,4 @@
-import { Duration, Effect, Latch, Metric, Random, Schedule, type Scope } from 'effect';
+import { Cause, Duration, Effect, Latch, Metric, Random, Schedule, type Scope } from 'effect';
 import { logLine } from '../logging.ts';
 
 /**
@@ -59,13 +59,18 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
     Effect.catchCause((cause) =>
       Effect.gen(function* () {
         yield* Metric.update(tagged(workerMetrics.failures), 1);
-        yield* logLine('warn', `${worker.name} pass failed; the next pass tries again`, { cause });
+        // Which party failed (StorageUnavailable, MailUnavailable …: workers/errors.ts), or `defect`.
+        const failure = Cause.hasFails(cause) ? tagOf(Cause.squash(cause)) : 'defect';
+        yield* logLine('warn', `${worker.name} pass failed; the next pass tries again`, { cause, failure });
         return 0;
       }),
     ),
     Effect.uninterruptible,
   );
 };
+
+const tagOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && '_tag' in error ? String(error._tag) : 'unknown';
 
 /**
  * Runs a worker on this node until the node's scope closes: a supervised fiber that passes once per period
