@@ -3,7 +3,7 @@ import type { DebateCommandInput, DebateCommandResult, DebateStatus } from '@ver
 import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import { AppError } from '../shared/app-error.ts';
+import { AppError, notFound } from '../shared/app-error.ts';
 import { forgetIdempotencyKeys } from './creation/idempotency.ts';
 import type { DebateAccess } from './debate-access.ts';
 import { storedHistory } from './debate-history.ts';
@@ -15,10 +15,13 @@ import type { DebateTables } from './tables.ts';
  * when no node holds it, its stored status (the engine's chart says which state that implies) and the history
  * stored with the attempt's last snapshot (empty before the first step). `attempt` names the current attempt.
  */
-export type DebateInspection = { attempt: number; status: DebateStatus; history: TransitionRecord[] } & (
-  | { live: true; state: string }
-  | { live: false }
-);
+export type DebateInspection = {
+  attempt: number;
+  status: DebateStatus;
+  history: TransitionRecord[];
+  /** Whether the caller created the debate (and may see which engine nodes ran it). */
+  isCreator: boolean;
+} & ({ live: true; state: string } | { live: false });
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
 /**
@@ -96,13 +99,16 @@ export function createDebateControl(
       };
     },
 
+    /** The state chart's data, for whoever may read the debate (the console's debugger of any debate seen). */
     inspect: async (userId: string, id: string): Promise<DebateInspection> => {
-      const debate = await access.owned(userId, id);
-      const { attempt, status } = debate;
+      const read = await access.reader(userId, id);
+      if (!read.mayRead) throw notFound('Debate');
+      const { attempt, status } = read.debate;
+      const isCreator = read.standing.isCreator;
       const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
       return reply === 'no_engine'
-        ? { live: false, attempt, status, history: await storedHistory(db, id, attempt) }
-        : { live: true, attempt, status, state: reply.state, history: reply.history ?? [] };
+        ? { live: false, attempt, status, isCreator, history: await storedHistory(db, id, attempt) }
+        : { live: true, attempt, status, isCreator, state: reply.state, history: reply.history ?? [] };
     },
   };
 }

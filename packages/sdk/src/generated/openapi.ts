@@ -213,6 +213,8 @@ export interface paths {
         /**
          * The engine's state chart, this debate's current state, its transition history and its events
          * @description **Extension**: not named by the interface specification.
+         *
+         *     For whoever may read the debate (its creator, its workspace, anyone when public). The engine node of each step (`node`) is shown to the debate's creator only.
          */
         get: operations["debates-statechart"];
         put?: never;

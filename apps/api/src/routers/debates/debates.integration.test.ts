@@ -287,4 +287,29 @@ describe('debate routes on /api', () => {
     );
     await finished(debate.id);
   });
+
+  it("shows a public debate's chart to any reader, with the engine nodes to its creator only", async () => {
+    const debate = await create(alice);
+    await finished(debate.id);
+    const published = await h.request('PATCH', `/api/debates/${debate.id}/visibility`, {
+      cookie: alice.cookie,
+      body: { isPublic: true },
+    });
+    expect(published.status, published.text).toBe(200);
+    type Chart = { history: { state: string; node?: string }[]; events: unknown[] };
+    const mine = await h.request<Chart>('GET', `/api/debates/${debate.id}/statechart`, {
+      cookie: alice.cookie,
+    });
+    const theirs = await h.request<Chart>('GET', `/api/debates/${debate.id}/statechart`, {
+      cookie: bob.cookie,
+    });
+    expect(theirs.status).toBe(200);
+    expect(mine.json.history.length).toBeGreaterThan(1);
+    expect(mine.json.history.every((step) => typeof step.node === 'string')).toBe(true);
+    expect(theirs.json.history.some((step) => 'node' in step)).toBe(false);
+    expect(theirs.json.history.map((step) => step.state)).toEqual(
+      mine.json.history.map((step) => step.state),
+    );
+    expect(theirs.json.events).toEqual(mine.json.events);
+  });
 });

@@ -14,6 +14,9 @@ export const getStateChart = userProcedure
       method: 'GET',
       path: '/api/debates/{id}/statechart',
       summary: "The engine's state chart, this debate's current state, its transition history and its events",
+      description:
+        'For whoever may read the debate (its creator, its workspace, anyone when public). The engine node ' +
+        "of each step (`node`) is shown to the debate's creator only.",
     },
   })
   .input(DebateIdInput)
@@ -27,7 +30,10 @@ export const getStateChart = userProcedure
       current: inspected.live
         ? { state: inspected.state, live: true }
         : { state: restingState(inspected.status, inspected.history), live: false },
-      history: inspected.history,
+      // Which engine nodes ran it (host and process) is for its creator: other readers see the steps only.
+      history: inspected.isCreator
+        ? inspected.history
+        : inspected.history.map(({ node: _node, ...step }) => step),
       attempt: inspected.attempt,
       events: events.map((event) => ({
         seq: event.seq,
