@@ -102,6 +102,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
           servers: config.nats.servers,
           prefix: config.natsPrefix,
           jobAckWaitMs: config.engine.jobAckWaitMs,
+          onTrouble: (message, cause) => onError(new Error(`bus: ${message}`, { cause })),
         }).catch(async (error: unknown) => {
           await db.close();
           throw error;

@@ -11,6 +11,7 @@ import {
   smtpMailer,
 } from '@verdict/core';
 import { Layer } from 'effect';
+import { engineLogLayer, type LogFn } from './logging.ts';
 import { createEmbedder } from './providers/embedders.ts';
 import { ProviderChoice } from './providers/provider-choice.ts';
 import type { ProviderKeys, ProviderRegistryOptions } from './providers/registry.ts';
@@ -19,12 +20,10 @@ import { type CallPolicy, DEFAULT_CALL_POLICY } from './runner/llm-call.ts';
 import {
   EngineBus,
   EngineClock,
-  EngineLog,
   EngineProbe,
   EngineSettings,
   type EngineSettingsShape,
   EngineStorage,
-  type LogFn,
   newNodeId,
   type ProbeMoment,
 } from './services.ts';
@@ -99,7 +98,7 @@ export function engineLayer(options: EngineNodeOptions, settings: EngineSettings
     Layer.succeed(EngineStorage, EngineStorage.of({ db: options.db })),
     Layer.succeed(EngineBus, options.bus),
     Layer.succeed(EngineClock, options.clock),
-    Layer.succeed(EngineLog, EngineLog.of({ log: options.log ?? (() => {}) })),
+    engineLogLayer(options.log),
     Layer.succeed(EngineProbe, EngineProbe.of({ notice: options.probe ?? (() => {}) })),
     Layer.succeed(EngineSettings, settings),
   );

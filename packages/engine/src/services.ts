@@ -7,7 +7,7 @@ import type { StorageRetryPolicy } from './store/retry.ts';
 
 /**
  * The services the engine runs on, each a Context service provided by a Layer built once in the process's
- * composition root (layers.ts): storage, the bus, the clock, the log, the settings. The LLM providers are a
+ * composition root (layers.ts): storage, the bus, the clock, the settings; the log is Effect's logger (logging.ts). The LLM providers are a
  * service of their own (providers/provider-choice.ts), and so is the engine store (store/debate-store.ts).
  */
 
@@ -22,13 +22,8 @@ export class EngineBus extends Context.Service<EngineBus, Bus>()('@verdict/engin
 /** Wall-clock time of the events the engine stamps (tests move it by hand). */
 export class EngineClock extends Context.Service<EngineClock, Clock>()('@verdict/engine/EngineClock') {}
 
-export type LogLevel = 'info' | 'warn' | 'error';
-export type LogFn = (level: LogLevel, message: string, details?: Record<string, unknown>) => void;
-
-/** Where the engine says what it does (the process's pino logger). */
-export class EngineLog extends Context.Service<EngineLog, { readonly log: LogFn }>()(
-  '@verdict/engine/EngineLog',
-) {}
+// Where the engine says what it does is Effect's logger, installed by the node's layer (logging.ts).
+export type { LogFn, LogLevel } from './logging.ts';
 
 /**
  * Moments inside a node that no outcome shows, announced so a test can wait for the path it means to test
@@ -38,7 +33,12 @@ export type ProbeMoment =
   /** A command reached a claimed debate whose actor has not started yet: it waits for the actor. */
   | { readonly _tag: 'CommandAwaitingActor'; readonly debateId: string }
   /** The node stopped pulling and told its jobs it is stopping. */
-  | { readonly _tag: 'NodeStopping' };
+  | { readonly _tag: 'NodeStopping' }
+  /** A webhook fan-out pass ended: the outbox rows it took and the deliveries it queued (then it woke senders). */
+  | { readonly _tag: 'WebhookFannedOut'; readonly taken: number; readonly queued: number }
+  /** The webhook senders were woken (by the fan-out or the scout), or all put to sleep by a lane with nothing to send. */
+  | { readonly _tag: 'WebhookSendersWoken' }
+  | { readonly _tag: 'WebhookSendersAsleep' };
 
 export class EngineProbe extends Context.Service<
   EngineProbe,

@@ -56,7 +56,7 @@ export function registerDebateStreams(
     let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
       if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
-      prepared = await prepare(req, credentials, headers);
+      prepared = await prepare(core, req, credentials, headers);
       if (prepared.finished && prepared.stored.length === 0) {
         // Nothing after Last-Event-ID and nothing more to come: 204 tells EventSource to stop reconnecting.
         // It streams nothing, so it is a request, not a stream open (EventSource's reconnect after the last
@@ -76,123 +76,151 @@ export function registerDebateStreams(
     const res = reply.raw;
     // Hung up while the events were being read: nothing to stream to.
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    const end = stream(req, nodeSseWriter(res), headers, prepared);
+    const end = stream({ core, open, keepAliveMs }, req, nodeSseWriter(res), headers, prepared);
     // The client hung up (or the response ended): stop following and clear the timer.
     res.once('close', end);
   }
+}
 
-  /** Everything that can still fail with an envelope: input, caller, visibility, the stored events. */
-  async function prepare(req: FastifyRequest, credentials: Credentials, headers: Record<string, string>) {
-    // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
-    // client that spent its request budget can still reconnect (EventSource gives up on a 429).
-    const { caller, notStreamed } = await openStream(core, req, credentials, headers, routeEndpoint(req));
-    const { id } = parse(Params, req.params, '');
-    const requested = lastEventId(req);
-    const debate = await core.debateAccess.visible(caller.userId, id);
-    const stored = await core.debateEvents.storedAfter(id, debate.attempt, requested);
-    if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
-      return {
-        id,
-        attempt: debate.attempt,
-        finished: FINISHED.has(debate.status),
-        afterSeq: requested,
-        stored,
-        notStreamed,
-      };
-    }
-    // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
-    // (204). If the id lies past the last stored event (a stale or made-up id), resume from the last stored
-    // event instead: otherwise every later event, the final one included, would look already seen.
-    const last = await core.debateEvents.lastStored(id, debate.attempt);
-    const finished = last !== null && TERMINAL.has(last.type);
-    const afterSeq = Math.min(requested, last?.seq ?? 0);
-    return { id, attempt: debate.attempt, finished, afterSeq, stored, notStreamed };
+/** What the open streams of the app share. */
+type StreamContext = {
+  core: Services;
+  /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
+  open: Set<() => void>;
+  keepAliveMs: number;
+};
+
+type Prepared = { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StoredEvent[] };
+
+/** Everything that can still fail with an envelope: input, caller, visibility, the stored events. */
+async function prepare(
+  core: Services,
+  req: FastifyRequest,
+  credentials: Credentials,
+  headers: Record<string, string>,
+) {
+  // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
+  // client that spent its request budget can still reconnect (EventSource gives up on a 429).
+  const { caller, notStreamed } = await openStream(core, req, credentials, headers, routeEndpoint(req));
+  const { id } = parse(Params, req.params, '');
+  const requested = lastEventId(req);
+  const debate = await core.debateAccess.visible(caller.userId, id);
+  const stored = await core.debateEvents.storedAfter(id, debate.attempt, requested);
+  if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
+    return {
+      id,
+      attempt: debate.attempt,
+      finished: FINISHED.has(debate.status),
+      afterSeq: requested,
+      stored,
+      notStreamed,
+    };
   }
+  // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
+  // (204). If the id lies past the last stored event (a stale or made-up id), resume from the last stored
+  // event instead: otherwise every later event, the final one included, would look already seen.
+  const last = await core.debateEvents.lastStored(id, debate.attempt);
+  const finished = last !== null && TERMINAL.has(last.type);
+  const afterSeq = Math.min(requested, last?.seq ?? 0);
+  return { id, attempt: debate.attempt, finished, afterSeq, stored, notStreamed };
+}
 
-  function stream(
-    req: FastifyRequest,
-    writer: SseWriter,
-    headers: Record<string, string>,
-    p: { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StoredEvent[] },
-  ): () => void {
-    let lastSent = p.afterSeq;
-    let stopFollowing: (() => void) | null = null;
-    let keepAlive: NodeJS.Timeout | null = null;
-    let ended = false;
+/** Streams the prepared events, then follows the bus until the debate ends, the client hangs up or the app closes. */
+function stream(
+  { core, open, keepAliveMs }: StreamContext,
+  req: FastifyRequest,
+  writer: SseWriter,
+  headers: Record<string, string>,
+  p: Prepared,
+): () => void {
+  let lastSent = p.afterSeq;
+  let stopFollowing: (() => void) | null = null;
+  let keepAlive: NodeJS.Timeout | null = null;
+  let ended = false;
 
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      open.delete(end);
-      if (keepAlive) clearInterval(keepAlive);
-      stopFollowing?.();
-      writer.close();
-    };
-    /** Sends each event once and in order, whether it came from the database or the bus. */
-    const deliver = (event: StoredEvent) => {
-      if (ended || event.seq <= lastSent) return;
-      lastSent = event.seq;
-      writer.send(event.seq, event.type, streamData(event.type, event.data));
-      if (TERMINAL.has(event.type)) end();
-    };
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    open.delete(end);
+    if (keepAlive) clearInterval(keepAlive);
+    stopFollowing?.();
+    writer.close();
+  };
+  /** Sends each event once and in order, whether it came from the database or the bus. */
+  const deliver = (event: StoredEvent) => {
+    if (ended || event.seq <= lastSent) return;
+    lastSent = event.seq;
+    writer.send(event.seq, event.type, streamData(event.type, event.data));
+    if (TERMINAL.has(event.type)) end();
+  };
 
-    /**
-     * Bus events in order; when the bus skipped some (a node died between storing and publishing them, or
-     * NATS was away), the missing ones are read from the database, which has every event, first.
-     */
-    let busChain: Promise<void> = Promise.resolve();
-    const inOrder = (step: () => Promise<void>) => {
-      busChain = busChain.then(step).catch((err: unknown) => {
-        req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
-        end();
-      });
-    };
-    const fromStore = async () => {
-      for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent)) deliver(missed);
-    };
-    const fromBus = (event: StoredEvent) =>
-      inOrder(async () => {
-        if (ended || event.seq <= lastSent) return;
-        if (event.seq > lastSent + 1) await fromStore();
-        deliver(event);
-      });
-
-    open.add(end);
-    writer.open(headers);
-
-    for (const event of p.stored) deliver(event);
-    // A finished debate's stored events are all there is (its last events are stored with its final state).
-    if (ended || p.finished) {
+  /**
+   * Bus events in order; when the bus skipped some (a node died between storing and publishing them, or
+   * NATS was away), the missing ones are read from the database, which has every event, first.
+   */
+  let busChain: Promise<void> = Promise.resolve();
+  const inOrder = (step: () => Promise<void>) => {
+    busChain = busChain.then(step).catch((err: unknown) => {
+      req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
       end();
-      return end;
-    }
+    });
+  };
+  const fromStore = async () => {
+    for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent)) deliver(missed);
+  };
+  const fromBus = (event: StoredEvent) =>
+    inOrder(async () => {
+      if (ended || event.seq <= lastSent) return;
+      if (event.seq > lastSent + 1) await fromStore();
+      deliver(event);
+    });
 
-    keepAlive = setInterval(() => {
-      writer.comment('keep-alive');
-      // The last events may not come over the bus for a while (their holder died between storing and
-      // publishing them, and its job is not back yet): each keep-alive asks the database what it has. A
-      // debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and
-      // a reconnect hears why.
-      inOrder(async () => {
-        if (ended) return;
-        await fromStore();
-        if (!ended && !(await core.debateEvents.isCurrent(p.id, p.attempt))) end();
-      });
-    }, keepAliveMs);
-    core.debateEvents
-      .follow(p.id, p.attempt, lastSent, fromBus)
-      .then((stop) => {
-        // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
-        if (ended) stop();
-        else stopFollowing = stop;
-      })
-      .catch((err: unknown) => {
-        req.log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
-        end();
-      });
+  open.add(end);
+  writer.open(headers);
+
+  for (const event of p.stored) deliver(event);
+  // A finished debate's stored events are all there is (its last events are stored with its final state).
+  if (ended || p.finished) {
+    end();
     return end;
   }
+
+  const check = storeCheck(core, p, { fromStore, ended: () => ended, end });
+  keepAlive = setInterval(() => {
+    writer.comment('keep-alive');
+    inOrder(check);
+  }, keepAliveMs);
+  core.debateEvents
+    .follow(p.id, p.attempt, lastSent, fromBus)
+    .then((stop) => {
+      // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
+      if (ended) stop();
+      else stopFollowing = stop;
+    })
+    .catch((err: unknown) => {
+      req.log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
+      end();
+    });
+  return end;
 }
+
+/**
+ * A keep-alive's look at the database: the last events may not come over the bus for a while (their holder
+ * died between storing and publishing them, and its job is not back yet), so each keep-alive asks the
+ * database what it has. A debate deleted meanwhile (or retried as a new attempt) has nothing more to send:
+ * the stream ends, and a reconnect hears why.
+ */
+const storeCheck =
+  (
+    core: Services,
+    p: Prepared,
+    stream: { fromStore: () => Promise<void>; ended: () => boolean; end: () => void },
+  ) =>
+  async () => {
+    if (stream.ended()) return;
+    await stream.fromStore();
+    if (!stream.ended() && !(await core.debateEvents.isCurrent(p.id, p.attempt))) stream.end();
+  };
 
 /**
  * Last-Event-ID (sent by EventSource on reconnect) wins over ?lastEventId= (for a first connect); an empty

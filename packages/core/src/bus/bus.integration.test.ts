@@ -72,11 +72,16 @@ describe.each([
       () => second.length,
       (n) => n === 2,
     );
-    // A stopped subscriber hears nothing more; the other user's never heard anything.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A stopped subscriber hears nothing more; the other user's hears only what is meant for them. Delivery
+    // is in order from one publisher, so once bob has his own notification, anything of alice's is in too.
+    await bus.notifications.publish(bob, notification('for bob'));
+    await eventually(
+      () => bobs.length,
+      (n) => n > 0,
+    );
     expect(first).toEqual(['one']);
     expect(second).toEqual(['one', 'two']);
-    expect(bobs).toEqual([]);
+    expect(bobs).toEqual(['for bob']);
     stopSecond();
     stopBob();
   });
@@ -98,10 +103,11 @@ describe.each([
     await bus.events.publish(event(id, 1, 2));
     const seen: number[] = [];
     const stop = await bus.events.follow(id, 1, 2, (e) => seen.push(e.seq));
-    await eventually(() => seen.length === 2, Boolean);
-    await new Promise((r) => setTimeout(r, 100));
+    // Events arrive in order: once a later one is in, anything the follower wrongly took before it is too.
+    await bus.events.publish(event(id, 5));
+    await eventually(() => seen.includes(5), Boolean);
     stop();
-    expect(seen).toEqual([3, 4]);
+    expect(seen).toEqual([3, 4, 5]);
   });
 
   it('drops a re-published event with the same debate, attempt and sequence', async () => {
@@ -111,10 +117,10 @@ describe.each([
     await bus.events.publish(event(id, 2));
     const seen: number[] = [];
     const stop = await bus.events.follow(id, 1, 0, (e) => seen.push(e.seq));
-    await eventually(() => seen.length >= 2, Boolean);
-    await new Promise((r) => setTimeout(r, 100));
+    await bus.events.publish(event(id, 3));
+    await eventually(() => seen.includes(3), Boolean);
     stop();
-    expect(seen).toEqual([1, 2]);
+    expect(seen).toEqual([1, 2, 3]);
   });
 
   it('hands each job to one slot and redelivers one that was neither acked nor retried', async () => {
@@ -136,7 +142,7 @@ describe.each([
   });
 
   it('pulls a job only for a free slot: a busy node leaves the next job to another and never sees it', async () => {
-    const [first, second] = [randomUUID(), randomUUID()];
+    const [first, second, last] = [randomUUID(), randomUUID(), randomUUID()];
     let release: () => void = () => {};
     const busy = new Promise<void>((resolve) => {
       release = resolve;
@@ -153,19 +159,21 @@ describe.each([
     });
     await bus.jobs.enqueue({ debateId: first, attempt: 1 });
     await eventually(() => seenByBusy.includes(first), Boolean);
+    // Stored once enqueue returns: a pull the busy node had waiting would have taken it by now.
     await bus.jobs.enqueue({ debateId: second, attempt: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const seenByFree: string[] = [];
     const freeNode = bus.jobs.consume(1, async (handle) => {
       seenByFree.push(handle.job.debateId);
       await handle.ack();
     });
     await eventually(() => seenByFree.includes(second), Boolean);
+    await freeNode.stop();
     release();
-    // Long enough for a job fetched ahead by the busy node to reach its handler once it is free.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await Promise.all([busyNode.stop(), freeNode.stop()]);
-    expect(seenByBusy).toEqual([first]);
+    // A job the busy node had fetched ahead would reach its handler, once free, before one queued now.
+    await bus.jobs.enqueue({ debateId: last, attempt: 1 });
+    await eventually(() => seenByBusy.includes(last), Boolean, 10_000);
+    await busyNode.stop();
+    expect(seenByBusy).toEqual([first, last]);
     expect(seenByFree).toEqual([second]);
   });
 

@@ -30,6 +30,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
   servers: string[];
@@ -40,6 +41,11 @@ export type NatsBusOptions = {
   /** How long events stay replayable in JetStream (PostgreSQL keeps them for good). */
   eventMaxAgeMs?: number;
   name?: string;
+  /**
+   * Told of trouble the bus rides out on its own but must not hide: job pulls failing, subscription errors.
+   * Once per streak (trouble-streak.ts), not once per retry.
+   */
+  onTrouble?: TroubleReport;
 };
 
 const encoder = new TextEncoder();
@@ -86,13 +92,14 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
   });
   await ensureJobConsumer(jsm, names.jobs, options.jobAckWaitMs ?? 6000);
   const js = jetstream(nc);
+  const onTrouble = options.onTrouble ?? (() => {});
   return {
     connection: nc,
     events: natsEventBus(js, names.events, names.eventsSubject),
-    jobs: natsJobQueue(js, names.jobs, names.jobsSubject),
-    commands: natsCommandBus(nc, names.commandSubject),
-    keys: natsKeyCourier(nc, names.keysSubject),
-    notifications: natsNotificationChannel(nc, names.notificationSubject),
+    jobs: natsJobQueue(js, names.jobs, names.jobsSubject, onTrouble),
+    commands: natsCommandBus(nc, names.commandSubject, onTrouble),
+    keys: natsKeyCourier(nc, names.keysSubject, onTrouble),
+    notifications: natsNotificationChannel(nc, names.notificationSubject, onTrouble),
     deleteStreams: async () => {
       await jsm.streams.delete(names.events);
       await jsm.streams.delete(names.jobs);
@@ -159,7 +166,12 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
   };
 }
 
-function natsJobQueue(js: JetStreamClient, stream: string, subject: string): JobQueue {
+function natsJobQueue(
+  js: JetStreamClient,
+  stream: string,
+  subject: string,
+  onTrouble: TroubleReport,
+): JobQueue {
   return {
     enqueue: async (job, copy) => {
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
@@ -174,8 +186,11 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
     consume: (slots, handle) => {
       let stopped = false;
       const stops: (() => void)[] = [];
+      // One streak for all slots: they fail together when NATS is away.
+      const pulls = troubleStreak(onTrouble, 'job pulls failing; each slot pulls again every 500 ms');
       const pull = async () => {
         const consumer: Consumer = await js.consumers.get(stream, 'engine');
+        pulls.recovered();
         // One message in flight per slot: a busy node does not hoard jobs other nodes could run. The iterator
         // sends its next pull request only when the loop asks for the next message, that is once the handler
         // has returned, so a busy slot holds no job it has not started (tested in the bus contract).
@@ -199,10 +214,11 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
         }
       };
       // A slot outlives NATS restarts: when its pull ends or fails, it starts pulling again (so a failed pull
-      // needs no handling beyond the pause below; the job it may have held comes back after its ack wait).
+      // needs no handling beyond the pause below and a log line per streak; the job it may have held comes
+      // back after its ack wait).
       const slot = async () => {
         while (!stopped) {
-          await pull().catch(() => {});
+          await pull().catch(pulls.failed);
           if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
         }
       };
@@ -218,7 +234,11 @@ function natsJobQueue(js: JetStreamClient, stream: string, subject: string): Job
   };
 }
 
-function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): CommandBus {
+function natsCommandBus(
+  nc: NatsConnection,
+  subject: (id: string) => string,
+  onTrouble: TroubleReport,
+): CommandBus {
   return {
     send: async (debateId, command, timeoutMs = COMMAND_TIMEOUT_MS) => {
       try {
@@ -232,9 +252,11 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
       }
     },
     serve: async (debateId, handler) => {
+      const trouble = troubleStreak(onTrouble, `debate ${debateId}: command subscription failing`);
       const subscription = nc.subscribe(subject(debateId), {
         callback: (err, message) => {
-          if (err) return;
+          if (err) return trouble.failed(err);
+          trouble.recovered();
           void handler(decode<DebateCommand>(message.data)).then(
             (reply) => message.respond(encode(reply)),
             // A handler that throws is a node defect: the caller hears that no engine runs it; nothing crashes.
@@ -249,12 +271,19 @@ function natsCommandBus(nc: NatsConnection, subject: (id: string) => string): Co
 }
 
 /** Core NATS request/reply only: the keys never touch JetStream or any other disk-backed store. */
-function natsKeyCourier(nc: NatsConnection, subject: (id: string) => string): KeyCourier {
+function natsKeyCourier(
+  nc: NatsConnection,
+  subject: (id: string) => string,
+  onTrouble: TroubleReport,
+): KeyCourier {
   return {
     hold: async (debateId, keys) => {
+      const trouble = troubleStreak(onTrouble, `debate ${debateId}: key subscription failing`);
       const subscription = nc.subscribe(subject(debateId), {
         callback: (err, message) => {
-          if (!err) message.respond(encode(keys));
+          if (err) return trouble.failed(err);
+          trouble.recovered();
+          message.respond(encode(keys));
         },
       });
       await nc.flush();
@@ -281,15 +310,19 @@ function natsKeyCourier(nc: NatsConnection, subject: (id: string) => string): Ke
 function natsNotificationChannel(
   nc: NatsConnection,
   subject: (userId: string) => string,
+  onTrouble: TroubleReport,
 ): NotificationChannel {
   return {
     publish: async (userId, notification) => {
       nc.publish(subject(userId), encode(notification));
     },
     subscribe: async (userId, onNotification) => {
+      const trouble = troubleStreak(onTrouble, `user ${userId}: notification subscription failing`);
       const subscription = nc.subscribe(subject(userId), {
         callback: (err, message) => {
-          if (!err) onNotification(decode<Notification>(message.data));
+          if (err) return trouble.failed(err);
+          trouble.recovered();
+          onNotification(decode<Notification>(message.data));
         },
       });
       await nc.flush(); // live at the server before the stream says it is connected

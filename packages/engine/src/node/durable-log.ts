@@ -1,4 +1,5 @@
 import type { DebateEvent, DebateEventBody } from '@verdict/contracts';
+import type { Clock } from '@verdict/core';
 import { Deferred, Effect, Latch } from 'effect';
 import { replayKey } from '../replay/replay.ts';
 import { EngineBus, EngineClock, EngineSettings } from '../services.ts';
@@ -52,6 +53,39 @@ export type DurableLogStart = {
   onFailure: (failure: LogFailure) => void;
 };
 
+/** The log's moving parts, shared by its writer fiber and its handle. */
+type LogState = {
+  seq: number;
+  pending: DebateEvent[];
+  /** Changes asked for (events and state moves) and changes stored: flush waits for the one to reach the other. */
+  requested: number;
+  committed: number;
+  failure: LogFailure | null;
+  /** A final event was emitted: batches wait for the final state, which `finish` stores with them. */
+  holding: boolean;
+  writing: boolean;
+  finishing: { outcome: DebateOutcome; done: Deferred.Deferred<FinalWrite, LogFailure> } | null;
+  finished: boolean;
+  /** Flushes waiting for the changes up to `upTo` to be stored. */
+  waiters: { upTo: number; done: Deferred.Deferred<void, LogFailure> }[];
+  /** Opened by each change: the writer takes everything queued when it wakes. */
+  wake: Latch.Latch;
+};
+
+const logState = (afterSeq: number, wake: Latch.Latch): LogState => ({
+  seq: afterSeq,
+  pending: [],
+  requested: 0,
+  committed: 0,
+  failure: null,
+  holding: false,
+  writing: false,
+  finishing: null,
+  finished: false,
+  waiters: [],
+  wake,
+});
+
 /**
  * The durable, gap-free stream of one debate attempt plus its snapshots, written by one fiber in the job's
  * scope. Whatever accumulates while a write is in flight goes out as the next batch (group commit), so a busy
@@ -66,158 +100,159 @@ export type DurableLogStart = {
  * holder's restore, or, for a finished debate, the job's redelivery (job.ts).
  */
 export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (start: DurableLogStart) {
-  const store = yield* DebateStore;
-  const bus = yield* EngineBus;
   const clock = yield* EngineClock;
-  const { storage } = yield* EngineSettings;
-  const { lease } = start;
+  const st = logState(start.afterSeq, yield* Latch.make(false));
+  const writeOnce = yield* logWriter(start, st);
+  yield* Effect.forkScoped(
+    Effect.whileLoop({
+      while: () => st.failure === null && !st.finished,
+      body: () => writeOnce,
+      step: () => {},
+    }),
+  );
+  return logHandle(start, st, clock);
+});
 
-  const seen = new Set(start.storedKeys);
-  const wake = yield* Latch.make(false);
-  const waiters: { upTo: number; done: Deferred.Deferred<void, LogFailure> }[] = [];
-  let seq = start.afterSeq;
-  let pending: DebateEvent[] = [];
-  /** Changes asked for (events and state moves) and changes stored: flush waits for the one to reach the other. */
-  let requested = 0;
-  let committed = 0;
-  let failure: LogFailure | null = null;
-  /** A final event was emitted: batches wait for the final state, which `finish` stores with them. */
-  let holding = false;
-  let writing = false;
-  let finishing: { outcome: DebateOutcome; done: Deferred.Deferred<FinalWrite, LogFailure> } | null = null;
-  let finished = false;
+/** The writer's one step: waits for a change, then writes what is queued (or the final state). */
+const logWriter = (start: DurableLogStart, st: LogState) =>
+  Effect.gen(function* () {
+    const store = yield* DebateStore;
+    const bus = yield* EngineBus;
+    const { storage } = yield* EngineSettings;
+    const { lease } = start;
+    const { waiters, wake } = st;
 
-  const publish = (batch: readonly DebateEvent[]) =>
-    Effect.tryPromise({
-      // In order over one connection; JetStream drops a repeat by its message id.
-      try: () => Promise.all(batch.map((event) => bus.events.publish(event))),
-      catch: (cause) => new BusUnavailable({ cause }),
-    }).pipe(retryThroughBlips(storage));
+    const publish = (batch: readonly DebateEvent[]) =>
+      Effect.tryPromise({
+        // In order over one connection; JetStream drops a repeat by its message id.
+        try: () => Promise.all(batch.map((event) => bus.events.publish(event))),
+        catch: (cause) => new BusUnavailable({ cause }),
+      }).pipe(retryThroughBlips(storage));
 
-  /** Everything queued so far, as one batch with the actor's current state. */
-  const take = (): LogBatch => {
-    const events = pending;
-    pending = [];
-    const packed = start.snapshot();
-    return {
-      events,
-      state: packed === null ? null : { packed, lastSeq: events.at(-1)?.seq ?? seq },
-      status: statusAfter(events),
+    /** Everything queued so far, as one batch with the actor's current state. */
+    const take = (): LogBatch => {
+      const events = st.pending;
+      st.pending = [];
+      const packed = start.snapshot();
+      return {
+        events,
+        state: packed === null ? null : { packed, lastSeq: events.at(-1)?.seq ?? st.seq },
+        status: statusAfter(events),
+      };
     };
-  };
 
-  const settle = () => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const waiter = waiters[i] as (typeof waiters)[number];
-      const done = failure !== null || waiter.upTo <= committed || (holding && !writing);
-      if (!done) continue;
-      waiters.splice(i, 1);
-      Deferred.doneUnsafe(waiter.done, failure === null ? Effect.void : Effect.fail(failure));
-    }
-  };
-
-  const fail = (cause: LogFailure) => {
-    failure = cause;
-    start.onFailure(cause);
-    settle();
-  };
-
-  const writeBatch = Effect.gen(function* () {
-    const upTo = requested;
-    const batch = take();
-    if (batch.events.length > 0 || batch.state !== null) {
-      writing = true;
-      const written = yield* Effect.result(
-        store.persist(lease, batch).pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
-      );
-      writing = false;
-      if (written._tag === 'Failure') return fail(written.failure);
-    }
-    committed = upTo;
-    settle();
-  });
-
-  const writeFinal = (outcome: DebateOutcome, done: Deferred.Deferred<FinalWrite, LogFailure>) =>
-    Effect.gen(function* () {
-      const upTo = requested;
-      const batch = take();
-      finished = true;
-      const written = yield* Effect.result(
-        store.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
-      );
-      if (written._tag === 'Failure') {
-        fail(written.failure);
-        Deferred.doneUnsafe(done, Effect.fail(written.failure));
-        return;
+    const settle = () => {
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        const waiter = waiters[i] as (typeof waiters)[number];
+        const done = st.failure !== null || waiter.upTo <= st.committed || (st.holding && !st.writing);
+        if (!done) continue;
+        waiters.splice(i, 1);
+        Deferred.doneUnsafe(waiter.done, st.failure === null ? Effect.void : Effect.fail(st.failure));
       }
-      if (!written.success) {
-        // Nothing was written: whatever waits on this log learns it never will be.
-        failure = new LeaseLost({ debateId: lease.debateId });
-        settle();
-        Deferred.doneUnsafe(done, Effect.succeed({ stored: false, published: false }));
-        return;
-      }
-      // Stored is what counts: events the bus refused now are published again when the job comes back.
-      const published = yield* Effect.result(publish(batch.events));
-      committed = upTo;
+    };
+
+    const fail = (cause: LogFailure) => {
+      st.failure = cause;
+      start.onFailure(cause);
       settle();
-      Deferred.doneUnsafe(done, Effect.succeed({ stored: true, published: published._tag === 'Success' }));
+    };
+
+    const writeBatch = Effect.gen(function* () {
+      const upTo = st.requested;
+      const batch = take();
+      if (batch.events.length > 0 || batch.state !== null) {
+        st.writing = true;
+        const written = yield* Effect.result(
+          store.persist(lease, batch).pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
+        );
+        st.writing = false;
+        if (written._tag === 'Failure') return fail(written.failure);
+      }
+      st.committed = upTo;
+      settle();
     });
 
-  const writeOnce = Effect.gen(function* () {
-    yield* wake.await;
-    // Woken asynchronously: everything emitted in the step that opened the latch joins this batch.
-    wake.closeUnsafe();
-    if (finishing) return yield* writeFinal(finishing.outcome, finishing.done);
-    // Held for the final state, which only `finish` knows; a flush waiting for them is told so.
-    if (holding) return settle();
-    yield* writeBatch;
+    const writeFinal = (outcome: DebateOutcome, done: Deferred.Deferred<FinalWrite, LogFailure>) =>
+      Effect.gen(function* () {
+        const upTo = st.requested;
+        const batch = take();
+        st.finished = true;
+        const written = yield* Effect.result(
+          store.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
+        );
+        if (written._tag === 'Failure') {
+          fail(written.failure);
+          Deferred.doneUnsafe(done, Effect.fail(written.failure));
+          return;
+        }
+        if (!written.success) {
+          // Nothing was written: whatever waits on this log learns it never will be.
+          st.failure = new LeaseLost({ debateId: lease.debateId });
+          settle();
+          Deferred.doneUnsafe(done, Effect.succeed({ stored: false, published: false }));
+          return;
+        }
+        // Stored is what counts: events the bus refused now are published again when the job comes back.
+        const published = yield* Effect.result(publish(batch.events));
+        st.committed = upTo;
+        settle();
+        Deferred.doneUnsafe(done, Effect.succeed({ stored: true, published: published._tag === 'Success' }));
+      });
+
+    const writeOnce = Effect.gen(function* () {
+      yield* wake.await;
+      // Woken asynchronously: everything emitted in the step that opened the latch joins this batch.
+      wake.closeUnsafe();
+      if (st.finishing) return yield* writeFinal(st.finishing.outcome, st.finishing.done);
+      // Held for the final state, which only `finish` knows; a flush waiting for them is told so.
+      if (st.holding) return settle();
+      yield* writeBatch;
+    });
+    return writeOnce;
   });
 
-  yield* Effect.forkScoped(
-    Effect.whileLoop({ while: () => failure === null && !finished, body: () => writeOnce, step: () => {} }),
-  );
-
+/** What the job holds: emit and note state changes (queued for the writer), flush, finish. */
+const logHandle = (start: DurableLogStart, st: LogState, clock: Clock): DurableLog => {
+  const { lease } = start;
+  const seen = new Set(start.storedKeys);
   const changed = () => {
-    requested += 1;
-    wake.openUnsafe();
+    st.requested += 1;
+    st.wake.openUnsafe();
   };
-
-  const log: DurableLog = {
+  return {
     emit: (body) => {
-      if (failure !== null || finished) return;
+      if (st.failure !== null || st.finished) return;
       const key = replayKey(body);
       if (key !== null) {
         if (seen.has(key)) return;
         seen.add(key);
       }
-      if (isFinalEvent(body)) holding = true;
-      pending.push({
+      if (isFinalEvent(body)) st.holding = true;
+      st.pending.push({
         ...body,
         debateId: lease.debateId,
         attempt: lease.attempt,
-        seq: ++seq,
+        seq: ++st.seq,
         at: new Date(clock.now()).toISOString(),
       } as DebateEvent);
       changed();
     },
     stateChanged: changed,
     flush: Effect.suspend(() => {
-      if (failure !== null) return Effect.fail(failure);
-      if (committed >= requested || (holding && !writing)) return Effect.void;
+      if (st.failure !== null) return Effect.fail(st.failure);
+      if (st.committed >= st.requested || (st.holding && !st.writing)) return Effect.void;
       const done = Deferred.makeUnsafe<void, LogFailure>();
-      waiters.push({ upTo: requested, done });
+      st.waiters.push({ upTo: st.requested, done });
       return Deferred.await(done);
     }),
     finish: (outcome) =>
       Effect.suspend(() => {
-        if (failure !== null) return Effect.fail(failure);
-        if (!finishing) {
-          finishing = { outcome, done: Deferred.makeUnsafe<FinalWrite, LogFailure>() };
-          wake.openUnsafe();
+        if (st.failure !== null) return Effect.fail(st.failure);
+        if (!st.finishing) {
+          st.finishing = { outcome, done: Deferred.makeUnsafe<FinalWrite, LogFailure>() };
+          st.wake.openUnsafe();
         }
-        return Deferred.await(finishing.done);
+        return Deferred.await(st.finishing.done);
       }),
   };
-  return log;
-});
+};

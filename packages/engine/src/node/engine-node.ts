@@ -1,9 +1,10 @@
 import type { Core, JobHandle } from '@verdict/core';
 import { Context, Deferred, Effect, ManagedRuntime } from 'effect';
 import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
+import { type LogFn, logLine } from '../logging.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
-import { EngineBus, EngineLog, EngineProbe, EngineSettings, type LogFn } from '../services.ts';
+import { EngineBus, EngineProbe, EngineSettings } from '../services.ts';
 import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
@@ -12,6 +13,7 @@ import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { schedulerWorker } from '../workers/scheduler-worker.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
+import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
@@ -32,14 +34,13 @@ export const runNode = (
     Effect.gen(function* () {
       const settings = yield* EngineSettings;
       const bus = yield* EngineBus;
-      const { log } = yield* EngineLog;
       const probe = yield* EngineProbe;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
       yield* superviseWorker(attachmentWorker(extras.blobs));
       const { mail, embedder } = extras;
       if (mail) yield* superviseWorker(mailWorker(mail.settings, mail.intervalMs));
-      else log('info', 'notification email is off: SMTP_URL is not set');
+      else yield* logLine('info', 'notification email is off: SMTP_URL is not set');
       // Whether it embeds, and with what, the composition roots say at start (describeEmbeddings). Where it
       // cannot, the debates queued for embedding are dropped once they have waited too long.
       if (embedder) yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
@@ -51,9 +52,7 @@ export const runNode = (
         yield* Effect.forkScoped(
           takeOverAll.pipe(
             // The reconciler's passes take the same debates later: slower, not lost.
-            Effect.catch((err) =>
-              Effect.sync(() => log('error', 'could not take over unfinished debates', { err })),
-            ),
+            Effect.catch((err) => logLine('error', 'could not take over unfinished debates', { err })),
           ),
         );
       }
@@ -64,15 +63,10 @@ export const runNode = (
         NodeJobs.of({ handling: new Set(), active, stopping }),
       );
       const run = Effect.runPromiseWith(context);
-      const handle = (job: JobHandle) =>
-        run(
-          handleJob(job).pipe(
-            // A defect in the node, not a job's failure (those are endings): the queue gives the job back.
-            Effect.catchCause((cause) =>
-              Effect.sync(() => log('error', `debate ${job.job.debateId}: job handler failed`, { cause })),
-            ),
-          ),
-        );
+      // A defect in the node, not a job's failure (those are endings): the job goes back to the queue, later
+      // each time it fails again, so a debate that always breaks does not spin its node.
+      const handleBackedOff = handledWithBackoff(yield* makeHandlerFailures(), handleJob);
+      const handle = (job: JobHandle) => run(handleBackedOff(job));
       // Last acquired, first released, before the workers and the lease renewal end. Pulling stops first: a
       // job handed back must not come straight back to this node (the consumer naks what it pulls after).
       // Then the jobs in hand learn the node is stopping and hand their debates back; the consumer's stop

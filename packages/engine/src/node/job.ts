@@ -1,6 +1,7 @@
 import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
 import { Context, Data, Deferred, Effect, Schedule } from 'effect';
 import type { SnapshotFrom } from 'xstate';
+import { logLine } from '../logging.ts';
 import type { debateMachine } from '../machine/machine.ts';
 import { seatPanel } from '../machine/panel.ts';
 import { type DebateProviders, ProviderChoice } from '../providers/provider-choice.ts';
@@ -10,7 +11,7 @@ import { classifyDomain } from '../runner/classify.ts';
 import { outcomeOf } from '../runner/outcome.ts';
 import { type RunningDebate, startDebate } from '../runner/run-debate.ts';
 import { zeroCost } from '../runner/usage.ts';
-import { EngineBus, EngineLog, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
+import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import {
   BusUnavailable,
@@ -261,13 +262,13 @@ const start = (
     const jobs = yield* NodeJobs;
     const store = yield* DebateStore;
     const { storage, policy, nodeId } = yield* EngineSettings;
-    const { log } = yield* EngineLog;
     const { db } = yield* EngineStorage;
     const { debate, lease } = job;
     const events = job.log as DurableLog;
     // Stopping while this debate was claimed or restored: hand it back rather than start it.
     if (Deferred.isDoneUnsafe(jobs.stopping)) return yield* Effect.fail(new Stopping());
-    if (restoration.resumption) log('warn', `debate ${debate.id}: restored from its last snapshot`);
+    if (restoration.resumption)
+      yield* logLine('warn', `debate ${debate.id}: restored from its last snapshot`);
     const running = startDebate(
       {
         debateId: debate.id,
@@ -289,6 +290,7 @@ const start = (
         onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
         nodeId,
+        services: yield* Effect.context<never>(),
       },
       restoration.resumption ?? undefined,
     );
@@ -349,20 +351,22 @@ const serveCommands = (job: ClaimedJob) =>
   Effect.gen(function* () {
     const bus = yield* EngineBus;
     const probe = yield* EngineProbe;
+    // The bus calls `answer` outside any fiber: what it runs, it runs on the node's services.
+    const run = Effect.runPromiseWith(yield* Effect.context<never>());
     const answer = async (
       command: Parameters<typeof applyCommand>[1],
     ): Promise<CommandReply | 'no_engine'> => {
       if (!Deferred.isDoneUnsafe(job.ready)) {
         probe.notice({ _tag: 'CommandAwaitingActor', debateId: job.lease.debateId });
       }
-      const current = await Effect.runPromise(Deferred.await(job.ready));
+      const current = await run(Deferred.await(job.ready));
       if (!current) return 'no_engine';
       if (command.type === 'cancel') job.cancelled = true;
       const reply = applyCommand(current, command);
       if (!reply.accepted || command.type === 'inspect' || command.type === 'cancel' || !job.log)
         return reply;
       // Accepted means stored: the command survives this node dying right after answering.
-      const stored = await Effect.runPromise(Effect.result(job.log.flush));
+      const stored = await run(Effect.result(job.log.flush));
       return stored._tag === 'Success' ? reply : refusedUnstored(reply);
     };
     yield* Effect.acquireRelease(
@@ -389,7 +393,6 @@ const refusedUnstored = (reply: CommandReply): CommandReply => ({
 const stoppedEnding = (job: ClaimedJob, stop: JobStop) =>
   Effect.gen(function* () {
     const { stopping } = yield* NodeJobs;
-    const { log } = yield* EngineLog;
     const { lease } = job;
     if (job.cancelled) return { _tag: 'Cancelled', lease } satisfies JobEnding;
     if (stop._tag === 'LeaseLost') return { _tag: 'LeaseLost' } satisfies JobEnding;
@@ -398,7 +401,9 @@ const stoppedEnding = (job: ClaimedJob, stop: JobStop) =>
       // so the next holder restores from there either way.
       const flushed = yield* Effect.result(job.log.flush);
       if (flushed._tag === 'Failure' && flushed.failure !== stop) {
-        log('warn', `debate ${lease.debateId}: last events not stored`, { error: flushed.failure });
+        yield* logLine('warn', `debate ${lease.debateId}: last events not stored`, {
+          error: flushed.failure,
+        });
       }
     }
     if (stop._tag === 'Stopping' || Deferred.isDoneUnsafe(stopping))
@@ -427,20 +432,17 @@ const dispose = (handle: JobHandle, ending: JobEnding) =>
   Effect.gen(function* () {
     const store = yield* DebateStore;
     const { leaseMs } = yield* EngineSettings;
-    const { log } = yield* EngineLog;
     const { debateId } = handle.job;
     const disposal = disposalOf(ending, { redelivered: handle.redelivered, leaseMs });
     if (disposal.log) {
       const [level, message] = disposal.log;
       const cause = 'cause' in ending ? { err: ending.cause } : undefined;
-      log(level, `debate ${debateId}: ${message}`, cause);
+      yield* logLine(level, `debate ${debateId}: ${message}`, cause);
     }
     if (disposal.release && 'lease' in ending) {
       yield* store.release(ending.lease).pipe(
         // Safe: the lease then runs out on its own within a lease period, and the next holder waits that long.
-        Effect.catch((error) =>
-          Effect.sync(() => log('warn', `debate ${debateId}: lease not released`, { error })),
-        ),
+        Effect.catch((error) => logLine('warn', `debate ${debateId}: lease not released`, { error })),
       );
     }
     if (typeof disposal.job === 'object') {
@@ -450,14 +452,12 @@ const dispose = (handle: JobHandle, ending: JobEnding) =>
     if (disposal.job === 'failAndAck' && 'lease' in ending) {
       yield* failForGood(ending.lease).pipe(
         // The job is acked anyway: the debate is still unfinished, and the reconciler brings it back.
-        Effect.catch((error) =>
-          Effect.sync(() => log('error', `debate ${debateId}: could not fail it`, { error })),
-        ),
+        Effect.catch((error) => logLine('error', `debate ${debateId}: could not fail it`, { error })),
       );
     }
     yield* Effect.tryPromise(() => handle.ack()).pipe(
       // Safe: an unacked job comes back, finds the debate finished or held, and is dropped then.
-      Effect.catch((error) => Effect.sync(() => log('warn', `debate ${debateId}: ack failed`, { error }))),
+      Effect.catch((error) => logLine('warn', `debate ${debateId}: ack failed`, { error })),
     );
   });
 

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schedule, type Scope } from 'effect';
-import { EngineLog, EngineSettings } from '../services.ts';
+import { logLine } from '../logging.ts';
+import { EngineSettings } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import type { Lease } from '../store/records.ts';
 
@@ -19,7 +20,6 @@ export class LeaseKeeper extends Context.Service<
     Effect.gen(function* () {
       const store = yield* DebateStore;
       const { heartbeatMs } = yield* EngineSettings;
-      const { log } = yield* EngineLog;
       const held = new Map<string, { lease: Lease; lost: () => void }>();
 
       const renewAll = Effect.gen(function* () {
@@ -32,9 +32,7 @@ export class LeaseKeeper extends Context.Service<
         }
       }).pipe(
         // Safe to skip: the leases have until they expire, and the next heartbeat tries again.
-        Effect.catch((error) =>
-          Effect.sync(() => log('warn', 'lease renewal failed; retrying next heartbeat', { error })),
-        ),
+        Effect.catch((error) => logLine('warn', 'lease renewal failed; retrying next heartbeat', { error })),
       );
 
       yield* Effect.forkScoped(

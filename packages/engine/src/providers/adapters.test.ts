@@ -16,20 +16,29 @@ const KEYS: Record<FakeProtocol, string> = {
   google: 'AIzaTESTKEYgoogle0123456789abcdef',
 };
 
-const ADAPTERS: { protocol: FakeProtocol; model: string; make: (fake: FakeLlmServer) => LlmProvider }[] = [
+const ADAPTERS: {
+  protocol: FakeProtocol;
+  model: string;
+  make: (fake: FakeLlmServer) => LlmProvider;
+  /** What a JSON request's body says to ask for JSON: Anthropic's API has no JSON mode, only the prompt. */
+  asksForJson: string;
+}[] = [
   {
     protocol: 'anthropic',
     model: 'claude-sonnet-5-5',
+    asksForJson: '"system":"You are a careful debater."',
     make: (fake) => anthropicProvider({ apiKey: KEYS.anthropic, baseURL: fake.baseUrls.anthropic }),
   },
   {
     protocol: 'openai',
     model: 'gpt-6.1-terra',
+    asksForJson: '"response_format":{"type":"json_object"}',
     make: (fake) => openAiProvider({ apiKey: KEYS.openai, baseURL: fake.baseUrls.openai }),
   },
   {
     protocol: 'google',
     model: 'gemini-flash-latest',
+    asksForJson: '"responseMimeType":"application/json"',
     make: (fake) => googleProvider({ apiKey: KEYS.google, baseUrl: fake.baseUrls.google }),
   },
 ];
@@ -70,7 +79,7 @@ async function failureOf(promise: Promise<unknown>): Promise<LlmCallError> {
   return error as LlmCallError;
 }
 
-describe.each(ADAPTERS)('$protocol adapter', ({ protocol, model, make }) => {
+describe.each(ADAPTERS)('$protocol adapter', ({ protocol, model, make, asksForJson }) => {
   let provider: LlmProvider;
   beforeAll(() => {
     provider = make(fake);
@@ -96,10 +105,8 @@ describe.each(ADAPTERS)('$protocol adapter', ({ protocol, model, make }) => {
 
   it('asks for JSON where the API supports it', async () => {
     await provider.complete(request(model, { json: true }));
-    const body = JSON.stringify(fake.requests[0]?.body);
-    if (protocol === 'openai') expect(body).toContain('"response_format":{"type":"json_object"}');
-    if (protocol === 'google') expect(body).toContain('"responseMimeType":"application/json"');
-    if (protocol === 'anthropic') expect(body).toContain('"system":"You are a careful debater."');
+    expect(fake.requests).toHaveLength(1);
+    expect(JSON.stringify(fake.requests[0]?.body)).toContain(asksForJson);
   });
 
   it('classifies 429 as rate_limited, without an SDK retry', async () => {

@@ -1,4 +1,6 @@
+import { Effect } from 'effect';
 import { describe, expect, it } from 'vitest';
+import { engineLogLayer, type LogLevel } from '../logging.ts';
 import { seatPanel } from '../machine/panel.ts';
 import type { AttachedText } from '../machine/prompts.ts';
 import type { LlmRequest } from '../providers/port.ts';
@@ -12,6 +14,13 @@ const LATE_MEMO = { name: 'memo.docx', text: 'The board froze hiring on Monday.'
 async function debateReading(attachments: () => Promise<AttachedText[]>) {
   const simulated = simulatedProvider();
   const debaterRequests: LlmRequest[] = [];
+  const logged: [LogLevel, string][] = [];
+  // The node's services as job.ts hands them over: here, a logger keeping the lines.
+  const services = Effect.runSync(
+    Effect.context<never>().pipe(
+      Effect.provide(engineLogLayer((level, message) => logged.push([level, message]))),
+    ),
+  );
   const done = startDebate(
     {
       debateId: '5a0c6f1e-3b7d-4c2a-9e1f-2d8b7c6a5e40',
@@ -33,11 +42,12 @@ async function debateReading(attachments: () => Promise<AttachedText[]>) {
       policy: { timeoutMs: 500, retries: 1, backoffMs: 1 },
       emit: () => {},
       readAttachments: attachments,
+      services,
     },
   ).done;
   expect((await done).value).toBe('completed');
   const ofRound = (round: number) => debaterRequests.filter((r) => r.hints?.round === round);
-  return { first: ofRound(1), second: ofRound(2) };
+  return { first: ofRound(1), second: ofRound(2), logged };
 }
 
 describe('attachments in the debaters’ prompts', () => {
@@ -66,9 +76,15 @@ describe('attachments in the debaters’ prompts', () => {
     }
   });
 
-  it('goes on without the documents when reading them fails', async () => {
-    const { first } = await debateReading(() => Promise.reject(new Error('database away')));
+  it('goes on without the documents when reading them fails, and logs it once for each round', async () => {
+    const { first, second, logged } = await debateReading(() => Promise.reject(new Error('database away')));
     expect(first).toHaveLength(3);
-    for (const request of first) expect(request.prompt).not.toContain('Attached document');
+    expect(second).toHaveLength(3);
+    for (const request of [...first, ...second]) expect(request.prompt).not.toContain('Attached document');
+    const id = '5a0c6f1e-3b7d-4c2a-9e1f-2d8b7c6a5e40';
+    expect(logged).toEqual([
+      ['warn', `debate ${id}: round 1 runs without its attachments (reading them failed)`],
+      ['warn', `debate ${id}: round 2 runs without its attachments (reading them failed)`],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { DebateEventBody } from '@verdict/contracts';
+import { Clock, Context, Effect } from 'effect';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { seatPanel } from '../machine/panel.ts';
@@ -17,6 +18,7 @@ function run(
     provider?: LlmProvider;
     sim?: SimulatedOptions;
     nodeId?: string;
+    services?: Context.Context<never>;
   } = {},
 ) {
   const events: DebateEventBody[] = [];
@@ -28,6 +30,7 @@ function run(
     emit: (event) => events.push(event),
     onStateChange: (state) => states.push(state),
     ...(options.nodeId ? { nodeId: options.nodeId } : {}),
+    ...(options.services ? { services: options.services } : {}),
   };
   const debate = startDebate(
     {
@@ -72,6 +75,20 @@ describe('a debate on the simulated provider', () => {
       'judging',
       'completed',
     ]);
+  });
+
+  it("dates its chart by the node's clock (Effect's Clock)", async () => {
+    const at = Date.parse('2031-05-04T10:00:00.000Z');
+    const real = Effect.runSync(Clock.clockWith(Effect.succeed));
+    // Standing still at `at`; sleeps (the simulated provider's pacing) still take real time.
+    const standing: Clock.Clock = Object.assign(Object.create(real), {
+      currentTimeMillisUnsafe: () => at,
+      currentTimeMillis: Effect.succeed(at),
+    });
+    const debate = run({ services: Context.make(Clock.Clock, standing) });
+    await debate.done;
+    expect(debate.history.length).toBeGreaterThan(2);
+    expect(new Set(debate.history.map((h) => h.at))).toEqual(new Set(['2031-05-04T10:00:00.000Z']));
   });
 
   it('stores each step with its own history entry, so the stored history reaches the final state', async () => {

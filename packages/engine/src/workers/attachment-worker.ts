@@ -1,8 +1,8 @@
 import { type BlobStore, databaseBlobStore, extractPendingAttachments } from '@verdict/core';
 import { Effect } from 'effect';
 import { EngineClock, EngineStorage } from '../services.ts';
-import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
+import { BlobsUnavailable, passFailure, taggedBlobs } from './errors.ts';
 
 /** Period between passes: an upload's text is usually ready within a second. */
 const EXTRACTION_INTERVAL_MS = 500;
@@ -18,10 +18,11 @@ export const attachmentPass = (store?: BlobStore) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
     const clock = yield* EngineClock;
-    const blobs = store ?? databaseBlobStore(db);
+    // Reading the bytes fails as the blob store's (whatever holds them); the rest of the pass as storage's.
+    const blobs = store ? taggedBlobs(store) : databaseBlobStore(db);
     return yield* Effect.tryPromise({
       try: () => extractPendingAttachments(db, blobs, { clock }),
-      catch: storageFailure,
+      catch: passFailure(BlobsUnavailable),
     });
   });
 

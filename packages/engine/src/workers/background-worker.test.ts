@@ -1,7 +1,7 @@
-import { Effect, Fiber, Latch, Layer, Metric } from 'effect';
+import { Effect, Fiber, Latch, Layer, Metric, Random } from 'effect';
 import { TestClock } from 'effect/testing';
 import { describe, expect, it } from 'vitest';
-import { EngineLog, type LogLevel } from '../services.ts';
+import { engineLogLayer, type LogLevel } from '../logging.ts';
 import {
   type BackgroundWorker,
   makeWakeSignal,
@@ -32,12 +32,9 @@ const countOf = (metric: Metric.Metric<number, { count: number | bigint }>, work
  * Runs `program` with a test clock moved `advanceMs` ahead, a fresh metric registry and a recording log;
  * reads the worker metrics of `name` afterwards.
  */
-function run<A>(name: string, program: Effect.Effect<A, never, EngineLog>, advanceMs: number) {
+function run<A>(name: string, program: Effect.Effect<A>, advanceMs: number) {
   const lines: Line[] = [];
-  const log = Layer.succeed(
-    EngineLog,
-    EngineLog.of({ log: (level, message) => lines.push({ level, message }) }),
-  );
+  const log = engineLogLayer((level, message) => lines.push({ level, message }));
   return Effect.gen(function* () {
     const fiber = yield* Effect.forkChild(program);
     yield* TestClock.adjust(`${advanceMs} millis`);
@@ -86,14 +83,25 @@ describe('a background worker', () => {
     expect(metrics.passes).toBeLessThanOrEqual(13);
     expect(metrics.handled).toBe(metrics.passes * 2);
   });
+
+  it("draws its jitter from Effect's Random: the lowest draw passes every 0.75 s, a high one every 1.2 s", async () => {
+    const passesWith = async (draw: number) => {
+      const worker = flakyWorker('scorer', 0, 1);
+      const program = Effect.scoped(Effect.andThen(superviseWorker(worker.worker), Effect.never)).pipe(
+        Effect.provideService(Random.Random, { nextDoubleUnsafe: () => draw, nextIntUnsafe: () => 0 }),
+      );
+      return (await run('scorer', program, 10_000)).metrics.passes;
+    };
+    // Passes at 0.75 s, 1.5 s … 9.75 s; then at 1.2 s, 2.4 s … 9.6 s.
+    expect(await passesWith(0)).toBe(13);
+    expect(await passesWith(0.9)).toBe(8);
+  });
 });
 
 /** Runs `program` with a test clock, a fresh metric registry and a silent log. */
-const withTestClock = <A>(program: Effect.Effect<A, never, EngineLog>) =>
+const withTestClock = <A>(program: Effect.Effect<A>) =>
   program.pipe(
-    Effect.provide(
-      Layer.mergeAll(TestClock.layer(), Layer.succeed(EngineLog, EngineLog.of({ log: () => {} }))),
-    ),
+    Effect.provide(Layer.mergeAll(TestClock.layer(), engineLogLayer())),
     Effect.provideService(Metric.MetricRegistry, new Map()),
     Effect.runPromise,
   );

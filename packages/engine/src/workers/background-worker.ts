@@ -1,5 +1,5 @@
-import { Duration, Effect, Latch, Metric, Schedule, type Scope } from 'effect';
-import { EngineLog } from '../services.ts';
+import { Cause, Duration, Effect, Latch, Metric, Random, Schedule, type Scope } from 'effect';
+import { logLine } from '../logging.ts';
 
 /**
  * The shape of every background job an engine node runs next to its debates (the reconciler today; outcome
@@ -58,9 +58,10 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
     ),
     Effect.catchCause((cause) =>
       Effect.gen(function* () {
-        const { log } = yield* EngineLog;
         yield* Metric.update(tagged(workerMetrics.failures), 1);
-        log('warn', `${worker.name} pass failed; the next pass tries again`, { cause });
+        // Which party failed (StorageUnavailable, MailUnavailable …: workers/errors.ts), or `defect`.
+        const failure = Cause.hasFails(cause) ? tagOf(Cause.squash(cause)) : 'defect';
+        yield* logLine('warn', `${worker.name} pass failed; the next pass tries again`, { cause, failure });
         return 0;
       }),
     ),
@@ -68,23 +69,28 @@ export const supervisedPass = <E, R>(worker: BackgroundWorker<E, R>) => {
   );
 };
 
+const tagOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && '_tag' in error ? String(error._tag) : 'unknown';
+
 /**
  * Runs a worker on this node until the node's scope closes: a supervised fiber that passes once per period
  * (first pass after one jittered period), each time its gate is open.
  */
 export const superviseWorker = <E, R>(
   worker: BackgroundWorker<E, R>,
-): Effect.Effect<void, never, R | EngineLog | Scope.Scope> =>
+): Effect.Effect<void, never, R | Scope.Scope> =>
   Effect.forkScoped(
-    Effect.suspend(() => Effect.sleep(jittered(worker.every))).pipe(
+    jittered(worker.every).pipe(
+      Effect.flatMap(Effect.sleep),
       Effect.andThen(worker.gate ?? Effect.void),
       Effect.andThen(supervisedPass(worker)),
       Effect.forever,
     ),
   ).pipe(Effect.asVoid);
 
-const jittered = (every: Duration.Input) =>
-  Duration.millis(Duration.toMillis(every) * (0.75 + Math.random() * 0.5));
+/** The period, ±25 %, drawn from Effect's Random (tests give it a seed or a fixed draw). */
+export const jittered = (every: Duration.Input) =>
+  Effect.map(Random.next, (draw) => Duration.millis(Duration.toMillis(every) * (0.75 + draw * 0.5)));
 
 /**
  * What wakes workers that sleep on a `gate` while they have nothing to do, without losing a wake-up. A worker
@@ -115,20 +121,27 @@ export type WakeSignal = {
   readonly sleepUnlessWoken: (seen: number) => Effect.Effect<void>;
 };
 
-export const makeWakeSignal: Effect.Effect<WakeSignal> = Effect.sync(() => {
-  const latch = Latch.makeUnsafe(false);
-  let wakes = 0;
-  return {
-    gate: latch.await,
-    // Synchronous, so a count and the latch's state never disagree between two fibers' steps.
-    wake: Effect.sync(() => {
-      wakes++;
-      latch.openUnsafe();
-    }),
-    wakes: () => wakes,
-    sleepUnlessWoken: (seen) =>
-      Effect.sync(() => {
-        if (wakes === seen) latch.closeUnsafe();
+/** A wake signal telling `changed` of each wake and each sleep, in the order they happen (for probes). */
+export const watchedWakeSignal = (changed: (awake: boolean) => void): Effect.Effect<WakeSignal> =>
+  Effect.sync(() => {
+    const latch = Latch.makeUnsafe(false);
+    let wakes = 0;
+    return {
+      gate: latch.await,
+      // Synchronous, so a count and the latch's state never disagree between two fibers' steps.
+      wake: Effect.sync(() => {
+        wakes++;
+        latch.openUnsafe();
+        changed(true);
       }),
-  };
-});
+      wakes: () => wakes,
+      sleepUnlessWoken: (seen) =>
+        Effect.sync(() => {
+          if (wakes !== seen) return;
+          latch.closeUnsafe();
+          changed(false);
+        }),
+    };
+  });
+
+export const makeWakeSignal: Effect.Effect<WakeSignal> = watchedWakeSignal(() => {});

@@ -5,7 +5,8 @@ import {
   embedCompletedDebates,
 } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
+import { currentLogFn } from '../logging.ts';
+import { EngineClock, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
@@ -20,7 +21,7 @@ const BATCH = 20;
 export const embeddingPass = (embedder: Embedder) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
-    const { log } = yield* EngineLog;
+    const log = yield* currentLogFn;
     const clock = yield* EngineClock;
     const pass = yield* Effect.tryPromise({
       try: () =>
@@ -43,10 +44,7 @@ export const embeddingPass = (embedder: Embedder) =>
 export const embeddingWorker = (
   embedder: Embedder,
   every: number,
-): BackgroundWorker<
-  Effect.Error<ReturnType<typeof embeddingPass>>,
-  EngineStorage | EngineLog | EngineClock
-> => ({
+): BackgroundWorker<Effect.Error<ReturnType<typeof embeddingPass>>, EngineStorage | EngineClock> => ({
   name: 'embeddings',
   pass: embeddingPass(embedder),
   every,

@@ -1,6 +1,7 @@
 import type { DebateJob } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineBus, EngineLog, EngineSettings } from '../services.ts';
+import { logLine } from '../logging.ts';
+import { EngineBus, EngineSettings } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import { BusUnavailable } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
@@ -18,7 +19,6 @@ const requeue = (jobs: readonly DebateJob[]) =>
   Effect.gen(function* () {
     const bus = yield* EngineBus;
     const store = yield* DebateStore;
-    const { log } = yield* EngineLog;
     const copy = `requeue-${Date.now()}`;
     for (const [index, job] of jobs.entries()) {
       const queued = yield* Effect.result(
@@ -31,14 +31,12 @@ const requeue = (jobs: readonly DebateJob[]) =>
         const missed = jobs.slice(index).map((j) => j.debateId);
         yield* store.unstamp(missed).pipe(
           // Still stamped, they are due again one stale period later: late, not lost.
-          Effect.catch((error) =>
-            Effect.sync(() => log('warn', 'could not take back re-queue stamps', { error })),
-          ),
+          Effect.catch((error) => logLine('warn', 'could not take back re-queue stamps', { error })),
         );
         return yield* Effect.fail(queued.failure);
       }
     }
-    if (jobs.length > 0) log('warn', `re-queued ${jobs.length} debate(s) nobody was running`);
+    if (jobs.length > 0) yield* logLine('warn', `re-queued ${jobs.length} debate(s) nobody was running`);
     return jobs.length;
   });
 

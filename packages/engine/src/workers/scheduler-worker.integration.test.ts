@@ -2,8 +2,8 @@ import { createScheduler } from '@verdict/core';
 import { createTestCore, eventually, type TestCore, uniqueEmail } from '@verdict/core/testing';
 import { Effect } from 'effect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineLogLayer } from '../logging.ts';
 import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
-import { EngineLog } from '../services.ts';
 import { type SchedulePassLimits, schedulePass } from './scheduler-worker.ts';
 
 // The scheduler as engine nodes run it: two nodes on one database, each with the scheduler worker, and a
@@ -127,7 +127,7 @@ describe('a scheduler pass under a backlog', () => {
   const pass = (limits?: SchedulePassLimits) =>
     Effect.runPromise(
       schedulePass(createScheduler(test.core.db, clock, test.core.debateCreation), limits).pipe(
-        Effect.provideService(EngineLog, EngineLog.of({ log: () => {} })),
+        Effect.provide(engineLogLayer()),
       ),
     );
 

@@ -1,6 +1,6 @@
 import type { Scheduler } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineLog } from '../services.ts';
+import { logLine } from '../logging.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
@@ -32,7 +32,6 @@ export const schedulePass = (
   limits: SchedulePassLimits = SCHEDULE_PASS_LIMITS,
 ) =>
   Effect.gen(function* () {
-    const { log } = yield* EngineLog;
     const started = Date.now();
     let handled = 0;
     for (;;) {
@@ -42,7 +41,10 @@ export const schedulePass = (
       });
       for (const outcome of outcomes) {
         if (outcome.kind === 'refused') {
-          log('info', `scheduled debate ${outcome.scheduleId}: due run refused (${outcome.code}); recorded`);
+          yield* logLine(
+            'info',
+            `scheduled debate ${outcome.scheduleId}: due run refused (${outcome.code}); recorded`,
+          );
         }
       }
       handled += outcomes.length;
@@ -54,7 +56,7 @@ export const schedulePass = (
 export const schedulerWorker = (
   scheduler: Pick<Scheduler, 'runDue'>,
   every: number,
-): BackgroundWorker<Effect.Error<ReturnType<typeof schedulePass>>, EngineLog> => ({
+): BackgroundWorker<Effect.Error<ReturnType<typeof schedulePass>>, never> => ({
   name: 'scheduler',
   pass: schedulePass(scheduler),
   every,

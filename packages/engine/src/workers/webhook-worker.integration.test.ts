@@ -7,10 +7,9 @@ import {
   type TestCore,
   type WebhookReceiver,
 } from '@verdict/core/testing';
-import { Effect, Metric } from 'effect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
-import { workerMetrics } from './background-worker.ts';
+import type { ProbeMoment } from '../services.ts';
 
 /** The scout's period: a minute, so that anything delivered within seconds was woken by something else. */
 const SCOUT_MS = 60_000;
@@ -25,6 +24,8 @@ describe('the webhook senders of an engine node', () => {
   let userId: string;
   let webhookId: string;
   let seq = 0;
+  /** What the node announced (its probe): fan-out passes, and the senders' wake signal waking and sleeping. */
+  const moments: ProbeMoment[] = [];
 
   beforeAll(async () => {
     t = await createTestCore({ WEBHOOK_ALLOW_HTTP: 'true' });
@@ -48,6 +49,7 @@ describe('the webhook senders of an engine node', () => {
         senders: 3,
         retentionIntervalMs: 100,
       },
+      probe: (moment) => moments.push(moment),
     });
     node.start();
   });
@@ -64,13 +66,18 @@ describe('the webhook senders of an engine node', () => {
       [userId, event, `lanes:${seq++}`],
     );
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  /** Passes the sender lanes have made so far (the process's worker metrics; this file has one node). */
-  const lanePasses = () =>
-    Effect.runPromise(
-      Metric.value(Metric.withAttributes(workerMetrics.passes, { worker: 'webhook-delivery' })).pipe(
-        Effect.map((state) => Number(state.count)),
-      ),
-    );
+  /** Polls `holds` until it does (within 5 s, else the test fails saying what it waited for). */
+  const waitFor = async (what: string, holds: () => boolean | Promise<boolean>) => {
+    const deadline = Date.now() + 5_000;
+    while (!(await holds())) {
+      if (Date.now() > deadline) throw new Error(`waited 5 s for ${what}`);
+      await sleep(10);
+    }
+  };
+  /** The senders' wake signal sleeps (it starts asleep): every lane found nothing and waits to be woken. */
+  const sendersAsleep = () =>
+    moments.findLast((m) => m._tag === 'WebhookSendersWoken' || m._tag === 'WebhookSendersAsleep')?._tag !==
+    'WebhookSendersWoken';
   const undispatched = async () =>
     (
       await t.core.db.execute<{ n: number }>(
@@ -80,8 +87,8 @@ describe('the webhook senders of an engine node', () => {
 
   it('sends a delivery fanned out while every sender sleeps at once, without waiting for the scout', async () => {
     for (let round = 1; round <= 5; round++) {
-      // Idle long enough for every lane to have found nothing and gone to sleep.
-      await sleep(300);
+      // Every lane has found nothing and gone to sleep: only a wake can bring the delivery out.
+      await waitFor('the senders to sleep', sendersAsleep);
       const queuedAt = Date.now();
       await emit('chain.created');
       const deadline = queuedAt + 5_000;
@@ -93,14 +100,21 @@ describe('the webhook senders of an engine node', () => {
   });
 
   it('leaves the senders asleep when the fan-out took only events no webhook wants', async () => {
-    await sleep(300);
-    const before = await lanePasses();
+    await waitFor('the senders to sleep', sendersAsleep);
+    const before = moments.length;
     for (let i = 0; i < 20; i++) await emit('chain.updated');
-    const deadline = Date.now() + 5_000;
-    while ((await undispatched()) > 0 && Date.now() < deadline) await sleep(10);
-    expect(await undispatched()).toBe(0);
-    await sleep(4 * FAN_OUT_MS);
-    expect(await lanePasses()).toBe(before);
+    await waitFor('the fan-out to take every row', async () => (await undispatched()) === 0);
+    // The pass that took the last rows has ended (and woken the senders, if it would) once a pass ends later.
+    const dispatched = moments.length;
+    await waitFor('a fan-out pass to end', () =>
+      moments.slice(dispatched).some((m) => m._tag === 'WebhookFannedOut'),
+    );
+    const since = moments.slice(before);
+    const fanOuts = since.flatMap((m) => (m._tag === 'WebhookFannedOut' ? [m] : []));
+    expect(fanOuts.reduce((sum, pass) => sum + pass.taken, 0)).toBe(20);
+    expect(fanOuts.every((pass) => pass.queued === 0)).toBe(true);
+    expect(since.filter((m) => m._tag === 'WebhookSendersWoken')).toEqual([]);
+    expect(sendersAsleep()).toBe(true);
   });
 
   it('deletes finished deliveries and handled outbox rows older than 30 days on its own', async () => {

@@ -9,9 +9,10 @@ import {
   WEBHOOK_RETENTION_DAYS,
 } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineClock, EngineLog, EngineStorage } from '../services.ts';
+import { logLine } from '../logging.ts';
+import { EngineClock, EngineProbe, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
-import { makeWakeSignal, superviseWorker } from './background-worker.ts';
+import { superviseWorker, watchedWakeSignal } from './background-worker.ts';
 
 /** How a node delivers webhooks. */
 export type WebhookDeliveryOptions = {
@@ -108,9 +109,8 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
     const clock = yield* EngineClock;
     const { db } = yield* EngineStorage;
-    const { log } = yield* EngineLog;
     if (options.policy.allowHttp || options.policy.allowPrivate) {
-      log(
+      yield* logLine(
         'warn',
         'webhooks: the SSRF guard is relaxed (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE): development only',
         {
@@ -129,12 +129,18 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       (s) => Effect.promise(() => s.close()),
     );
     /** Awake while there may be due deliveries: lanes drain them, and one that finds none puts it to sleep. */
-    const work = yield* makeWakeSignal;
+    const probe = yield* EngineProbe;
+    const work = yield* watchedWakeSignal((awake) =>
+      probe.notice({ _tag: awake ? 'WebhookSendersWoken' : 'WebhookSendersAsleep' }),
+    );
     yield* superviseWorker({
       name: 'webhook-dispatch',
       // Rows of events no webhook wants (most rows, for users without webhooks) wake no lane.
       pass: fanOutPass.pipe(
         Effect.tap(({ queued }) => (queued > 0 ? work.wake : Effect.void)),
+        Effect.tap(({ taken, queued }) =>
+          Effect.sync(() => probe.notice({ _tag: 'WebhookFannedOut', taken, queued })),
+        ),
         Effect.map(({ taken }) => taken),
       ),
       every,

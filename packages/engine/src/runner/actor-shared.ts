@@ -1,0 +1,15 @@
+import type * as Context from 'effect/Context';
+import type { CallPolicy } from './llm-call.ts';
+import type { EngineDeps } from './run-debate.ts';
+
+/** What a debate's actors (round.ts, judge.ts) share with the debate that runs them (run-debate.ts). */
+export type ActorShared = {
+  readonly deps: EngineDeps;
+  readonly policy: CallPolicy;
+  /** The attempt being run: part of each message's claimId. */
+  readonly attempt: number;
+  /** Adds a call's tokens to the debate's usage. */
+  readonly count: (call: { model: string; inputTokens: number; outputTokens: number }) => void;
+  /** The node's services the actors' programs run on (deps.services, or Effect's defaults). */
+  readonly services: Context.Context<never>;
+};

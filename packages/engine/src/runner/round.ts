@@ -1,0 +1,177 @@
+import { claimIdOf, type DebateEventBody } from '@verdict/contracts';
+import * as Cause from 'effect/Cause';
+import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
+import { fromCallback } from 'xstate';
+import { logLine } from '../logging.ts';
+import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
+import type { Seat } from '../machine/panel.ts';
+import { type AttachedText, debaterPrompt, debaterSystemPrompt, type Turn } from '../machine/prompts.ts';
+import { type SettledTurn, settledKey } from '../replay/replay.ts';
+import type { ActorShared } from './actor-shared.ts';
+import { callLlm, type ProviderFailure } from './llm-call.ts';
+
+/**
+ * The debate machine's `runRound` actor: every seat of a round speaks at once (a seat settled before a
+ * restore reports its turn again instead), each finished turn is stored before the machine hears of it, and
+ * the round reports ROUND_DONE — or, failing for a reason the debate cannot go on from, tells `onFatal`.
+ */
+export function roundActor(shared: ActorShared, debateId: string, settled: Map<string, SettledTurn>) {
+  const { deps, policy, attempt, count, services } = shared;
+  const runSync = Effect.runSyncWith(services);
+
+  // One read per round, shared by its turns, so every agent of a round sees the same documents. A failed
+  // read leaves the round without them rather than failing the debate — the documents add to the agents'
+  // prompts, they are not the question, and the turns' own storage will tell if the database is really gone
+  // — and says so in the log, once for the round.
+  const attachedByRound = new Map<number, Promise<AttachedText[]>>();
+  const attachedFor = (round: number) => {
+    let read = attachedByRound.get(round);
+    if (!read) {
+      read = deps.readAttachments
+        ? deps.readAttachments().catch((error: unknown) => {
+            const message = `debate ${debateId}: round ${round} runs without its attachments (reading them failed)`;
+            runSync(logLine('warn', message, { err: error }));
+            return [];
+          })
+        : Promise.resolve([]);
+      attachedByRound.set(round, read);
+    }
+    return Effect.promise(() => read);
+  };
+
+  const speak = (seat: Seat, round: RoundInput) =>
+    Effect.gen(function* () {
+      deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
+      const attached = yield* attachedFor(round.round);
+      const opponents = round.previous.filter((t) => t.agent !== seat.name);
+      const target = pickTarget(seat, opponents, round.seats);
+      const response = yield* callLlm(
+        deps.provider,
+        {
+          task: 'debater',
+          model: seat.model,
+          system: debaterSystemPrompt(seat),
+          prompt: debaterPrompt(round.brief, round.round, round.previous, round.injected, attached),
+          maxTokens: 600,
+          json: false,
+          hints: {
+            question: round.brief.question,
+            agent: seat.name,
+            role: seat.role,
+            stance: seat.stance,
+            round: round.round,
+            opponents: target ? [target] : [],
+            injected: round.injected,
+            attached: attached.map((document) => document.name),
+          },
+        },
+        policy,
+      );
+      count(response);
+      const turn: Turn = {
+        agent: seat.name,
+        round: round.round,
+        content: response.text,
+        model: response.model,
+        targetAgent: round.round > 1 ? target : null,
+      };
+      if (deps.recordTurn) {
+        yield* deps.recordTurn({
+          ...turn,
+          inputTokens: response.inputTokens,
+          outputTokens: response.outputTokens,
+        });
+      }
+      deps.emit(turnEvent(turn, attempt));
+      return turn;
+    });
+
+  /** A seat whose turn was settled before a restore: report it again (events already stored are dropped). */
+  const replay = (seat: Seat, round: RoundInput, sendBack: (report: RoundReport) => void) =>
+    Effect.sync(() => {
+      const before = settled.get(settledKey(seat.name, round.round));
+      if (!before) return false;
+      if ('turn' in before) {
+        deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
+        deps.emit(turnEvent(before.turn, attempt));
+        sendBack({ type: 'TURN_DONE', turn: before.turn });
+      } else {
+        deps.emit({
+          type: 'agent.failed',
+          data: { agent: seat.name, round: round.round, reason: before.failed },
+        });
+        sendBack({ type: 'TURN_FAILED', agent: seat.name, round: round.round, reason: before.failed });
+      }
+      return true;
+    });
+
+  return fromCallback<never, RoundInput>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    const program = Effect.forEach(
+      input.seats,
+      (seat) =>
+        Effect.flatMap(replay(seat, input, sendBack), (replayed) => (replayed ? Effect.void : spoken(seat))),
+      { concurrency: 'unbounded', discard: true },
+    );
+    function spoken(seat: Seat) {
+      return speak(seat, input).pipe(
+        Effect.tap((turn) => Effect.sync(() => sendBack({ type: 'TURN_DONE', turn }))),
+        Effect.catchTag('ProviderFailure', (failure: ProviderFailure) =>
+          Effect.sync(() => {
+            deps.emit({
+              type: 'agent.failed',
+              data: { agent: seat.name, round: input.round, reason: failure.message },
+            });
+            sendBack({
+              type: 'TURN_FAILED',
+              agent: seat.name,
+              round: input.round,
+              reason: failure.message,
+            });
+          }),
+        ),
+      );
+    }
+    void Effect.runPromiseExitWith(services)(program, { signal: controller.signal }).then((exit) => {
+      // Interrupted by a skip or a stop, the machine has already moved on; anything else is fatal.
+      if (controller.signal.aborted) return;
+      if (Exit.isSuccess(exit)) sendBack({ type: 'ROUND_DONE' });
+      else deps.onFatal?.(Cause.squash(exit.cause));
+    });
+    return () => controller.abort();
+  });
+}
+
+/** The message's position and the claimId audience votes name it by. */
+const agentRound = (turn: Turn, attempt: number) => ({
+  agent: turn.agent,
+  round: turn.round,
+  claimId: claimIdOf({ attempt, round: turn.round, agent: turn.agent }),
+});
+
+function turnEvent(turn: Turn, attempt: number): DebateEventBody {
+  return turn.targetAgent
+    ? {
+        type: 'rebuttal',
+        data: {
+          ...agentRound(turn, attempt),
+          content: turn.content,
+          model: turn.model,
+          targetAgent: turn.targetAgent,
+        },
+      }
+    : {
+        type: 'argument',
+        data: { ...agentRound(turn, attempt), content: turn.content, model: turn.model },
+      };
+}
+
+type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;
+
+/** Round 2+ rebuts someone: preferably an agent of the opposite lean, else anyone who spoke. */
+function pickTarget(seat: Seat, previous: Turn[], seats: Seat[]): string | null {
+  const stanceOf = (name: string) => seats.find((s) => s.name === name)?.stance;
+  const opposite = previous.find((t) => stanceOf(t.agent) !== seat.stance);
+  return (opposite ?? previous[0])?.agent ?? null;
+}
