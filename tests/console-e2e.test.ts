@@ -60,6 +60,26 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     return { ...watched, check: () => checkPage(watched, mode, name) };
   };
 
+  /**
+   * Starts a debate from the form on a fresh dashboard page and waits for its first turn on the debate's
+   * page: the page (to follow it) and the debate's id.
+   */
+  const startFromForm = async (name: string, question: string, agents: number) => {
+    const form = await open('/', name);
+    await form.page.getByLabel('Question').fill(question);
+    await setField(form.page.getByLabel('Agents'), String(agents));
+    await setField(form.page.getByLabel('Rounds'), '3');
+    await form.page.getByRole('button', { name: 'Start debate' }).click();
+    await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
+    const id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
+    await until(
+      () => transcriptItems(form.page).count(),
+      (n) => n >= 1,
+      'the first turn',
+    );
+    return { form, id };
+  };
+
   beforeAll(async () => {
     if (mode === 'distributed') {
       distributed = await startDistributedStack('console', ENV);
@@ -335,19 +355,8 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
   });
 
   it('keeps following a debate across an API restart on the same address: every turn once, to the verdict', async () => {
-    const form = await open('/', 'debates-reconnect');
     const question = `Should the ${mode} platform team freeze deploys during the migration week?`;
-    await form.page.getByLabel('Question').fill(question);
-    await setField(form.page.getByLabel('Agents'), '2');
-    await setField(form.page.getByLabel('Rounds'), '3');
-    await form.page.getByRole('button', { name: 'Start debate' }).click();
-    await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
-    const id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
-    await until(
-      () => transcriptItems(form.page).count(),
-      (n) => n >= 1,
-      'the first turn',
-    );
+    const { form, id } = await startFromForm('debates-reconnect', question, 2);
     // The stream drops with the process; the page reconnects to the same address with Last-Event-ID (in
     // embedded mode the engine restarts with it and restores the debate).
     await stack.restartApi({ samePort: true });
@@ -377,19 +386,8 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     it('marks the hand-over on the chart when the engine node running a debate is killed', async () => {
       const d = distributed as DistributedStack;
       extraEngines.push(await startEngine(d.env));
-      const form = await open('/', 'debates-handover');
       const question = 'Should the support team move to a follow-the-sun rota next quarter?';
-      await form.page.getByLabel('Question').fill(question);
-      await setField(form.page.getByLabel('Agents'), '3');
-      await setField(form.page.getByLabel('Rounds'), '3');
-      await form.page.getByRole('button', { name: 'Start debate' }).click();
-      await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
-      const id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
-      await until(
-        () => transcriptItems(form.page).count(),
-        (n) => n >= 1,
-        'the first turn',
-      );
+      const { form, id } = await startFromForm('debates-handover', question, 3);
 
       // The node holding the debate once it has stored a turn and a snapshot: killing it interrupts work.
       const holder = await until(

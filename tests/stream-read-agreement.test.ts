@@ -15,8 +15,29 @@ import { MODES, type Stack, startStack } from './support/stack.ts';
 
 /** The judge refuses the debates whose question holds this: they end `debate.failed` (PROVIDER_ERROR). */
 const JUDGE_FAILS = '[judge-fails]';
-/** Debaters of these debates take longer, so a pause sent at their start lands before their last round. */
+/** The debates that are paused: their first round waits for the pause (pauseGates), their turns take longer. */
 const SLOW = '[slow]';
+
+/**
+ * The first round of a debate that will be paused waits until its pause was accepted, so the pause lands in
+ * round 1 however busy the machine is (a pause that arrived during the last round would find nothing left to
+ * pause, and the run would exercise no pause). Released by the test once the pause is accepted, or after
+ * GATE_MS: an engine busy storing the command may refuse it for a moment, and the round must go on.
+ */
+const GATE_MS = 2_000;
+const pauseGates = new Map<string, { opened: Promise<void>; open: () => void }>();
+const gateFor = (question: string) => {
+  let gate = pauseGates.get(question);
+  if (!gate) {
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    gate = { opened, open };
+    pauseGates.set(question, gate);
+  }
+  return gate;
+};
 
 /**
  * Debaters take a moment, the classifier a little longer (the step between the verdict and the stored final
@@ -25,7 +46,10 @@ const SLOW = '[slow]';
 const script = async (request: FakeRequest): Promise<FakeReply> => {
   const turn = debaterTurnOf(request);
   if (turn) {
-    await sleep((turn.question.includes(SLOW) ? 600 : 50) + Math.random() * 80);
+    if (turn.question.includes(SLOW) && turn.round === 1) {
+      await Promise.race([gateFor(turn.question).opened, sleep(GATE_MS)]);
+    }
+    await sleep((turn.question.includes(SLOW) ? 300 : 50) + Math.random() * 80);
     return { text: `A concrete point, answer ${request.index}.` };
   }
   if (isClassification(request)) {
@@ -77,16 +101,16 @@ async function followAndReadBack(baseUrl: string, key: string) {
     const check = async (event: SseMessage) => {
       seen.set(event.event, (seen.get(event.event) ?? 0) + 1);
       // Sent with the read, not after it: a debate that finished first just misses its pause.
-      const pausing =
-        event.event === 'debate.started' && plan.startsWith('pause')
-          ? client.POST('/api/debates/{id}/commands', { params: { path: { id } }, body: { type: 'pause' } })
-          : null;
+      const pausing = event.event === 'debate.started' && plan.startsWith('pause') ? pause(client, id) : null;
       const debate = expectBody(await client.GET('/api/debates/{id}', { params: { path: { id } } }), 200);
       const status = debate.status;
       switch (event.event) {
         case 'debate.started':
           if (status === 'pending') disagree(event, { status });
-          await pausing;
+          if (pausing) {
+            await pausing;
+            gateFor(question).open();
+          }
           break;
         case 'argument':
         case 'rebuttal': {
@@ -146,6 +170,25 @@ async function followAndReadBack(baseUrl: string, key: string) {
 
   await Promise.all(Array.from({ length: DEBATES }, (_, i) => runOne(i)));
   return { disagreements, seen };
+}
+
+/**
+ * Pauses a debate that has just started. Its node may not take commands the moment `debate.started` is out,
+ * or may not have stored the command within the bus's wait (409 DEBATE_NOT_RUNNING, "try again in a few
+ * seconds"): tried again shortly, as a client would, for up to 10 s. Any other answer fails the run.
+ */
+async function pause(client: ApiClient, id: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const sent = await client.POST('/api/debates/{id}/commands', {
+      params: { path: { id } },
+      body: { type: 'pause' },
+    });
+    if (sent.response.status === 200) return;
+    expect(sent.error?.error.code, JSON.stringify(sent.error ?? null)).toBe('DEBATE_NOT_RUNNING');
+    if (Date.now() > deadline) return;
+    await sleep(100);
+  }
 }
 
 async function command(client: ApiClient, id: string, type: 'resume' | 'skip') {

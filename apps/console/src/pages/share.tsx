@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { ModelName } from '../components/debate/model-name.tsx';
+import { PanelList } from '../components/debate/panel-list.tsx';
 import { Transcript } from '../components/debate/transcript.tsx';
 import { VerdictView } from '../components/debate/verdict-view.tsx';
 import { useArgumentVotes } from '../components/debate/votes.tsx';
@@ -77,18 +77,7 @@ function SharedDebate({ debate, signedIn }: { debate: PublicDebate; signedIn: bo
         </span>
       </p>
       {debate.context ? <p className="muted">{debate.context}</p> : null}
-      {debate.panel.length > 0 ? (
-        <section aria-labelledby="panel-heading">
-          <h2 id="panel-heading">Panel</h2>
-          <ul>
-            {debate.panel.map((seat) => (
-              <li key={seat.name}>
-                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} explain />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <PanelList panel={debate.panel} />
       {verdict ? <VerdictView verdict={verdict} cost={debate.cost} /> : null}
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>

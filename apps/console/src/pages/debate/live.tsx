@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { DebateControls } from '../../components/debate/controls.tsx';
 import { DebateTabs } from '../../components/debate/debate-tabs.tsx';
-import { ModelName } from '../../components/debate/model-name.tsx';
+import { PanelList } from '../../components/debate/panel-list.tsx';
 import { ShareButton } from '../../components/debate/share-button.tsx';
 import { Transcript } from '../../components/debate/transcript.tsx';
 import { VerdictView } from '../../components/debate/verdict-view.tsx';
@@ -64,18 +64,7 @@ export default function LiveDebate({ id }: { id: string }) {
           </label>
         </p>
       ) : null}
-      {log.panel.length > 0 ? (
-        <section aria-labelledby="panel-heading">
-          <h2 id="panel-heading">Panel</h2>
-          <ul>
-            {log.panel.map((seat) => (
-              <li key={seat.name}>
-                <strong>{seat.name}</strong>, {seat.role} — <ModelName model={seat.model} explain />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <PanelList panel={log.panel} />
       {isOwner ? <DebateControls id={id} paused={log.paused} running={running} /> : null}
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
