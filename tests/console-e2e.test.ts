@@ -373,6 +373,13 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
       .map((event) => `claim-${String(event.data.claimId)}`);
     expect(stored.length).toBeGreaterThanOrEqual(2 * 3);
     expect(shown).toEqual(stored);
+    // The whole verdict the page shows, read as the dashboard reads it (a session, no key).
+    const full = expectBody(
+      await session.GET('/api/debates/{id}/verdict', { params: { path: { id } } }),
+      200,
+    );
+    expect(full.debate).toMatchObject({ id, status: 'completed' });
+    expect(Number.isInteger(full.verdict?.confidence)).toBe(true);
     // While the process was down the browser noted the broken stream and each refused reconnect: expected
     // here, and the only problems allowed (an uncaught error or a CSP violation still fails the page).
     const networkNotes = form.problems.filter((problem) => /^console error: .*net::ERR_/.test(problem));
