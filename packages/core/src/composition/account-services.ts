@@ -1,0 +1,31 @@
+import { createAccounts } from '../accounts/accounts.ts';
+import { createCheckout } from '../billing/checkout.ts';
+import { createInvoices } from '../billing/invoices.ts';
+import { createBilling, openAccount } from '../billing/ledger.ts';
+import { createPlanGates } from '../billing/plan-gates.ts';
+import { createStripeWebhooks } from '../billing/stripe/webhook.ts';
+import type { Config } from '../config/config.ts';
+import { createApiKeys } from '../keys/api-keys.ts';
+import { createRateLimits } from '../ratelimit/rate-limits.ts';
+import { createUsage } from '../usage/usage.ts';
+import { createWorkspaceMembers } from '../workspaces/workspace-members.ts';
+import { createWorkspaces } from '../workspaces/workspaces.ts';
+import type { Adapters } from './adapters.ts';
+
+/** Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces. */
+export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
+  const plans = createPlanGates(config.appUrl);
+  return {
+    accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
+    apiKeys: createApiKeys(db, clock),
+    rateLimits: createRateLimits(counters, clock, config.rateLimits),
+    usage: createUsage(db, clock, onError),
+    plans,
+    billing: createBilling(db, clock),
+    checkout: createCheckout(db, clock, config.billing, config.appUrl),
+    invoices: createInvoices(db),
+    stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
+    workspaces: createWorkspaces(db, clock, plans),
+    workspaceMembers: createWorkspaceMembers(db, clock, plans),
+  };
+}

@@ -1,0 +1,37 @@
+import { createComments } from '../comments/comments.ts';
+import type { Config } from '../config/config.ts';
+import type { DebateCreation } from '../debates/creation.ts';
+import type { DebateAccess } from '../debates/debate-access.ts';
+import { createNotifications } from '../notifications/notifications.ts';
+import { createPolls } from '../reactions/polls.ts';
+import { createArgumentVotes } from '../reactions/votes.ts';
+import { createForks } from '../sharing/forks.ts';
+import { createSharing } from '../sharing/sharing.ts';
+import type { ViewCounter } from '../sharing/view-counter.ts';
+import type { Adapters } from './adapters.ts';
+
+/** A debate's audience: share links and their page, forks, comments, votes, polls, and who hears of them. */
+export function audienceServices(
+  { db, bus, clock, onError }: Adapters,
+  config: Config,
+  debates: { debateAccess: DebateAccess; debateCreation: DebateCreation; views: ViewCounter },
+) {
+  const { debateAccess } = debates;
+  const notifications = createNotifications(
+    db,
+    clock,
+    bus.notifications,
+    { linkSecret: config.email.linkSecret },
+    onError,
+  );
+  // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
+  const email = { emailEnabled: config.email.smtpUrl !== null };
+  return {
+    notifications,
+    sharing: createSharing(db, clock, debateAccess, debates.views, config.appUrl),
+    forks: createForks(db, clock, debates.debateCreation.create, notifications, email),
+    comments: createComments(db, clock, debateAccess, notifications, email),
+    argumentVotes: createArgumentVotes(db, clock, debateAccess),
+    polls: createPolls(db, clock, debateAccess),
+  };
+}
