@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+const Url = z.url({ protocol: /^https?$/ });
+
+/** Every variable the service reads, with its default: the one description of the environment. */
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public address of this API, used in links such as streamUrl. */
+  PUBLIC_BASE_URL: Url.optional(),
+  /** Address of the human-facing web application (share links, upgrade links). */
+  APP_URL: Url.optional(),
+  /** PostgreSQL connection string; absent means embedded PGlite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** PostgreSQL schema to use (tests isolate themselves with one schema each). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lowercase identifier')
+    .default('public'),
+  /** Embedded mode's folder: the lock, the admin channel and (in pglite/) the database. */
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** Where prepared embedded databases are looked for (default: node_modules/.cache/verdict-pglite). */
+  PGLITE_TEMPLATES: z.string().min(1).optional(),
+  /** NATS server(s); absent means the in-process bus. */
+  NATS_URL: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Browser origins allowed to call the API with CORS (comma-separated, e.g. https://app.example.com);
+   * default: the origin of APP_URL. Cookie-authenticated writes from any other origin are refused (CSRF).
+   */
+  CORS_ORIGINS: z.string().optional(),
+  /**
+   * Which proxies in front of the API to believe about the client's address (X-Forwarded-For), which the
+   * per-IP limits count by: unset trusts none; a number trusts that many hops; otherwise a comma-separated
+   * list of addresses or CIDRs (e.g. 10.0.0.0/8). "true" trusts any sender: only behind a proxy that
+   * overwrites the header.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/,
+      'true, a hop count, or addresses/CIDRs',
+    )
+    .optional(),
+  /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * A database transaction open longer than this is rolled back and logged, so that one stuck piece of
+   * work cannot hold locks (or, embedded, the only connection) for everyone else.
+   */
+  DB_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Largest accepted request body in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Registrations one client IP may attempt per hour (each hashes a password). */
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Debate streams one account may open (or resume) per minute; counted apart from its requests. */
+  STREAM_OPENS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /**
+   * Requests one account's dashboard sessions (the web console) may make per minute, a budget apart from
+   * its keys': a page reads a few routes at once, which the free plan's 10 keyed requests would not allow.
+   */
+  SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Prepended to NATS subjects and stream names, to share one NATS between deployments or tests. */
+  NATS_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9_-]+\.)?$/i, 'letters, digits, _ or - followed by a dot')
+    .default(''),
+  /** Debates one engine node runs at once. */
+  ENGINE_SLOTS: z.coerce.number().int().min(1).max(10_000).default(50),
+  /**
+   * How long a job may go without a heartbeat before the queue hands it to another node, and how long a
+   * node's lease on a debate lasts unrenewed: the bulk of the time to recover from a dead node.
+   */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(6000),
+  /** How long a node keeps retrying a storage or bus write through an outage before handing a debate back. */
+  ENGINE_STORAGE_TOLERANCE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Interruptions (storage answering) after which a debate fails INTERNAL_ERROR instead of being retried. */
+  ENGINE_MAX_INTERRUPTIONS: z.coerce.number().int().min(1).default(5),
+  /** How often each node looks for debates nobody is running (lost jobs, dead nodes). */
+  ENGINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  ENGINE_SCORE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  /** How long a debate may sit unclaimed, or with an expired lease, before the reconciler re-queues it. */
+  ENGINE_STALE_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Per-attempt limit of one LLM call. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** The simulated provider's delay to first token and streaming rate (used when no key is configured). */
+  SIMULATED_FIRST_TOKEN_MS: z.coerce.number().int().min(0).default(400),
+  SIMULATED_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(0),
+  /** Debates a free-plan account may run per UTC month on the free tier once its credits are spent. */
+  FREE_MONTHLY_DEBATES: z.coerce.number().int().min(0).default(5),
+  /** Debates one account may have pending, running or paused at once. */
+  CONCURRENT_DEBATES: z.coerce.number().int().min(1).default(3),
+  /** Reads of GET /api/public/debates/:token one client IP may make per sliding minute (the spec's 30). */
+  PUBLIC_READS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /**
+   * Where comment and fork notifications are emailed: smtp://user:pass@host:port or smtps://…; absent
+   * means no email (said once at start).
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From of notification emails. */
+  EMAIL_FROM: z.string().min(3).default('Verdict <notifications@localhost>'),
+  /**
+   * Signs unsubscribe links (HMAC-SHA256); at least 32 characters. Required with SMTP_URL. Changing it
+   * invalidates every link already sent.
+   */
+  EMAIL_LINK_SECRET: z.string().min(32).optional(),
+  /** How often each engine node's mailer looks for notification emails to send. */
+  ENGINE_MAIL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How long a completed debate answers an identical create request (0 turns the cache off). */
+  DEBATE_CACHE_HOURS: z.coerce.number().min(0).default(24),
+  /**
+   * How often each engine node's scheduler looks for due scheduled debates. At most 10 s: with the ±25 %
+   * jitter of a worker's period, a due run then fires within 15 s of its nextRunAt.
+   */
+  ENGINE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(5000),
+  /** The payment processor's secret key (sk_…); absent: the paying billing routes answer 503. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Signs the processor's webhook events (whsec_…); absent: POST /api/billing/webhook answers 503. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Price ids (price_…) of what checkout sells; a route whose price is absent answers 503. */
+  STRIPE_PRICE_BYOK: z.string().min(1).optional(),
+  STRIPE_PRICE_BYOK_PRO: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_100: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_500: z.string().min(1).optional(),
+  STRIPE_PRICE_CREDITS_2000: z.string().min(1).optional(),
+  /** Another address for the processor's API (a local fake in tests), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_URL: Url.optional(),
+  /** Local development only: webhooks may use http:// URLs. */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  /** Local development only: webhooks may target loopback and private addresses (never metadata or multicast). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /** How often each engine node fans new events out to webhooks, and how often an idle sender looks for work. */
+  ENGINE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  /** Webhook deliveries one engine node sends at once (a slow receiver holds one of them, up to 10 s). */
+  WEBHOOK_SENDERS: z.coerce.number().int().min(1).max(256).default(16),
+  /** Days finished webhook deliveries (with their attempts) and handled outbox rows are kept. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+});
+
+/** The environment as validated. */
+export type Env = z.infer<typeof EnvSchema>;
