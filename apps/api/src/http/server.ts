@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { errorStatus } from '@verdict/contracts';
@@ -14,10 +13,10 @@ import { registerDebateStreams } from './debate-stream.ts';
 import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, sendAppError } from './envelope.ts';
+import { fastifyOptions } from './fastify-options.ts';
 import { registerHealth } from './health.ts';
-import { clientErrorHandler } from './input-guards.ts';
 import { registerNotificationStream } from './notification-stream.ts';
-import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
+import { noteRequestFailure } from './request-log.ts';
 import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
@@ -51,44 +50,7 @@ export async function buildServer({
 }: ServerOptions): Promise<FastifyInstance> {
   const core = countUsage ? services : withoutUsageCounting(services);
   const { config } = core;
-  const { trustProxy } = config;
-  const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: false }),
-    bodyLimit: config.bodyLimitBytes,
-    // Per-IP limits count by request.ip: behind a proxy, the client's address is in X-Forwarded-For.
-    // A hop count as a function: this overload of Fastify's options takes no number.
-    trustProxy:
-      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
-    forceCloseConnections: true,
-    // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
-    exposeHeadRoutes: false,
-    // Ids are generated here: a caller's X-Request-Id is recorded on the log line, never trusted as the id.
-    requestIdHeader: false,
-    genReqId: newRequestId,
-    logController: new OneLinePerRequest(),
-    // A request must arrive whole within the timeout (408), checked every second rather than Node's 30 s,
-    // so a client that stops sending cannot hold a socket for minutes.
-    serverFactory: (handler) =>
-      createServer(
-        {
-          requestTimeout: config.requestTimeoutMs,
-          headersTimeout: Math.min(10_000, config.requestTimeoutMs),
-          connectionsCheckingInterval: 1000,
-        },
-        handler,
-      ),
-    clientErrorHandler,
-    // A path Fastify cannot decode (bad percent-encoding) answers the envelope too.
-    frameworkErrors: (error, request, reply) => {
-      noteRequestFailure(request, error);
-      return sendAppError(
-        reply,
-        new AppError('VALIDATION_ERROR', 'The request path is not valid', {
-          details: [{ path: '', message: error.message, code: 'invalid_path' }],
-        }),
-      );
-    },
-  });
+  const app = Fastify(fastifyOptions(config, logger));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -96,7 +58,6 @@ export async function buildServer({
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);
   await app.register(fastifyCookie);
-
   app.setErrorHandler((error, request, reply) => {
     const appError = fromFastifyError(error as FastifyError);
     if (appError.code === 'INTERNAL_ERROR') noteRequestFailure(request, error);
@@ -106,26 +67,22 @@ export async function buildServer({
     sendAppError(reply, unroutable(routes, request) ?? notFound(request)),
   );
 
-  // Unexpected failures, and the domain's own 5xx codes (STREAKS_ERROR …), go on the request's log line with
-  // their cause; a 4xx AppError is an answer, not a failure.
-  const onError = ({ error, req }: { error: { code: string; cause?: unknown }; req: unknown }) => {
-    if (error.code !== 'INTERNAL_SERVER_ERROR') return;
-    const { cause } = error;
-    if (!(cause instanceof AppError)) return noteRequestFailure(req, cause ?? error);
-    if (errorStatus(cause.code) >= 500) noteRequestFailure(req, cause.cause ?? cause);
-  };
-
   await registerRestAdapter(app, {
     router: router as OpenApiRouter,
     services: core,
     routes,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
-    onError,
+    onError: noteProcedureFailure,
   });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    trpcOptions: { router, createContext: contextFactory(core, 'trpc'), responseMeta, onError },
+    trpcOptions: {
+      router,
+      createContext: contextFactory(core, 'trpc'),
+      responseMeta,
+      onError: noteProcedureFailure,
+    },
   });
 
   const webConsole = registerConsole(app, core);
@@ -139,6 +96,17 @@ export async function buildServer({
   await registerStripeWebhook(app, core);
   await registerAttachmentRoutes(app, core);
   return app;
+}
+
+/**
+ * Unexpected failures of a procedure, and the domain's own 5xx codes (STREAKS_ERROR …), go on the request's
+ * log line with their cause; a 4xx AppError is an answer, not a failure.
+ */
+function noteProcedureFailure({ error, req }: { error: { code: string; cause?: unknown }; req: unknown }) {
+  if (error.code !== 'INTERNAL_SERVER_ERROR') return;
+  const { cause } = error;
+  if (!(cause instanceof AppError)) return noteRequestFailure(req, cause ?? error);
+  if (errorStatus(cause.code) >= 500) noteRequestFailure(req, cause.cause ?? cause);
 }
 
 const withoutUsageCounting = (core: Services): Services => ({

@@ -1,0 +1,54 @@
+import { createServer } from 'node:http';
+import { AppError, type Config } from '@verdict/core';
+import type { FastifyServerOptions } from 'fastify';
+import { sendAppError } from './envelope.ts';
+import { clientErrorHandler } from './input-guards.ts';
+import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
+
+/**
+ * How Fastify serves this API: its body limit, proxies, request ids, one log line per request, the Node
+ * server's timeouts, and an envelope even for what Fastify refuses before any route runs.
+ */
+export function fastifyOptions(
+  config: Config,
+  logger: FastifyServerOptions['loggerInstance'] | undefined,
+): FastifyServerOptions {
+  const { trustProxy } = config;
+  return {
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    bodyLimit: config.bodyLimitBytes,
+    // Per-IP limits count by request.ip: behind a proxy, the client's address is in X-Forwarded-For.
+    // A hop count as a function: this overload of Fastify's options takes no number.
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    forceCloseConnections: true,
+    // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
+    exposeHeadRoutes: false,
+    // Ids are generated here: a caller's X-Request-Id is recorded on the log line, never trusted as the id.
+    requestIdHeader: false,
+    genReqId: newRequestId,
+    logController: new OneLinePerRequest(),
+    // A request must arrive whole within the timeout (408), checked every second rather than Node's 30 s,
+    // so a client that stops sending cannot hold a socket for minutes.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
+    clientErrorHandler,
+    // A path Fastify cannot decode (bad percent-encoding) answers the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      noteRequestFailure(request, error);
+      return sendAppError(
+        reply,
+        new AppError('VALIDATION_ERROR', 'The request path is not valid', {
+          details: [{ path: '', message: error.message, code: 'invalid_path' }],
+        }),
+      );
+    },
+  };
+}
