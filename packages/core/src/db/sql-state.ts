@@ -5,6 +5,8 @@ export const SQL_STATE = {
   dataExceptionClass: '22',
   /** A statement stopped by its statement_timeout (or a cancel request). */
   queryCanceled: '57014',
+  /** A transaction chosen as the victim of a deadlock: it was rolled back and may run again. */
+  deadlockDetected: '40P01',
 } as const;
 
 /**

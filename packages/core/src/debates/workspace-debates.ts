@@ -1,6 +1,7 @@
 import type { DebateWorkspace } from '@verdict/contracts';
 import { assertPlanIncludes } from '../billing/plan-gates.ts';
 import type { Bus } from '../bus/ports.ts';
+import { retryingDeadlocks } from '../db/deadlock-retry.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
@@ -73,7 +74,8 @@ export function createWorkspaceDebates(
      * DELETE /api/workspaces/:id, the owner only. The engines are first told to stop the workspace's running
      * debates (as a permanent delete of one debate does); then the workspace, its members and its debates go
      * in one transaction (the foreign keys cascade), each affected user's score recomputed in it. A debate
-     * started in between finds its row gone at its engine's next write and ends there.
+     * started in between finds its row gone at its engine's next write and ends there. A transaction that
+     * PostgreSQL aborts as a deadlock's victim (a debate's engine still writing it) runs again, afresh.
      */
     removeWorkspace: async (userId: string, workspaceId: string): Promise<void> => {
       const owner = await membershipOf(db.em(), workspaceId, userId);
@@ -87,27 +89,30 @@ export function createWorkspaceDebates(
       await Promise.all(
         running.map(({ id }) => bus.commands.send(id, { type: 'cancel' }, CANCEL_TIMEOUT_MS)),
       );
-      await db.em().transactional(async (em) => {
-        const k = query<Tables>(em);
-        await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
-        const membership = await membershipOf(em, workspaceId, userId);
-        assertRight(membership.role, 'delete', membership);
-        // The workspace's debates locked (after the workspace, as a move locks them) before the cascade.
-        const doomed = await k
-          .selectFrom('debates')
-          .select(['id', 'owner_id'])
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('id')
-          .forUpdate()
-          .execute();
-        await hooks.beforeRemoval?.(
-          em,
-          doomed.map((row) => row.id),
-        );
-        const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
-        await deleteWorkspace(em, workspaceId);
-        for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
-      });
+      // Its debates' engines may still be writing them (a cancel not yet taken, a final state on its way).
+      await retryingDeadlocks(() =>
+        db.em().transactional(async (em) => {
+          const k = query<Tables>(em);
+          await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+          const membership = await membershipOf(em, workspaceId, userId);
+          assertRight(membership.role, 'delete', membership);
+          // The workspace's debates locked (after the workspace, as a move locks them) before the cascade.
+          const doomed = await k
+            .selectFrom('debates')
+            .select(['id', 'owner_id'])
+            .where('workspace_id', '=', workspaceId)
+            .orderBy('id')
+            .forUpdate()
+            .execute();
+          await hooks.beforeRemoval?.(
+            em,
+            doomed.map((row) => row.id),
+          );
+          const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
+          await deleteWorkspace(em, workspaceId);
+          for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
+        }),
+      );
     },
   };
 }
