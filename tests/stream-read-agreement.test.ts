@@ -21,10 +21,10 @@ const SLOW = '[slow]';
 /**
  * The first round of a debate that will be paused waits until its pause was accepted, so the pause lands in
  * round 1 however busy the machine is (a pause that arrived during the last round would find nothing left to
- * pause, and the run would exercise no pause). Released by the test once the pause is accepted, or after
- * GATE_MS: an engine busy storing the command may refuse it for a moment, and the round must go on.
+ * pause, and the run would exercise no pause). Released by the test once its pause attempts are over,
+ * accepted or given up (`pause`); GATE_MS only bounds a run whose checks broke before they got there.
  */
-const GATE_MS = 2_000;
+const GATE_MS = 30_000;
 const pauseGates = new Map<string, { opened: Promise<void>; open: () => void }>();
 const gateFor = (question: string) => {
   let gate = pauseGates.get(question);
@@ -101,16 +101,16 @@ async function followAndReadBack(baseUrl: string, key: string) {
     const check = async (event: SseMessage) => {
       seen.set(event.event, (seen.get(event.event) ?? 0) + 1);
       // Sent with the read, not after it: a debate that finished first just misses its pause.
-      const pausing = event.event === 'debate.started' && plan.startsWith('pause') ? pause(client, id) : null;
+      const pausing =
+        event.event === 'debate.started' && plan.startsWith('pause')
+          ? pause(client, id).finally(() => gateFor(question).open())
+          : null;
       const debate = expectBody(await client.GET('/api/debates/{id}', { params: { path: { id } } }), 200);
       const status = debate.status;
       switch (event.event) {
         case 'debate.started':
           if (status === 'pending') disagree(event, { status });
-          if (pausing) {
-            await pausing;
-            gateFor(question).open();
-          }
+          if (pausing) await pausing;
           break;
         case 'argument':
         case 'rebuttal': {
@@ -175,10 +175,10 @@ async function followAndReadBack(baseUrl: string, key: string) {
 /**
  * Pauses a debate that has just started. Its node may not take commands the moment `debate.started` is out,
  * or may not have stored the command within the bus's wait (409 DEBATE_NOT_RUNNING, "try again in a few
- * seconds"): tried again shortly, as a client would, for up to 10 s. Any other answer fails the run.
+ * seconds"): tried again shortly, as a client would, for up to 20 s. Any other answer fails the run.
  */
 async function pause(client: ApiClient, id: string) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const sent = await client.POST('/api/debates/{id}/commands', {
       params: { path: { id } },

@@ -209,7 +209,14 @@ describe.each([
   beforeAll(async () => {
     const harness = await startServer({
       database,
-      env: { STREAM_OPENS_PER_MINUTE: '100000', CONCURRENT_DEBATES: '100', ...billingEnv(fakeStripe) },
+      // The rate limits out of the way (their own tests cover them): a session's budget of 120 requests a
+      // minute would otherwise answer every later session request 429, and nothing would reach validation.
+      env: {
+        STREAM_OPENS_PER_MINUTE: '100000',
+        SESSION_REQUESTS_PER_MINUTE: '100000',
+        CONCURRENT_DEBATES: '100',
+        ...billingEnv(fakeStripe),
+      },
     });
     h = harness;
     mine = { harness, fixtures: await setUpFixtures(harness) };
