@@ -22,7 +22,11 @@ export function fastifyOptions(
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     forceCloseConnections: true,
-    // The REST catch-all would answer HEAD of any path with 204; HEAD is opted into per route instead.
+    // A path parameter of any length reaches its operation, whose input schema refuses it by name (400);
+    // the router's default of 100 characters would refuse it as a bad path instead. Node's limit on the
+    // request head bounds it anyway.
+    routerOptions: { maxParamLength: 16_384 },
+    // HEAD is opted into per route: no REST operation answers it.
     exposeHeadRoutes: false,
     // Ids are generated here: a caller's X-Request-Id is recorded on the log line, never trusted as the id.
     requestIdHeader: false,

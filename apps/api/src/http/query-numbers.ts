@@ -1,6 +1,6 @@
 import { AppError } from '@verdict/core';
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../trpc/meta.ts';
+import { type Meta, routeTemplate } from '../trpc/meta.ts';
 
 type Def = { type: string; innerType?: Schema; in?: Schema; shape?: Record<string, Schema> };
 type Schema = { _zod: { def: Def } };
@@ -24,7 +24,8 @@ function isNumber(schema: Schema): boolean {
  * refused here, before the coercion, and decimal text goes on to the input schema (range, integer).
  */
 export function queryNumberGuard(router: OpenApiRouter) {
-  const routes: { pattern: RegExp; keys: string[] }[] = [];
+  // By the route's template as Fastify names it ("/api/debates/:id"): one lookup per request.
+  const numberKeys = new Map<string, string[]>();
   for (const procedure of Object.values(router._def.procedures) as unknown as {
     _def: { meta?: Meta; inputs?: Schema[] };
   }[]) {
@@ -35,17 +36,15 @@ export function queryNumberGuard(router: OpenApiRouter) {
         .filter(([, schema]) => isNumber(schema))
         .map(([key]) => key),
     );
-    const pattern = new RegExp(`^${openapi.path.replace(/\{\w+\}/g, '[^/]*')}/?$`);
-    if (keys.length > 0) routes.push({ pattern, keys });
+    if (keys.length > 0) numberKeys.set(routeTemplate(openapi.path), keys);
   }
 
-  return (request: { method: string; url: string; query: unknown }): AppError | null => {
+  return (request: { method: string; routeOptions: { url?: string }; query: unknown }): AppError | null => {
     if (request.method !== 'GET') return null;
-    const path = request.url.split('?')[0] ?? '';
-    const route = routes.find((r) => r.pattern.test(path));
-    if (!route) return null;
+    const keys = numberKeys.get(request.routeOptions.url ?? '');
+    if (!keys) return null;
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const bad = route.keys.filter((key) =>
+    const bad = keys.filter((key) =>
       [query[key] ?? []].flat().some((value) => typeof value === 'string' && !DECIMAL.test(value)),
     );
     if (bad.length === 0) return null;

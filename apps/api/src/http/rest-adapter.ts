@@ -1,19 +1,16 @@
 import type { Services } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
-import { fastifyTRPCOpenApiPlugin, type OpenApiRouter } from 'trpc-to-openapi';
+import type { OpenApiRouter } from 'trpc-to-openapi';
 import { buildOpenApiDocument } from '../openapi/document.ts';
-import { contextFactory } from '../trpc/context.ts';
-import { responseMeta } from '../trpc/response-meta.ts';
 import { keepBodyTypesStrict } from './body-coercion.ts';
-import { rewriteRestErrorBody, sendAppError } from './envelope.ts';
+import { sendAppError } from './envelope.ts';
 import { installJsonBodyParser, keepEmptyQueryValues, refuseNonObjectBody } from './input-guards.ts';
 import { queryNumberGuard } from './query-numbers.ts';
-import { type RouteTable, unroutable } from './route-table.ts';
+import { registerRestDispatch } from './rest-dispatch.ts';
 
 export type RestAdapterOptions = {
   router: OpenApiRouter;
   services: Services;
-  routes: RouteTable;
   publicBaseUrl: string;
   bodyLimitBytes: number;
   onError: (failure: { error: { code: string; cause?: unknown }; req: unknown }) => void;
@@ -22,9 +19,10 @@ export type RestAdapterOptions = {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * REST (/api, /v1) over the tRPC procedures through trpc-to-openapi, and the OpenAPI document at
- * /openapi.json. Every way this service departs from the adapter's defaults is here, each with what breaks
- * without it; the fuzz test (openapi/fuzz.integration.test.ts) finds any of them missing.
+ * REST (/api, /v1): trpc-to-openapi's operations served by Fastify routes that call the tRPC procedures
+ * (rest-dispatch.ts), and the OpenAPI document at /openapi.json. Every way this service departs from
+ * trpc-to-openapi's own handling is here, each with what breaks without it; the fuzz test
+ * (openapi/fuzz.integration.test.ts) finds any of them missing.
  */
 export async function registerRestAdapter(app: FastifyInstance, options: RestAdapterOptions) {
   const { router } = options;
@@ -34,22 +32,18 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
   // deeper than any of ours are refused before parsing, or a recursive walk could exhaust the stack.
   installJsonBodyParser(app);
 
-  // Coercion lock: the adapter switches zod coercion on for every number and boolean of every input (meant
-  // for query strings); without the lock a JSON body's "rateLimit": "10" is accepted, and tRPC, sharing the
-  // schemas, accepts it too.
+  // Coercion lock: trpc-to-openapi's way, which the dispatcher keeps, switches zod coercion on for every
+  // number and boolean of every input (meant for query strings); without the lock a JSON body's
+  // "rateLimit": "10" is accepted, and tRPC, sharing the schemas, accepts it too.
   keepBodyTypesStrict(router);
 
   const refuseQueryNumber = queryNumberGuard(router);
 
-  // Its own scope, so the envelope rewrite touches only REST responses.
+  // Its own scope, so these hooks run for the REST operations only.
   await app.register(async (rest) => {
-    rest.addHook('onRequest', async (request, reply) => {
-      // Method and path check: the adapter answers an unknown path, and a known path with a method it does
-      // not take, with its own 404 body; here they get the envelope, and 405 carries Allow.
-      const refusal = unroutable(options.routes, request);
-      if (refusal) return sendAppError(reply, refusal);
-      // Content-type hook: the adapter refuses a bodyless DELETE or POST without a JSON content type (415),
-      // though the document gives those routes no body at all.
+    rest.addHook('onRequest', async (request) => {
+      // Content-type hook: a bodyless POST without a JSON content type would be refused (415), though the
+      // document gives those routes no body at all.
       const length = request.headers['content-length'];
       const hasBody =
         (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
@@ -71,18 +65,7 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
       keepEmptyQueryValues(request.query);
     });
 
-    // Envelope rewrite: the adapter writes tRPC's error shape; the spec's envelope is { error: { code, … } }.
-    rest.addHook('onSend', async (_request, reply, payload) =>
-      reply.statusCode >= 400 && typeof payload === 'string' ? rewriteRestErrorBody(payload) : payload,
-    );
-
-    await rest.register(fastifyTRPCOpenApiPlugin, {
-      router,
-      createContext: contextFactory(options.services, 'rest'),
-      responseMeta,
-      onError: options.onError,
-      maxBodySize: options.bodyLimitBytes,
-    } as never);
+    registerRestDispatch(rest, { router, services: options.services, onError: options.onError });
   });
 
   // Document completion: the generator knows neither each route's errors, its real success status, the

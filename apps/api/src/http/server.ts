@@ -63,6 +63,11 @@ export async function buildServer({
     if (appError.code === 'INTERNAL_ERROR') noteRequestFailure(request, error);
     return sendAppError(reply, appError);
   });
+  // A request no route takes is refused as it arrives, before its body is read: its 404 or 405 cannot turn
+  // into a 413 or a malformed-JSON 400 about a body nothing would have read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return sendAppError(reply, unroutable(routes, request) ?? notFound(request));
+  });
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, unroutable(routes, request) ?? notFound(request)),
   );
@@ -70,7 +75,6 @@ export async function buildServer({
   await registerRestAdapter(app, {
     router: router as OpenApiRouter,
     services: core,
-    routes,
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     onError: noteProcedureFailure,
