@@ -13,6 +13,7 @@ import { machineBusyShare } from './lib/cpu.ts';
 import { type BenchResult, formatTable, writeResults } from './lib/results.ts';
 import { BENCH_DATABASE_URL } from './lib/services.ts';
 import type { BenchSettings, Suite } from './lib/suite.ts';
+import { formatTargets } from './lib/targets.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SUITES = join(import.meta.dirname, 'suites');
@@ -77,7 +78,7 @@ async function main() {
 
   const out = join(ROOT, 'bench-results.json');
   await writeResults(out, results);
-  process.stdout.write(`\n${formatTable(results)}\n\n`);
+  process.stdout.write(`\n${formatTable(results)}\n\n${formatTargets(results)}\n\n`);
   process.stderr.write(`bench: wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s total\n`);
 }
 

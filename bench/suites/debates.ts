@@ -259,6 +259,18 @@ async function createThroughput(settings: BenchSettings, log: SuiteContext['log'
           `${jobsText}.`,
       });
     }
+    const many = runs.create_many_accounts;
+    if (bare && many) {
+      results.push({
+        name: 'debates.create_many_accounts.ratio_to_bare',
+        value: round(many.load.rps / bare.rps, 4),
+        unit: 'x',
+        better: 'higher',
+        detail:
+          `POST /api/debates (one account and key per connection) ${Math.round(many.load.rps)} / ` +
+          `${Math.round(bare.rps)} req/s of the bare Fastify GET /bare, same run, same load shape.`,
+      });
+    }
     log(jobsText);
   } finally {
     await nc.close().catch(() => {});
