@@ -246,29 +246,22 @@ async function createThroughput(settings: BenchSettings, log: SuiteContext['log'
           `in flight when autocannon stopped, at most ${cutOff})`
         : `JOB MISMATCH: ${jobs} jobs in JetStream for ${answered} counted 201s (warm-ups included; up to ` +
           `${cutOff} more may have been in flight when autocannon stopped)`;
-    const single = runs.create;
-    if (bare && single) {
+    // Each create variant as a ratio to the bare route of the same run, under the same load shape.
+    for (const [target, who] of [
+      ['create', 'one key'],
+      ['create_many_accounts', 'one account and key per connection'],
+    ] as const) {
+      const run = runs[target];
+      if (!bare || !run) continue;
       results.push({
-        name: 'debates.create.ratio_to_bare',
-        value: round(single.load.rps / bare.rps, 4),
+        name: `debates.${target}.ratio_to_bare`,
+        value: round(run.load.rps / bare.rps, 4),
         unit: 'x',
         better: 'higher',
         detail:
-          `POST /api/debates (one key) ${Math.round(single.load.rps)} / ${Math.round(bare.rps)} req/s of the ` +
+          `POST /api/debates (${who}) ${Math.round(run.load.rps)} / ${Math.round(bare.rps)} req/s of the ` +
           `bare Fastify GET /bare, same run, same load shape (${describeLoad(loadOptions('bare'), bare)}). ` +
           `${jobsText}.`,
-      });
-    }
-    const many = runs.create_many_accounts;
-    if (bare && many) {
-      results.push({
-        name: 'debates.create_many_accounts.ratio_to_bare',
-        value: round(many.load.rps / bare.rps, 4),
-        unit: 'x',
-        better: 'higher',
-        detail:
-          `POST /api/debates (one account and key per connection) ${Math.round(many.load.rps)} / ` +
-          `${Math.round(bare.rps)} req/s of the bare Fastify GET /bare, same run, same load shape.`,
       });
     }
     log(jobsText);

@@ -99,7 +99,7 @@ export type AppRouterRecord = {
       input: {
         name: string;
         config?: undefined | null | {
-          preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
+          preset?: undefined | null | "balanced" | "economy" | "hackathon" | "local" | "custom";
           routingOverrides?: undefined | null | {
             orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
             synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
@@ -120,7 +120,7 @@ export type AppRouterRecord = {
         name: string;
         keyPrefix: string;
         config: null | {
-          preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
+          preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
           routingOverrides: null | {
             orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
             synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
@@ -148,7 +148,7 @@ export type AppRouterRecord = {
           name: string;
           keyPrefix: string;
           config: null | {
-            preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
+            preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
             routingOverrides: null | {
               orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
               synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
@@ -173,7 +173,7 @@ export type AppRouterRecord = {
         id: string;
         name?: undefined | string;
         config?: undefined | null | {
-          preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
+          preset?: undefined | null | "balanced" | "economy" | "hackathon" | "local" | "custom";
           routingOverrides?: undefined | null | {
             orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
             synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
@@ -194,7 +194,7 @@ export type AppRouterRecord = {
         name: string;
         keyPrefix: string;
         config: null | {
-          preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
+          preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
           routingOverrides: null | {
             orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
             synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
@@ -225,7 +225,7 @@ export type AppRouterRecord = {
     create: TRPCMutationProcedure<{
       input: {
         question: string;
-        mode?: undefined | "fast" | "balanced" | "thorough";
+        mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         agentCount?: undefined | number;
         maxRounds?: undefined | number;
@@ -257,7 +257,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
           agentCount: null | number;
@@ -296,7 +296,7 @@ export type AppRouterRecord = {
         id: string;
         question: string;
         status: "completed" | "pending" | "running" | "paused" | "failed";
-        mode: null | "fast" | "balanced" | "thorough";
+        mode: null | "balanced" | "fast" | "thorough";
         fundingSource: "byok" | "free_tier" | "user_credits";
         isPublic: boolean;
         agentCount: null | number;
@@ -331,7 +331,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
           agentCount: null | number;
@@ -918,7 +918,7 @@ export type AppRouterRecord = {
             id: string;
             question: string;
             status: "completed" | "pending" | "running" | "paused" | "failed";
-            mode: null | "fast" | "balanced" | "thorough";
+            mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
           };
         }>;
@@ -963,7 +963,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           createdAt: string;
         };
       };
@@ -1001,7 +1001,7 @@ export type AppRouterRecord = {
             id: string;
             question: string;
             status: "completed" | "pending" | "running" | "paused" | "failed";
-            mode: null | "fast" | "balanced" | "thorough";
+            mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
           };
         }>;
@@ -1065,7 +1065,7 @@ export type AppRouterRecord = {
             id: string;
             question: string;
             status: "completed" | "pending" | "running" | "paused" | "failed";
-            mode: null | "fast" | "balanced" | "thorough";
+            mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
             recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
             confidence: null | number;
@@ -1102,7 +1102,7 @@ export type AppRouterRecord = {
             id: string;
             question: string;
             status: "completed" | "pending" | "running" | "paused" | "failed";
-            mode: null | "fast" | "balanced" | "thorough";
+            mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
             recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
             confidence: null | number;
@@ -1190,13 +1190,18 @@ export type AppRouterRecord = {
       };
       output: {
         id: string;
-        mode: null | "fast" | "balanced" | "thorough";
+        createdAt: string;
+        status: "completed" | "pending" | "running" | "paused" | "failed";
+        settings: {
+          allowComments: boolean;
+          allowFork: boolean;
+        };
+        mode: null | "balanced" | "fast" | "thorough";
         panel: Array<{
           name: string;
           role: string;
           model: string;
         }>;
-        status: "completed" | "pending" | "running" | "paused" | "failed";
         verdict: null | {
           recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
           oneLiner: string;
@@ -1224,7 +1229,6 @@ export type AppRouterRecord = {
           missingAgents: Array<string>;
         };
         isPublic: boolean;
-        createdAt: string;
         question: string;
         cost: null | {
           inputTokens: number;
@@ -1234,12 +1238,8 @@ export type AppRouterRecord = {
           llmCalls: number;
         };
         context: null | string;
-        settings: {
-          allowComments: boolean;
-          allowFork: boolean;
-        };
-        completedAt: null | string;
         viewCount: number;
+        completedAt: null | string;
         events: Array<{
           seq: number;
           data: {
@@ -1375,7 +1375,7 @@ export type AppRouterRecord = {
       recommendations: Array<{
         id: string;
         question: string;
-        mode: null | "fast" | "balanced" | "thorough";
+        mode: null | "balanced" | "fast" | "thorough";
         status: string;
         createdAt: string;
         completedAt: null | string;
@@ -1427,7 +1427,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           createdAt: string;
           completedAt: null | string;
           recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
@@ -1468,7 +1468,7 @@ export type AppRouterRecord = {
         description?: undefined | null | string;
         settings?: undefined | {
           allowMemberInvites?: undefined | boolean;
-          defaultDebateMode?: undefined | "fast" | "balanced" | "thorough";
+          defaultDebateMode?: undefined | "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates?: undefined | boolean;
         };
       };
@@ -1480,7 +1480,7 @@ export type AppRouterRecord = {
         ownerId: string;
         settings: {
           allowMemberInvites: boolean;
-          defaultDebateMode: "fast" | "balanced" | "thorough";
+          defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
         role: "owner" | "admin" | "member" | "viewer";
@@ -1502,7 +1502,7 @@ export type AppRouterRecord = {
           ownerId: string;
           settings: {
             allowMemberInvites: boolean;
-            defaultDebateMode: "fast" | "balanced" | "thorough";
+            defaultDebateMode: "balanced" | "fast" | "thorough";
             requireApprovalForPublicDebates: boolean;
           };
           role: "owner" | "admin" | "member" | "viewer";
@@ -1526,7 +1526,7 @@ export type AppRouterRecord = {
         ownerId: string;
         settings: {
           allowMemberInvites: boolean;
-          defaultDebateMode: "fast" | "balanced" | "thorough";
+          defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
         role: "owner" | "admin" | "member" | "viewer";
@@ -1544,7 +1544,7 @@ export type AppRouterRecord = {
         description?: undefined | null | string;
         settings?: undefined | {
           allowMemberInvites?: undefined | boolean;
-          defaultDebateMode?: undefined | "fast" | "balanced" | "thorough";
+          defaultDebateMode?: undefined | "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates?: undefined | boolean;
         };
       };
@@ -1556,7 +1556,7 @@ export type AppRouterRecord = {
         ownerId: string;
         settings: {
           allowMemberInvites: boolean;
-          defaultDebateMode: "fast" | "balanced" | "thorough";
+          defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
         role: "owner" | "admin" | "member" | "viewer";
@@ -1639,7 +1639,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
           agentCount: null | number;
@@ -1729,7 +1729,7 @@ export type AppRouterRecord = {
           description: string;
           amountCents: number;
           currency: string;
-          status: "void" | "open" | "paid" | "uncollectible";
+          status: "void" | "paid" | "open" | "uncollectible";
           workspaceId: null | string;
           stripeInvoiceUrl: null | string;
           stripeReceiptUrl: null | string;
@@ -1755,7 +1755,7 @@ export type AppRouterRecord = {
         description: string;
         amountCents: number;
         currency: string;
-        status: "void" | "open" | "paid" | "uncollectible";
+        status: "void" | "paid" | "open" | "uncollectible";
         workspaceId: null | string;
         stripeInvoiceUrl: null | string;
         stripeReceiptUrl: null | string;
@@ -1795,7 +1795,7 @@ export type AppRouterRecord = {
     createVerdict: TRPCMutationProcedure<{
       input: {
         question: string;
-        mode?: undefined | "fast" | "balanced" | "thorough";
+        mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
         tags?: undefined | Array<string>;
@@ -1813,7 +1813,7 @@ export type AppRouterRecord = {
         page?: unknown;
         limit?: unknown;
         status?: undefined | "completed" | "pending" | "running" | "failed";
-        mode?: undefined | "fast" | "balanced" | "thorough";
+        mode?: undefined | "balanced" | "fast" | "thorough";
         sortBy?: undefined | "createdAt" | "completedAt";
         sortOrder?: undefined | "asc" | "desc";
         search?: undefined | string;
@@ -1823,7 +1823,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
           agentCount: null | number;
@@ -1863,7 +1863,7 @@ export type AppRouterRecord = {
           id: string;
           question: string;
           status: "completed" | "pending" | "running" | "paused" | "failed";
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
           agentCount: null | number;
@@ -1949,7 +1949,7 @@ export type AppRouterRecord = {
         dayOfMonth?: undefined | number;
         timeOfDay?: undefined | string;
         timezone?: undefined | string;
-        mode?: undefined | "fast" | "balanced" | "thorough";
+        mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         maxRuns?: undefined | number;
       };
@@ -1957,7 +1957,7 @@ export type AppRouterRecord = {
         id: string;
         userId: string;
         question: string;
-        mode: null | "fast" | "balanced" | "thorough";
+        mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
         frequency: "daily" | "weekly" | "monthly";
         dayOfWeek: null | number;
@@ -1990,7 +1990,7 @@ export type AppRouterRecord = {
           id: string;
           userId: string;
           question: string;
-          mode: null | "fast" | "balanced" | "thorough";
+          mode: null | "balanced" | "fast" | "thorough";
           context: null | string;
           frequency: "daily" | "weekly" | "monthly";
           dayOfWeek: null | number;
@@ -2025,7 +2025,7 @@ export type AppRouterRecord = {
         id: string;
         userId: string;
         question: string;
-        mode: null | "fast" | "balanced" | "thorough";
+        mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
         frequency: "daily" | "weekly" | "monthly";
         dayOfWeek: null | number;
@@ -2051,7 +2051,7 @@ export type AppRouterRecord = {
       input: {
         id: string;
         question?: undefined | string;
-        mode?: undefined | null | "fast" | "balanced" | "thorough";
+        mode?: undefined | null | "balanced" | "fast" | "thorough";
         context?: undefined | null | string;
         frequency?: undefined | "daily" | "weekly" | "monthly";
         dayOfWeek?: undefined | null | number;
@@ -2065,7 +2065,7 @@ export type AppRouterRecord = {
         id: string;
         userId: string;
         question: string;
-        mode: null | "fast" | "balanced" | "thorough";
+        mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
         frequency: "daily" | "weekly" | "monthly";
         dayOfWeek: null | number;
@@ -2279,7 +2279,7 @@ export type DebateStreamEventData = {
   };
   "debate.started": {
     debateId: string;
-    mode: "fast" | "balanced" | "thorough";
+    mode: "balanced" | "fast" | "thorough";
     panel: Array<{
       name: string;
       role: string;
