@@ -80,6 +80,8 @@ async function followAndReadBack(baseUrl: string, key: string) {
   const client = apiClient(baseUrl, { key });
   const disagreements: string[] = [];
   const seen = new Map<string, number>();
+  /** Paused debates that never paused, with what their pause got: the run's own account of a miss. */
+  const missedPauses: string[] = [];
 
   const runOne = async (index: number) => {
     const plan = PLANS[index % PLANS.length] as Plan;
@@ -87,13 +89,15 @@ async function followAndReadBack(baseUrl: string, key: string) {
     const question = `Should team ${index} adopt plan ${index}?${marker}`;
     const created = expectBody(
       await client.POST('/api/debates', {
-        body: { question, agentCount: 3, maxRounds: 3, skipCache: true },
+        // A paused debate has a round more: a pause accepted late, in round 2, still finds one to pause before.
+        body: { question, agentCount: 3, maxRounds: plan.startsWith('pause') ? 4 : 3, skipCache: true },
       }),
       201,
     );
     const id = created.debateId;
     const turnsSeen = new Map<string, number>();
     let paused = false;
+    const pauseReplies: string[] = [];
 
     const disagree = (event: SseMessage, read: unknown) =>
       disagreements.push(`${id} (${plan}) after ${event.event}#${event.id}: ${JSON.stringify(read)}`);
@@ -103,7 +107,7 @@ async function followAndReadBack(baseUrl: string, key: string) {
       // Sent with the read, not after it: a debate that finished first just misses its pause.
       const pausing =
         event.event === 'debate.started' && plan.startsWith('pause')
-          ? pause(client, id).finally(() => gateFor(question).open())
+          ? pause(client, id, pauseReplies).finally(() => gateFor(question).open())
           : null;
       const debate = expectBody(await client.GET('/api/debates/{id}', { params: { path: { id } } }), 200);
       const status = debate.status;
@@ -164,29 +168,41 @@ async function followAndReadBack(baseUrl: string, key: string) {
       { onMessage: (event) => void checks.push(check(event)), timeoutMs: 90_000 },
     );
     await Promise.all(checks);
+    if (plan.startsWith('pause') && !paused) {
+      const events = stream.messages.map((m) => m.event).join(', ');
+      missedPauses.push(`${id}: pause answered ${pauseReplies.join(' · ')}; events ${events}`);
+    }
     expect(stream.closedByServer, `${id}: the stream ended`).toBe(true);
     expect(stream.messages.at(-1)?.event).toBe(plan === 'fail' ? 'debate.failed' : 'debate.completed');
   };
 
   await Promise.all(Array.from({ length: DEBATES }, (_, i) => runOne(i)));
-  return { disagreements, seen };
+  return { disagreements, seen, missedPauses };
 }
 
 /**
  * Pauses a debate that has just started. Its node may not take commands the moment `debate.started` is out,
  * or may not have stored the command within the bus's wait (409 DEBATE_NOT_RUNNING, "try again in a few
- * seconds"): tried again shortly, as a client would, for up to 20 s. Any other answer fails the run.
+ * seconds"; or 200 with `accepted: false`, "try again"): tried again shortly, as a client would, for up to
+ * 20 s, each answer noted in `replies`. Any other answer fails the run.
  */
-async function pause(client: ApiClient, id: string) {
-  const deadline = Date.now() + 20_000;
+async function pause(client: ApiClient, id: string, replies: string[]) {
+  const started = Date.now();
   for (;;) {
     const sent = await client.POST('/api/debates/{id}/commands', {
       params: { path: { id } },
       body: { type: 'pause' },
     });
-    if (sent.response.status === 200) return;
+    const after = `${Date.now() - started} ms`;
+    if (sent.response.status === 200) {
+      replies.push(`${after}: ${sent.data?.accepted ? 'accepted' : `refused (${sent.data?.message})`}`);
+      if (sent.data?.accepted || sent.data?.state !== 'running.speaking') return;
+      await sleep(100);
+      continue;
+    }
+    replies.push(`${after}: ${sent.response.status} ${sent.error?.error.code}`);
     expect(sent.error?.error.code, JSON.stringify(sent.error ?? null)).toBe('DEBATE_NOT_RUNNING');
-    if (Date.now() > deadline) return;
+    if (Date.now() - started > 20_000) return;
     await sleep(100);
   }
 }
@@ -197,9 +213,12 @@ async function command(client: ApiClient, id: string, type: 'resume' | 'skip') {
 }
 
 /** What a run must have exercised for its agreement to mean something. */
-function expectEveryKindOfEvent(seen: Map<string, number>) {
+function expectEveryKindOfEvent(seen: Map<string, number>, missedPauses: string[]) {
   for (const type of ['debate.paused', 'debate.resumed', 'synthesis.started', 'argument', 'rebuttal']) {
-    expect(seen.get(type) ?? 0, type).toBeGreaterThan(0);
+    expect(
+      seen.get(type) ?? 0,
+      `${type}; paused debates that did not pause: ${missedPauses.join('\n')}`,
+    ).toBeGreaterThan(0);
   }
   expect(seen.get('debate.completed')).toBe(DEBATES - DEBATES / PLANS.length);
   expect(seen.get('debate.failed')).toBe(DEBATES / PLANS.length);
@@ -233,9 +252,12 @@ describe('what a debate stream says, a read right after it already shows', () =>
       const created = await apiClient(stack.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
         body: { name: 'agree' },
       });
-      const { disagreements, seen } = await followAndReadBack(stack.baseUrl, expectBody(created, 201).key);
+      const { disagreements, seen, missedPauses } = await followAndReadBack(
+        stack.baseUrl,
+        expectBody(created, 201).key,
+      );
       expect(disagreements).toEqual([]);
-      expectEveryKindOfEvent(seen);
+      expectEveryKindOfEvent(seen, missedPauses);
     }, 120_000);
   });
 });
