@@ -24,7 +24,7 @@ const SLOW = '[slow]';
  * pause, and the run would exercise no pause). Released by the test once its pause attempts are over,
  * accepted or given up (`pause`); GATE_MS only bounds a run whose checks broke before they got there.
  */
-const GATE_MS = 30_000;
+const GATE_MS = 60_000;
 const pauseGates = new Map<string, { opened: Promise<void>; open: () => void }>();
 const gateFor = (question: string) => {
   let gate = pauseGates.get(question);
@@ -184,7 +184,8 @@ async function followAndReadBack(baseUrl: string, key: string) {
  * Pauses a debate that has just started. Its node may not take commands the moment `debate.started` is out,
  * or may not have stored the command within the bus's wait (409 DEBATE_NOT_RUNNING, "try again in a few
  * seconds"; or 200 with `accepted: false`, "try again"): tried again shortly, as a client would, for up to
- * 20 s, each answer noted in `replies`. Any other answer fails the run.
+ * 45 s (long enough to outlast a hand-over of the debate to a new job, during which no job takes
+ * commands), each answer noted in `replies`. Any other answer fails the run.
  */
 async function pause(client: ApiClient, id: string, replies: string[]) {
   const started = Date.now();
@@ -202,7 +203,7 @@ async function pause(client: ApiClient, id: string, replies: string[]) {
     }
     replies.push(`${after}: ${sent.response.status} ${sent.error?.error.code}`);
     expect(sent.error?.error.code, JSON.stringify(sent.error ?? null)).toBe('DEBATE_NOT_RUNNING');
-    if (Date.now() - started > 20_000) return;
+    if (Date.now() - started > 45_000) return;
     await sleep(100);
   }
 }
