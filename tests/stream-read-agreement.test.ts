@@ -259,6 +259,6 @@ describe('what a debate stream says, a read right after it already shows', () =>
       );
       expect(disagreements).toEqual([]);
       expectEveryKindOfEvent(seen, missedPauses);
-    }, 120_000);
+    }, 180_000);
   });
 });
