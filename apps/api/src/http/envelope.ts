@@ -55,24 +55,3 @@ export function fromFastifyError(error: FastifyError): AppError {
   }
   return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
 }
-
-/**
- * trpc-to-openapi writes its own error body; this turns it into the envelope. The procedure's AppError
- * travels in the formatted shape's `data` (see the errorFormatter in trpc/init.ts).
- */
-export function rewriteRestErrorBody(payload: string): string {
-  let body: {
-    error?: unknown;
-    data?: { appCode?: ErrorCode; appMessage?: string; details?: unknown; extra?: object };
-  };
-  try {
-    body = JSON.parse(payload);
-  } catch {
-    return payload;
-  }
-  if (body.error || !body.data?.appCode) return payload;
-  const { appCode, appMessage, details, extra } = body.data;
-  return JSON.stringify({
-    error: { ...extra, code: appCode, message: appMessage ?? 'Error', ...(details ? { details } : {}) },
-  });
-}

@@ -116,12 +116,11 @@ async function dispatch(
       signal: undefined,
       batchIndex: 0,
     });
-    const meta = responseMeta({ ctx, errors: [] });
-    return reply
-      .code(meta.status)
-      .header('content-type', 'application/json')
-      .headers(meta.headers)
-      .send(data === undefined ? undefined : JSON.stringify(data));
+    return answer(
+      reply,
+      responseMeta({ ctx, errors: [] }),
+      data === undefined ? undefined : JSON.stringify(data),
+    );
   } catch (cause) {
     const error =
       cause instanceof TRPCError
@@ -132,14 +131,20 @@ async function dispatch(
             cause: cause instanceof Error ? cause : undefined,
           });
     onError({ error, req: request });
-    const meta = responseMeta({ ctx, errors: [error] });
-    return reply
-      .code(meta.status)
-      .header('content-type', 'application/json')
-      .headers(meta.headers)
-      .send(JSON.stringify(envelopeOf(toAppError(error))));
+    return answer(
+      reply,
+      responseMeta({ ctx, errors: [error] }),
+      JSON.stringify(envelopeOf(toAppError(error))),
+    );
   }
 }
+
+/** The status and headers the procedure collected (responseMeta), then the JSON text. */
+const answer = (
+  reply: FastifyReply,
+  meta: { status: number; headers: Record<string, string> },
+  body: string | undefined,
+) => reply.code(meta.status).header('content-type', 'application/json').headers(meta.headers).send(body);
 
 /**
  * The procedure's input as trpc-to-openapi would build it: the body's fields, or the query's (a parameter

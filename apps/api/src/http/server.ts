@@ -2,7 +2,13 @@ import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { errorStatus } from '@verdict/contracts';
 import { AppError, type Services } from '@verdict/core';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
@@ -65,12 +71,12 @@ export async function buildServer({
   });
   // A request no route takes is refused as it arrives, before its body is read: its 404 or 405 cannot turn
   // into a 413 or a malformed-JSON 400 about a body nothing would have read.
+  const refuseUnroutable = (request: FastifyRequest, reply: FastifyReply) =>
+    sendAppError(reply, unroutable(routes, request) ?? notFound(request));
   app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return sendAppError(reply, unroutable(routes, request) ?? notFound(request));
+    if (request.is404) return refuseUnroutable(request, reply);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendAppError(reply, unroutable(routes, request) ?? notFound(request)),
-  );
+  app.setNotFoundHandler(refuseUnroutable);
 
   await registerRestAdapter(app, {
     router: router as OpenApiRouter,
