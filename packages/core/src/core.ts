@@ -79,6 +79,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
       // What batches its writes stores them first, while the database is still open.
       await views.close();
       await accounts.usage.close();
+      await accounts.apiKeys.close();
       await adapters.close();
     },
   };

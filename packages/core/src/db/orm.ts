@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
 import { query } from './kysely.ts';
+import type { Listen } from './listener.ts';
 import { migrations } from './migrations/index.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
@@ -25,8 +26,12 @@ export type Database = {
   execute: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping: (timeoutMs?: number) => Promise<void>;
+  /** Hears the notifications sent on `channel` (NOTIFY, from any process on this database). */
+  listen: Listen;
   close: () => Promise<void>;
   kind: 'postgres' | 'pglite';
+  /** The schema its tables are in (PGlite: public). */
+  schema: string;
 };
 
 export type OpenDatabaseOptions = {
@@ -61,9 +66,13 @@ export async function openDatabase(
     timeoutMs: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
     onTimeout: options.onTransactionTimeout ?? (() => {}),
   };
-  const { orm, release } =
+  const { orm, release, listen } =
     config.kind === 'postgres'
-      ? { orm: await openPostgres(config, log, options.entities, guard), release: undefined }
+      ? {
+          orm: await openPostgres(config, log, options.entities, guard),
+          release: undefined,
+          listen: listenOn(config.url),
+        }
       : await openEmbedded(config, options, log, guard);
   try {
     // Migrations take as long as the data needs: the transaction bound is not theirs.
@@ -77,8 +86,10 @@ export async function openDatabase(
     orm.em.getConnection().execute(sql, params) as Promise<T[]>;
   return {
     kind: config.kind,
+    schema: config.kind === 'postgres' ? config.schema : 'public',
     em: () => orm.em.fork(),
     execute,
+    listen,
     ping: async (timeoutMs = 2000) => {
       await withTimeout(execute('select 1'), timeoutMs, 'database ping');
     },
@@ -173,6 +184,14 @@ async function openPostgres(
   return orm;
 }
 
+/** LISTEN on the PostgreSQL of `url`; the listener's module (and `pg`) loaded on first use. */
+const listenOn =
+  (url: string): Listen =>
+  async (channel, handlers) => {
+    const { listenOnPostgres } = await import('./postgres-listener.ts');
+    return listenOnPostgres(url, channel, handlers);
+  };
+
 async function openEmbedded(
   config: Extract<Config['database'], { kind: 'pglite' }>,
   options: OpenDatabaseOptions,
@@ -185,9 +204,10 @@ async function openEmbedded(
     await ensureDatabaseFolder(folder, options.templates, log);
     // Loaded here so that distributed mode never loads PGlite.
     const { openPgliteOrm } = await import('./pglite.ts');
-    const { orm, release } = await openPgliteOrm(folder, log, options.entities, guard);
+    const { orm, release, listen } = await openPgliteOrm(folder, log, options.entities, guard);
     return {
       orm,
+      listen,
       release: async () => {
         await release();
         await lock.release();

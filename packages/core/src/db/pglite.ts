@@ -3,6 +3,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import type { Configuration } from '@mikro-orm/core';
 import { MikroORM, PgliteConnection, PgliteDriver } from '@mikro-orm/pglite';
 import type { PGliteDialect } from 'kysely';
+import type { Listen } from './listener.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { GuardedEntityManager, guardDialect, type TransactionGuardOptions } from './transaction-guard.ts';
 
@@ -38,7 +39,13 @@ export async function openPgliteOrm(
       dbName: 'verdict',
       driverOptions: { pglite },
     });
-    return { orm, release: () => pglite.close() };
+    const listen: Listen = async (channel, handlers) => {
+      // One process, one connection: nothing to lose, listening from the first moment.
+      const unlisten = await pglite.listen(channel, handlers.onNotification);
+      handlers.onListening();
+      return unlisten;
+    };
+    return { orm, listen, release: () => pglite.close() };
   } catch (err) {
     await pglite.close();
     throw err;

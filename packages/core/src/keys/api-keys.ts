@@ -10,12 +10,15 @@ import type {
 import type { AccountTables } from '../accounts/tables.ts';
 import { User } from '../accounts/user.entity.ts';
 import { query } from '../db/kysely.ts';
+import type { StopListening } from '../db/listener.ts';
 import type { Database } from '../db/orm.ts';
 import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { deepFreeze } from '../shared/deep-freeze.ts';
 import { ApiKey } from './api-key.entity.ts';
+import { createKeyCache } from './key-cache.ts';
 import type { KeyTables } from './tables.ts';
 
 export const KEY_PREFIX = 'vrd_';
@@ -37,7 +40,33 @@ export type KeyPrincipal = {
 
 export type ApiKeys = ReturnType<typeof createApiKeys>;
 
+/** The database notification channel of migration 0028: `<schema> <user id>` of a changed principal. */
+const PRINCIPAL_CHANGES = 'key_principal_changes';
+/** How long a warm key is kept even if no change is heard: a bound, should a change ever go unheard. */
+const KEY_CACHE_TTL_MS = 60_000;
+const KEY_CACHE_ENTRIES = 10_000;
+
 export function createApiKeys(db: Database, clock: Clock) {
+  const cache = createKeyCache<KeyPrincipal>({
+    now: clock.now,
+    ttlMs: KEY_CACHE_TTL_MS,
+    maxEntries: KEY_CACHE_ENTRIES,
+  });
+  // Started by the first key presented, so that processes that never authenticate (engine nodes, operator
+  // commands) never listen. Until it listens, every key is looked up.
+  let listening: Promise<StopListening | null> | null = null;
+  const listenForChanges = () =>
+    db
+      .listen(PRINCIPAL_CHANGES, {
+        onNotification: (payload) => {
+          const [schema, userId] = payload.split(' ');
+          if (schema === db.schema && userId) cache.forgetUser(userId);
+        },
+        onLost: () => cache.distrust(),
+        onListening: () => cache.trust(),
+      })
+      .catch(() => null); // never listening: no cache, every key looked up as before
+
   async function ownedActiveKey(userId: string, id: string): Promise<ApiKey> {
     const key = await db.em().findOne(ApiKey, { id, revokedAt: null });
     if (!key) throw notFound('API key');
@@ -111,44 +140,63 @@ export function createApiKeys(db: Database, clock: Clock) {
     },
 
     /**
-     * Resolves a presented key in one indexed query. No cache: a revoked key must fail on its very next
-     * request, on every API process.
+     * Resolves a presented key: from the cache when it is warm, else in one indexed query. A key revoked,
+     * or whose answer changed, on any process is forgotten as that change commits (key-cache.ts).
      */
     authenticate: async (raw: string): Promise<KeyPrincipal | null> => {
       if (!KEY_PATTERN.test(raw)) return null;
-      const row = await query<KeyTables & AccountTables>(db.em())
-        .selectFrom('api_keys as k')
-        .innerJoin('users as u', 'u.id', 'k.user_id')
-        .select([
-          'k.id as key_id',
-          'k.user_id',
-          'k.config',
-          'u.plan',
-          'u.rate_limit_per_minute',
-          'u.name',
-          'u.email',
-        ])
-        .select('u.created_at')
-        .where('k.key_hash', '=', sha256Hex(raw))
-        .where('k.revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (!row) return null;
-      return {
-        keyId: row.key_id,
-        userId: row.user_id,
-        plan: row.plan,
-        accountLimit: accountRateLimit(row.plan, row.rate_limit_per_minute),
-        config: row.config ?? null,
-        profile: {
-          id: row.user_id,
-          name: row.name,
-          email: row.email,
-          plan: row.plan,
-          createdAt: new Date(row.created_at).toISOString(),
-        },
-      };
+      listening ??= listenForChanges();
+      const hash = sha256Hex(raw);
+      const warm = cache.get(hash);
+      if (warm) return warm;
+      const mark = cache.mark();
+      const principal = await lookUp(hash);
+      if (principal) cache.remember(hash, principal.userId, principal, mark);
+      return principal;
+    },
+
+    /** Stops hearing of changes (the process is closing). */
+    close: async () => {
+      const stop = await listening;
+      cache.distrust();
+      await stop?.();
     },
   };
+
+  async function lookUp(hash: string): Promise<KeyPrincipal | null> {
+    const row = await query<KeyTables & AccountTables>(db.em())
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.user_id')
+      .select([
+        'k.id as key_id',
+        'k.user_id',
+        'k.config',
+        'u.plan',
+        'u.rate_limit_per_minute',
+        'u.name',
+        'u.email',
+      ])
+      .select('u.created_at')
+      .where('k.key_hash', '=', hash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    // Shared by every request of the key while it is warm: nobody may change it.
+    return deepFreeze({
+      keyId: row.key_id,
+      userId: row.user_id,
+      plan: row.plan,
+      accountLimit: accountRateLimit(row.plan, row.rate_limit_per_minute),
+      config: row.config ?? null,
+      profile: {
+        id: row.user_id,
+        name: row.name,
+        email: row.email,
+        plan: row.plan,
+        createdAt: new Date(row.created_at).toISOString(),
+      },
+    });
+  }
 }
 
 function normalizeConfig(config: ApiKeyConfig | null | undefined): StoredApiKeyConfig | null {

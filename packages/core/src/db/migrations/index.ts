@@ -25,6 +25,7 @@ import { Migration0024EmbeddingClaims } from './0024-embedding-claims.ts';
 import { Migration0025AttachmentClaims } from './0025-attachment-claims.ts';
 import { Migration0026WebhookRetentionIndexes } from './0026-webhook-retention-indexes.ts';
 import { Migration0027ConsumerQueues } from './0027-consumer-queues.ts';
+import { Migration0028KeyPrincipalChanges } from './0028-key-principal-changes.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   { name: '0025-attachment-claims', class: Migration0025AttachmentClaims },
   { name: '0026-webhook-retention-indexes', class: Migration0026WebhookRetentionIndexes },
   { name: '0027-consumer-queues', class: Migration0027ConsumerQueues },
+  { name: '0028-key-principal-changes', class: Migration0028KeyPrincipalChanges },
 ];
