@@ -21,7 +21,7 @@ const page = `<!doctype html>
 /** The API reference, served entirely from this process: the page and Redoc's bundle, no CDN. */
 export function registerDocs(app: FastifyInstance) {
   let bundle: Promise<Buffer> | undefined;
-  app.get('/docs', { helmet: { contentSecurityPolicy: docsContentSecurityPolicy } }, (_req, reply) =>
+  app.get('/docs', { config: { contentSecurityPolicy: docsContentSecurityPolicy } }, (_req, reply) =>
     reply.type('text/html; charset=utf-8').send(page),
   );
   app.get('/docs/redoc.standalone.js', (_req, reply) => {

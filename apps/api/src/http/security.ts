@@ -1,15 +1,15 @@
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import { AppError, type Config } from '@verdict/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { presentedKey } from '../auth/credentials.ts';
 import { sendAppError } from './envelope.ts';
+import { type ContentSecurityPolicy, registerSecurityHeaders } from './security-headers.ts';
 
 /**
  * The API answers JSON only: a page that somehow renders a response may load nothing, run nothing and be
  * framed by nobody. /docs gets its own policy (docsContentSecurityPolicy).
  */
-const API_CSP = {
+const API_CSP: ContentSecurityPolicy = {
   useDefaults: false,
   directives: {
     defaultSrc: ["'none'"],
@@ -25,7 +25,7 @@ const API_CSP = {
  * (Checked in headless Chromium: the page renders with one refusal, the footer logo Redoc loads from its
  * CDN, which hides itself when refused — the docs load nothing from elsewhere.)
  */
-export const docsContentSecurityPolicy = {
+export const docsContentSecurityPolicy: ContentSecurityPolicy = {
   useDefaults: false,
   directives: {
     defaultSrc: ["'none'"],
@@ -90,7 +90,7 @@ export function trustedOrigins(config: Config): Set<string> {
 /** Security headers on every response, CORS by origin, and the CSRF guard for cookie-authenticated writes. */
 export async function registerSecurity(app: FastifyInstance, config: Config) {
   const trusted = trustedOrigins(config);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: API_CSP,
     // An API response is not a document another site should embed or open in its window group.
     crossOriginResourcePolicy: { policy: 'same-site' },

@@ -1,6 +1,7 @@
 import type { Services } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { POINTERS } from '../entry-points.ts';
+import type { ContentSecurityPolicy } from '../security-headers.ts';
 import { type ConsoleAsset, consoleDist, loadConsoleBundle } from './assets.ts';
 import { type Preview, renderDocument } from './document.ts';
 
@@ -9,7 +10,7 @@ import { type Preview, renderDocument } from './document.ts';
  * origin only; no inline script or style element, no eval, no frame, no other site. Styles set from script
  * through the CSSOM (React's style prop, the charts) are not inline markup and need no exception.
  */
-export const consoleContentSecurityPolicy = {
+export const consoleContentSecurityPolicy: ContentSecurityPolicy = {
   useDefaults: false,
   directives: {
     defaultSrc: ["'none'"],
@@ -55,7 +56,7 @@ export function registerConsole(app: FastifyInstance, core: Services): { served:
     return { served: false };
   }
   const bundle = loadConsoleBundle(dist);
-  const helmet = { contentSecurityPolicy: consoleContentSecurityPolicy };
+  const withConsolePolicy = { config: { contentSecurityPolicy: consoleContentSecurityPolicy } };
   const page = (preview: Preview | null) => renderDocument(bundle.indexHtml, preview);
   const plainPage = page(null);
   const sendPage = (reply: FastifyReply, html: string) =>
@@ -65,19 +66,19 @@ export function registerConsole(app: FastifyInstance, core: Services): { served:
       .header('Cache-Control', 'no-cache')
       .send(html);
 
-  for (const path of PAGES) app.get(path, { helmet }, (_request, reply) => sendPage(reply, plainPage));
-  app.get('/', { helmet }, (request, reply) =>
+  for (const path of PAGES) app.get(path, withConsolePolicy, (_request, reply) => sendPage(reply, plainPage));
+  app.get('/', withConsolePolicy, (request, reply) =>
     wantsHtml(request) ? sendPage(reply, plainPage) : reply.send(POINTERS),
   );
 
-  app.get<{ Params: { token: string } }>('/share/:token', { helmet }, async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/share/:token', withConsolePolicy, async (request, reply) => {
     const preview = await sharePreview(core, request.params.token, `${core.config.appUrl}${request.url}`);
     // A link nobody can read is still the page (it says so); only its preview is generic.
     return sendPage(reply, page(preview));
   });
 
   for (const [path, asset] of bundle.assets) {
-    app.get(path, { helmet }, (request, reply) => sendAsset(request, reply, asset));
+    app.get(path, withConsolePolicy, (request, reply) => sendAsset(request, reply, asset));
   }
   return { served: true };
 }
