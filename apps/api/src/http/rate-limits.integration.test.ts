@@ -367,14 +367,20 @@ describe('limits across two API processes on one database', () => {
       expect(await alternate([b, a], key, 3)).toEqual([200, 200, 429]);
     });
 
-    it('rejects a key revoked through one server on its very next request to the other', async () => {
+    it('rejects a key revoked through one server on the other within a second', async () => {
       const user = await registerUser(a);
       const created = await createKey(a, user);
-      expect((await b.request('GET', '/v1/me', { key: created.key })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await b.request('GET', '/v1/me', { key: created.key })).status).toBe(200);
       expect((await a.request('DELETE', `/api/keys/${created.id}`, { cookie: user.cookie })).status).toBe(
         204,
       );
-      expectError(await b.request('GET', '/v1/me', { key: created.key }), 'UNAUTHORIZED');
+      const revokedAt = Date.now();
+      let answer = await b.request('GET', '/v1/me', { key: created.key });
+      while (answer.status === 200 && Date.now() - revokedAt < 1000) {
+        answer = await b.request('GET', '/v1/me', { key: created.key });
+      }
+      expectError(answer, 'UNAUTHORIZED');
     });
   });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { coalescedIncrements, rowKey, type WriteIncrements } from './coalesced-increments.ts';
 import type { RateLimitTables } from './tables.ts';
 
 /**
@@ -51,22 +52,32 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
 /** Counts kept `ttlMs` from now: the sweep deletes them after that. */
 const expiresIn = (ttlMs: number) => sql<string>`now() + make_interval(secs => ${ttlMs / 1000})`;
 
+/** Statements of counter increments one process has out at once (coalesced-increments.ts). */
+const COUNTER_STATEMENTS_IN_FLIGHT = 3;
+
 export function postgresCounterStore(db: Database, onError: (err: unknown) => void): CounterStore {
   const k = () => query<RateLimitTables>(db.em());
-  /** One more for each bucket of `window`, created at 1; the new counts. */
-  const add = (buckets: string[], window: number, ttlMs: number) =>
-    k()
+  const write: WriteIncrements = async (rows) => {
+    const written = await k()
       .insertInto('rate_limit_counters')
       .values(
-        buckets.map((bucket) => ({ bucket, window_start: window, count: 1, expires_at: expiresIn(ttlMs) })),
+        rows.map(({ bucket, window, by, ttlMs }) => ({
+          bucket,
+          window_start: window,
+          count: by,
+          expires_at: expiresIn(ttlMs),
+        })),
       )
       .onConflict((c) =>
         c
           .columns(['bucket', 'window_start'])
-          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }),
+          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + excluded.count` }),
       )
-      .returning(['bucket', 'count'])
+      .returning(['bucket', 'window_start', 'count'])
       .execute();
+    return new Map(written.map((row) => [rowKey(row.bucket, Number(row.window_start)), row.count]));
+  };
+  const increment = coalescedIncrements(write, COUNTER_STATEMENTS_IN_FLIGHT);
   // Expired rows are swept once a minute by whichever process gets there; deleting is idempotent.
   const sweep = setInterval(() => {
     k()
@@ -76,11 +87,9 @@ export function postgresCounterStore(db: Database, onError: (err: unknown) => vo
       .catch(onError);
   }, 60_000).unref();
   return {
-    increment: async (bucket, window, ttlMs) => (await add([bucket], window, ttlMs))[0]?.count ?? 0,
-    incrementMany: async (buckets, window, ttlMs) => {
-      const counts = new Map((await add(buckets, window, ttlMs)).map((row) => [row.bucket, row.count]));
-      return buckets.map((bucket) => counts.get(bucket) ?? 0);
-    },
+    increment,
+    incrementMany: (buckets, window, ttlMs) =>
+      Promise.all(buckets.map((bucket) => increment(bucket, window, ttlMs))),
     decrementMany: async (buckets, window) => {
       await k()
         .updateTable('rate_limit_counters')
