@@ -528,7 +528,7 @@ describe('debate streams (SSE)', () => {
     });
 
     it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus', async () => {
-      // Count the live bus subscriptions the routes hold.
+      // Count the live bus subscriptions the process holds.
       let following = 0;
       const { events } = other.core.bus;
       const follow = events.follow;
@@ -551,16 +551,19 @@ describe('debate streams (SSE)', () => {
       expect(stream.comments.length).toBeGreaterThanOrEqual(2);
       expect(new Set(stream.comments)).toEqual(new Set(['keep-alive']));
 
+      // Two streams of one debate share one bus subscription.
       const hungUp = await openStream(baseUrl, api(id), { key: owner.key });
       await eventually(
-        () => following,
+        () => other.core.debateEvents.following().followers,
         (n) => n === 2,
       );
+      expect(following).toBe(1);
       await hungUp.abort();
       await eventually(
-        () => following,
+        () => other.core.debateEvents.following().followers,
         (n) => n === 1,
       );
+      expect(following).toBe(1);
 
       const started = Date.now();
       await app.close();
@@ -568,6 +571,7 @@ describe('debate streams (SSE)', () => {
       expect(Date.now() - started).toBeLessThan(2000);
       expect(await stream.rest()).toEqual([]);
       expect(following).toBe(0);
+      expect(other.core.debateEvents.following()).toEqual({ attempts: 0, followers: 0 });
     });
   });
 });

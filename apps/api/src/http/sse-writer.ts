@@ -30,8 +30,15 @@ export const SSE_HEADERS = {
 /** Field values must not contain line breaks: each would start a new field. */
 const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
 
+/**
+ * What may wait in a stream's buffer for a client that does not read. Past it the client is dropped: its
+ * EventSource reconnects with Last-Event-ID and is replayed what it missed, while the process neither holds
+ * an ever-growing buffer for it nor slows anyone else down.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
 /** The writer over a Node response (Fastify's `reply.raw` after `reply.hijack()`). */
-export function nodeSseWriter(res: ServerResponse): SseWriter {
+export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFERED_BYTES): SseWriter {
   let closed = false;
   res.once('close', () => {
     closed = true;
@@ -39,6 +46,10 @@ export function nodeSseWriter(res: ServerResponse): SseWriter {
   const write = (chunk: string) => {
     if (closed || res.writableEnded || res.destroyed) return;
     res.write(chunk);
+    if (res.writableLength > maxBufferedBytes) {
+      closed = true;
+      res.destroy();
+    }
   };
   return {
     open: (headers = {}) => {

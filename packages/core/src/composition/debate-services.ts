@@ -24,7 +24,7 @@ export function debateServices(
   return {
     debateAccess,
     debateReads: createDebateReads(db, clock, debateAccess),
-    debateEvents: createDebateEvents(db, bus.events),
+    debateEvents: createDebateEvents(db, bus.events, onError),
     debateCreation: createDebateCreation(db, bus, clock, config, onError),
     debateControl: createDebateControl(debateAccess, bus, db, removal),
     debateAnalytics: createDebateAnalytics(db, debateAccess),

@@ -2,6 +2,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import type { EventBus } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { fanOutFollow } from './event-fanout.ts';
 import type { DebateTables } from './tables.ts';
 
 /** A stored event of a debate stream: its number, type and payload (as the engine stored it). */
@@ -19,7 +20,9 @@ const LAST_POSSIBLE_SEQ = 2_147_483_647;
  * The events of a debate attempt as its readers see them: the stored log in PostgreSQL, which has every
  * event, and the live ones on the bus. The engine writes them (engine/store); this module only reads.
  */
-export function createDebateEvents(db: Database, bus: EventBus) {
+export function createDebateEvents(db: Database, bus: EventBus, onError: (error: unknown) => void) {
+  // Looked up on each subscription, not captured: a test may count the bus's subscriptions.
+  const follow = fanOutFollow((...args) => bus.follow(...args), onError);
   return {
     /** The stored events of `attempt` after `afterSeq`, in order. */
     storedAfter: async (debateId: string, attempt: number, afterSeq: number): Promise<StoredEvent[]> =>
@@ -72,8 +75,14 @@ export function createDebateEvents(db: Database, bus: EventBus) {
         .limit(1)
         .executeTakeFirst()) ?? null,
 
-    /** The events of `attempt` after `afterSeq` as the bus delivers them, until the returned stop. */
+    /**
+     * The events of `attempt` after `afterSeq` as the bus delivers them, until the returned stop; one bus
+     * subscription per attempt however many follow it (event-fanout.ts).
+     */
     follow: (debateId: string, attempt: number, afterSeq: number, onEvent: (event: DebateEvent) => void) =>
-      bus.follow(debateId, attempt, afterSeq, onEvent),
+      follow(debateId, attempt, afterSeq, onEvent),
+
+    /** Debate attempts this process holds a bus subscription for, and the followers sharing them. */
+    following: () => ({ attempts: follow.feeds(), followers: follow.followers() }),
   };
 }
