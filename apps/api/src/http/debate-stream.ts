@@ -6,7 +6,7 @@ import { type Credentials, openStream } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
-import { nodeSseWriter, type SseWriter } from './sse-writer.ts';
+import { nodeSseWriter, type SseWriter, sseMessage } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
 export type DebateStreamOptions = {
@@ -92,6 +92,20 @@ type StreamContext = {
 
 type Prepared = { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StoredEvent[] };
 
+/**
+ * Each event's message, encoded once: the streams of one debate are handed the same event objects by the
+ * bus's fan-out, so a thousand streams cost one encoding of each event, not a thousand.
+ */
+const encodedEvents = new WeakMap<StoredEvent, string>();
+function encoded(event: StoredEvent): string {
+  let message = encodedEvents.get(event);
+  if (message === undefined) {
+    message = sseMessage(event.seq, event.type, streamData(event.type, event.data));
+    encodedEvents.set(event, message);
+  }
+  return message;
+}
+
 /** Everything that can still fail with an envelope: input, caller, visibility, the stored events. */
 async function prepare(
   core: Services,
@@ -150,7 +164,7 @@ function stream(
   const deliver = (event: StoredEvent) => {
     if (ended || event.seq <= lastSent) return;
     lastSent = event.seq;
-    writer.send(event.seq, event.type, streamData(event.type, event.data));
+    writer.sendEncoded(encoded(event));
     if (TERMINAL.has(event.type)) end();
   };
 
@@ -159,21 +173,33 @@ function stream(
    * NATS was away), the missing ones are read from the database, which has every event, first.
    */
   let busChain: Promise<void> = Promise.resolve();
+  /** Steps queued on busChain and not yet done: while there are none, the next event may go at once. */
+  let queued = 0;
   const inOrder = (step: () => Promise<void>) => {
-    busChain = busChain.then(step).catch((err: unknown) => {
-      req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
-      end();
-    });
+    queued += 1;
+    busChain = busChain
+      .then(step)
+      .catch((err: unknown) => {
+        req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
+        end();
+      })
+      .finally(() => {
+        queued -= 1;
+      });
   };
   const fromStore = async () => {
     for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent)) deliver(missed);
   };
-  const fromBus = (event: StoredEvent) =>
+  const fromBus = (event: StoredEvent) => {
+    // The common case, the next event with nothing queued before it, is sent at once: no promise per event
+    // and stream, which for a debate followed by thousands of streams is most of the cost of an event.
+    if (queued === 0 && event.seq === lastSent + 1) return deliver(event);
     inOrder(async () => {
       if (ended || event.seq <= lastSent) return;
       if (event.seq > lastSent + 1) await fromStore();
       deliver(event);
     });
+  };
 
   open.add(end);
   writer.open(headers);

@@ -12,6 +12,8 @@ export type SseWriter = {
    * keeps its last event id). Ignored once closed.
    */
   send: (id: number | string | null, event: string, data: unknown) => void;
+  /** A message already encoded by sseMessage: one encoding for every stream that sends it. */
+  sendEncoded: (message: string) => void;
   /** A comment line (`: <text>`), which clients ignore: keeps proxies and idle timers from closing the stream. */
   comment: (text: string) => void;
   /** Ends the stream cleanly; idempotent. */
@@ -37,6 +39,12 @@ const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
  */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** One message as it goes on the wire (SseWriter.send). */
+export function sseMessage(id: number | string | null, event: string, data: unknown): string {
+  const idLine = id === null ? '' : `id: ${oneLine(String(id))}\n`;
+  return `${idLine}event: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /** The writer over a Node response (Fastify's `reply.raw` after `reply.hijack()`). */
 export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFERED_BYTES): SseWriter {
   let closed = false;
@@ -57,10 +65,8 @@ export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFER
       // Without a first body chunk Node holds the headers back; the client should see the stream open now.
       res.flushHeaders();
     },
-    send: (id, event, data) => {
-      const idLine = id === null ? '' : `id: ${oneLine(String(id))}\n`;
-      write(`${idLine}event: ${oneLine(event)}\ndata: ${JSON.stringify(data)}\n\n`);
-    },
+    send: (id, event, data) => write(sseMessage(id, event, data)),
+    sendEncoded: write,
     comment: (text) => write(`: ${oneLine(text)}\n\n`),
     close: () => {
       if (closed) return;
