@@ -439,12 +439,12 @@ export type AppRouterRecord = {
         };
         attempt?: undefined | number;
         events?: undefined | Array<{
-          at: string;
           type: string;
           seq: number;
           data: {
             [key: string]: unknown;
           };
+          at: string;
         }>;
       };
       meta: object;
