@@ -160,45 +160,16 @@ function stream(
     stopFollowing?.();
     writer.close();
   };
-  /** Sends each event once and in order, whether it came from the database or the bus. */
+  /** Sends each event once and in order: the stored ones first, then the feed's. */
   const deliver = (event: StoredEvent) => {
     if (ended || event.seq <= lastSent) return;
     lastSent = event.seq;
     writer.sendEncoded(encoded(event));
     if (TERMINAL.has(event.type)) end();
   };
-
-  /**
-   * Bus events in order; when the bus skipped some (a node died between storing and publishing them, or
-   * NATS was away), the missing ones are read from the database, which has every event, first.
-   */
-  let busChain: Promise<void> = Promise.resolve();
-  /** Steps queued on busChain and not yet done: while there are none, the next event may go at once. */
-  let queued = 0;
-  const inOrder = (step: () => Promise<void>) => {
-    queued += 1;
-    busChain = busChain
-      .then(step)
-      .catch((err: unknown) => {
-        req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
-        end();
-      })
-      .finally(() => {
-        queued -= 1;
-      });
-  };
-  const fromStore = async () => {
-    for (const missed of await core.debateEvents.storedAfter(p.id, p.attempt, lastSent)) deliver(missed);
-  };
-  const fromBus = (event: StoredEvent) => {
-    // The common case, the next event with nothing queued before it, is sent at once: no promise per event
-    // and stream, which for a debate followed by thousands of streams is most of the cost of an event.
-    if (queued === 0 && event.seq === lastSent + 1) return deliver(event);
-    inOrder(async () => {
-      if (ended || event.seq <= lastSent) return;
-      if (event.seq > lastSent + 1) await fromStore();
-      deliver(event);
-    });
+  const checkFailed = (err: unknown) => {
+    req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
+    end();
   };
 
   open.add(end);
@@ -211,13 +182,19 @@ function stream(
     return end;
   }
 
-  const check = storeCheck(core, p, { fromStore, ended: () => ended, end });
+  // Each keep-alive also looks at storage, through the debate's feed (one look for all its streams): the
+  // last events may not come over the bus for a while (their holder died between storing and publishing
+  // them, and its job is not back yet), and a debate deleted meanwhile (or retried as a new attempt) has
+  // nothing more to send: the stream ends, and a reconnect hears why.
   keepAlive = setInterval(() => {
     writer.comment('keep-alive');
-    inOrder(check);
+    core.debateEvents.check(p.id, p.attempt).then((current) => {
+      if (!current) end();
+    }, checkFailed);
   }, keepAliveMs);
   core.debateEvents
-    .follow(p.id, p.attempt, lastSent, fromBus)
+    // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
+    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: end })
     .then((stop) => {
       // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
       if (ended) stop();
@@ -229,24 +206,6 @@ function stream(
     });
   return end;
 }
-
-/**
- * A keep-alive's look at the database: the last events may not come over the bus for a while (their holder
- * died between storing and publishing them, and its job is not back yet), so each keep-alive asks the
- * database what it has. A debate deleted meanwhile (or retried as a new attempt) has nothing more to send:
- * the stream ends, and a reconnect hears why.
- */
-const storeCheck =
-  (
-    core: Services,
-    p: Prepared,
-    stream: { fromStore: () => Promise<void>; ended: () => boolean; end: () => void },
-  ) =>
-  async () => {
-    if (stream.ended()) return;
-    await stream.fromStore();
-    if (!stream.ended() && !(await core.debateEvents.isCurrent(p.id, p.attempt))) stream.end();
-  };
 
 /**
  * Last-Event-ID (sent by EventSource on reconnect) wins over ?lastEventId= (for a first connect); an empty

@@ -1,5 +1,5 @@
 import { Health } from '@verdict/contracts';
-import { startTcpProxy, type TcpProxy, testDatabaseUrl } from '@verdict/core/testing';
+import { proxyTestDatabase, type TcpProxy } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Harness, startServer } from '../testing/http-harness.ts';
 
@@ -11,13 +11,9 @@ describe('GET /health', () => {
 
   beforeAll(async () => {
     direct = await startServer();
-    const database = new URL(testDatabaseUrl());
-    proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
-    const viaProxy = new URL(testDatabaseUrl());
-    viaProxy.port = String(proxy.port);
-    proxied = await startServer({
-      env: { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: direct.schema },
-    });
+    const viaProxy = await proxyTestDatabase();
+    proxy = viaProxy.proxy;
+    proxied = await startServer({ env: { DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema } });
   });
   afterAll(async () => {
     await proxy?.restore().catch(() => {}); // make sure the proxied pool can close cleanly

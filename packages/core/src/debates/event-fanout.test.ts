@@ -2,7 +2,8 @@ import type { DebateEvent } from '@verdict/contracts';
 import { describe, expect, it } from 'vitest';
 import { memoryBus } from '../bus/memory.ts';
 import type { EventBus } from '../bus/ports.ts';
-import { fanOutFollow } from './event-fanout.ts';
+import { type FeedStorage, fanOutEvents } from './event-fanout.ts';
+import type { StoredEvent } from './stored-event.ts';
 
 const event = (seq: number, attempt = 1): DebateEvent => ({
   debateId: 'd1',
@@ -30,47 +31,122 @@ function countedBus() {
   return { bus, follow, made: () => made, open: () => open };
 }
 
+/** A stored log in memory, counting the reads made of it. */
+function storedLog(events: StoredEvent[] = [], current = true) {
+  let reads = 0;
+  const storage: FeedStorage = {
+    storedAfter: async (_debateId, _attempt, afterSeq) => {
+      reads += 1;
+      return events.filter((e) => e.seq > afterSeq);
+    },
+    isCurrent: async () => current,
+  };
+  return { storage, events, reads: () => reads, end: () => (current = false) };
+}
+
+const noErrors = (error: unknown) => {
+  throw error;
+};
+
+/** A follower collecting the seqs it was given, and whether it was told the feed lost events. */
+function collector() {
+  const seqs: number[] = [];
+  let lost = false;
+  return {
+    seqs,
+    lost: () => lost,
+    onEvent: (e: StoredEvent) => seqs.push(e.seq),
+    onLost: () => (lost = true),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
 describe('following a debate through one subscription per attempt', () => {
   it('gives a thousand followers every event once, in order, over one subscription', async () => {
     const counted = countedBus();
-    const follow = fanOutFollow(counted.follow, (error) => {
-      throw error;
-    });
-    const seen = Array.from({ length: 1000 }, () => [] as number[]);
-    const stops = await Promise.all(seen.map((got) => follow('d1', 1, 0, (e) => got.push(e.seq))));
+    const feeds = fanOutEvents(counted.follow, storedLog().storage, noErrors);
+    const followers = Array.from({ length: 1000 }, collector);
+    const stops = await Promise.all(followers.map((f) => feeds.follow('d1', 1, 0, f)));
     for (let seq = 1; seq <= 5; seq++) await counted.bus.publish(event(seq));
     expect(counted.made()).toBe(1);
-    expect(seen.every((got) => got.join() === '1,2,3,4,5')).toBe(true);
+    expect(followers.every((f) => f.seqs.join() === '1,2,3,4,5')).toBe(true);
     for (const stop of stops) stop();
     expect(counted.open()).toBe(0);
-    expect(follow.feeds()).toBe(0);
+    expect(feeds.following()).toEqual({ attempts: 0, followers: 0 });
   });
 
   it("replays a late follower what came after its afterSeq, then goes on live, without the other attempt's", async () => {
     const counted = countedBus();
-    const follow = fanOutFollow(counted.follow, () => {});
-    const early: number[] = [];
-    const stopEarly = await follow('d1', 1, 0, (e) => early.push(e.seq));
+    const feeds = fanOutEvents(counted.follow, storedLog().storage, noErrors);
+    const early = collector();
+    const stopEarly = await feeds.follow('d1', 1, 0, early);
     for (let seq = 1; seq <= 4; seq++) await counted.bus.publish(event(seq));
     await counted.bus.publish(event(1, 2));
-    const late: number[] = [];
-    const stopLate = await follow('d1', 1, 2, (e) => late.push(e.seq));
+    const late = collector();
+    const stopLate = await feeds.follow('d1', 1, 2, late);
     await counted.bus.publish(event(5));
-    expect(late).toEqual([3, 4, 5]);
-    expect(early).toEqual([1, 2, 3, 4, 5]);
+    expect(late.seqs).toEqual([3, 4, 5]);
+    expect(early.seqs).toEqual([1, 2, 3, 4, 5]);
     expect(counted.made()).toBe(1);
     stopEarly();
     stopLate();
   });
 
+  it('reads what the bus skipped from storage once for all followers, before the event that showed the gap', async () => {
+    const counted = countedBus();
+    const log = storedLog([1, 2, 3, 4].map((seq) => ({ seq, type: 'debate.paused', data: {} })));
+    const feeds = fanOutEvents(counted.follow, log.storage, noErrors);
+    const followers = [collector(), collector(), collector()];
+    for (const f of followers) await feeds.follow('d1', 1, 0, f);
+    await counted.bus.publish(event(1));
+    await counted.bus.publish(event(4)); // 2 and 3 were stored, never published
+    await settle();
+    expect(followers.map((f) => f.seqs.join())).toEqual(['1,2,3,4', '1,2,3,4', '1,2,3,4']);
+    expect(log.reads()).toBe(1);
+  });
+
+  it('looks at storage once per attempt however many followers ask, and says when the attempt is gone', async () => {
+    const counted = countedBus();
+    const log = storedLog([{ seq: 1, type: 'round.started', data: {} }]);
+    const feeds = fanOutEvents(counted.follow, log.storage, noErrors);
+    const followers = [collector(), collector()];
+    for (const f of followers) await feeds.follow('d1', 1, 0, f);
+    const answers = await Promise.all([feeds.check('d1', 1, 1000), feeds.check('d1', 1, 1100)]);
+    expect(answers).toEqual([true, true]);
+    expect(log.reads()).toBe(1);
+    expect(followers.map((f) => f.seqs.join())).toEqual(['1', '1']);
+    log.end();
+    expect(await feeds.check('d1', 1, 1300)).toBe(false);
+    expect(log.reads()).toBe(2);
+  });
+
+  it('tells its followers when it cannot read what the bus skipped', async () => {
+    const counted = countedBus();
+    const errors: unknown[] = [];
+    const failing: FeedStorage = {
+      storedAfter: async () => {
+        throw new Error('database away');
+      },
+      isCurrent: async () => true,
+    };
+    const feeds = fanOutEvents(counted.follow, failing, (error) => errors.push(error));
+    const follower = collector();
+    await feeds.follow('d1', 1, 0, follower);
+    await counted.bus.publish(event(2));
+    await settle();
+    expect(follower.lost()).toBe(true);
+    expect(errors).toHaveLength(1);
+  });
+
   it('subscribes again once everyone left, and the new subscription replays from the bus', async () => {
     const counted = countedBus();
-    const follow = fanOutFollow(counted.follow, () => {});
-    (await follow('d1', 1, 0, () => {}))();
+    const feeds = fanOutEvents(counted.follow, storedLog().storage, noErrors);
+    (await feeds.follow('d1', 1, 0, collector()))();
     await counted.bus.publish(event(1));
-    const got: number[] = [];
-    const stop = await follow('d1', 1, 0, (e) => got.push(e.seq));
-    expect(got).toEqual([1]);
+    const again = collector();
+    const stop = await feeds.follow('d1', 1, 0, again);
+    expect(again.seqs).toEqual([1]);
     expect(counted.made()).toBe(2);
     stop();
     stop(); // twice is once
@@ -80,14 +156,17 @@ describe('following a debate through one subscription per attempt', () => {
   it('keeps delivering to the others when one follower throws', async () => {
     const counted = countedBus();
     const errors: unknown[] = [];
-    const follow = fanOutFollow(counted.follow, (error) => errors.push(error));
-    await follow('d1', 1, 0, () => {
-      throw new Error('broken client');
+    const feeds = fanOutEvents(counted.follow, storedLog().storage, (error) => errors.push(error));
+    await feeds.follow('d1', 1, 0, {
+      onEvent: () => {
+        throw new Error('broken client');
+      },
+      onLost: () => {},
     });
-    const got: number[] = [];
-    await follow('d1', 1, 0, (e) => got.push(e.seq));
+    const other = collector();
+    await feeds.follow('d1', 1, 0, other);
     await counted.bus.publish(event(1));
-    expect(got).toEqual([1]);
+    expect(other.seqs).toEqual([1]);
     expect(errors).toHaveLength(1);
   });
 });

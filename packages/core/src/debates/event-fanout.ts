@@ -1,29 +1,84 @@
-import type { DebateEvent } from '@verdict/contracts';
 import type { EventBus } from '../bus/ports.ts';
+import type { StoredEvent } from './stored-event.ts';
 
-type Follower = (event: DebateEvent) => void;
+/** Where a feed reads what the bus did not bring: the stored log, which has every event. */
+export type FeedStorage = {
+  storedAfter: (debateId: string, attempt: number, afterSeq: number) => Promise<StoredEvent[]>;
+  isCurrent: (debateId: string, attempt: number) => Promise<boolean>;
+};
 
-/** One debate attempt's subscription, shared by every follower of it in this process. */
-type Feed = {
-  /** Every event of the attempt the subscription delivered, in order: what a late follower is replayed. */
-  events: DebateEvent[];
-  lastSeq: number;
-  followers: Set<Follower>;
-  subscription: Promise<() => void>;
+export type FeedFollower = {
+  /** The attempt's events after the follower's afterSeq, each once, in order, without a gap. */
+  onEvent: (event: StoredEvent) => void;
+  /** The feed could not read what the bus skipped: the follower cannot be sure to get every event. */
+  onLost: () => void;
 };
 
 /**
- * `EventBus.follow` with one bus subscription per debate attempt in this process, however many follow it:
- * a thousand streams of one debate cost one consumer on the bus and one decoding of each event, not a
- * thousand. The feed keeps the attempt's events while anyone follows, so a follower that joins late is
- * replayed those after its `afterSeq` from memory, then gets the live ones, exactly as its own subscription
- * would have delivered them. The last follower to leave ends the subscription.
+ * A look at the stored log is not taken more often than this per debate attempt, however many of its
+ * followers ask (each stream asks at its keep-alive).
  */
-export function fanOutFollow(follow: EventBus['follow'], onFollowerError: (error: unknown) => void) {
+const CHECK_EVERY_MS = 250;
+
+/** One debate attempt's subscription, shared by every follower of it in this process. */
+type Feed = {
+  /** Every event of the attempt, in order from seq 1: what a late follower is replayed. */
+  events: StoredEvent[];
+  lastSeq: number;
+  followers: Set<FeedFollower>;
+  subscription: Promise<() => void>;
+  /** Steps that read storage, run one at a time; while any is queued, bus events queue behind it. */
+  queue: Promise<unknown>;
+  queued: number;
+  lastCheck: { at: number; current: Promise<boolean> } | null;
+};
+
+/**
+ * The events of debate attempts as this process's streams follow them: one bus subscription per attempt
+ * however many follow it (a thousand streams of a debate cost one consumer and one decoding of each event,
+ * not a thousand). The feed keeps the attempt's events while anyone follows, so a follower that joins late
+ * is replayed those after its `afterSeq` from memory, then gets the live ones. What the bus skipped (a node
+ * died between storing and publishing, NATS was away) the feed reads from storage once, for all its
+ * followers, before the event that showed the gap; and the followers' periodic looks at storage
+ * (`check`) are one per attempt. The last follower to leave ends the subscription.
+ */
+export function fanOutEvents(
+  follow: EventBus['follow'],
+  storage: FeedStorage,
+  onError: (error: unknown) => void,
+) {
   const feeds = new Map<string, Feed>();
+  const keyOf = (debateId: string, attempt: number) => `${debateId}:${attempt}`;
+
+  const publish = (feed: Feed, event: StoredEvent) => {
+    if (event.seq <= feed.lastSeq) return; // redelivered, or already read from storage
+    feed.lastSeq = event.seq;
+    feed.events.push(event);
+    for (const follower of feed.followers) {
+      try {
+        follower.onEvent(event);
+      } catch (error) {
+        onError(error); // one follower's failure is not the others'
+      }
+    }
+  };
+
+  /** Runs `step` after the feed's queued ones; a failed step does not stop the next. */
+  const enqueue = <T>(feed: Feed, step: () => Promise<T>): Promise<T> => {
+    feed.queued += 1;
+    const run = feed.queue.then(step).finally(() => {
+      feed.queued -= 1;
+    });
+    feed.queue = run.catch(() => {});
+    return run;
+  };
+
+  const readStorage = async (debateId: string, attempt: number, feed: Feed) => {
+    for (const event of await storage.storedAfter(debateId, attempt, feed.lastSeq)) publish(feed, event);
+  };
 
   const open = (debateId: string, attempt: number): Feed => {
-    const key = `${debateId}:${attempt}`;
+    const key = keyOf(debateId, attempt);
     const existing = feeds.get(key);
     if (existing) return existing;
     const feed: Feed = {
@@ -31,61 +86,83 @@ export function fanOutFollow(follow: EventBus['follow'], onFollowerError: (error
       lastSeq: 0,
       followers: new Set(),
       subscription: Promise.resolve(() => {}),
+      queue: Promise.resolve(),
+      queued: 0,
+      lastCheck: null,
     };
     feed.subscription = follow(debateId, attempt, 0, (event) => {
-      if (event.seq <= feed.lastSeq) return; // redelivered
-      feed.lastSeq = event.seq;
-      feed.events.push(event);
-      for (const follower of feed.followers) {
-        try {
-          follower(event);
-        } catch (error) {
-          onFollowerError(error); // one follower's failure is not the others'
-        }
-      }
+      // The next event with nothing queued before it goes at once: no promise per event.
+      if (feed.queued === 0 && event.seq === feed.lastSeq + 1) return publish(feed, event);
+      enqueue(feed, async () => {
+        if (event.seq > feed.lastSeq + 1) await readStorage(debateId, attempt, feed);
+        publish(feed, event);
+      }).catch((error: unknown) => {
+        onError(error);
+        for (const follower of feed.followers) follower.onLost();
+      });
     });
     feeds.set(key, feed);
-    const forget = () => {
-      if (feeds.get(key) === feed) feeds.delete(key);
-    };
-    feed.subscription.then(
-      (stop) => {
-        // Everyone left while the subscription was being made.
-        if (feed.followers.size === 0) {
-          forget();
-          stop();
-        }
-      },
-      forget, // the next follower tries again
-    );
+    feed.subscription.catch(() => {
+      if (feeds.get(key) === feed) feeds.delete(key); // the next follower tries again
+    });
     return feed;
   };
 
-  const follower: EventBus['follow'] = async (debateId, attempt, afterSeq, onEvent) => {
-    const feed = open(debateId, attempt);
-    const deliver: Follower = (event) => {
-      if (event.seq > afterSeq) onEvent(event);
-    };
-    for (const event of feed.events) deliver(event);
-    feed.followers.add(deliver);
-    let stop: () => void;
-    try {
-      stop = await feed.subscription;
-    } catch (error) {
-      feed.followers.delete(deliver);
-      throw error;
-    }
-    return () => {
-      if (!feed.followers.delete(deliver) || feed.followers.size > 0) return;
-      if (feeds.get(`${debateId}:${attempt}`) === feed) feeds.delete(`${debateId}:${attempt}`);
-      stop();
-    };
-  };
+  return {
+    /**
+     * `follower` gets the attempt's events after `afterSeq`: those the feed holds at once, then the live
+     * ones, until the returned stop.
+     */
+    follow: async (
+      debateId: string,
+      attempt: number,
+      afterSeq: number,
+      follower: FeedFollower,
+    ): Promise<() => void> => {
+      const feed = open(debateId, attempt);
+      const own: FeedFollower = {
+        onEvent: (event) => {
+          if (event.seq > afterSeq) follower.onEvent(event);
+        },
+        onLost: follower.onLost,
+      };
+      for (const event of feed.events) own.onEvent(event);
+      feed.followers.add(own);
+      let stop: () => void;
+      try {
+        stop = await feed.subscription;
+      } catch (error) {
+        feed.followers.delete(own);
+        throw error;
+      }
+      return () => {
+        if (!feed.followers.delete(own) || feed.followers.size > 0) return;
+        if (feeds.get(keyOf(debateId, attempt)) === feed) feeds.delete(keyOf(debateId, attempt));
+        stop();
+      };
+    },
 
-  return Object.assign(follower, {
-    /** Debate attempts with a live subscription in this process (for tests and metrics). */
-    feeds: () => feeds.size,
-    /** Followers of them all: the open streams that follow a debate. */
-    followers: () => [...feeds.values()].reduce((sum, feed) => sum + feed.followers.size, 0),
-  });
+    /**
+     * A look at storage for a followed attempt: what was stored and never published goes out to its
+     * followers, and the answer says whether the attempt is still the debate's (not deleted, not retried).
+     * Taken at most once per CHECK_EVERY_MS per attempt, whoever asks.
+     */
+    check: (debateId: string, attempt: number, now = Date.now()): Promise<boolean> => {
+      const feed = feeds.get(keyOf(debateId, attempt));
+      if (!feed) return storage.isCurrent(debateId, attempt);
+      if (feed.lastCheck && now - feed.lastCheck.at < CHECK_EVERY_MS) return feed.lastCheck.current;
+      const current = enqueue(feed, async () => {
+        await readStorage(debateId, attempt, feed);
+        return storage.isCurrent(debateId, attempt);
+      });
+      feed.lastCheck = { at: now, current };
+      return current;
+    },
+
+    /** Debate attempts followed in this process, and their followers: the open streams. */
+    following: () => ({
+      attempts: feeds.size,
+      followers: [...feeds.values()].reduce((sum, feed) => sum + feed.followers.size, 0),
+    }),
+  };
 }

@@ -4,10 +4,9 @@ import type { Database } from '../db/orm.ts';
 import { systemClock } from '../shared/clock.ts';
 import {
   createTestCore,
-  startTcpProxy,
+  proxyTestDatabase,
   type TcpProxy,
   type TestCore,
-  testDatabaseUrl,
   uniqueEmail,
 } from '../testing/index.ts';
 import { createApiKeys, type KeyPrincipal } from './api-keys.ts';
@@ -130,11 +129,9 @@ describe('API keys cached by a process that loses its database', () => {
   let cut: Keys;
   beforeAll(async () => {
     direct = await createTestCore();
-    const target = new URL(testDatabaseUrl());
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(testDatabaseUrl());
-    viaProxy.port = String(proxy.port);
-    proxied = await createTestCore({ DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: direct.schema });
+    const viaProxy = await proxyTestDatabase();
+    proxy = viaProxy.proxy;
+    proxied = await createTestCore({ DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema });
     cut = keysOn(proxied.core.db);
   });
   afterAll(async () => {

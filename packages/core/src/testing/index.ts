@@ -6,6 +6,7 @@ import { type Config, loadConfig } from '../config/config.ts';
 import { type Core, type CoreOptions, createCore } from '../core.ts';
 import { prepareTemplate } from '../db/pglite-template.ts';
 import { readDebate } from './debates.ts';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export {
   insertPendingDebate,
@@ -15,6 +16,17 @@ export {
   type StoredDebate,
 } from './debates.ts';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+
+/**
+ * A cuttable proxy in front of the test PostgreSQL, and the DATABASE_URL through it: a process given that
+ * URL sees an outage of its own when the proxy is cut, while the rest of the test reaches the database.
+ */
+export async function proxyTestDatabase(): Promise<{ proxy: TcpProxy; url: string }> {
+  const database = new URL(testDatabaseUrl());
+  const proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
+  database.port = String(proxy.port);
+  return { proxy, url: database.toString() };
+}
 export { newUserCredentials, TEST_PASSWORD, uniqueEmail } from './users.ts';
 
 /**

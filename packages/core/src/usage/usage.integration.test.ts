@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.ts';
 import {
   createTestCore,
-  startTcpProxy,
+  proxyTestDatabase,
   type TcpProxy,
   type TestCore,
-  testDatabaseUrl,
   uniqueEmail,
 } from '../testing/index.ts';
 import { createUsage } from './usage.ts';
@@ -28,11 +27,9 @@ describe('key usage in PostgreSQL', () => {
   let proxy: TcpProxy;
   beforeAll(async () => {
     direct = await createTestCore();
-    const database = new URL(testDatabaseUrl());
-    proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
-    const viaProxy = new URL(testDatabaseUrl());
-    viaProxy.port = String(proxy.port);
-    proxied = await createTestCore({ DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: direct.schema });
+    const viaProxy = await proxyTestDatabase();
+    proxy = viaProxy.proxy;
+    proxied = await createTestCore({ DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema });
   });
   afterAll(async () => {
     await proxy?.restore().catch(() => {});
