@@ -54,6 +54,22 @@ export const TARGETS: {
       'CPU of writing each event to 1,000 sockets (20–40 µs a write here; a burst of 5–7 events queues behind itself), with the 1,000 clients on the same 2 cores',
   },
   {
+    name: 'streams.idle.heap_per_stream_kb',
+    target: 8,
+    better: 'lower',
+    what: 'heap per idle SSE stream (KiB), 10,000 open on one process',
+    boundBy:
+      "each stream's socket, HTTP request and response objects, keep-alive timer and closures (not broken down yet)",
+  },
+  {
+    name: 'streams.idle.db_transactions_per_min',
+    target: 0,
+    better: 'lower',
+    what: 'database transactions a minute while 10,000 streams idle',
+    boundBy:
+      "each followed debate's look at storage at the keep-alive, two statements per debate every 15 s whatever its number of streams: it catches events stored and never published, and debates deleted meanwhile",
+  },
+  {
     name: 'scale.sse_under_load.from_emit_p99_ms',
     target: 100,
     better: 'lower',

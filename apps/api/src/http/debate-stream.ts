@@ -188,7 +188,8 @@ function stream(
   // nothing more to send: the stream ends, and a reconnect hears why.
   keepAlive = setInterval(() => {
     writer.comment('keep-alive');
-    core.debateEvents.check(p.id, p.attempt).then((current) => {
+    // At most one look per keep-alive interval for the debate: an answer is then at most that old.
+    core.debateEvents.check(p.id, p.attempt, keepAliveMs).then((current) => {
       if (!current) end();
     }, checkFailed);
   }, keepAliveMs);

@@ -87,7 +87,7 @@ export function createDebateEvents(db: Database, bus: EventBus, onError: (error:
 
     /**
      * A followed attempt's look at storage (what was stored and not published goes to its followers):
-     * whether the attempt is still the debate's. At most one per attempt every quarter second.
+     * whether the attempt is still the debate's. At most one per attempt every `everyMs`.
      */
     check: feeds.check,
 

@@ -112,12 +112,12 @@ describe('following a debate through one subscription per attempt', () => {
     const feeds = fanOutEvents(counted.follow, log.storage, noErrors);
     const followers = [collector(), collector()];
     for (const f of followers) await feeds.follow('d1', 1, 0, f);
-    const answers = await Promise.all([feeds.check('d1', 1, 1000), feeds.check('d1', 1, 1100)]);
+    const answers = await Promise.all([feeds.check('d1', 1, 250, 1000), feeds.check('d1', 1, 250, 1100)]);
     expect(answers).toEqual([true, true]);
     expect(log.reads()).toBe(1);
     expect(followers.map((f) => f.seqs.join())).toEqual(['1', '1']);
     log.end();
-    expect(await feeds.check('d1', 1, 1300)).toBe(false);
+    expect(await feeds.check('d1', 1, 250, 1300)).toBe(false);
     expect(log.reads()).toBe(2);
   });
 

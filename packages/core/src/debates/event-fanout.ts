@@ -14,12 +14,6 @@ export type FeedFollower = {
   onLost: () => void;
 };
 
-/**
- * A look at the stored log is not taken more often than this per debate attempt, however many of its
- * followers ask (each stream asks at its keep-alive).
- */
-const CHECK_EVERY_MS = 250;
-
 /** One debate attempt's subscription, shared by every follower of it in this process. */
 type Feed = {
   /** Every event of the attempt, in order from seq 1: what a late follower is replayed. */
@@ -145,12 +139,13 @@ export function fanOutEvents(
     /**
      * A look at storage for a followed attempt: what was stored and never published goes out to its
      * followers, and the answer says whether the attempt is still the debate's (not deleted, not retried).
-     * Taken at most once per CHECK_EVERY_MS per attempt, whoever asks.
+     * Taken at most once per `everyMs` per attempt, whoever asks: the streams of a debate ask at their
+     * keep-alives, which are spread over the interval, and one look answers them all.
      */
-    check: (debateId: string, attempt: number, now = Date.now()): Promise<boolean> => {
+    check: (debateId: string, attempt: number, everyMs: number, now = Date.now()): Promise<boolean> => {
       const feed = feeds.get(keyOf(debateId, attempt));
       if (!feed) return storage.isCurrent(debateId, attempt);
-      if (feed.lastCheck && now - feed.lastCheck.at < CHECK_EVERY_MS) return feed.lastCheck.current;
+      if (feed.lastCheck && now - feed.lastCheck.at < everyMs) return feed.lastCheck.current;
       const current = enqueue(feed, async () => {
         await readStorage(debateId, attempt, feed);
         return storage.isCurrent(debateId, attempt);
