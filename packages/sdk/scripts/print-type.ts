@@ -2,6 +2,10 @@ import ts from 'typescript';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** A union's members as printed: `undefined`, then `null`, then everything else by its text. */
+const unionRank = (text: string) => (text === 'undefined' ? 0 : text === 'null' ? 1 : 2);
+const byUnionRank = (a: string, b: string) => unionRank(a) - unionRank(b) || (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * A type as self-contained TypeScript text: object types are spelled out member by member instead of by the
  * name of the alias or interface that declares them, so the text needs no import from the server's
@@ -57,7 +61,9 @@ export function printType(checker: ts.TypeChecker, type: ts.Type, indent = ''): 
       const text = print(m, pad);
       if (!parts.includes(text)) parts.push(text);
     }
-    return parts.join(' | ');
+    // The checker orders a union's members by when each type was first made, which any change to the
+    // program can shift: sorted, the printed file changes only when the types do.
+    return parts.sort(byUnionRank).join(' | ');
   };
 
   const object = (t: ts.ObjectType, pad: string): string => {

@@ -27,17 +27,23 @@ export async function listenOnPostgres(
   let pause = RETRY_MIN_MS;
   let listening = false;
 
+  /** Closes a client nobody listens through any more; it may still report its socket's end. */
+  const discard = (old: pg.Client) => {
+    old.removeAllListeners();
+    old.on('error', () => {});
+    old.end().catch(() => {});
+  };
+
   const lose = (failed: pg.Client) => {
     if (client !== failed) return;
     client = null;
     clearInterval(probe);
-    failed.removeAllListeners('notification');
-    failed.on('error', () => {}); // a dropped client may still report its socket's end
-    failed.end().catch(() => {});
+    discard(failed);
     if (listening) handlers.onLost();
     listening = false;
     if (stopped) return;
     retry = setTimeout(connect, pause);
+    retry.unref(); // listening never keeps a process alive by itself
     pause = Math.min(pause * 2, RETRY_MAX_MS);
   };
 
@@ -54,10 +60,15 @@ export async function listenOnPostgres(
       await next.connect();
       await next.query(`listen "${channel}"`);
     } catch {
-      lose(next);
+      if (client === next) lose(next);
+      else discard(next);
       return;
     }
-    if (client !== next) return;
+    // Stopped (or given up for a newer one) while connecting.
+    if (client !== next) {
+      discard(next);
+      return;
+    }
     pause = RETRY_MIN_MS;
     listening = true;
     handlers.onListening();

@@ -14,13 +14,13 @@ import type {
 
 /** What a failed tRPC call carries (the formatted error): `data.appCode` is the envelope's error code. */
 export type AppRouterErrorShape = {
-  code: -32700 | -32600 | -32603 | -32001 | -32002 | -32003 | -32004 | -32005 | -32008 | -32009 | -32012 | -32013 | -32015 | -32022 | -32028 | -32029 | -32099;
+  code: -32001 | -32002 | -32003 | -32004 | -32005 | -32008 | -32009 | -32012 | -32013 | -32015 | -32022 | -32028 | -32029 | -32099 | -32600 | -32603 | -32700;
   message: string;
   data: {
-    code: "PARSE_ERROR" | "BAD_REQUEST" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "TIMEOUT" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "PRECONDITION_REQUIRED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST";
+    code: "BAD_GATEWAY" | "BAD_REQUEST" | "CLIENT_CLOSED_REQUEST" | "CONFLICT" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYLOAD_TOO_LARGE" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT" | "UNSUPPORTED_MEDIA_TYPE";
     httpStatus: number;
     path: undefined | string;
-    appCode: "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "NO_PAYMENT_CUSTOMER" | "API_KEY_REQUIRED" | "INSUFFICIENT_CREDITS" | "BYOK_REQUIRED" | "SEAT_LIMIT_REACHED" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DEBATE_NOT_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_ALREADY_RUNNING" | "POLL_CLOSED" | "REQUEST_TIMEOUT" | "MONTHLY_LIMIT_REACHED" | "CONCURRENT_LIMIT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR" | "STREAKS_ERROR" | "SIMILAR_SEARCH_FAILED" | "RECOMMENDATIONS_FAILED" | "PROVIDER_ERROR" | "BILLING_NOT_CONFIGURED" | "PROVIDER_TIMEOUT";
+    appCode: "API_KEY_REQUIRED" | "BILLING_NOT_CONFIGURED" | "BYOK_REQUIRED" | "CONCURRENT_LIMIT" | "CONFLICT" | "DEBATE_ALREADY_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_NOT_RUNNING" | "FORBIDDEN" | "INSUFFICIENT_CREDITS" | "INTERNAL_ERROR" | "METHOD_NOT_ALLOWED" | "MISSING_QUERY" | "MONTHLY_LIMIT_REACHED" | "NOT_FOUND" | "NO_PAYMENT_CUSTOMER" | "PAYLOAD_TOO_LARGE" | "POLL_CLOSED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "RECOMMENDATIONS_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SEAT_LIMIT_REACHED" | "SERVICE_UNAVAILABLE" | "SIMILAR_SEARCH_FAILED" | "STREAKS_ERROR" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "VALIDATION_ERROR";
     appMessage: string;
     details: undefined | Array<{
       path: string;
@@ -47,7 +47,7 @@ export type AppRouterRecord = {
           id: string;
           name: string;
           email: string;
-          plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
+          plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
           credits: number;
           createdAt: string;
         };
@@ -65,7 +65,7 @@ export type AppRouterRecord = {
           id: string;
           name: string;
           email: string;
-          plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
+          plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
           credits: number;
           createdAt: string;
         };
@@ -85,7 +85,7 @@ export type AppRouterRecord = {
           id: string;
           name: string;
           email: string;
-          plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
+          plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
           credits: number;
           createdAt: string;
         };
@@ -99,18 +99,18 @@ export type AppRouterRecord = {
       input: {
         name: string;
         config?: undefined | null | {
-          preset?: undefined | null | "balanced" | "economy" | "hackathon" | "local" | "custom";
+          preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides?: undefined | null | {
-            orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            debater?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            classifier?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            search_planner?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            mid_debate_analyst?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            fact_checker?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            controversy_scorer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
-          allowedProviders?: undefined | null | Array<"anthropic" | "openai" | "google" | "ollama" | "openrouter">;
+          allowedProviders?: undefined | null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit?: undefined | null | number;
           description?: undefined | null | string;
         };
@@ -120,18 +120,18 @@ export type AppRouterRecord = {
         name: string;
         keyPrefix: string;
         config: null | {
-          preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
+          preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides: null | {
-            orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            debater?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            classifier?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            search_planner?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            mid_debate_analyst?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            fact_checker?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            controversy_scorer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
-          allowedProviders: null | Array<"anthropic" | "openai" | "google" | "ollama" | "openrouter">;
+          allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit: null | number;
           description: null | string;
         };
@@ -148,18 +148,18 @@ export type AppRouterRecord = {
           name: string;
           keyPrefix: string;
           config: null | {
-            preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
+            preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
             routingOverrides: null | {
-              orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              debater?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              classifier?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              search_planner?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              mid_debate_analyst?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              fact_checker?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-              controversy_scorer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
+              orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             };
-            allowedProviders: null | Array<"anthropic" | "openai" | "google" | "ollama" | "openrouter">;
+            allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
             rateLimit: null | number;
             description: null | string;
           };
@@ -173,18 +173,18 @@ export type AppRouterRecord = {
         id: string;
         name?: undefined | string;
         config?: undefined | null | {
-          preset?: undefined | null | "balanced" | "economy" | "hackathon" | "local" | "custom";
+          preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides?: undefined | null | {
-            orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            debater?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            classifier?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            search_planner?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            mid_debate_analyst?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            fact_checker?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            controversy_scorer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
-          allowedProviders?: undefined | null | Array<"anthropic" | "openai" | "google" | "ollama" | "openrouter">;
+          allowedProviders?: undefined | null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit?: undefined | null | number;
           description?: undefined | null | string;
         };
@@ -194,18 +194,18 @@ export type AppRouterRecord = {
         name: string;
         keyPrefix: string;
         config: null | {
-          preset: null | "balanced" | "economy" | "hackathon" | "local" | "custom";
+          preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides: null | {
-            orchestrator?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            synthesizer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            debater?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            classifier?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            search_planner?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            mid_debate_analyst?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            fact_checker?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
-            controversy_scorer?: undefined | null | "local" | "opus" | "sonnet" | "haiku";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
-          allowedProviders: null | Array<"anthropic" | "openai" | "google" | "ollama" | "openrouter">;
+          allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit: null | number;
           description: null | string;
         };
@@ -232,7 +232,7 @@ export type AppRouterRecord = {
         enableSearch?: undefined | boolean;
         attachmentIds?: undefined | Array<string>;
         workspaceId?: undefined | string;
-        preset?: undefined | "balanced" | "economy" | "hackathon" | "mixed" | "deepseek" | "groq";
+        preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
         skipCache?: undefined | boolean;
       };
       output: {
@@ -247,8 +247,8 @@ export type AppRouterRecord = {
       input: {
         page?: unknown;
         limit?: unknown;
-        status?: undefined | "completed" | "pending" | "running" | "paused" | "failed";
-        sortBy?: undefined | "createdAt" | "completedAt";
+        status?: undefined | "completed" | "failed" | "paused" | "pending" | "running";
+        sortBy?: undefined | "completedAt" | "createdAt";
         sortOrder?: undefined | "asc" | "desc";
         workspaceId?: undefined | string;
       };
@@ -256,7 +256,7 @@ export type AppRouterRecord = {
         debates: Array<{
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
@@ -267,7 +267,7 @@ export type AppRouterRecord = {
           ownerId: string;
           workspaceId: null | string;
           verdict: null | {
-            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
             summary: string;
             agentsUsed: Array<string>;
@@ -295,7 +295,7 @@ export type AppRouterRecord = {
       output: {
         id: string;
         question: string;
-        status: "completed" | "pending" | "running" | "paused" | "failed";
+        status: "completed" | "failed" | "paused" | "pending" | "running";
         mode: null | "balanced" | "fast" | "thorough";
         fundingSource: "byok" | "free_tier" | "user_credits";
         isPublic: boolean;
@@ -306,7 +306,7 @@ export type AppRouterRecord = {
         ownerId: string;
         workspaceId: null | string;
         verdict: null | {
-          recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           confidence: number;
           summary: string;
           agentsUsed: Array<string>;
@@ -330,7 +330,7 @@ export type AppRouterRecord = {
         debate: {
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
@@ -341,7 +341,7 @@ export type AppRouterRecord = {
           ownerId: string;
           workspaceId: null | string;
           verdict: null | {
-            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
             summary: string;
             agentsUsed: Array<string>;
@@ -356,7 +356,7 @@ export type AppRouterRecord = {
           };
         };
         verdict: null | {
-          recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
           narrative: string;
           arguments: Array<{
@@ -367,8 +367,8 @@ export type AppRouterRecord = {
           keyEvidence: Array<{
             claim: string;
             source: string;
-            supports: "for" | "against" | "mixed";
-            weight: "low" | "medium" | "high";
+            supports: "against" | "for" | "mixed";
+            weight: "high" | "low" | "medium";
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -394,7 +394,7 @@ export type AppRouterRecord = {
     command: TRPCMutationProcedure<{
       input: {
         id: string;
-        type: "pause" | "resume" | "skip" | "inject";
+        type: "inject" | "pause" | "resume" | "skip";
         payload?: undefined | {
           content: string;
         };
@@ -423,7 +423,7 @@ export type AppRouterRecord = {
           events: Array<string>;
           states: Array<{
             path: string;
-            type: "history" | "atomic" | "compound" | "parallel" | "final";
+            type: "atomic" | "compound" | "final" | "history" | "parallel";
             initial: null | string;
             invokes: Array<string>;
             transitions: Array<{
@@ -479,7 +479,7 @@ export type AppRouterRecord = {
       };
       output: {
         debateId: string;
-        status: "completed" | "pending" | "running" | "paused" | "failed";
+        status: "completed" | "failed" | "paused" | "pending" | "running";
         durationMs: null | number;
         rounds: null | number;
         agents: Array<{
@@ -533,17 +533,17 @@ export type AppRouterRecord = {
     record: TRPCMutationProcedure<{
       input: {
         id: string;
-        outcomeStatus: "correct" | "partially_correct" | "wrong" | "too_early";
+        outcomeStatus: "correct" | "partially_correct" | "too_early" | "wrong";
         outcomeNotes?: undefined | string;
         satisfactionScore?: undefined | number;
       };
       output: {
         debateId: string;
         question: string;
-        domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
         confidence: number;
         recommendation: string;
-        outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+        outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
         outcomeNotes: null | string;
         satisfactionScore: null | number;
         reminderAt: null | string;
@@ -559,10 +559,10 @@ export type AppRouterRecord = {
       output: {
         debateId: string;
         question: string;
-        domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
         confidence: number;
         recommendation: string;
-        outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+        outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
         outcomeNotes: null | string;
         satisfactionScore: null | number;
         reminderAt: null | string;
@@ -579,10 +579,10 @@ export type AppRouterRecord = {
       output: {
         debateId: string;
         question: string;
-        domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
         confidence: number;
         recommendation: string;
-        outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+        outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
         outcomeNotes: null | string;
         satisfactionScore: null | number;
         reminderAt: null | string;
@@ -598,10 +598,10 @@ export type AppRouterRecord = {
       output: {
         debateId: string;
         question: string;
-        domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
         confidence: number;
         recommendation: string;
-        outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+        outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
         outcomeNotes: null | string;
         satisfactionScore: null | number;
         reminderAt: null | string;
@@ -616,10 +616,10 @@ export type AppRouterRecord = {
         outcomes: Array<{
           debateId: string;
           question: string;
-          domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+          domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
           confidence: number;
           recommendation: string;
-          outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+          outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
           outcomeNotes: null | string;
           satisfactionScore: null | number;
           reminderAt: null | string;
@@ -633,16 +633,16 @@ export type AppRouterRecord = {
       input: {
         limit?: unknown;
         offset?: unknown;
-        domain?: undefined | "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain?: undefined | "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
       };
       output: {
         outcomes: Array<{
           debateId: string;
           question: string;
-          domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+          domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
           confidence: number;
           recommendation: string;
-          outcomeStatus: "skipped" | "pending" | "correct" | "partially_correct" | "wrong" | "too_early";
+          outcomeStatus: "correct" | "partially_correct" | "pending" | "skipped" | "too_early" | "wrong";
           outcomeNotes: null | string;
           satisfactionScore: null | number;
           reminderAt: null | string;
@@ -709,7 +709,7 @@ export type AppRouterRecord = {
             id: string;
             label: string;
           }>;
-          status: "open" | "closed";
+          status: "closed" | "open";
           createdAt: string;
           closedAt: null | string;
           tallies: {
@@ -735,7 +735,7 @@ export type AppRouterRecord = {
           id: string;
           label: string;
         }>;
-        status: "open" | "closed";
+        status: "closed" | "open";
         createdAt: string;
         closedAt: null | string;
         tallies: {
@@ -760,7 +760,7 @@ export type AppRouterRecord = {
           id: string;
           label: string;
         }>;
-        status: "open" | "closed";
+        status: "closed" | "open";
         createdAt: string;
         closedAt: null | string;
         tallies: {
@@ -784,7 +784,7 @@ export type AppRouterRecord = {
           id: string;
           label: string;
         }>;
-        status: "open" | "closed";
+        status: "closed" | "open";
         createdAt: string;
         closedAt: null | string;
         tallies: {
@@ -843,10 +843,10 @@ export type AppRouterRecord = {
     domains: TRPCQueryProcedure<{
       input: void;
       output: Array<{
-        domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+        domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
         brierScore: number;
         sampleSize: number;
-        trend: "improving" | "stable" | "declining";
+        trend: "declining" | "improving" | "stable";
       }>;
       meta: object;
     }>;
@@ -917,7 +917,7 @@ export type AppRouterRecord = {
           debate: {
             id: string;
             question: string;
-            status: "completed" | "pending" | "running" | "paused" | "failed";
+            status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
           };
@@ -962,7 +962,7 @@ export type AppRouterRecord = {
         debate: {
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           createdAt: string;
         };
@@ -1000,7 +1000,7 @@ export type AppRouterRecord = {
           debate: {
             id: string;
             question: string;
-            status: "completed" | "pending" | "running" | "paused" | "failed";
+            status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
           };
@@ -1056,7 +1056,7 @@ export type AppRouterRecord = {
         nodes: Array<{
           debateId: string;
           parentDebateId: null | string;
-          relationship: null | "follow_up" | "reversal" | "refinement";
+          relationship: null | "follow_up" | "refinement" | "reversal";
           order: number;
           depth: number;
           childDebateIds: Array<string>;
@@ -1064,10 +1064,10 @@ export type AppRouterRecord = {
           debate: null | {
             id: string;
             question: string;
-            status: "completed" | "pending" | "running" | "paused" | "failed";
+            status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
-            recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: null | number;
             oneLiner: null | string;
           };
@@ -1080,7 +1080,7 @@ export type AppRouterRecord = {
         id: string;
         debateId: string;
         parentDebateId: string;
-        relationship: "follow_up" | "reversal" | "refinement";
+        relationship: "follow_up" | "refinement" | "reversal";
       };
       output: {
         id: string;
@@ -1093,7 +1093,7 @@ export type AppRouterRecord = {
         nodes: Array<{
           debateId: string;
           parentDebateId: null | string;
-          relationship: null | "follow_up" | "reversal" | "refinement";
+          relationship: null | "follow_up" | "refinement" | "reversal";
           order: number;
           depth: number;
           childDebateIds: Array<string>;
@@ -1101,10 +1101,10 @@ export type AppRouterRecord = {
           debate: null | {
             id: string;
             question: string;
-            status: "completed" | "pending" | "running" | "paused" | "failed";
+            status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
-            recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: null | number;
             oneLiner: null | string;
           };
@@ -1191,19 +1191,25 @@ export type AppRouterRecord = {
       output: {
         id: string;
         createdAt: string;
-        status: "completed" | "pending" | "running" | "paused" | "failed";
+        status: "completed" | "failed" | "paused" | "pending" | "running";
         settings: {
           allowComments: boolean;
           allowFork: boolean;
         };
+        isPublic: boolean;
+        question: string;
         mode: null | "balanced" | "fast" | "thorough";
-        panel: Array<{
-          name: string;
-          role: string;
-          model: string;
-        }>;
+        cost: null | {
+          inputTokens: number;
+          outputTokens: number;
+          estimatedUsd: number;
+          credits: number;
+          llmCalls: number;
+        };
+        context: null | string;
+        viewCount: number;
         verdict: null | {
-          recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
           confidence: number;
           narrative: string;
@@ -1215,8 +1221,8 @@ export type AppRouterRecord = {
           keyEvidence: Array<{
             claim: string;
             source: string;
-            supports: "for" | "against" | "mixed";
-            weight: "low" | "medium" | "high";
+            supports: "against" | "for" | "mixed";
+            weight: "high" | "low" | "medium";
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -1228,18 +1234,12 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
         };
-        isPublic: boolean;
-        question: string;
-        cost: null | {
-          inputTokens: number;
-          outputTokens: number;
-          estimatedUsd: number;
-          credits: number;
-          llmCalls: number;
-        };
-        context: null | string;
-        viewCount: number;
         completedAt: null | string;
+        panel: Array<{
+          name: string;
+          role: string;
+          model: string;
+        }>;
         events: Array<{
           seq: number;
           data: {
@@ -1379,7 +1379,7 @@ export type AppRouterRecord = {
         status: string;
         createdAt: string;
         completedAt: null | string;
-        recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+        recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
         oneLiner: null | string;
         confidence: null | number;
         viewCount: number;
@@ -1399,7 +1399,7 @@ export type AppRouterRecord = {
         question: string;
         status: string;
         createdAt: string;
-        recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+        recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
         oneLiner: null | string;
         confidence: null | number;
         similarity: number;
@@ -1412,7 +1412,7 @@ export type AppRouterRecord = {
       input: {
         q: string;
         type?: undefined | "debates" | "verdicts";
-        sort?: undefined | "date" | "relevance" | "popularity";
+        sort?: undefined | "date" | "popularity" | "relevance";
         page?: unknown;
         limit?: unknown;
         status?: undefined | string;
@@ -1420,17 +1420,17 @@ export type AppRouterRecord = {
         dateFrom?: undefined | string;
         dateTo?: undefined | string;
         minConfidence?: unknown;
-        hasVerdict?: undefined | "true" | "false";
+        hasVerdict?: undefined | "false" | "true";
       };
       output: {
         results: Array<{
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           createdAt: string;
           completedAt: null | string;
-          recommendation: null | "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: null | string;
           confidence: null | number;
           relevanceScore: null | number;
@@ -1483,7 +1483,7 @@ export type AppRouterRecord = {
           defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
-        role: "owner" | "admin" | "member" | "viewer";
+        role: "admin" | "member" | "owner" | "viewer";
         memberCount: number;
         seats: null | number;
         createdAt: string;
@@ -1505,7 +1505,7 @@ export type AppRouterRecord = {
             defaultDebateMode: "balanced" | "fast" | "thorough";
             requireApprovalForPublicDebates: boolean;
           };
-          role: "owner" | "admin" | "member" | "viewer";
+          role: "admin" | "member" | "owner" | "viewer";
           memberCount: number;
           seats: null | number;
           createdAt: string;
@@ -1529,7 +1529,7 @@ export type AppRouterRecord = {
           defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
-        role: "owner" | "admin" | "member" | "viewer";
+        role: "admin" | "member" | "owner" | "viewer";
         memberCount: number;
         seats: null | number;
         createdAt: string;
@@ -1559,7 +1559,7 @@ export type AppRouterRecord = {
           defaultDebateMode: "balanced" | "fast" | "thorough";
           requireApprovalForPublicDebates: boolean;
         };
-        role: "owner" | "admin" | "member" | "viewer";
+        role: "admin" | "member" | "owner" | "viewer";
         memberCount: number;
         seats: null | number;
         createdAt: string;
@@ -1583,7 +1583,7 @@ export type AppRouterRecord = {
           userId: string;
           name: string;
           email: string;
-          role: "owner" | "admin" | "member" | "viewer";
+          role: "admin" | "member" | "owner" | "viewer";
           joinedAt: string;
         }>;
         seats: null | number;
@@ -1600,7 +1600,7 @@ export type AppRouterRecord = {
         userId: string;
         name: string;
         email: string;
-        role: "owner" | "admin" | "member" | "viewer";
+        role: "admin" | "member" | "owner" | "viewer";
         joinedAt: string;
       };
       meta: object;
@@ -1623,7 +1623,7 @@ export type AppRouterRecord = {
         userId: string;
         name: string;
         email: string;
-        role: "owner" | "admin" | "member" | "viewer";
+        role: "admin" | "member" | "owner" | "viewer";
         joinedAt: string;
       };
       meta: object;
@@ -1638,7 +1638,7 @@ export type AppRouterRecord = {
         debates: Array<{
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
@@ -1649,7 +1649,7 @@ export type AppRouterRecord = {
           ownerId: string;
           workspaceId: null | string;
           verdict: null | {
-            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
             summary: string;
             agentsUsed: Array<string>;
@@ -1693,7 +1693,7 @@ export type AppRouterRecord = {
     }>;
     creditCheckout: TRPCMutationProcedure<{
       input: {
-        pack: "credits_100" | "credits_500" | "credits_2000";
+        pack: "credits_100" | "credits_2000" | "credits_500";
         workspaceId?: undefined | string;
       };
       output: {
@@ -1712,7 +1712,7 @@ export type AppRouterRecord = {
       input: void;
       output: {
         balance: number;
-        plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
+        plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
       };
       meta: object;
     }>;
@@ -1725,16 +1725,16 @@ export type AppRouterRecord = {
       output: {
         invoices: Array<{
           id: string;
-          type: "subscription" | "credit_pack";
+          type: "credit_pack" | "subscription";
           description: string;
           amountCents: number;
           currency: string;
-          status: "void" | "paid" | "open" | "uncollectible";
+          status: "open" | "paid" | "uncollectible" | "void";
           workspaceId: null | string;
           stripeInvoiceUrl: null | string;
           stripeReceiptUrl: null | string;
           metadata: {
-            [key: string]: string | number;
+            [key: string]: number | string;
           };
           createdAt: string;
         }>;
@@ -1751,16 +1751,16 @@ export type AppRouterRecord = {
       };
       output: {
         id: string;
-        type: "subscription" | "credit_pack";
+        type: "credit_pack" | "subscription";
         description: string;
         amountCents: number;
         currency: string;
-        status: "void" | "paid" | "open" | "uncollectible";
+        status: "open" | "paid" | "uncollectible" | "void";
         workspaceId: null | string;
         stripeInvoiceUrl: null | string;
         stripeReceiptUrl: null | string;
         metadata: {
-          [key: string]: string | number;
+          [key: string]: number | string;
         };
         createdAt: string;
         stripePaymentIntentId: null | string;
@@ -1777,7 +1777,7 @@ export type AppRouterRecord = {
         id: string;
         name: string;
         email: string;
-        plan: "free" | "starter" | "pro" | "byok" | "byok_pro" | "enterprise";
+        plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
         createdAt: string;
       };
       meta: object;
@@ -1812,9 +1812,9 @@ export type AppRouterRecord = {
       input: {
         page?: unknown;
         limit?: unknown;
-        status?: undefined | "completed" | "pending" | "running" | "failed";
+        status?: undefined | "completed" | "failed" | "pending" | "running";
         mode?: undefined | "balanced" | "fast" | "thorough";
-        sortBy?: undefined | "createdAt" | "completedAt";
+        sortBy?: undefined | "completedAt" | "createdAt";
         sortOrder?: undefined | "asc" | "desc";
         search?: undefined | string;
       };
@@ -1822,7 +1822,7 @@ export type AppRouterRecord = {
         debates: Array<{
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
@@ -1833,7 +1833,7 @@ export type AppRouterRecord = {
           ownerId: string;
           workspaceId: null | string;
           verdict: null | {
-            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
             summary: string;
             agentsUsed: Array<string>;
@@ -1862,7 +1862,7 @@ export type AppRouterRecord = {
         debate: {
           id: string;
           question: string;
-          status: "completed" | "pending" | "running" | "paused" | "failed";
+          status: "completed" | "failed" | "paused" | "pending" | "running";
           mode: null | "balanced" | "fast" | "thorough";
           fundingSource: "byok" | "free_tier" | "user_credits";
           isPublic: boolean;
@@ -1873,7 +1873,7 @@ export type AppRouterRecord = {
           ownerId: string;
           workspaceId: null | string;
           verdict: null | {
-            recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
             summary: string;
             agentsUsed: Array<string>;
@@ -1888,7 +1888,7 @@ export type AppRouterRecord = {
           };
         };
         verdict: null | {
-          recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+          recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
           narrative: string;
           arguments: Array<{
@@ -1899,8 +1899,8 @@ export type AppRouterRecord = {
           keyEvidence: Array<{
             claim: string;
             source: string;
-            supports: "for" | "against" | "mixed";
-            weight: "low" | "medium" | "high";
+            supports: "against" | "for" | "mixed";
+            weight: "high" | "low" | "medium";
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -1944,7 +1944,7 @@ export type AppRouterRecord = {
     create: TRPCMutationProcedure<{
       input: {
         question: string;
-        frequency: "daily" | "weekly" | "monthly";
+        frequency: "daily" | "monthly" | "weekly";
         dayOfWeek?: undefined | number;
         dayOfMonth?: undefined | number;
         timeOfDay?: undefined | string;
@@ -1959,7 +1959,7 @@ export type AppRouterRecord = {
         question: string;
         mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
-        frequency: "daily" | "weekly" | "monthly";
+        frequency: "daily" | "monthly" | "weekly";
         dayOfWeek: null | number;
         dayOfMonth: null | number;
         timeOfDay: string;
@@ -1970,7 +1970,7 @@ export type AppRouterRecord = {
         nextRunAt: string;
         lastRunAt: null | string;
         lastFailure: null | {
-          code: "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "NO_PAYMENT_CUSTOMER" | "API_KEY_REQUIRED" | "INSUFFICIENT_CREDITS" | "BYOK_REQUIRED" | "SEAT_LIMIT_REACHED" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DEBATE_NOT_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_ALREADY_RUNNING" | "POLL_CLOSED" | "REQUEST_TIMEOUT" | "MONTHLY_LIMIT_REACHED" | "CONCURRENT_LIMIT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR" | "STREAKS_ERROR" | "SIMILAR_SEARCH_FAILED" | "RECOMMENDATIONS_FAILED" | "PROVIDER_ERROR" | "BILLING_NOT_CONFIGURED" | "PROVIDER_TIMEOUT";
+          code: "API_KEY_REQUIRED" | "BILLING_NOT_CONFIGURED" | "BYOK_REQUIRED" | "CONCURRENT_LIMIT" | "CONFLICT" | "DEBATE_ALREADY_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_NOT_RUNNING" | "FORBIDDEN" | "INSUFFICIENT_CREDITS" | "INTERNAL_ERROR" | "METHOD_NOT_ALLOWED" | "MISSING_QUERY" | "MONTHLY_LIMIT_REACHED" | "NOT_FOUND" | "NO_PAYMENT_CUSTOMER" | "PAYLOAD_TOO_LARGE" | "POLL_CLOSED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "RECOMMENDATIONS_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SEAT_LIMIT_REACHED" | "SERVICE_UNAVAILABLE" | "SIMILAR_SEARCH_FAILED" | "STREAKS_ERROR" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "VALIDATION_ERROR";
           message: string;
           at: string;
         };
@@ -1983,7 +1983,7 @@ export type AppRouterRecord = {
       input: {
         page?: unknown;
         limit?: unknown;
-        active?: undefined | "true" | "false";
+        active?: undefined | "false" | "true";
       };
       output: {
         schedules: Array<{
@@ -1992,7 +1992,7 @@ export type AppRouterRecord = {
           question: string;
           mode: null | "balanced" | "fast" | "thorough";
           context: null | string;
-          frequency: "daily" | "weekly" | "monthly";
+          frequency: "daily" | "monthly" | "weekly";
           dayOfWeek: null | number;
           dayOfMonth: null | number;
           timeOfDay: string;
@@ -2003,7 +2003,7 @@ export type AppRouterRecord = {
           nextRunAt: string;
           lastRunAt: null | string;
           lastFailure: null | {
-            code: "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "NO_PAYMENT_CUSTOMER" | "API_KEY_REQUIRED" | "INSUFFICIENT_CREDITS" | "BYOK_REQUIRED" | "SEAT_LIMIT_REACHED" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DEBATE_NOT_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_ALREADY_RUNNING" | "POLL_CLOSED" | "REQUEST_TIMEOUT" | "MONTHLY_LIMIT_REACHED" | "CONCURRENT_LIMIT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR" | "STREAKS_ERROR" | "SIMILAR_SEARCH_FAILED" | "RECOMMENDATIONS_FAILED" | "PROVIDER_ERROR" | "BILLING_NOT_CONFIGURED" | "PROVIDER_TIMEOUT";
+            code: "API_KEY_REQUIRED" | "BILLING_NOT_CONFIGURED" | "BYOK_REQUIRED" | "CONCURRENT_LIMIT" | "CONFLICT" | "DEBATE_ALREADY_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_NOT_RUNNING" | "FORBIDDEN" | "INSUFFICIENT_CREDITS" | "INTERNAL_ERROR" | "METHOD_NOT_ALLOWED" | "MISSING_QUERY" | "MONTHLY_LIMIT_REACHED" | "NOT_FOUND" | "NO_PAYMENT_CUSTOMER" | "PAYLOAD_TOO_LARGE" | "POLL_CLOSED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "RECOMMENDATIONS_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SEAT_LIMIT_REACHED" | "SERVICE_UNAVAILABLE" | "SIMILAR_SEARCH_FAILED" | "STREAKS_ERROR" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "VALIDATION_ERROR";
             message: string;
             at: string;
           };
@@ -2027,7 +2027,7 @@ export type AppRouterRecord = {
         question: string;
         mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
-        frequency: "daily" | "weekly" | "monthly";
+        frequency: "daily" | "monthly" | "weekly";
         dayOfWeek: null | number;
         dayOfMonth: null | number;
         timeOfDay: string;
@@ -2038,7 +2038,7 @@ export type AppRouterRecord = {
         nextRunAt: string;
         lastRunAt: null | string;
         lastFailure: null | {
-          code: "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "NO_PAYMENT_CUSTOMER" | "API_KEY_REQUIRED" | "INSUFFICIENT_CREDITS" | "BYOK_REQUIRED" | "SEAT_LIMIT_REACHED" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DEBATE_NOT_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_ALREADY_RUNNING" | "POLL_CLOSED" | "REQUEST_TIMEOUT" | "MONTHLY_LIMIT_REACHED" | "CONCURRENT_LIMIT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR" | "STREAKS_ERROR" | "SIMILAR_SEARCH_FAILED" | "RECOMMENDATIONS_FAILED" | "PROVIDER_ERROR" | "BILLING_NOT_CONFIGURED" | "PROVIDER_TIMEOUT";
+          code: "API_KEY_REQUIRED" | "BILLING_NOT_CONFIGURED" | "BYOK_REQUIRED" | "CONCURRENT_LIMIT" | "CONFLICT" | "DEBATE_ALREADY_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_NOT_RUNNING" | "FORBIDDEN" | "INSUFFICIENT_CREDITS" | "INTERNAL_ERROR" | "METHOD_NOT_ALLOWED" | "MISSING_QUERY" | "MONTHLY_LIMIT_REACHED" | "NOT_FOUND" | "NO_PAYMENT_CUSTOMER" | "PAYLOAD_TOO_LARGE" | "POLL_CLOSED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "RECOMMENDATIONS_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SEAT_LIMIT_REACHED" | "SERVICE_UNAVAILABLE" | "SIMILAR_SEARCH_FAILED" | "STREAKS_ERROR" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "VALIDATION_ERROR";
           message: string;
           at: string;
         };
@@ -2053,7 +2053,7 @@ export type AppRouterRecord = {
         question?: undefined | string;
         mode?: undefined | null | "balanced" | "fast" | "thorough";
         context?: undefined | null | string;
-        frequency?: undefined | "daily" | "weekly" | "monthly";
+        frequency?: undefined | "daily" | "monthly" | "weekly";
         dayOfWeek?: undefined | null | number;
         dayOfMonth?: undefined | null | number;
         timeOfDay?: undefined | string;
@@ -2067,7 +2067,7 @@ export type AppRouterRecord = {
         question: string;
         mode: null | "balanced" | "fast" | "thorough";
         context: null | string;
-        frequency: "daily" | "weekly" | "monthly";
+        frequency: "daily" | "monthly" | "weekly";
         dayOfWeek: null | number;
         dayOfMonth: null | number;
         timeOfDay: string;
@@ -2078,7 +2078,7 @@ export type AppRouterRecord = {
         nextRunAt: string;
         lastRunAt: null | string;
         lastFailure: null | {
-          code: "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "MISSING_QUERY" | "NO_PAYMENT_CUSTOMER" | "API_KEY_REQUIRED" | "INSUFFICIENT_CREDITS" | "BYOK_REQUIRED" | "SEAT_LIMIT_REACHED" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DEBATE_NOT_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_ALREADY_RUNNING" | "POLL_CLOSED" | "REQUEST_TIMEOUT" | "MONTHLY_LIMIT_REACHED" | "CONCURRENT_LIMIT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR" | "STREAKS_ERROR" | "SIMILAR_SEARCH_FAILED" | "RECOMMENDATIONS_FAILED" | "PROVIDER_ERROR" | "BILLING_NOT_CONFIGURED" | "PROVIDER_TIMEOUT";
+          code: "API_KEY_REQUIRED" | "BILLING_NOT_CONFIGURED" | "BYOK_REQUIRED" | "CONCURRENT_LIMIT" | "CONFLICT" | "DEBATE_ALREADY_RUNNING" | "DEBATE_NOT_FAILED" | "DEBATE_NOT_RUNNING" | "FORBIDDEN" | "INSUFFICIENT_CREDITS" | "INTERNAL_ERROR" | "METHOD_NOT_ALLOWED" | "MISSING_QUERY" | "MONTHLY_LIMIT_REACHED" | "NOT_FOUND" | "NO_PAYMENT_CUSTOMER" | "PAYLOAD_TOO_LARGE" | "POLL_CLOSED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "RECOMMENDATIONS_FAILED" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SEAT_LIMIT_REACHED" | "SERVICE_UNAVAILABLE" | "SIMILAR_SEARCH_FAILED" | "STREAKS_ERROR" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "VALIDATION_ERROR";
           message: string;
           at: string;
         };
@@ -2102,27 +2102,27 @@ export type AppRouterRecord = {
         webhooks: Array<{
           id: string;
           url: string;
-          events: Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+          events: Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
           active: boolean;
           description: null | string;
           createdAt: string;
           updatedAt: string;
         }>;
-        supportedEvents: Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+        supportedEvents: Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
       };
       meta: object;
     }>;
     create: TRPCMutationProcedure<{
       input: {
         url: string;
-        events: Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+        events: Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
         description?: undefined | null | string;
         active?: undefined | boolean;
       };
       output: {
         id: string;
         url: string;
-        events: Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+        events: Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
         active: boolean;
         description: null | string;
         createdAt: string;
@@ -2135,14 +2135,14 @@ export type AppRouterRecord = {
       input: {
         id: string;
         url?: undefined | string;
-        events?: undefined | Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+        events?: undefined | Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
         active?: undefined | boolean;
         description?: undefined | null | string;
       };
       output: {
         id: string;
         url: string;
-        events: Array<"debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated">;
+        events: Array<"chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated">;
         active: boolean;
         description: null | string;
         createdAt: string;
@@ -2166,8 +2166,8 @@ export type AppRouterRecord = {
       output: {
         deliveries: Array<{
           deliveryId: string;
-          event: "debate.completed" | "debate.failed" | "debate.created" | "outcome.recorded" | "outcome.updated" | "chain.created" | "chain.updated" | "ping";
-          status: "pending" | "failed" | "delivering" | "succeeded";
+          event: "chain.created" | "chain.updated" | "debate.completed" | "debate.created" | "debate.failed" | "outcome.recorded" | "outcome.updated" | "ping";
+          status: "delivering" | "failed" | "pending" | "succeeded";
           attempts: number;
           nextAttemptAt: null | string;
           lastStatusCode: null | number;
@@ -2196,7 +2196,7 @@ export type AppRouterRecord = {
       };
       output: {
         deliveryId: string;
-        status: "pending" | "failed" | "delivering" | "succeeded";
+        status: "delivering" | "failed" | "pending" | "succeeded";
       };
       meta: object;
     }>;
@@ -2206,7 +2206,7 @@ export type AppRouterRecord = {
       };
       output: {
         deliveryId: string;
-        status: "pending" | "failed" | "delivering" | "succeeded";
+        status: "delivering" | "failed" | "pending" | "succeeded";
       };
       meta: object;
     }>;
@@ -2224,7 +2224,7 @@ export type AppRouterRecord = {
           filename: string;
           contentType: string;
           size: number;
-          status: "pending" | "failed" | "ready";
+          status: "failed" | "pending" | "ready";
           failureReason: null | string;
           url: null | string;
           textLength: null | number;
@@ -2253,7 +2253,7 @@ export type AppRouterRecord = {
         filename: string;
         contentType: string;
         size: number;
-        status: "pending" | "failed" | "ready";
+        status: "failed" | "pending" | "ready";
         failureReason: null | string;
         url: null | string;
         textLength: null | number;
@@ -2272,7 +2272,7 @@ export type AppRouter = TRPCBuiltRouter<
 /** The `data` of each debate stream event, by event name (confidence in whole-number percent). */
 export type DebateStreamEventData = {
   verdict: {
-    recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+    recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
     oneLiner: string;
     reasoning: string;
     confidence: number;
