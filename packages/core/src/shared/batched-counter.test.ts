@@ -85,4 +85,64 @@ describe('batched counter', () => {
     expect([...store.stored.values()].reduce((a, b) => a + b, 0)).toBe(10);
     await counter.close();
   });
+
+  it('lets a reader that adds the unwritten counts to the stored ones count every event once, while writes run', async () => {
+    const store = totals();
+    const counter = createBatchedCounter<string>({
+      identify: (key) => key,
+      write: store.write,
+      onError: () => {},
+      intervalMs: 60_000,
+    });
+    const seen: number[] = [];
+    const reads = [];
+    for (let i = 0; i < 40; i++) {
+      if (i % 5 === 0) void counter.flush();
+      reads.push(
+        counter.betweenWrites(async () => {
+          const stored = store.stored.get('link') ?? 0;
+          await new Promise((resolve) => setTimeout(resolve, 1)); // the query's round trip
+          return stored + counter.add('link');
+        }),
+      );
+    }
+    seen.push(...(await Promise.all(reads)));
+    // Every read saw all the views before it and its own: 40 distinct totals, 1 to 40.
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    await counter.close();
+    expect(store.stored.get('link')).toBe(40);
+  });
+
+  it('runs readers side by side, and never a reader beside a write', async () => {
+    let writes = 0;
+    let readersNow = 0;
+    let mostReaders = 0;
+    let overlap = false;
+    const counter = createBatchedCounter<string>({
+      identify: (key) => key,
+      write: async () => {
+        writes += 1;
+        if (readersNow > 0) overlap = true;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        writes -= 1;
+      },
+      onError: () => {},
+      intervalMs: 60_000,
+    });
+    const read = () =>
+      counter.betweenWrites(async () => {
+        if (writes > 0) overlap = true;
+        readersNow += 1;
+        mostReaders = Math.max(mostReaders, readersNow);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        readersNow -= 1;
+      });
+    counter.add('a');
+    const first = [read(), read(), counter.flush(), read()];
+    counter.add('b');
+    await Promise.all([...first, counter.flush(), read()]);
+    expect(overlap).toBe(false);
+    expect(mostReaders).toBeGreaterThan(1);
+    await counter.close();
+  });
 });

@@ -14,8 +14,10 @@ export type BatchedCounter<K> = {
   /** The counts not yet handed to a write. */
   unwritten: () => Iterable<{ key: K; n: number }>;
   /**
-   * Runs `read` while no batch is being written, so a reader that adds `unwritten()` (taken after its own
-   * query) to what it read from the database counts every event exactly once.
+   * Runs `read` while no batch is being written, so a reader that adds `unwritten()` (or `add`'s answer),
+   * taken after its own query, to what it read from the database counts every event exactly once: a batch
+   * in flight would be in neither. Readers run side by side; a write waits for those running, and readers
+   * that come while a write waits or runs wait for it (so a steady stream of reads never starves writes).
    */
   betweenWrites: <T>(read: () => Promise<T>) => Promise<T>;
   /** Writes the counts added so far. */
@@ -35,8 +37,12 @@ export type BatchedCounterOptions<K> = {
 export function createBatchedCounter<K>(options: BatchedCounterOptions<K>): BatchedCounter<K> {
   const { identify, write, onError } = options;
   let counts = new Map<string, { key: K; n: number }>();
-  // The chain of writes (and reads between them): each link starts when the previous one settled.
+  // The chain of writes: each starts when the previous one settled.
   let chain: Promise<unknown> = Promise.resolve();
+  /** A write waiting for the readers to finish, or running: readers that come now wait for it. */
+  let writing: Promise<void> | null = null;
+  let readers = 0;
+  let lastReaderLeft: (() => void) | null = null;
 
   const add = (key: K, n = 1) => {
     const id = identify(key);
@@ -49,10 +55,19 @@ export function createBatchedCounter<K>(options: BatchedCounterOptions<K>): Batc
     return n;
   };
 
-  const flush = () => {
-    const written = chain.then(async () => {
+  const writeBatch = async () => {
+    if (counts.size === 0) return;
+    let done = () => {};
+    writing = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      while (readers > 0) {
+        await new Promise<void>((resolve) => {
+          lastReaderLeft = resolve;
+        });
+      }
       const batch = counts;
-      if (batch.size === 0) return;
       counts = new Map();
       try {
         await write([...batch.values()]);
@@ -61,7 +76,14 @@ export function createBatchedCounter<K>(options: BatchedCounterOptions<K>): Batc
         for (const { key, n } of batch.values()) add(key, n);
         onError(error);
       }
-    });
+    } finally {
+      writing = null;
+      done();
+    }
+  };
+
+  const flush = () => {
+    const written = chain.then(writeBatch);
     chain = written;
     return written;
   };
@@ -72,11 +94,18 @@ export function createBatchedCounter<K>(options: BatchedCounterOptions<K>): Batc
   return {
     add,
     unwritten: () => counts.values(),
-    betweenWrites: <T>(read: () => Promise<T>) => {
-      const result = chain.then(read);
-      // A failed read must not fail the writes queued after it.
-      chain = result.catch(() => {});
-      return result;
+    betweenWrites: async <T>(read: () => Promise<T>) => {
+      while (writing) await writing;
+      readers += 1;
+      try {
+        return await read();
+      } finally {
+        readers -= 1;
+        if (readers === 0) {
+          lastReaderLeft?.();
+          lastReaderLeft = null;
+        }
+      }
     },
     flush,
     close: async () => {

@@ -188,35 +188,40 @@ export function createSharing(
      * brought valid credentials, which a link with requireSignIn needs (401 otherwise).
      */
     read: async (token: string, signedIn: boolean): Promise<PublicDebateRead> => {
-      const debate = await k()
-        .selectFrom('share_links as s')
-        .innerJoin('debates as d', 'd.id', 's.debate_id')
-        .select([
-          'd.id',
-          'd.question',
-          'd.context',
-          'd.status',
-          'd.mode',
-          'd.is_public',
-          'd.created_at',
-          'd.completed_at',
-          'd.verdict',
-          'd.cost',
-          'd.attempt',
-          'd.view_count',
-          's.allow_comments',
-          's.allow_fork',
-          's.show_cost',
-          's.require_sign_in',
-        ])
-        .where('s.token_hash', '=', sha256Hex(token))
-        .where('d.deleted_at', 'is', null)
-        .executeTakeFirst();
+      // The stored count and this process's unwritten views are read with no batch of views in flight, which
+      // would be in neither; the view is counted only once the reader may see the debate.
+      const { debate, unwritten } = await views.betweenWrites(async () => {
+        const found = await k()
+          .selectFrom('share_links as s')
+          .innerJoin('debates as d', 'd.id', 's.debate_id')
+          .select([
+            'd.id',
+            'd.question',
+            'd.context',
+            'd.status',
+            'd.mode',
+            'd.is_public',
+            'd.created_at',
+            'd.completed_at',
+            'd.verdict',
+            'd.cost',
+            'd.attempt',
+            'd.view_count',
+            's.allow_comments',
+            's.allow_fork',
+            's.show_cost',
+            's.require_sign_in',
+          ])
+          .where('s.token_hash', '=', sha256Hex(token))
+          .where('d.deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!found || (found.require_sign_in && !signedIn)) return { debate: found, unwritten: 0 };
+        return { debate: found, unwritten: views.count(found.id) };
+      });
       if (!debate) throw notFound('Shared debate');
       if (debate.require_sign_in && !signedIn) {
         throw new AppError('UNAUTHORIZED', 'This shared debate needs you to sign in');
       }
-      const unwritten = views.count(debate.id);
       const events = await k()
         .selectFrom('debate_events')
         .select(['seq', 'type', 'data'])

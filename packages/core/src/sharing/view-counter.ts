@@ -5,6 +5,11 @@ import { createBatchedCounter } from '../shared/batched-counter.ts';
 export type ViewCounter = {
   /** Counts one view; what the debate's count will be once this process's views are written. */
   count: (debateId: string) => number;
+  /**
+   * Runs `read` while no batch of views is being written: a read of the stored count plus `count`'s answer
+   * then counts every view once (a batch in flight is in neither).
+   */
+  betweenWrites: <T>(read: () => Promise<T>) => Promise<T>;
   /** Writes the views counted so far: one statement for all debates. */
   flush: () => Promise<void>;
   close: () => Promise<void>;
@@ -30,5 +35,10 @@ export function createViewCounter(
         batch.map(({ key, n }) => ({ debateId: key, n })),
       ),
   });
-  return { count: (debateId) => counter.add(debateId), flush: counter.flush, close: counter.close };
+  return {
+    count: (debateId) => counter.add(debateId),
+    betweenWrites: counter.betweenWrites,
+    flush: counter.flush,
+    close: counter.close,
+  };
 }
