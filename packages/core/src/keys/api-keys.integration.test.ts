@@ -3,8 +3,8 @@ import type { Core } from '../core.ts';
 import type { Database } from '../db/orm.ts';
 import { systemClock } from '../shared/clock.ts';
 import {
+  createProxiedTestCores,
   createTestCore,
-  proxyTestDatabase,
   type TcpProxy,
   type TestCore,
   uniqueEmail,
@@ -123,23 +123,19 @@ describe.each(['postgres', 'pglite'] as const)('API keys on %s', (database) => {
 });
 
 describe('API keys cached by a process that loses its database', () => {
+  let cores: Awaited<ReturnType<typeof createProxiedTestCores>>;
   let direct: TestCore;
   let proxy: TcpProxy;
-  let proxied: TestCore;
   let cut: Keys;
   beforeAll(async () => {
-    direct = await createTestCore();
-    const viaProxy = await proxyTestDatabase();
-    proxy = viaProxy.proxy;
-    proxied = await createTestCore({ DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema });
-    cut = keysOn(proxied.core.db);
+    cores = await createProxiedTestCores();
+    ({ direct, proxy } = cores);
+    cut = keysOn(cores.proxied.core.db);
   });
   afterAll(async () => {
     await proxy?.restore().catch(() => {});
     await cut?.keys.close();
-    await proxied?.core.close();
-    await proxy?.close();
-    await direct?.cleanup();
+    await cores?.cleanup();
   });
 
   it('never serve a key revoked while it could not hear of it', async () => {

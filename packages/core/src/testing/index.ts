@@ -109,6 +109,32 @@ export async function createTestCore(
   };
 }
 
+/**
+ * Two "processes" on one fresh schema: `direct`, and `proxied`, whose database connections go through a
+ * cuttable proxy (cut it for an outage of that process alone). `cleanup` restores and closes it all.
+ */
+export async function createProxiedTestCores(): Promise<{
+  direct: TestCore;
+  proxied: TestCore;
+  proxy: TcpProxy;
+  cleanup: () => Promise<void>;
+}> {
+  const direct = await createTestCore();
+  const viaProxy = await proxyTestDatabase();
+  const proxied = await createTestCore({ DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema });
+  return {
+    direct,
+    proxied,
+    proxy: viaProxy.proxy,
+    cleanup: async () => {
+      await viaProxy.proxy.restore().catch(() => {});
+      await proxied.core.close();
+      await viaProxy.proxy.close();
+      await direct.cleanup();
+    },
+  };
+}
+
 async function createEmbeddedTestCore(env: Record<string, string>, options: CoreOptions): Promise<TestCore> {
   if (env.DATABASE_URL || env.DATABASE_SCHEMA || env.NATS_URL) {
     throw new Error('an embedded test core takes no DATABASE_URL, DATABASE_SCHEMA or NATS_URL');

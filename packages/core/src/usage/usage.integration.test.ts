@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.ts';
 import {
-  createTestCore,
-  proxyTestDatabase,
+  createProxiedTestCores,
   type TcpProxy,
   type TestCore,
   uniqueEmail,
@@ -21,21 +20,17 @@ async function newKey(core: Core): Promise<string> {
 }
 
 describe('key usage in PostgreSQL', () => {
+  let cores: Awaited<ReturnType<typeof createProxiedTestCores>>;
   let direct: TestCore;
   /** A second core on the same schema, through a proxy that can cut its connections (an outage). */
   let proxied: TestCore;
   let proxy: TcpProxy;
   beforeAll(async () => {
-    direct = await createTestCore();
-    const viaProxy = await proxyTestDatabase();
-    proxy = viaProxy.proxy;
-    proxied = await createTestCore({ DATABASE_URL: viaProxy.url, DATABASE_SCHEMA: direct.schema });
+    cores = await createProxiedTestCores();
+    ({ direct, proxied, proxy } = cores);
   });
   afterAll(async () => {
-    await proxy?.restore().catch(() => {});
-    await proxied?.core.close();
-    await proxy?.close();
-    await direct?.cleanup();
+    await cores?.cleanup();
   });
 
   /** What the database holds for the key (this reader has nothing unwritten). */
