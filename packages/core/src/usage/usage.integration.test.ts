@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.ts';
-import {
-  createProxiedTestCores,
-  type TcpProxy,
-  type TestCore,
-  uniqueEmail,
-} from '../testing/index.ts';
+import { createProxiedTestCores, type TcpProxy, type TestCore, uniqueEmail } from '../testing/index.ts';
 import { createUsage } from './usage.ts';
 
 const HOUR = 3_600_000;
