@@ -87,8 +87,17 @@ describe('NATS restarted while debates run', () => {
       (stored) => stored.size >= 12,
       20_000,
     );
-    // One debate waits out the outage paused: its node must still answer commands once NATS is back.
-    const paused = debates[0]?.id as string;
+    // One debate waits out the outage paused: its node must still answer commands once NATS is back. The
+    // running one with the fewest stored turns: a pause accepted in a debate's last round would find no
+    // round left to pause before, and the debate would complete instead.
+    const [leastAdvanced] = await core.db.execute<{ id: string }>(
+      `select d.id from debates d left join debate_turns t on t.debate_id = d.id
+        where d.status = 'running' and d.id = any(?::uuid[])
+        group by d.id order by count(t.debate_id), d.id limit 1`,
+      [`{${debates.map((debate) => debate.id).join(',')}}`],
+    );
+    const paused = leastAdvanced?.id as string;
+    expect(paused).toBeDefined();
     expect(await core.bus.commands.send(paused, { type: 'pause' })).toMatchObject({ accepted: true });
     await debateReaching(core, paused, { statuses: ['paused'] });
     await nats.stop('SIGKILL');
