@@ -3,6 +3,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorStatus } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { authenticate, authenticateIfPresented, type Credentials } from '../auth/authenticate.ts';
+import type { Caller } from '../auth/credentials.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
 import { type AuthKind, type Meta, routeTemplate } from './meta.ts';
@@ -36,20 +37,22 @@ const t = initTRPC
 
 export const router = t.router;
 
-type BaseContext = Context & { endpoint: string };
+/** Names the caller of a procedure counted under `endpoint` (or throws 401/429). */
+type Identify<C> = (ctx: Context, endpoint: string) => Promise<C>;
 
 /**
  * Every procedure's one middleware, in this order: the success status and deprecation headers; the endpoint
  * a keyed call is counted under in its key's usage (the REST route's template, `/v1/verdicts/:id`, or
  * `/trpc/<procedure>`, each call of a batch on its own, as the rate limit counts them); `identify` naming the
- * caller, counted under that endpoint with its X-RateLimit-* headers (or throwing 401/429); then the NUL
- * guard: PostgreSQL cannot store a NUL character in text, so input holding one (query, path or body, over
- * REST or tRPC) is refused as invalid before any schema or query sees it.
+ * caller, counted under that endpoint with its X-RateLimit-* headers (or throwing 401/429), for procedures
+ * that take credentials; then the NUL guard: PostgreSQL cannot store a NUL character in text, so input
+ * holding one (query, path or body, over REST or tRPC) is refused as invalid before any schema or query
+ * sees it.
  *
  * One middleware rather than a chain of them: tRPC copies the whole call (and the context) at each link, and
  * on the hot path those copies were a seventh of the CPU of a request.
  */
-const entry = <C extends object>(auth: AuthKind, identify: (ctx: BaseContext) => Promise<C>) =>
+const entry = <C extends object>(auth: AuthKind, identify?: Identify<C>) =>
   t.procedure.meta({ auth }).use(async ({ ctx, meta, path, getRawInput, next }) => {
     if (ctx.transport === 'rest' && meta?.successStatus) ctx.response.status = meta.successStatus;
     if (meta?.deprecation) {
@@ -59,22 +62,22 @@ const entry = <C extends object>(auth: AuthKind, identify: (ctx: BaseContext) =>
     }
     const restPath = ctx.transport === 'rest' ? meta?.openapi?.path : undefined;
     const endpoint = restPath ? routeTemplate(restPath) : `/trpc/${path}`;
-    const identified = await identify({ ...ctx, endpoint });
+    const identified = identify ? await identify(ctx, endpoint) : undefined;
     const nulAt = findNulPath(await getRawInput());
     if (nulAt !== null) throw nulRefused(nulAt);
-    return next({ ctx: { endpoint, ...identified } });
+    return next({ ctx: { endpoint, ...(identified as C) } });
   });
 
-const anyone = async () => ({});
-
-export const publicProcedure = entry('none', anyone);
+export const publicProcedure = entry('none');
 
 /** A procedure that takes credentials: `identify` names the caller. */
-const authenticated = <C>(auth: AuthKind, identify: (ctx: BaseContext) => Promise<C>) =>
-  entry(auth, async (ctx) => ({ caller: await identify(ctx) }));
+const authenticated = <C>(auth: AuthKind, identify: Identify<C>) =>
+  entry(auth, async (ctx, endpoint) => ({ caller: await identify(ctx, endpoint) }));
 
-const withCredentials = (credentials: Credentials) => (ctx: BaseContext) =>
-  authenticate(ctx.services, ctx.req, credentials, ctx.response.headers, { endpoint: ctx.endpoint });
+const withCredentials =
+  (credentials: Credentials): Identify<Caller> =>
+  (ctx, endpoint) =>
+    authenticate(ctx.services, ctx.req, credentials, ctx.response.headers, { endpoint });
 
 /** /api routes: an API key when one is presented, else the dashboard session cookie. */
 export const userProcedure = authenticated('user', withCredentials('user'));
@@ -83,8 +86,8 @@ export const userProcedure = authenticated('user', withCredentials('user'));
  * /api reads of public resources: `caller` is who brings a key or session cookie, or null for an anonymous
  * reader (limited per client IP). Bad credentials are still a 401.
  */
-export const optionalUserProcedure = authenticated('optional', (ctx) =>
-  authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, ctx.endpoint),
+export const optionalUserProcedure = authenticated('optional', (ctx, endpoint) =>
+  authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, endpoint),
 );
 
 /** /v1 routes: an API key is required. */
@@ -96,8 +99,8 @@ export const keyProcedure = authenticated('key', withCredentials('key'));
  * answer for) instead of being taken for a caller with no credentials (401 UNAUTHORIZED). The session is
  * still checked and counted against its account first, like any authenticated request.
  */
-export const callingKeyProcedure = authenticated('key', async (ctx) => {
-  const caller = await withCredentials('user')(ctx);
+export const callingKeyProcedure = authenticated('key', async (ctx, endpoint) => {
+  const caller = await withCredentials('user')(ctx, endpoint);
   if (!caller.key) {
     throw new AppError('API_KEY_REQUIRED', 'This route answers for an API key: send one, not a session');
   }

@@ -24,18 +24,19 @@ function totals() {
   };
 }
 
+/** A counter of string keys written only when the test flushes it (or closes it). */
+const counterOf = (
+  write: (batch: { key: string; n: number }[]) => Promise<void>,
+  onError: (error: unknown) => void = () => {},
+) => createBatchedCounter<string>({ identify: (key) => key, write, onError, intervalMs: 60_000 });
+
 describe('batched counter', () => {
   it('adds counts of the same key up and writes them as one entry of one batch', async () => {
     const store = totals();
     const batches: number[] = [];
-    const counter = createBatchedCounter<string>({
-      identify: (key) => key,
-      write: (batch) => {
-        batches.push(batch.length);
-        return store.write(batch);
-      },
-      onError: () => {},
-      intervalMs: 60_000,
+    const counter = counterOf((batch) => {
+      batches.push(batch.length);
+      return store.write(batch);
     });
     for (let i = 0; i < 5; i++) counter.add('a');
     expect(counter.add('b', 3)).toBe(3);
@@ -47,12 +48,7 @@ describe('batched counter', () => {
   it('keeps the counts of a failed write, with those added meanwhile, for the next write', async () => {
     const store = totals();
     const errors: unknown[] = [];
-    const counter = createBatchedCounter<string>({
-      identify: (key) => key,
-      write: store.write,
-      onError: (error) => errors.push(error),
-      intervalMs: 60_000,
-    });
+    const counter = counterOf(store.write, (error) => errors.push(error));
     counter.add('a', 2);
     store.failWrites(true);
     const failed = counter.flush();
@@ -69,12 +65,7 @@ describe('batched counter', () => {
 
   it('never starts a write before the previous one has settled', async () => {
     const store = totals();
-    const counter = createBatchedCounter<string>({
-      identify: (key) => key,
-      write: store.write,
-      onError: () => {},
-      intervalMs: 60_000,
-    });
+    const counter = counterOf(store.write);
     const flushes = [];
     for (let i = 0; i < 10; i++) {
       counter.add(`k${i % 3}`);
@@ -88,12 +79,7 @@ describe('batched counter', () => {
 
   it('lets a reader that adds the unwritten counts to the stored ones count every event once, while writes run', async () => {
     const store = totals();
-    const counter = createBatchedCounter<string>({
-      identify: (key) => key,
-      write: store.write,
-      onError: () => {},
-      intervalMs: 60_000,
-    });
+    const counter = counterOf(store.write);
     const seen: number[] = [];
     const reads = [];
     for (let i = 0; i < 40; i++) {
@@ -118,16 +104,11 @@ describe('batched counter', () => {
     let readersNow = 0;
     let mostReaders = 0;
     let overlap = false;
-    const counter = createBatchedCounter<string>({
-      identify: (key) => key,
-      write: async () => {
-        writes += 1;
-        if (readersNow > 0) overlap = true;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        writes -= 1;
-      },
-      onError: () => {},
-      intervalMs: 60_000,
+    const counter = counterOf(async () => {
+      writes += 1;
+      if (readersNow > 0) overlap = true;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      writes -= 1;
     });
     const read = () =>
       counter.betweenWrites(async () => {
