@@ -166,7 +166,9 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     const debate = await create();
     const done = await finished(debate.id);
     expect(done).toMatchObject({ status: 'failed', failureCode: 'PROVIDER_ERROR' });
-    expect(fake.count('anthropic')).toBe(3 + 2); // three debaters, the judge tried twice (one retry)
+    // Three debaters, the judge tried twice (one retry), and the classifier, asked while the judge worked.
+    expect(fake.count('anthropic')).toBe(3 + 2 + 1);
+    expect(done?.cost?.llmCalls).toBe(3 + 1);
     fake.setScript((request) =>
       request.model.includes('opus')
         ? {

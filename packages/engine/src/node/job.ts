@@ -1,5 +1,5 @@
 import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
-import { Context, Data, Deferred, Effect, Schedule } from 'effect';
+import { Context, Data, Deferred, Effect, Fiber, Schedule } from 'effect';
 import type { SnapshotFrom } from 'xstate';
 import { logLine } from '../logging.ts';
 import type { debateMachine } from '../machine/machine.ts';
@@ -7,10 +7,10 @@ import { seatPanel } from '../machine/panel.ts';
 import { type DebateProviders, ProviderChoice } from '../providers/provider-choice.ts';
 import { type Restoration, restorationFrom } from '../replay/replay.ts';
 import { type PersistedState, packState } from '../replay/snapshot.ts';
-import { classifyDomain } from '../runner/classify.ts';
+import { type Classification, classifyDomain } from '../runner/classify.ts';
 import { outcomeOf } from '../runner/outcome.ts';
 import { type RunningDebate, startDebate } from '../runner/run-debate.ts';
-import { zeroCost } from '../runner/usage.ts';
+import { addCall, zeroCost } from '../runner/usage.ts';
 import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
 import { DebateStore } from '../store/debate-store.ts';
 import {
@@ -200,12 +200,20 @@ const phases = (job: ClaimedJob) =>
       });
       return yield* finish(log, failedOutcome('PROVIDER_ERROR', providers.unavailable));
     }
-    const running = yield* start(job, providers, restoration, (state) => {
-      latest = state;
-      log.stateChanged();
+    // The question alone decides the domain: asked while the judge works, it is in hand with the verdict.
+    const judging = Deferred.makeUnsafe<void>();
+    const classification = yield* Effect.forkScoped(
+      Effect.andThen(Deferred.await(judging), classify(job, providers)),
+    );
+    const running = yield* start(job, providers, restoration, {
+      onStateChange: (state) => {
+        latest = state;
+        log.stateChanged();
+      },
+      onJudging: () => Deferred.doneUnsafe(judging, Effect.void),
     });
     const final = yield* run(job, running);
-    const domain = final.value === 'completed' ? yield* classify(job, providers, running) : 'other';
+    const domain = yield* domainOf(final.value === 'completed', { judging, classification }, running);
     return yield* finish(log, outcomeOf(final, running, domain));
   });
 
@@ -256,7 +264,7 @@ const start = (
   job: ClaimedJob,
   providers: DebateProviders,
   restoration: Restoration,
-  onStateChange: (state: PersistedState) => void,
+  hooks: { onStateChange: (state: PersistedState) => void; onJudging: () => void },
 ) =>
   Effect.gen(function* () {
     const jobs = yield* NodeJobs;
@@ -283,11 +291,14 @@ const start = (
         judgeModel: providers.judge,
         policy,
         attempt: debate.attempt,
-        emit: events.emit,
+        emit: (body) => {
+          if (body.type === 'synthesis.started') hooks.onJudging();
+          events.emit(body);
+        },
         recordTurn: (turn) => store.saveTurn(lease, turn).pipe(retryThroughBlips(storage)),
         onFatal: (error) =>
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
-        onStateChange,
+        onStateChange: hooks.onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
         nodeId,
         services: yield* Effect.context<never>(),
@@ -317,23 +328,39 @@ const run = (job: ClaimedJob, running: RunningDebate) =>
     ) as Effect.Effect<SnapshotFrom<typeof debateMachine>, JobStop>;
   });
 
-/** Phase: a completed debate's question is classified into a domain, once, by the classifier task's model. */
-const classify = (job: ClaimedJob, providers: DebateProviders, running: RunningDebate) =>
+/** Phase, beside the judge: the debate's question is classified into a domain by the classifier task's model. */
+const classify = (job: ClaimedJob, providers: DebateProviders) =>
   Effect.gen(function* () {
     const { policy } = yield* EngineSettings;
-    // The verdict is in hand: a slow classifier may cost the domain (`other`), never minutes of the finish.
+    // A slow classifier may cost the domain (`other`), never minutes of the finish once the verdict is in.
     const brief = {
       ...policy,
       timeoutMs: Math.min(policy.timeoutMs, 15_000),
       retries: Math.min(policy.retries, 1),
     };
-    return yield* classifyDomain(
-      providers.provider,
-      providers.classifier,
-      job.debate.question,
-      running.usage,
-      brief,
-    );
+    return yield* classifyDomain(providers.provider, providers.classifier, job.debate.question, brief);
+  });
+
+/**
+ * Phase: the domain of a debate that reached a final state. A completed one waits for its classification if
+ * the judge was quicker (a restored debate may not have passed the judge's start here: it is asked now). The
+ * classifier's call counts in the usage only now, once the debate is over: a snapshot taken meanwhile must not
+ * hold it, since a restored debate asks again. A debate that failed before its judge never asks.
+ */
+const domainOf = (
+  completed: boolean,
+  asked: { judging: Deferred.Deferred<void>; classification: Fiber.Fiber<Classification> },
+  running: RunningDebate,
+) =>
+  Effect.gen(function* () {
+    if (!completed && !Deferred.isDoneUnsafe(asked.judging)) {
+      yield* Fiber.interrupt(asked.classification);
+      return 'other';
+    }
+    Deferred.doneUnsafe(asked.judging, Effect.void);
+    const { domain, call } = yield* Fiber.join(asked.classification);
+    if (call) addCall(running.usage, call);
+    return completed ? domain : 'other';
   });
 
 /**

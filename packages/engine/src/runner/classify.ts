@@ -2,7 +2,6 @@ import { DebateDomain } from '@verdict/contracts';
 import { Effect } from 'effect';
 import type { LlmProvider } from '../providers/port.ts';
 import { type CallPolicy, callLlm } from './llm-call.ts';
-import { addCall, type Usage } from './usage.ts';
 
 /** The classifier's instructions (tests recognise its requests by them). */
 export const CLASSIFIER_SYSTEM = `You sort decisions into one subject area. Answer with exactly one word from this list: ${DebateDomain.options.join(', ')}.`;
@@ -16,26 +15,33 @@ export function domainIn(text: string): DebateDomain {
   );
 }
 
+/** A classification: the domain, and the call that found it (none when the call failed). */
+export type Classification = {
+  readonly domain: DebateDomain;
+  readonly call: {
+    readonly model: string;
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+  } | null;
+};
+
 /**
- * The domain of a completed debate's question, asked once of the classifier task's model (routed like every
- * task). Its tokens count in the debate's usage; a failed call gives `other` rather than failing a debate
- * whose verdict is already in hand.
+ * The domain of a debate's question, asked once of the classifier task's model (routed like every task). A
+ * failed call gives `other` rather than failing a debate. The call's tokens are the caller's to count: it runs
+ * beside the judge, and the debate counts them once it is over (a snapshot taken meanwhile must not hold
+ * them, or a restored debate, which asks again, would count them twice).
  */
 export const classifyDomain = (
   provider: LlmProvider,
   model: string,
   question: string,
-  usage: Usage,
   policy: CallPolicy,
-): Effect.Effect<DebateDomain> =>
+): Effect.Effect<Classification> =>
   callLlm(
     provider,
     { task: 'classifier', model, system: CLASSIFIER_SYSTEM, prompt: question, maxTokens: 8, json: false },
     policy,
   ).pipe(
-    Effect.map((response) => {
-      addCall(usage, response);
-      return domainIn(response.text);
-    }),
-    Effect.catch(() => Effect.succeed<DebateDomain>('other')),
+    Effect.map((response): Classification => ({ domain: domainIn(response.text), call: response })),
+    Effect.catch(() => Effect.succeed<Classification>({ domain: 'other', call: null })),
   );
