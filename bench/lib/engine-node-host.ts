@@ -30,7 +30,13 @@ export async function startEngineNodeHost(env: {
   natsUrl: string;
 }): Promise<EngineNodeHost> {
   const child: ChildProcess = fork(CHILD, [], {
-    execArgv: ['--expose-gc'],
+    // BENCH_ENGINE_CPU_PROF=<dir>: the node writes a CPU profile there when it exits (BENCHMARKS.md).
+    execArgv: [
+      '--expose-gc',
+      ...(process.env.BENCH_ENGINE_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ENGINE_CPU_PROF}`]
+        : []),
+    ],
     env: {
       ...process.env,
       BENCH_ENGINE_DATABASE_URL: env.databaseUrl,

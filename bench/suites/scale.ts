@@ -891,7 +891,7 @@ async function sseUnderLoad(settings: BenchSettings, log: SuiteContext['log']): 
       debateMs.push((report.published.at(-1)?.publishAt ?? 0) - (report.published[0]?.publishAt ?? 0));
     }
     if (process.env.BENCH_SCALE_DUMP) {
-      // Per streamed debate, each event: publish (ms after t0), publish ack, client receipt − publish.
+      // Per streamed debate, each event: publish (ms after t0), publish − emit, publish ack, client receipt − publish.
       const dump = reports.map((report, i) => {
         const got = new Map((outcomes[i]?.[0]?.events ?? []).map((e) => [e.id, e.receivedAt]));
         return {
@@ -900,6 +900,7 @@ async function sseUnderLoad(settings: BenchSettings, log: SuiteContext['log']): 
             seq: p.seq,
             type: p.type,
             publishAt: round(p.publishAt - t0, 1),
+            sinceEmitMs: round(p.publishAt - p.at, 1),
             ackMs: round(p.ackedAt - p.publishAt, 1),
             latencyMs: round((got.get(p.seq) ?? Number.NaN) - p.publishAt, 1),
           })),
