@@ -17,7 +17,17 @@ import {
 import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineClock, EngineSettings, EngineStorage } from '../services.ts';
+import { coalescedWrites } from './coalesced-writes.ts';
 import { LeaseLost, type PermanentFailure, type StorageUnavailable, storageFailure } from './errors.ts';
+import {
+  type BatchWrite,
+  batchKey,
+  persistMany,
+  saveTurns,
+  type TurnWrite,
+  turnKey,
+  turnWriteKey,
+} from './many-debate-writes.ts';
 import type { DebateOutcome, DebateToRun, Lease, LogBatch, StoredTurn } from './records.ts';
 
 type Tables = DebateTables & BillingTables & WebhookTables;
@@ -92,6 +102,9 @@ const UNFINISHED = ['pending', 'running', 'paused'] as const;
 const fence = (lease: Lease) =>
   sql<boolean>`id = ${lease.debateId} and attempt = ${lease.attempt} and lease_epoch = ${lease.epoch}`;
 
+/** Statements a node's coalesced writes keep out at once, and debates in one. */
+const COALESCING = { maxInFlight: 3, maxPerStatement: 200 };
+
 const attempt = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: storageFailure });
 
 /**
@@ -145,6 +158,15 @@ const eventOf =
 function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => number) {
   const k = (): Kysely<Tables> => query<Tables>(db.em());
   const leaseSeconds = leaseMs / 1000;
+  // The node's debates write their batches and turns together: a few statements in flight, each for many.
+  const batchWrites = coalescedWrites<BatchWrite>(
+    async (writes) => new Set((await persistMany(writes).execute(k())).rows.map((row) => row.id)),
+    { keyOf: batchKey, ...COALESCING },
+  );
+  const turnWrites = coalescedWrites<TurnWrite>(
+    async (writes) => new Set((await saveTurns(writes).execute(k())).rows.map(turnKey)),
+    { keyOf: turnWriteKey, ...COALESCING },
+  );
   const expiry = sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
 
   return {
@@ -267,32 +289,14 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
     // The turn's key (debate, attempt, round, agent) makes a repeated write a no-op.
     saveTurn: (lease: Lease, turn: StoredTurn) =>
       Effect.flatMap(
-        attempt(() =>
-          sql<{ owned: number }>`with owner as (
-              select id from debates where ${fence(lease)} for share
-            ), stored as (
-              insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent,
-                input_tokens, output_tokens)
-              select owner.id, ${lease.attempt}, ${turn.round}, ${turn.agent}, ${turn.content}, ${turn.model},
-                ${turn.targetAgent}, ${turn.inputTokens}, ${turn.outputTokens}
-                from owner
-              on conflict do nothing
-            )
-            select count(*)::int as owned from owner`.execute(k()),
-        ),
-        (result) =>
-          (result.rows[0]?.owned ?? 0) > 0
-            ? Effect.void
-            : Effect.fail(new LeaseLost({ debateId: lease.debateId })),
+        attempt(() => turnWrites({ lease, turn })),
+        (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
       ),
 
     persist: (lease: Lease, batch: LogBatch) =>
       Effect.flatMap(
-        attempt(() => persistStatement(lease, batch).execute(k())),
-        (result) =>
-          (result.rows[0]?.owned ?? 0) > 0
-            ? Effect.void
-            : Effect.fail(new LeaseLost({ debateId: lease.debateId })),
+        attempt(() => batchWrites({ lease, batch })),
+        (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
       ),
 
     storedLog: (lease: Lease) =>

@@ -63,15 +63,18 @@ export type StoreAsNode = {
 };
 
 export function storeAsNode(core: Core, nodeId: string, leaseMs = 60_000): StoreAsNode {
-  const layer = layerOn(core, { leaseMs }, nodeId);
+  // One store, as a node has one: what calls made together write, its coalesced writes join.
+  const store = Effect.runPromise(
+    DebateStore.use((service) => Effect.succeed(service)).pipe(
+      Effect.provide(layerOn(core, { leaseMs }, nodeId)),
+    ),
+  );
   return new Proxy({} as StoreAsNode, {
     get:
       (_target, name: keyof DebateStore['Service']) =>
-      (...args: unknown[]) =>
+      async (...args: unknown[]) =>
         Effect.runPromise(
-          DebateStore.use((store) =>
-            (store[name] as (...a: unknown[]) => Effect.Effect<unknown, unknown>)(...args),
-          ).pipe(Effect.provide(layer)),
+          ((await store)[name] as (...a: unknown[]) => Effect.Effect<unknown, unknown>)(...args),
         ),
   });
 }

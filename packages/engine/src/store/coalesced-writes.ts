@@ -1,0 +1,93 @@
+/**
+ * Writes one statement applies to many debates at once: it answers which of them it wrote (the ones whose
+ * lease epoch still held), by key.
+ */
+export type WriteMany<I> = (items: readonly I[]) => Promise<ReadonlySet<string>>;
+
+type Waiter<I> = {
+  item: I;
+  key: string;
+  resolve: (written: boolean) => void;
+  reject: (error: unknown) => void;
+};
+
+export type CoalescedWritesOptions<I> = {
+  /** What makes two items the same row: never two of them in one statement. */
+  keyOf: (item: I) => string;
+  /** Statements out at once; what arrives meanwhile waits for the next one. */
+  maxInFlight: number;
+  /** Items in one statement at most; the rest go in the next. */
+  maxPerStatement: number;
+};
+
+/**
+ * The writes of a node's debates, joined into few statements: each caller still learns whether its own item
+ * was written (its lease held), as if it had been its own statement. Unloaded, each write is a statement of
+ * one, sent at once; loaded, up to `maxInFlight` statements are out and everything arriving meanwhile goes in
+ * the next, so a node running hundreds of debates makes a few round trips where it made hundreds, and
+ * PostgreSQL commits a few transactions where it committed hundreds.
+ *
+ * A statement that fails is tried again item by item, each alone: one debate's bad row (a defect, a value
+ * the database refuses) then fails that debate only, and an outage fails each caller, who retries on its own
+ * schedule as before.
+ */
+export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWritesOptions<I>) {
+  const { keyOf, maxInFlight, maxPerStatement } = options;
+  let waiting: Waiter<I>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  /** The next statement's items: the oldest first, one per key, at most `maxPerStatement`. */
+  const takeNext = (): Waiter<I>[] => {
+    const taken: Waiter<I>[] = [];
+    const left: Waiter<I>[] = [];
+    const keys = new Set<string>();
+    for (const waiter of waiting) {
+      if (taken.length >= maxPerStatement || keys.has(waiter.key)) left.push(waiter);
+      else {
+        keys.add(waiter.key);
+        taken.push(waiter);
+      }
+    }
+    waiting = left;
+    return taken;
+  };
+
+  const settle = (batch: readonly Waiter<I>[], written: ReadonlySet<string>) => {
+    for (const waiter of batch) waiter.resolve(written.has(waiter.key));
+  };
+
+  const alone = (waiter: Waiter<I>) =>
+    write([waiter.item]).then((written) => settle([waiter], written), waiter.reject);
+
+  const send = () => {
+    scheduled = false;
+    while (waiting.length > 0 && inFlight < maxInFlight) {
+      const batch = takeNext();
+      inFlight += 1;
+      write(batch.map((waiter) => waiter.item))
+        .then(
+          (written) => settle(batch, written),
+          (error: unknown) =>
+            batch.length === 1
+              ? (batch[0] as Waiter<I>).reject(error)
+              : Promise.all(batch.map(alone)).then(() => {}),
+        )
+        .finally(() => {
+          inFlight -= 1;
+          send();
+        });
+    }
+  };
+
+  /** Queues the item's write; resolves with whether it was written, rejects as its statement failed. */
+  return (item: I): Promise<boolean> =>
+    new Promise((resolve, reject) => {
+      waiting.push({ item, key: keyOf(item), resolve, reject });
+      // Whatever the same tick adds (the debates one step of the event loop moved) goes in one statement.
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(send);
+      }
+    });
+}
