@@ -103,7 +103,7 @@ const fence = (lease: Lease) =>
   sql<boolean>`id = ${lease.debateId} and attempt = ${lease.attempt} and lease_epoch = ${lease.epoch}`;
 
 /** Statements a node's coalesced writes keep out at once, and debates in one. */
-const COALESCING = { maxInFlight: 3, maxPerStatement: 200 };
+const COALESCING = { maxInFlight: 3, maxPerStatement: 50 };
 
 const attempt = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: storageFailure });
 
@@ -365,14 +365,8 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
 
     finish: (lease: Lease, outcome: DebateOutcome, last?: LogBatch) =>
       attempt(() =>
-        db.em().transactional(async (em) => {
-          if (!(await finishIn(em, lease, outcome, new Date(now())))) return false;
-          // The events announcing the end commit with it: no stream has them before a read shows the end.
-          if (last && (last.events.length > 0 || last.state !== null)) {
-            await persistStatement(lease, last).execute(query<Tables>(em));
-          }
-          return true;
-        }),
+        // The events announcing the end commit with it: no stream has them before a read shows the end.
+        db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now()), last)),
       ),
 
     // The reconciler's transitions check no epoch, so they are core's (debates/debate-record.ts).
@@ -394,8 +388,10 @@ const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERN
 /**
  * The final state of the attempt, once, with what goes with it in the same transaction: the refund of a
  * failure that was not the caller's fault, the credits it was charged in the end (`cost.credits`), its
- * webhook, and for a completed debate its pending outcome (with a score refresh) and its embedding's turn. Only while `lease` holds and the debate is unfinished, so a second finish (a redelivered job, a node
- * that lost its lease) changes nothing. Returns whether this call stored it.
+ * webhook, for a completed debate its pending outcome (with a score refresh) and its embedding's turn, and
+ * the log's `last` batch (the events announcing the end). Only while `lease` holds and the debate is
+ * unfinished, so a second finish (a redelivered job, a node that lost its lease) changes nothing. Returns
+ * whether this call stored it.
  *
  * A refund locks the accounts it credits before the debate's row, in the lock order every transaction
  * touching both keeps (ARCHITECTURE.md, "Lock order"): a retry holds the owner's row while it waits for the
@@ -406,6 +402,7 @@ async function finishIn(
   lease: Lease,
   outcome: DebateOutcome,
   at: Date,
+  last?: LogBatch,
 ): Promise<boolean> {
   const k = query<Tables>(em);
   const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
@@ -436,37 +433,44 @@ async function finishIn(
     .executeTakeFirst();
   if (!stored) return false;
   if (refunded) await refundDebate(em, lease.debateId, at);
-  if (outcome.status === 'completed') {
-    await openPendingOutcome(em, {
-      debateId: lease.debateId,
-      confidence: outcome.verdict.confidence,
-      recommendation: outcome.verdict.recommendation,
-      domain: outcome.domain,
-    });
-    await queueEmbedding(em, lease.debateId);
-  }
-  const credits = await chargedFor(em, lease.debateId);
-  // By id alone: the fenced update above holds the row in this transaction.
-  await k
-    .updateTable('debates')
-    .set({ cost: sql`jsonb_set(cost, '{credits}', to_jsonb(${credits}::int))` })
-    .where('id', '=', lease.debateId)
-    .execute();
   const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
-  await queueDebateWebhook(em, {
-    debateId: lease.debateId,
-    event,
-    dedupeKey: `${event}:${lease.debateId}:${lease.attempt}`,
-    payload:
-      outcome.status === 'completed'
-        ? {
-            debateId: lease.debateId,
-            status: 'completed',
-            recommendation: outcome.verdict.recommendation,
-            confidence: outcome.verdict.confidence,
-            oneLiner: outcome.verdict.oneLiner,
-          }
-        : { debateId: lease.debateId, status: 'failed', code: outcome.code, error: outcome.message },
-  });
+  // Independent of one another once the row is final: sent together, the transaction's connection runs them
+  // back to back instead of waiting for this process between each (a busy node's event loop is slow to).
+  await Promise.all([
+    outcome.status === 'completed' &&
+      openPendingOutcome(em, {
+        debateId: lease.debateId,
+        confidence: outcome.verdict.confidence,
+        recommendation: outcome.verdict.recommendation,
+        domain: outcome.domain,
+      }),
+    outcome.status === 'completed' && queueEmbedding(em, lease.debateId),
+    chargedFor(em, lease.debateId).then((credits) =>
+      // By id alone: the fenced update above holds the row in this transaction.
+      k
+        .updateTable('debates')
+        .set({ cost: sql`jsonb_set(cost, '{credits}', to_jsonb(${credits}::int))` })
+        .where('id', '=', lease.debateId)
+        .execute(),
+    ),
+    queueDebateWebhook(em, {
+      debateId: lease.debateId,
+      event,
+      dedupeKey: `${event}:${lease.debateId}:${lease.attempt}`,
+      payload:
+        outcome.status === 'completed'
+          ? {
+              debateId: lease.debateId,
+              status: 'completed',
+              recommendation: outcome.verdict.recommendation,
+              confidence: outcome.verdict.confidence,
+              oneLiner: outcome.verdict.oneLiner,
+            }
+          : { debateId: lease.debateId, status: 'failed', code: outcome.code, error: outcome.message },
+    }),
+    last && (last.events.length > 0 || last.state !== null)
+      ? persistStatement(lease, last).execute(k)
+      : undefined,
+  ]);
   return true;
 }
