@@ -44,8 +44,11 @@ describe('engine nodes killed at random points', () => {
     DATABASE_SCHEMA: uniqueSchema('kill'),
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${prefix}.`,
-    // The lease and the job's ack wait: what a dead node's debates wait before another node takes them.
-    JOB_ACK_WAIT_MS: '3000',
+    // What a dead node's debates wait before another node takes them: their job's ack wait, not their lease.
+    // The lease outlasts the test, so only the dead node's presence, gone with its database session, lets
+    // another node take its debates over.
+    JOB_ACK_WAIT_MS: '1500',
+    ENGINE_LEASE_MS: '120000',
     ENGINE_RECONCILE_INTERVAL_MS: '1000',
     ENGINE_STALE_AFTER_MS: '4000',
   };
@@ -114,8 +117,8 @@ describe('engine nodes killed at random points', () => {
     const faults: FaultMark[] = [];
     /** Debates each kill left unfinished on the dead node with a snapshot: each must be restored elsewhere. */
     const orphaned = new Set<string>();
-    /** Every debate a kill left unfinished, snapshot or not. */
-    const interrupted = new Set<string>();
+    /** Every debate a kill left unfinished, snapshot or not, with the moment of its kill. */
+    const interrupted = new Map<string, number>();
     /** Kills that left the dead node's debates unfinished (a held debate may just have completed). */
     let midDebateKills = 0;
     const deadline = Date.now() + 35_000;
@@ -131,6 +134,7 @@ describe('engine nodes killed at random points', () => {
       const victim = engines[index] as RunningEngine;
       const pid = victim.child.pid as number;
       await victim.stop('SIGKILL');
+      const killedAt = Date.now();
       // The dead node's debates keep its name on their lease until another node claims them.
       const stillOpen = await core.db.execute<{ id: string; question: string; snapshotted: boolean }>(
         `select id, question, exists (select 1 from debate_snapshots s where s.debate_id = d.id) as snapshotted
@@ -140,7 +144,7 @@ describe('engine nodes killed at random points', () => {
       // One claimed a moment before the kill may have no snapshot yet: it starts afresh, and only has to
       // finish like every other debate.
       for (const row of stillOpen) {
-        interrupted.add(row.id);
+        interrupted.set(row.id, killedAt);
         if (row.snapshotted) orphaned.add(row.id);
       }
       if (stillOpen.length > 0) midDebateKills += 1;
@@ -176,7 +180,18 @@ describe('engine nodes killed at random points', () => {
     expect([...restoredIds].filter((id) => !ids.has(id))).toEqual([]);
     // What the dead nodes stored but may not have published reached the bus: the stream of each debate a
     // kill interrupted is its stored log, in order, once.
-    for (const id of interrupted) await expectBusHasStoredEvents(core, id, stored.get(id) ?? []);
+    for (const id of interrupted.keys()) await expectBusHasStoredEvents(core, id, stored.get(id) ?? []);
+
+    // Taken over long before their lease could run out: the next event of each came within seconds.
+    const resumedAfter = await core.db.execute<{ debate_id: string; first_after: number }>(
+      `select e.debate_id, min(extract(epoch from e.created_at) * 1000)::float8 as first_after
+         from debate_events e join jsonb_to_recordset(?::jsonb) as k(id uuid, killed float8) on k.id = e.debate_id
+        where extract(epoch from e.created_at) * 1000 > k.killed group by e.debate_id`,
+      [JSON.stringify([...interrupted].map(([id, killed]) => ({ id, killed })))],
+    );
+    expect(resumedAfter).toHaveLength(interrupted.size);
+    for (const row of resumedAfter)
+      expect(Number(row.first_after) - (interrupted.get(row.debate_id) ?? 0)).toBeLessThan(20_000);
 
     // The judge is asked per debate (again only for a debate whose judge call a kill interrupted).
     const judged = fake.requests.filter((r) => debaterTurnOf(r) === null && !isClassification(r)).length;

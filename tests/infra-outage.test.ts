@@ -46,6 +46,7 @@ describe('NATS restarted while debates run', () => {
     NATS_URL: nats.url,
     NATS_PREFIX: `${prefix}.`,
     JOB_ACK_WAIT_MS: '3000',
+    ENGINE_LEASE_MS: '3000',
     ENGINE_RECONCILE_INTERVAL_MS: '1000',
     ENGINE_STALE_AFTER_MS: '3000',
   });
@@ -163,6 +164,7 @@ describe('PostgreSQL unreachable for a few seconds while debates run', () => {
     // Shorter than the outage: leases run out while the database is away, and must be taken back by
     // their own holder, not lost.
     JOB_ACK_WAIT_MS: '3000',
+    ENGINE_LEASE_MS: '3000',
     ENGINE_RECONCILE_INTERVAL_MS: '1000',
     ENGINE_STALE_AFTER_MS: '3000',
   };

@@ -36,7 +36,8 @@ import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
 /**
  * The engine at scale and under faults, on PostgreSQL + NATS JetStream (fresh schema and stream prefix per
  * part, removed afterwards), with the simulated provider:
- *  1. Recovery: two production engine processes (apps/engine/src/main.ts, JOB_ACK_WAIT_MS at its default);
+ *  1. Recovery: two production engine processes (apps/engine/src/main.ts, JOB_ACK_WAIT_MS and ENGINE_LEASE_MS
+ *     at their defaults);
  *     the one holding more of a batch of running debates is SIGKILLed, and each of its debates is timed
  *     from the kill to its next event stored by another engine process (debate_events.created_at).
  *  2. Throughput of 1 vs 2 engine processes at zero provider latency: a fixed batch of debates queued at
@@ -48,24 +49,26 @@ import type { BenchSettings, Suite, SuiteContext } from '../lib/suite.ts';
  * BENCH_SCALE_DUMP.
  */
 
-/** JOB_ACK_WAIT_MS's default in packages/core/src/config/config.ts: the lease and the job's ack wait. */
-const ACK_WAIT_MS = 6000;
+/** JOB_ACK_WAIT_MS's default (packages/core/src/config/env-schema.ts): a job's ack wait. */
+const ACK_WAIT_MS = 1500;
+/** ENGINE_LEASE_MS's default: a node's lease on a debate, renewed every third of it. */
+const LEASE_MS = 6000;
 
 // 1. Recovery
 const RECOVERY_KILLS = Number(process.env.BENCH_SCALE_KILLS ?? 3);
 const RECOVERY_DEBATES = 16;
 const RECOVERY_SHAPE: DebateShape = { agents: 3, rounds: 6 };
-/** The batch is queued over this long: one heartbeat period (JOB_ACK_WAIT_MS / 3), as arrivals would be. */
-const RECOVERY_SPREAD_MS = ACK_WAIT_MS / 3;
+/** The batch is queued over this long: one renewal period (ENGINE_LEASE_MS / 3), as arrivals would be. */
+const RECOVERY_SPREAD_MS = LEASE_MS / 3;
 /** SIMULATED_FIRST_TOKEN_MS's default: every call takes this long, so debates are mid-flight. */
 const RECOVERY_FIRST_TOKEN_MS = 400;
 const RECOVERY_SLOTS = 32;
-const RECOVERY_TARGET_P95_MS = 10_000;
+const RECOVERY_TARGET_P95_MS = 2000;
 /** A debate not resumed this long after the kill counts as never (the reconciler needs 30 s + 15 s ± 25 %). */
 const RECOVERY_CAP_MS = Number(process.env.BENCH_SCALE_RECOVERY_CAP_S ?? 20) * 1000;
 /** Resumed, but not as a takeover of its lease: later than the normal path allows (see orphanSuspect). */
 const isLate = (v: { claimedAt?: number; lastRenewal: number }) =>
-  v.claimedAt === undefined || v.claimedAt > v.lastRenewal + ACK_WAIT_MS + 3000;
+  v.claimedAt === undefined || v.claimedAt > v.lastRenewal + LEASE_MS + 3000;
 
 // 2. Throughput
 const THROUGHPUT_DEBATES = Number(process.env.BENCH_SCALE_DEBATES ?? 300);
@@ -213,7 +216,7 @@ type Victim = {
   /** The killed process: a claim by anyone else is a takeover. */
   deadPid: number;
   kill: number;
-  /** The dead node's last renewal of this lease, or its claim (the lease ran out ACK_WAIT_MS later). */
+  /** The dead node's last renewal of this lease, or its claim (the lease ran out LEASE_MS later). */
   lastRenewal: number;
   claimedAt?: number;
   claimedBy?: number;
@@ -225,12 +228,12 @@ type Victim = {
 
 /** The first thing another process stored for the debate after the kill: an event, or else its end. */
 const resumedAt = (v: Victim) => v.nextEventAt ?? v.completedAt;
-const leaseEnd = (v: Victim) => v.lastRenewal + ACK_WAIT_MS;
+const leaseEnd = (v: Victim) => v.lastRenewal + LEASE_MS;
 /**
- * Normally another process claims a debate within a second of its lease running out (the job comes back
- * when its ack wait runs out, at most a heartbeat period before the lease, and is retried until the lease
- * has run out). One still unclaimed well after that has lost its job and waits for the reconciler: the
- * rounds do not wait for it, the end of the part does (up to the cap).
+ * Normally another process claims a debate when its job comes back, within the job's ack wait of the kill
+ * (the dead node's presence ended with it, so its lease is not waited for). One still unclaimed well after
+ * its lease ran out has lost its job and waits for the reconciler: the rounds do not wait for it, the end of
+ * the part does (up to the cap).
  */
 const orphanSuspect = (v: Victim, at: number) => v.claimedAt === undefined && at > leaseEnd(v) + 3000;
 
@@ -267,7 +270,7 @@ function watchVictims(db: Database, victims: Victim[]) {
       if (!v) continue;
       const owner = r.lease_owner ? Number(r.lease_owner.split(':').at(-2)) : null;
       if (v.claimedAt === undefined && owner !== null && owner !== v.deadPid && r.expires !== null) {
-        v.claimedAt = Number(r.expires) - ACK_WAIT_MS;
+        v.claimedAt = Number(r.expires) - LEASE_MS;
         v.claimedBy = owner;
       }
       const next = r.next_at === null ? null : Number(r.next_at);
@@ -375,7 +378,7 @@ async function killRound(
       round,
       deadPid: victim.pid,
       kill,
-      lastRenewal: Number(h.expires) - ACK_WAIT_MS,
+      lastRenewal: Number(h.expires) - LEASE_MS,
     }));
   victims.push(...mine);
 
@@ -527,8 +530,9 @@ async function recovery(settings: BenchSettings, log: SuiteContext['log']): Prom
       : 'Every debate was claimed by another process within a second of its lease running out. ';
     const method =
       `Two engine processes (apps/engine/src/main.ts as deployed, env only: ENGINE_SLOTS ${RECOVERY_SLOTS}, ` +
-      `JOB_ACK_WAIT_MS default ${ACK_WAIT_MS} (job ack wait and lease ${ACK_WAIT_MS} ms; each job's heartbeat and ` +
-      `the node's renewal of all its leases every ${ACK_WAIT_MS / 3} ms), simulated provider SIMULATED_FIRST_TOKEN_MS ${RECOVERY_FIRST_TOKEN_MS} (its ` +
+      `JOB_ACK_WAIT_MS default ${ACK_WAIT_MS} (each job's heartbeat every ${ACK_WAIT_MS / 3} ms), ENGINE_LEASE_MS ` +
+      `default ${LEASE_MS} (the node renews all its leases every ${LEASE_MS / 3} ms; a dead node's presence ends ` +
+      `with its database session, so its debates are claimed when their job comes back), simulated provider SIMULATED_FIRST_TOKEN_MS ${RECOVERY_FIRST_TOKEN_MS} (its ` +
       `default), reconciler at its defaults) on a fresh schema and NATS prefix. ${RECOVERY_KILLS} kills: each ` +
       `time ${RECOVERY_DEBATES} debates (${RECOVERY_SHAPE.agents} agents × ${RECOVERY_SHAPE.rounds} rounds, ` +
       `~${s1((RECOVERY_SHAPE.rounds + 1) * RECOVERY_FIRST_TOKEN_MS)} s critical path) are queued one by one over ` +
@@ -555,10 +559,10 @@ async function recovery(settings: BenchSettings, log: SuiteContext['log']): Prom
     const detail =
       `${method} ${victims.length} debates over ${rounds.length} kills: kill → resumed ${dist(toResume)} (all: ` +
       `${all} s${onlyFinished ? `; ${onlyFinished} of them by completed_at` : ''}). ${orphanText}Split of the ` +
-      `claimed ones: the dead node's lease had ${dist(leaseLeft)} left at the kill (JetStream redelivers the job ` +
-      `when its ack wait runs out, up to a heartbeat period earlier; the claim then finds the lease held and ` +
-      `retries 250 ms after its end); another process claimed it ${dist(toClaim)} after the kill, i.e. ` +
-      `${dist(afterExpiry)} after the lease ran out; and stored its next event ${dist(claimToResume)} after claiming ` +
+      `claimed ones: the dead node's lease had ${dist(leaseLeft)} left at the kill, not waited for (JetStream ` +
+      `redelivers the job when its ack wait runs out, and the claim finds the holder's presence gone); another ` +
+      `process claimed it ${dist(toClaim)} after the kill, i.e. ${dist(afterExpiry)} after the lease would have ` +
+      `run out (negative: before); and stored its next event ${dist(claimToResume)} after claiming ` +
       `(restore from the snapshot, then the interrupted call again: up to ${RECOVERY_FIRST_TOKEN_MS} ms of ` +
       `simulated latency). Next stored: ${[...types].map(([t, n]) => `${t} ${n}`).join(', ')}. Claimed by the ` +
       `surviving process ${claimed.length - byReplacement.length}, by the replacement ${byReplacement.length}. ` +

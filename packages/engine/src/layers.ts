@@ -42,10 +42,12 @@ export type EngineNodeOptions = {
   providerOptions?: ProviderRegistryOptions;
   simulated?: SimulatedOptions;
   policy?: CallPolicy;
-  /** The queue's ack wait: a node's lease on a debate lasts as long, renewed with each heartbeat. */
+  /** How long a node's lease on a debate lasts unrenewed (ENGINE_LEASE_MS; default 6 s). */
   leaseMs?: number;
-  /** How often a running job tells the queue (and the lease) it is alive; well under the ack wait. */
+  /** How often the node renews its leases; default a third of the lease. */
   heartbeatMs?: number;
+  /** The job queue's ack wait (JOB_ACK_WAIT_MS): each job's heartbeat goes out every third of it. Default: the lease. */
+  jobAckWaitMs?: number;
   /** How long storage and bus writes retry through an outage before the debate is handed back. */
   storageToleranceMs?: number;
   reconcile?: { intervalMs: number; staleAfterMs: number };
@@ -75,11 +77,15 @@ const DEFAULT_LEASE_MS = 6000;
 
 export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3));
   return {
     nodeId: newNodeId(),
     slots: options.slots,
     leaseMs,
-    heartbeatMs: options.heartbeatMs ?? Math.max(200, Math.floor(leaseMs / 3)),
+    heartbeatMs,
+    jobHeartbeatMs: options.jobAckWaitMs
+      ? Math.min(heartbeatMs, Math.max(100, Math.floor(options.jobAckWaitMs / 3)))
+      : heartbeatMs,
     storage: { toleranceMs: options.storageToleranceMs ?? 30_000 },
     maxInterruptions: options.maxInterruptions ?? 5,
     reconcile: options.reconcile ?? { intervalMs: 15_000, staleAfterMs: 30_000 },
@@ -128,7 +134,8 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
       tokensPerSecond: config.simulated.tokensPerSecond,
     },
     policy: { timeoutMs: config.engine.llmTimeoutMs, retries: 3, backoffMs: 500 },
-    leaseMs: config.engine.jobAckWaitMs,
+    leaseMs: config.engine.leaseMs,
+    jobAckWaitMs: config.engine.jobAckWaitMs,
     storageToleranceMs: config.engine.storageToleranceMs,
     maxInterruptions: config.engine.maxInterruptions,
     reconcile: { intervalMs: config.engine.reconcileIntervalMs, staleAfterMs: config.engine.staleAfterMs },

@@ -50,10 +50,12 @@ export type EngineSettingsShape = {
   readonly nodeId: string;
   /** Debates this node runs at once. */
   readonly slots: number;
-  /** A node's lease on a debate (and the queue's ack wait): renewed with each heartbeat. */
+  /** A node's lease on a debate: how long a stalled node keeps it. Renewed every `heartbeatMs`. */
   readonly leaseMs: number;
-  /** How often a running job tells the queue, and the lease, it is alive; well under the lease. */
+  /** How often the node renews its leases; well under the lease. */
   readonly heartbeatMs: number;
+  /** How often a running job tells the queue it is alive; well under the queue's ack wait. */
+  readonly jobHeartbeatMs: number;
   /** How long storage and bus writes retry through an outage before the debate is handed back. */
   readonly storage: StorageRetryPolicy;
   /**

@@ -37,6 +37,7 @@ export type Config = {
   engine: {
     slots: number;
     jobAckWaitMs: number;
+    leaseMs: number;
     llmTimeoutMs: number;
     storageToleranceMs: number;
     maxInterruptions: number;

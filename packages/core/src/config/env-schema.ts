@@ -72,10 +72,16 @@ export const EnvSchema = z.object({
   /** Debates one engine node runs at once. */
   ENGINE_SLOTS: z.coerce.number().int().min(1).max(10_000).default(50),
   /**
-   * How long a job may go without a heartbeat before the queue hands it to another node, and how long a
-   * node's lease on a debate lasts unrenewed: the bulk of the time to recover from a dead node.
+   * How long a job may go without a heartbeat (one every third of it) before the queue hands it to another
+   * node: the bulk of the time to recover from a node that died, whose debates are taken over at once (its
+   * database session, and with it its presence, ended with it).
    */
-  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(6000),
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(1500),
+  /**
+   * How long a node's lease on a debate lasts unrenewed (renewed every third of it): how long a node that is
+   * alive but stalled, or cut off from the database, keeps its debates before another node may take them.
+   */
+  ENGINE_LEASE_MS: z.coerce.number().int().min(1000).default(6000),
   /** How long a node keeps retrying a storage or bus write through an outage before handing a debate back. */
   ENGINE_STORAGE_TOLERANCE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Interruptions (storage answering) after which a debate fails INTERNAL_ERROR instead of being retried. */

@@ -57,6 +57,7 @@ export function engineOf(e: Env): Config['engine'] {
   return {
     slots: e.ENGINE_SLOTS,
     jobAckWaitMs: e.JOB_ACK_WAIT_MS,
+    leaseMs: e.ENGINE_LEASE_MS,
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
     storageToleranceMs: e.ENGINE_STORAGE_TOLERANCE_MS,
     maxInterruptions: e.ENGINE_MAX_INTERRUPTIONS,

@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
 import { ensureDatabaseFolder } from './pglite-template.ts';
 import { firstContact } from './postgres-startup.ts';
+import type { HoldPresence } from './presence.ts';
 import {
   onOtherConnections,
   type TransactionGuardOptions,
@@ -28,6 +29,11 @@ export type Database = {
   ping: (timeoutMs?: number) => Promise<void>;
   /** Hears the notifications sent on `channel` (NOTIFY, from any process on this database). */
   listen: Listen;
+  /**
+   * Holds this process's presence (presence.ts), so others see the moment it dies. PostgreSQL only: an
+   * embedded database has one process.
+   */
+  holdPresence?: HoldPresence;
   close: () => Promise<void>;
   kind: 'postgres' | 'pglite';
   /** The schema its tables are in (PGlite: public). */
@@ -66,12 +72,13 @@ export async function openDatabase(
     timeoutMs: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
     onTimeout: options.onTransactionTimeout ?? (() => {}),
   };
-  const { orm, release, listen } =
+  const { orm, release, listen, holdPresence } =
     config.kind === 'postgres'
       ? {
           orm: await openPostgres(config, log, options.entities, guard),
           release: undefined,
           listen: listenOn(config.url),
+          holdPresence: presenceOn(config.url),
         }
       : await openEmbedded(config, options, log, guard);
   try {
@@ -90,6 +97,7 @@ export async function openDatabase(
     em: () => orm.em.fork(),
     execute,
     listen,
+    ...(holdPresence ? { holdPresence } : {}),
     ping: async (timeoutMs = 2000) => {
       await withTimeout(execute('select 1'), timeoutMs, 'database ping');
     },
@@ -192,6 +200,14 @@ const listenOn =
     return listenOnPostgres(url, channel, handlers);
   };
 
+/** Presence on the PostgreSQL of `url`; its module (and `pg`) loaded on first use. */
+const presenceOn =
+  (url: string): HoldPresence =>
+  async (name, handlers) => {
+    const { holdPresenceOnPostgres } = await import('./postgres-presence.ts');
+    return holdPresenceOnPostgres(url, name, handlers);
+  };
+
 async function openEmbedded(
   config: Extract<Config['database'], { kind: 'pglite' }>,
   options: OpenDatabaseOptions,
@@ -208,6 +224,8 @@ async function openEmbedded(
     return {
       orm,
       listen,
+      // One process: nobody to tell it died.
+      holdPresence: undefined,
       release: async () => {
         await release();
         await lock.release();

@@ -313,12 +313,15 @@ describe('engine nodes racing for the same debates', () => {
     const id = row!.id;
     const first = storeAsNode(a.core, 'node-first');
     const second = storeAsNode(b.core, 'node-second');
+    // The first node is alive: its presence is held, as a running node's is.
+    const endPresence = await a.core.db.holdPresence?.('node-first', { onHeld: () => {}, onLost: () => {} });
     const job = { debateId: id, attempt: 1 };
     const claim = await first.claim(job);
     expect(claim.kind).toBe('claimed');
     const epoch = claim.kind === 'claimed' ? claim.lease.epoch : -1;
     const lease = { ...job, epoch };
     expect(await second.claim(job)).toMatchObject({ kind: 'held' });
+    await endPresence?.();
     await expect(second.markRunning(lease)).rejects.toMatchObject({ _tag: 'LeaseLost' });
     await first.markRunning(lease);
     // Another node naming the same epoch cannot keep the lease alive for the holder.

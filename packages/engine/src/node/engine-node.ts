@@ -4,7 +4,7 @@ import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from
 import { type LogFn, logLine } from '../logging.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
-import { EngineBus, EngineProbe, EngineSettings } from '../services.ts';
+import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
 import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
@@ -16,6 +16,31 @@ import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+
+/**
+ * The node's presence on the database, held from before its first claim until after its last job: while it
+ * is held, other nodes leave this node's debates to it until their leases run out; once its process dies, they
+ * take them over as soon as their jobs come back (store/debate-store.ts, `claim`).
+ */
+const holdPresence = Effect.gen(function* () {
+  const { db } = yield* EngineStorage;
+  const { nodeId } = yield* EngineSettings;
+  const hold = db.holdPresence;
+  if (!hold) return;
+  // Told from outside any fiber: its lines go through this node's logger all the same.
+  const run = Effect.runForkWith(yield* Effect.context<never>());
+  const log = (level: 'info' | 'warn', message: string) => run(logLine(level, message));
+  yield* Effect.acquireRelease(
+    Effect.promise(() =>
+      hold(nodeId, {
+        onHeld: () => log('info', 'presence held: other nodes see this one alive'),
+        onLost: () =>
+          log('warn', 'presence lost: other nodes may take over its debates whose jobs come back'),
+      }),
+    ),
+    (end) => Effect.promise(end),
+  );
+});
 
 /**
  * One engine node while it runs: pulls debate jobs (one per slot), runs each as a job program, keeps its
@@ -35,6 +60,7 @@ export const runNode = (
       const settings = yield* EngineSettings;
       const bus = yield* EngineBus;
       const probe = yield* EngineProbe;
+      yield* holdPresence;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
       yield* superviseWorker(attachmentWorker(extras.blobs));

@@ -125,7 +125,7 @@ const claimAndRun = (handle: JobHandle) =>
 const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const { heartbeatMs } = yield* EngineSettings;
+      const { jobHeartbeatMs } = yield* EngineSettings;
       const keeper = yield* LeaseKeeper;
       const job: ClaimedJob = {
         handle,
@@ -139,8 +139,8 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
       yield* keeper.keep(lease, () => stopWith(job, new LeaseLost({ debateId: lease.debateId })));
       yield* Effect.forkScoped(
         Effect.sync(() => handle.heartbeat()).pipe(
-          Effect.delay(heartbeatMs),
-          Effect.repeat(Schedule.spaced(heartbeatMs)),
+          Effect.delay(jobHeartbeatMs),
+          Effect.repeat(Schedule.spaced(jobHeartbeatMs)),
         ),
       );
       yield* serveCommands(job);

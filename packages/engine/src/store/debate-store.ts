@@ -8,6 +8,7 @@ import {
   debateRequeue,
   lockChargedAccounts,
   openPendingOutcome,
+  PRESENCE_LOCK_CLASS,
   query,
   queueDebateWebhook,
   queueEmbedding,
@@ -101,6 +102,15 @@ const UNFINISHED = ['pending', 'running', 'paused'] as const;
 /** The fence: the debate, in this attempt, still under the epoch this node claimed. */
 const fence = (lease: Lease) =>
   sql<boolean>`id = ${lease.debateId} and attempt = ${lease.attempt} and lease_epoch = ${lease.epoch}`;
+
+/**
+ * The lease's holder is alive: its presence lock (core's db/presence.ts) is held. A node that died lost it
+ * with its session, so its debates are taken over when their job comes back, not when their lease runs out.
+ */
+const holderPresent = sql<boolean>`exists (select 1 from pg_locks l
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 2
+    and l.database = (select oid from pg_database where datname = current_database())
+    and l.classid = ${PRESENCE_LOCK_CLASS} and l.objid = hashtext(debates.lease_owner)::oid)`;
 
 /** Statements a node's coalesced writes keep out at once, and debates in one. */
 const COALESCING = { maxInFlight: 3, maxPerStatement: 50 };
@@ -205,6 +215,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
               eb('lease_expires_at', 'is', null),
               eb('lease_expires_at', '<=', sql<string>`now()`),
               eb('lease_owner', '=', nodeId),
+              ...(db.kind === 'postgres' ? [eb.not(holderPresent)] : []),
             ]),
           )
           .returning('lease_epoch')
