@@ -74,21 +74,23 @@ export const TARGETS: {
     target: 100,
     better: 'lower',
     what: 'engine emit → SSE client, ~300 debates running, p99 (ms)',
-    boundBy: "the engine's event writes and the loaded node's event loop (not reworked yet)",
+    boundBy:
+      'CPU: ~300 debates at 500 ms a call are more work than the 2 cores shared by the node, PostgreSQL, NATS, the API and the load generator; events queue behind it (ARCHITECTURE.md)',
   },
   {
     name: 'engine.node.heap_per_debate_kb',
     target: 40,
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
-    boundBy: "each debate's actor, context and snapshot held in memory (not reworked yet)",
+    boundBy:
+      "what each running debate holds (its actor and a context with every turn's text, the persisted copy of its state taken at every step, its fibers and NATS command subscription); not reworked yet",
   },
   {
     name: 'engine.node.debate_critical_path_ratio',
     target: 1.1,
     better: 'lower',
     what: 'debate wall time / critical path, loaded node',
-    boundBy: 'CPU of the loaded node (not reworked yet)',
+    boundBy: 'the queue (~10 ms) and the awaited turn inserts (~10 ms a round)',
   },
   {
     name: 'scale.recovery.p95_ms',
@@ -96,7 +98,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'SIGKILL of an engine node → its debates resume, p95 (ms)',
     boundBy:
-      "the lease: a dead node's debates are taken over when it expires (JOB_ACK_WAIT_MS, 6 s); shorter leases need event loops that never stall that long under load",
+      "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
   },
 ];
 
