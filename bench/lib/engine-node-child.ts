@@ -13,7 +13,9 @@
  *
  * Env: BENCH_ENGINE_DATABASE_URL, BENCH_ENGINE_SCHEMA, BENCH_ENGINE_NATS_URL.
  */
+
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { type Bus, type NatsBus, natsBus, openDatabase, systemClock } from '@verdict/core';
 import { type CallPolicy, createEngineNode, type EngineNode, type SimulatedOptions } from '@verdict/engine';
 
@@ -168,11 +170,16 @@ function beginMeasuring(current: Step) {
   globalThis.gc?.();
   current.heapIdleBytes = process.memoryUsage().heapUsed;
   const every = current.start.heapSampleMs;
+  // BENCH_ENGINE_HEAP_SNAPSHOT=<dir>: the heap step writes snapshots there, idle and mid-flight, to compare.
+  const snapshots = every ? process.env.BENCH_ENGINE_HEAP_SNAPSHOT : undefined;
+  if (snapshots) writeHeapSnapshot(`${snapshots}/idle.heapsnapshot`);
   if (every) {
     current.heapTimer = setInterval(() => {
       if (current.node.active.size < current.start.expect) return;
       globalThis.gc?.();
       current.heapInFlightBytes.push(process.memoryUsage().heapUsed);
+      if (snapshots && current.heapInFlightBytes.length === 4)
+        writeHeapSnapshot(`${snapshots}/in-flight.heapsnapshot`);
     }, every);
   }
   lag.reset();

@@ -83,7 +83,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
     boundBy:
-      "what each running debate holds (its actor and a context with every turn's text, the persisted copy of its state taken at every step, its fibers and NATS command subscription); not reworked yet",
+      'what each running debate holds: ~16 suspended Effect fibers and their closures (~43 KiB), its own XState machine and actor, the persisted copy of its state; not reworked yet (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT)',
   },
   {
     name: 'engine.node.debate_critical_path_ratio',
