@@ -1,5 +1,5 @@
 import type { Core, JobHandle } from '@verdict/core';
-import { Context, Deferred, Effect, ManagedRuntime } from 'effect';
+import { Context, Deferred, Effect, Layer, ManagedRuntime } from 'effect';
 import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
 import { type LogFn, logLine } from '../logging.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
@@ -15,6 +15,7 @@ import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
 import { handleJob, NodeJobs } from './job.ts';
+import { JobHeartbeats } from './job-heartbeats.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 /**
@@ -109,7 +110,7 @@ export const runNode = (
       );
       yield* Deferred.await(stopRequested);
     }),
-  ).pipe(Effect.provide(LeaseKeeper.layer));
+  ).pipe(Effect.provide(Layer.mergeAll(LeaseKeeper.layer, JobHeartbeats.layer)));
 
 export type EngineNode = {
   start: () => void;

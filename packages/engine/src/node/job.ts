@@ -1,5 +1,5 @@
 import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
-import { Context, Data, Deferred, Effect, Fiber, Schedule } from 'effect';
+import { Context, Data, Deferred, Effect, Fiber } from 'effect';
 import type { SnapshotFrom } from 'xstate';
 import { logLine } from '../logging.ts';
 import type { debateMachine } from '../machine/machine.ts';
@@ -24,6 +24,7 @@ import { retryThroughBlips } from '../store/retry.ts';
 import { applyCommand } from './commands.ts';
 import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.ts';
 import { disposalOf, type JobEnding } from './job-endings.ts';
+import { JobHeartbeats } from './job-heartbeats.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
@@ -125,8 +126,8 @@ const claimAndRun = (handle: JobHandle) =>
 const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const { jobHeartbeatMs } = yield* EngineSettings;
       const keeper = yield* LeaseKeeper;
+      const heartbeats = yield* JobHeartbeats;
       const job: ClaimedJob = {
         handle,
         debate,
@@ -137,12 +138,7 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
         log: null,
       };
       yield* keeper.keep(lease, () => stopWith(job, new LeaseLost({ debateId: lease.debateId })));
-      yield* Effect.forkScoped(
-        Effect.sync(() => handle.heartbeat()).pipe(
-          Effect.delay(jobHeartbeatMs),
-          Effect.repeat(Schedule.spaced(jobHeartbeatMs)),
-        ),
-      );
+      yield* heartbeats.keep(handle);
       yield* serveCommands(job);
       const ran = yield* Effect.result(phases(job));
       return ran._tag === 'Success' ? ran.success : yield* stoppedEnding(job, ran.failure);
