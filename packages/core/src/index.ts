@@ -91,6 +91,13 @@ export { type Mailer, type MailMessage, smtpMailer } from './notifications/maile
 export type { NotificationMark, Notifications } from './notifications/notifications.ts';
 export { unsubscribeToken } from './notifications/unsubscribe-token.ts';
 export { createLogger, type Logger, type LoggerSettings, serializeError } from './observability/logger.ts';
+export {
+  Counter,
+  createMetricsRegistry,
+  Gauge,
+  Histogram,
+  type Registry,
+} from './observability/metrics.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';

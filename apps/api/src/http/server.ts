@@ -21,6 +21,7 @@ import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, sendAppError } from './envelope.ts';
 import { fastifyOptions } from './fastify-options.ts';
 import { registerHealth } from './health.ts';
+import { measureRequests, serveMetrics } from './metrics.ts';
 import { registerNotificationStream } from './notification-stream.ts';
 import { noteRequestFailure } from './request-log.ts';
 import { registerRestAdapter } from './rest-adapter.ts';
@@ -60,6 +61,7 @@ export async function buildServer({
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  const metrics = measureRequests(app);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);
@@ -99,6 +101,7 @@ export async function buildServer({
   if (!webConsole.served) registerEntryPoints(app);
   registerDocs(app);
   registerHealth(app, core);
+  serveMetrics(app, config, metrics);
   registerDebateStreams(app, core);
   registerNotificationStream(app, core, notificationPingMs ? { pingMs: notificationPingMs } : {});
   registerUnsubscribe(app, core);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { countOpenStream } from './metrics.ts';
 
 /**
  * One Server-Sent Events stream, whatever carries it. Routes talk to this interface only, so another
@@ -47,6 +48,7 @@ export function sseMessage(id: number | string | null, event: string, data: unkn
 
 /** The writer over a Node response (Fastify's `reply.raw` after `reply.hijack()`). */
 export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFERED_BYTES): SseWriter {
+  countOpenStream(res);
   let closed = false;
   res.once('close', () => {
     closed = true;

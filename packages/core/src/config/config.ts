@@ -16,6 +16,8 @@ export type Config = {
   /** Fastify's trustProxy: which X-Forwarded-For hops give the client address (TRUST_PROXY). */
   trustProxy: boolean | number | string[];
   requestTimeoutMs: number;
+  /** The bearer token GET /metrics asks of a scraper; null: no /metrics. */
+  metricsToken: string | null;
   /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
   transactionTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
@@ -107,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...addressesOf(e),
     ...storageOf(e),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN ?? null,
     transactionTimeoutMs: e.DB_TRANSACTION_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

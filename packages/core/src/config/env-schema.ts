@@ -48,6 +48,11 @@ export const EnvSchema = z.object({
   /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /**
+   * Serves GET /metrics (Prometheus's text format) to a scraper presenting `Authorization: Bearer <token>`;
+   * unset, there is no /metrics at all.
+   */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /**
    * A database transaction open longer than this is rolled back and logged, so that one stuck piece of
    * work cannot hold locks (or, embedded, the only connection) for everyone else.
    */

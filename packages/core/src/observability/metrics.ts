@@ -1,0 +1,15 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/**
+ * The metrics of one process, in Prometheus's text format: Node's own (event-loop lag, heap, GC, CPU, open
+ * handles) plus what each app adds to the registry. Every series carries the process's `role` (api or
+ * engine), so one dashboard reads a fleet of both.
+ */
+export function createMetricsRegistry(role: 'api' | 'engine'): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ role });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
