@@ -12,6 +12,7 @@ import {
 } from '@verdict/core/testing';
 import { type FakeLlmServer, judgeVerdictJson, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/nats-server.ts';
 import { type RunningEngine, startEngine } from './support/processes.ts';
 
 // The engine as its own process, on the real PostgreSQL and NATS, talking to the fake provider through the
@@ -30,6 +31,8 @@ describe('a debate in a separate engine process', () => {
   let core: Core;
   let engine: RunningEngine;
   let ownerId: string;
+  const metricsToken = 'engine-metrics-token-0123456789';
+  let metricsPort: number;
 
   const finished = (id: string) => debateReaching(core, id);
   const create = (rounds: number) =>
@@ -50,8 +53,11 @@ describe('a debate in a separate engine process', () => {
     api = await createTestCore(env);
     core = api.core;
     ownerId = (await core.accounts.createUser({ email: 'e2e@example.com', name: 'E2E' })).id;
+    metricsPort = await freePort();
     engine = await startEngine({
       ...env,
+      METRICS_PORT: String(metricsPort),
+      METRICS_TOKEN: metricsToken,
       LOG_LEVEL: 'info',
       ANTHROPIC_API_KEY: 'sk-ant-fake-e2e',
       ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
@@ -84,6 +90,37 @@ describe('a debate in a separate engine process', () => {
     expect(published.map((e) => e.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(published.map((e) => e.type)).toEqual(stored.map((e) => e.type));
     expect(engine.output()).not.toContain('sk-ant-fake-e2e');
+  });
+
+  it("serves the node's metrics on its own port to a scraper with the token: its debates and provider calls", async () => {
+    const url = `http://127.0.0.1:${metricsPort}/metrics`;
+    expect((await fetch(url)).status).toBe(401);
+    const res = await fetch(url, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).split('\n');
+    /** The sum of the series of `family` whose labels include every one of `labels`. */
+    const sum = (family: string, labels: string[]) =>
+      lines
+        .filter((l) => l.startsWith(`${family}{`) && labels.every((label) => l.includes(label)))
+        .reduce((total, l) => total + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    const anthropic = ['role="engine"', 'provider="anthropic"'];
+    // The first test's debate: three debaters, the judge (the synthesizer task), the classifier.
+    expect(
+      sum('verdict_llm_calls_total', [...anthropic, 'task="debater"', 'outcome="ok"']),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      sum('verdict_llm_calls_total', [...anthropic, 'task="synthesizer"', 'outcome="ok"']),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sum('verdict_llm_calls_total', [...anthropic, 'task="classifier"'])).toBeGreaterThanOrEqual(1);
+    expect(
+      sum('verdict_llm_call_duration_seconds_count', [...anthropic, 'task="debater"']),
+    ).toBeGreaterThanOrEqual(3);
+    expect(sum('verdict_llm_tokens_total', [...anthropic, 'direction="output"'])).toBeGreaterThan(0);
+    expect(sum('verdict_llm_cost_usd_total', anthropic)).toBeGreaterThan(0);
+    expect(lines).toContain('verdict_engine_slots{role="engine"} 50');
+    expect(lines.some((l) => l.startsWith('verdict_engine_debates_running{role="engine"} '))).toBe(true);
+    expect(lines.some((l) => l.startsWith('verdict_engine_restores_total{role="engine"} '))).toBe(true);
+    expect(lines.some((l) => l.startsWith('nodejs_eventloop_lag_seconds{role="engine"} '))).toBe(true);
   });
 
   it('takes pause, inject and resume from another process while the debate runs', async () => {

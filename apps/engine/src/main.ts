@@ -8,6 +8,7 @@ import {
   OperatorError,
 } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
+import { serveMetrics } from './metrics-listener.ts';
 
 /**
  * Composition root of an engine node in distributed mode: PostgreSQL, NATS JetStream, the configured
@@ -41,6 +42,15 @@ async function main() {
   logger.info(describeEmbeddings(config.providers));
   const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
   node.start();
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await serveMetrics(node.metrics, {
+          host: config.host,
+          port: config.metricsPort,
+          token: config.metricsToken,
+        });
+  if (metrics) logger.info({ port: config.metricsPort }, 'metrics served at /metrics');
   logger.info(
     { slots: config.engine.slots },
     node.simulated
@@ -50,6 +60,7 @@ async function main() {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'engine node stopping; running debates go back to the queue');
+    metrics?.close();
     await node.stop();
     await core.close();
     process.exit(0);

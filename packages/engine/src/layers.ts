@@ -12,6 +12,7 @@ import {
 } from '@verdict/core';
 import { Layer } from 'effect';
 import { engineLogLayer, type LogFn } from './logging.ts';
+import { EngineMetrics } from './metrics/engine-metrics.ts';
 import { createEmbedder } from './providers/embedders.ts';
 import { ProviderChoice } from './providers/provider-choice.ts';
 import type { ProviderKeys, ProviderRegistryOptions } from './providers/registry.ts';
@@ -64,6 +65,8 @@ export type EngineNodeOptions = {
   scheduler?: { runDue: Scheduler['runDue']; intervalMs: number };
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
+  /** Node's own metrics (heap, event loop …) on the node's registry; false when the process has them already. */
+  processMetrics?: boolean;
   /** Webhook delivery: the SSRF policy and the senders; absent: the strict policy and the defaults. */
   webhooks?: WebhookDeliveryOptions;
   /** Where attachment bytes live (the core's store); absent: in the database. */
@@ -99,8 +102,13 @@ export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
  * Every service the engine runs on, built once from the node's options: the adapters (storage, bus, clock,
  * log), the settings, and the services made of them (the engine store, the provider choice).
  */
-export function engineLayer(options: EngineNodeOptions, settings: EngineSettingsShape) {
+export function engineLayer(
+  options: EngineNodeOptions,
+  settings: EngineSettingsShape,
+  metrics: Layer.Layer<EngineMetrics> = EngineMetrics.none,
+) {
   const adapters = Layer.mergeAll(
+    metrics,
     Layer.succeed(EngineStorage, EngineStorage.of({ db: options.db })),
     Layer.succeed(EngineBus, options.bus),
     Layer.succeed(EngineClock, options.clock),
@@ -155,6 +163,8 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     },
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
+    // Embedded, the node runs in the API's process, whose registry has the process's metrics.
+    processMetrics: config.nats.kind !== 'memory',
     ...(log ? { log } : {}),
   };
 }

@@ -18,6 +18,8 @@ export type Config = {
   requestTimeoutMs: number;
   /** The bearer token GET /metrics asks of a scraper; null: no /metrics. */
   metricsToken: string | null;
+  /** The port an engine process serves GET /metrics on; null: none. */
+  metricsPort: number | null;
   /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
   transactionTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
@@ -110,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...storageOf(e),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
+    metricsPort: e.METRICS_PORT ?? null,
     transactionTimeoutMs: e.DB_TRANSACTION_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

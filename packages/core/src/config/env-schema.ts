@@ -52,6 +52,8 @@ export const EnvSchema = z.object({
    * unset, there is no /metrics at all.
    */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** An engine process serves GET /metrics on this port (with METRICS_TOKEN as above when set); unset, none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /**
    * A database transaction open longer than this is rolled back and logged, so that one stuck piece of
    * work cannot hold locks (or, embedded, the only connection) for everyone else.

@@ -7,9 +7,12 @@ export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
  * handles) plus what each app adds to the registry. Every series carries the process's `role` (api or
  * engine), so one dashboard reads a fleet of both.
  */
-export function createMetricsRegistry(role: 'api' | 'engine'): Registry {
+export function createMetricsRegistry(
+  role: 'api' | 'engine',
+  options: { processMetrics?: boolean } = {},
+): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ role });
-  collectDefaultMetrics({ register: registry });
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   return registry;
 }

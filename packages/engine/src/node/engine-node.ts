@@ -1,7 +1,8 @@
-import type { Core, JobHandle } from '@verdict/core';
+import { type Core, createMetricsRegistry, type JobHandle, type Registry } from '@verdict/core';
 import { Context, Deferred, Effect, Layer, ManagedRuntime } from 'effect';
 import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
 import { type LogFn, logLine } from '../logging.ts';
+import { EngineMetrics } from '../metrics/engine-metrics.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
@@ -122,6 +123,8 @@ export type EngineNode = {
   simulated: boolean;
   /** How this node signs its leases. */
   nodeId: string;
+  /** Its debates and provider calls (and, unless embedded, its process's), for a scraper. */
+  metrics: Registry;
 };
 
 /**
@@ -130,11 +133,16 @@ export type EngineNode = {
  */
 export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const settings = settingsOf(options);
-  const runtime = ManagedRuntime.make(engineLayer(options, settings));
   const active = new Map<string, RunningDebate>();
+  // Node's own metrics are the process's: an embedded node shares its process with the API, which has them.
+  const metrics = createMetricsRegistry('engine', { processMetrics: options.processMetrics ?? true });
+  const runtime = ManagedRuntime.make(
+    engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots })),
+  );
   let running: { stopRequested: Deferred.Deferred<void>; done: Promise<void> } | null = null;
   return {
     active,
+    metrics,
     nodeId: settings.nodeId,
     simulated: runtime.runSync(ProviderChoice.useSync((choice) => choice.simulated)),
     start: () => {

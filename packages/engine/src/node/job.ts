@@ -4,6 +4,7 @@ import type { SnapshotFrom } from 'xstate';
 import { logLine } from '../logging.ts';
 import type { debateMachine } from '../machine/machine.ts';
 import { seatPanel } from '../machine/panel.ts';
+import { EngineMetrics } from '../metrics/engine-metrics.ts';
 import { type DebateProviders, ProviderChoice } from '../providers/provider-choice.ts';
 import { type Restoration, restorationFrom } from '../replay/replay.ts';
 import { type PersistedState, packState } from '../replay/snapshot.ts';
@@ -251,8 +252,10 @@ const restore = (job: ClaimedJob) =>
 const chooseProviders = (job: ClaimedJob) =>
   Effect.gen(function* () {
     const choice = yield* ProviderChoice;
+    const metrics = yield* EngineMetrics;
     const { storage } = yield* EngineSettings;
-    return yield* choice.providersFor(job.debate).pipe(retryThroughBlips(storage));
+    const chosen = yield* choice.providersFor(job.debate).pipe(retryThroughBlips(storage));
+    return 'unavailable' in chosen ? chosen : { ...chosen, provider: metrics.meter(chosen.provider) };
   });
 
 /** Phase: the actor starts, fresh or from where the restoration says; commands waiting for it are answered. */
@@ -271,8 +274,10 @@ const start = (
     const events = job.log as DurableLog;
     // Stopping while this debate was claimed or restored: hand it back rather than start it.
     if (Deferred.isDoneUnsafe(jobs.stopping)) return yield* Effect.fail(new Stopping());
-    if (restoration.resumption)
+    if (restoration.resumption) {
+      (yield* EngineMetrics).restored();
       yield* logLine('warn', `debate ${debate.id}: restored from its last snapshot`);
+    }
     const running = startDebate(
       {
         debateId: debate.id,
