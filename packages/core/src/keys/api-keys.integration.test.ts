@@ -88,6 +88,21 @@ describe.each(['postgres', 'pglite'] as const)('API keys on %s', (database) => {
     await timeUntil(other, raw, (principal) => principal === null);
   });
 
+  it('refuse a key at once on the process that revoked or changed it, without waiting to hear of it', async () => {
+    const { raw, userId, keyId } = await newKey(test.core);
+    const own = keysOn(test.core.db);
+    try {
+      await warm(own, raw);
+      await own.keys.update(userId, keyId, { config: { rateLimit: 3 } });
+      expect((await own.keys.authenticate(raw))?.config?.rateLimit).toBe(3);
+      await warm(own, raw);
+      await own.keys.revoke(userId, keyId);
+      expect(await own.keys.authenticate(raw)).toBeNull();
+    } finally {
+      await own.keys.close();
+    }
+  });
+
   it("answer a warm key's new plan, limit and config once they change", async () => {
     const { raw, userId, keyId } = await newKey(test.core);
     await warm(other, raw);

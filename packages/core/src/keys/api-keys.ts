@@ -130,6 +130,8 @@ export function createApiKeys(db: Database, clock: Clock) {
       if (patch.name !== undefined) key.name = patch.name;
       if (patch.config !== undefined) key.config = normalizeConfig(patch.config);
       await db.em().persist(key).flush();
+      // This process answers the key's next request as changed, without waiting for the notification.
+      cache.forgetUser(userId);
       return toDto(key);
     },
 
@@ -137,6 +139,9 @@ export function createApiKeys(db: Database, clock: Clock) {
       const key = await ownedActiveKey(userId, id);
       key.revokedAt = new Date(clock.now());
       await db.em().persist(key).flush();
+      // Refused at once on this process (the caller's next request may follow the answer immediately); the
+      // notification tells the other processes, within a second.
+      cache.forgetUser(userId);
     },
 
     /**
