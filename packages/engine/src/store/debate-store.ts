@@ -447,7 +447,9 @@ async function finishIn(
   const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
   // Independent of one another once the row is final: sent together, the transaction's connection runs them
   // back to back instead of waiting for this process between each (a busy node's event loop is slow to).
-  await Promise.all([
+  // All of them settle before the transaction ends, failed or not: a chain still running after the first
+  // failure (the credits' update after their read) would otherwise send its statement after the rollback.
+  await allSettledOrFirstFailure([
     outcome.status === 'completed' &&
       openPendingOutcome(em, {
         debateId: lease.debateId,
@@ -484,4 +486,10 @@ async function finishIn(
       : undefined,
   ]);
   return true;
+}
+
+/** Waits for every one of `work` to settle, then fails with the first failure if any failed. */
+async function allSettledOrFirstFailure(work: readonly unknown[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -207,4 +207,46 @@ describe('a retry and the engine finishing the same debate at the same moment', 
     expect(locked).toBe(2);
     await expect(retrying).rejects.toMatchObject({ code: 'DEBATE_NOT_FAILED' });
   });
+
+  it('leaves nothing of a final state it could not store: no statement of its transaction lands after the rollback', async () => {
+    const { debateId } = await accountWithDebate('refused');
+    const node = storeAsNode(engine.core, 'lock-order-refused');
+    const claim = await node.claim({ debateId, attempt: 1 });
+    if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    await node.markRunning(claim.lease);
+    const rowOf = async () =>
+      (
+        await rows<{ status: string; cost: unknown; completed_at: string | null }>(
+          'select status, cost, completed_at from debates where id = ?',
+          [debateId],
+        )
+      )[0];
+    const tables = ['outcomes', 'embedding_queue', 'webhook_outbox', 'debate_events'];
+    const counts = async () => {
+      const counted: Record<string, number> = {};
+      for (const table of tables) {
+        const [n] = await rows<{ n: number }>(`select count(*)::int as n from ${table} where debate_id = ?`, [
+          debateId,
+        ]);
+        counted[table] = Number(n?.n);
+      }
+      return counted;
+    };
+    const before = { row: await rowOf(), counts: await counts() };
+    // The webhook row, one of the statements sent together after the final update, is refused.
+    await rows(`create function refuse_webhook() returns trigger language plpgsql as $$
+      begin raise exception 'webhook row refused'; end $$`);
+    await rows(`create trigger refuse_webhook before insert on webhook_outbox for each row
+      when (new.debate_id = '${debateId}') execute function refuse_webhook()`);
+    try {
+      await expect(node.finish(claim.lease, completed)).rejects.toBeDefined();
+      // Let any straggler reach the database, were one sent after the transaction ended.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect({ row: await rowOf(), counts: await counts() }).toEqual(before);
+      expect(before.row?.status).toBe('running');
+    } finally {
+      await rows('drop trigger refuse_webhook on webhook_outbox');
+      await rows('drop function refuse_webhook()');
+    }
+  });
 });
