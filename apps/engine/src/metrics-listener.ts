@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { Registry } from '@verdict/core';
+import { type Registry, scraperHoldsToken } from '@verdict/core';
 
 /**
  * GET /metrics of an engine process, on a port of its own (the process serves nothing else). With a token,
@@ -10,7 +9,7 @@ export async function serveMetrics(
   registry: Registry,
   listen: { host: string; port: number; token: string | null },
 ): Promise<Server> {
-  const expected = listen.token === null ? null : Buffer.from(`Bearer ${listen.token}`);
+  const { token } = listen;
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
@@ -18,8 +17,7 @@ export async function serveMetrics(
       res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Only GET /metrics is served here' } }));
       return;
     }
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (expected && (given.length !== expected.length || !timingSafeEqual(given, expected))) {
+    if (token !== null && !scraperHoldsToken(req.headers.authorization, token)) {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({

@@ -97,6 +97,7 @@ export {
   Gauge,
   Histogram,
   type Registry,
+  scraperHoldsToken,
 } from './observability/metrics.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';

@@ -65,7 +65,10 @@ export type EngineNodeOptions = {
   scheduler?: { runDue: Scheduler['runDue']; intervalMs: number };
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */
   exclusive?: boolean;
-  /** Node's own metrics (heap, event loop …) on the node's registry; false when the process has them already. */
+  /**
+   * Node's own metrics (heap, event loop …) on the node's registry: asked for by an engine process of its
+   * own (optionsFromCore, distributed); off by default (in the API's process, tests and benches).
+   */
   processMetrics?: boolean;
   /** Webhook delivery: the SSRF policy and the senders; absent: the strict policy and the defaults. */
   webhooks?: WebhookDeliveryOptions;

@@ -1,6 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { AppError, type Config, createMetricsRegistry, Gauge, Histogram, type Registry } from '@verdict/core';
+import {
+  AppError,
+  type Config,
+  createMetricsRegistry,
+  Gauge,
+  Histogram,
+  type Registry,
+  scraperHoldsToken,
+} from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import { sendAppError } from './envelope.ts';
 
@@ -64,10 +71,8 @@ export function measureRequests(app: FastifyInstance) {
 export function serveMetrics(app: FastifyInstance, config: Config, registry: Registry) {
   const token = config.metricsToken;
   if (!token) return;
-  const expected = Buffer.from(`Bearer ${token}`);
   app.get('/metrics', async (request, reply) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!scraperHoldsToken(request.headers.authorization, token)) {
       return sendAppError(reply, new AppError('UNAUTHORIZED', 'A bearer token for the metrics is required'));
     }
     return reply.header('Content-Type', registry.contentType).send(await registry.metrics());

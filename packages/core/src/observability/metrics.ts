@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -15,4 +16,11 @@ export function createMetricsRegistry(
   registry.setDefaultLabels({ role });
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   return registry;
+}
+
+/** Whether a scraper's Authorization header is `Bearer <token>`, compared in constant time. */
+export function scraperHoldsToken(authorization: string | undefined, token: string): boolean {
+  const given = Buffer.from(authorization ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -134,8 +134,8 @@ export type EngineNode = {
 export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const settings = settingsOf(options);
   const active = new Map<string, RunningDebate>();
-  // Node's own metrics are the process's: an embedded node shares its process with the API, which has them.
-  const metrics = createMetricsRegistry('engine', { processMetrics: options.processMetrics ?? true });
+  // Node's own metrics are its process's, asked for by a process that runs only the node (optionsFromCore).
+  const metrics = createMetricsRegistry('engine', { processMetrics: options.processMetrics ?? false });
   const runtime = ManagedRuntime.make(
     engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots })),
   );
