@@ -7,9 +7,12 @@ import {
   loadConfig,
   lockDataDir,
   OperatorError,
+  onShutdownSignal,
+  withTimeout,
 } from '@verdict/core';
 import { createEmbedder, engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
+import { createLifecycle } from './http/lifecycle.ts';
 import { buildServer } from './http/server.ts';
 import { assertPortFree, portRefusal } from './startup/port-check.ts';
 import { readyLine } from './startup/ready-line.ts';
@@ -47,7 +50,8 @@ async function main() {
     // The question of GET /api/similar is embedded here, with the model the engine nodes embed debates with.
     embedder: createEmbedder(config.providers),
   });
-  const app = await buildServer({ core, logger });
+  const lifecycle = createLifecycle();
+  const app = await buildServer({ core, logger, lifecycle });
   const mode =
     config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
@@ -67,19 +71,32 @@ async function main() {
     logger.info('engine: in-process, on the SIMULATED debater model (no provider key configured)');
   }
 
+  // Closing the server ends the streams with a hint to reconnect and lets requests in flight finish
+  // (SHUTDOWN_GRACE_MS bounds both it and the embedded engine node's hand-back).
+  const { delayMs, graceMs } = config.shutdown;
   const stop = async () => {
     await app.close();
     await adminChannel?.close();
-    await engine?.stop();
+    if (engine) {
+      await withTimeout(engine.stop(), graceMs, 'stopping the engine node').catch((err) =>
+        logger.warn({ err }, 'the engine node did not stop in time; its debates resume at the next start'),
+      );
+    }
     await core.close();
   };
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onShutdownSignal(
+    async (signal) => {
+      lifecycle.drain();
+      logger.info(
+        { signal, delayMs, graceMs },
+        'draining: /ready answers 503; then streams are told to reconnect',
+      );
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await stop();
+      logger.info('stopped');
+    },
+    (err) => logger.error({ err }, 'shutdown failed'),
+  );
 
   try {
     await app.listen({

@@ -6,9 +6,11 @@ import {
   describeModels,
   loadConfig,
   OperatorError,
+  onShutdownSignal,
+  withTimeout,
 } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
-import { serveMetrics } from './metrics-listener.ts';
+import { serveOperatorEndpoints } from './operator-listener.ts';
 
 /**
  * Composition root of an engine node in distributed mode: PostgreSQL, NATS JetStream, the configured
@@ -42,15 +44,19 @@ async function main() {
   logger.info(describeEmbeddings(config.providers));
   const node = engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
   node.start();
-  const metrics =
+  let draining = false;
+  const operator =
     config.metricsPort === null
       ? null
-      : await serveMetrics(node.metrics, {
-          host: config.host,
-          port: config.metricsPort,
-          token: config.metricsToken,
-        });
-  if (metrics) logger.info({ port: config.metricsPort }, 'metrics served at /metrics');
+      : await serveOperatorEndpoints(
+          {
+            registry: node.metrics,
+            checkDatabase: core.checkDatabase,
+            checkReadiness: () => core.checkReadiness(draining),
+          },
+          { host: config.host, port: config.metricsPort, token: config.metricsToken },
+        );
+  if (operator) logger.info({ port: config.metricsPort }, 'serving /metrics, /health and /ready');
   logger.info(
     { slots: config.engine.slots },
     node.simulated
@@ -58,15 +64,25 @@ async function main() {
       : 'engine node started',
   );
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'engine node stopping; running debates go back to the queue');
-    metrics?.close();
-    await node.stop();
-    await core.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // The node stops pulling jobs, and each job hands its debate back from its last stored step, so another
+  // node resumes it at once. A hand-back that outlasts the grace is left to the node's presence: it ends
+  // with this process, and the others take its debates over then.
+  onShutdownSignal(
+    async (signal) => {
+      draining = true;
+      logger.info({ signal }, 'engine node stopping; running debates go back to the queue');
+      await withTimeout(node.stop(), config.shutdown.graceMs, 'handing the debates back').catch((err) =>
+        logger.warn(
+          { err },
+          'engine node: not every debate was handed back in time; other nodes take them over',
+        ),
+      );
+      operator?.close();
+      await core.close();
+      logger.info('engine node stopped');
+    },
+    (err) => logger.error({ err }, 'engine node: shutdown failed'),
+  );
 }
 
 try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReadinessChecks } from './health.ts';
 import { Plan } from './plans.ts';
 
 /**
@@ -150,6 +151,9 @@ export const ERROR_EXTRAS = {
   INSUFFICIENT_CREDITS: {
     required: count('Credits the debate costs'),
     balance: count('Credits the account has'),
+  },
+  SERVICE_UNAVAILABLE: {
+    checks: ReadinessChecks.optional().meta({ description: 'GET /ready only: what each check found' }),
   },
 } as const satisfies Partial<Record<ErrorCode, z.ZodRawShape>>;
 

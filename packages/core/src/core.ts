@@ -8,6 +8,7 @@ import { libraryServices } from './composition/library-services.ts';
 import type { Config } from './config/config.ts';
 import type { TransactionTimeout } from './db/transaction-guard.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
+import { checkReadiness } from './observability/readiness.ts';
 import type { Clock } from './shared/clock.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
 import type { Embedder } from './similar/embedder.ts';
@@ -70,6 +71,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     blobs: adapters.blobs,
     /** Readiness: resolves when the database answers within two seconds. */
     checkDatabase: () => db.ping(2000),
+    /** Whether this process should be sent work (GET /ready): database, bus, migrations, and `draining`. */
+    checkReadiness: (draining: boolean) => checkReadiness({ db, bus }, draining),
     ...accounts,
     ...debates,
     collections,

@@ -34,6 +34,7 @@ export type {
   KeyCourier,
   TransitionRecord,
 } from './bus/ports.ts';
+export { onShutdownSignal } from './composition/shutdown-signals.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore, type Services } from './core.ts';
 export { openServiceDatabase as openDatabase } from './database.ts';
@@ -99,6 +100,7 @@ export {
   type Registry,
   scraperHoldsToken,
 } from './observability/metrics.ts';
+export { READINESS_TIMEOUT_MS, type Readiness } from './observability/readiness.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
@@ -125,6 +127,7 @@ export type { ScheduleTables } from './scheduled-debates/tables.ts';
 export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';
+export { withTimeout } from './shared/with-timeout.ts';
 export {
   type EmbedFailure,
   type EmbedPass,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse } from './sse.ts';
+import { parseSse, reconnectingSse } from './sse.ts';
 
 /** A body delivered in the given chunks, as a network may split it. */
 const body = (...chunks: string[]) =>
@@ -41,5 +41,39 @@ describe('the SSE parser', () => {
 
   it('drops a message cut off before its blank line (the connection broke)', async () => {
     expect(await all(body('id: 1\ndata: {}\n\nid: 2\ndata: {"half'))).toHaveLength(1);
+  });
+
+  it('hears a retry in a block without data, the last thing a server that is shutting down sends', async () => {
+    const heard: number[] = [];
+    const messages = [];
+    for await (const message of parseSse(body('id: 3\ndata: {}\n\nretry: 750\n: shutting down\n\n'), (ms) =>
+      heard.push(ms),
+    )) {
+      messages.push(message);
+    }
+    expect(messages).toEqual([{ id: '3', event: 'message', data: '{}' }]);
+    expect(heard).toEqual([750]);
+  });
+});
+
+describe('the reconnecting stream', () => {
+  it("resumes after the server's retry hint, not its own back-off, from the last event id", async () => {
+    const connects: { lastEventId: string | null; at: number }[] = [];
+    const answers = ['id: 1\nevent: a\ndata: {}\n\nretry: 40\n\n', 'id: 2\nevent: last\ndata: {}\n\n'];
+    const connect = async (lastEventId: string | null) => {
+      connects.push({ lastEventId, at: performance.now() });
+      return new Response(body(answers[connects.length - 1] ?? ''), { status: 200 });
+    };
+    const events = [];
+    // A back-off of 10 s would time the test out: only the hint makes it reconnect at once.
+    const options = { backoff: { initialDelayMs: 10_000 } };
+    for await (const message of reconnectingSse(connect, (m) => m.event === 'last', options)) {
+      events.push(message.event);
+    }
+    expect(events).toEqual(['a', 'last']);
+    expect(connects.map((c) => c.lastEventId)).toEqual([null, '1']);
+    const waited = (connects[1]?.at ?? 0) - (connects[0]?.at ?? 0);
+    expect(waited).toBeGreaterThanOrEqual(35);
+    expect(waited).toBeLessThan(5_000);
   });
 });

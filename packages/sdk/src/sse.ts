@@ -4,9 +4,14 @@ import { VerdictError } from './errors.ts';
 /** One Server-Sent Events message. */
 export type SseMessage = { id: string | null; event: string; data: string };
 
-/** Splits an SSE body into messages, as the HTML standard's parser does (comments skipped, `data` joined). */
+/**
+ * Splits an SSE body into messages, as the HTML standard's parser does (comments skipped, `data` joined).
+ * A `retry:` takes effect when it is read, as the standard says, even in a block without data (what a
+ * server that is shutting down sends last): `onRetry` hears each.
+ */
 export async function* parseSse(
   body: ReadableStream<Uint8Array>,
+  onRetry?: (retryMs: number) => void,
 ): AsyncGenerator<SseMessage & { retry?: number }> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -47,7 +52,10 @@ export async function* parseSse(
         if (field === 'data') data.push(value);
         else if (field === 'event') event = value;
         else if (field === 'id' && !value.includes('\0')) id = value;
-        else if (field === 'retry' && /^\d+$/.test(value)) retry = Number(value);
+        else if (field === 'retry' && /^\d+$/.test(value)) {
+          retry = Number(value);
+          onRetry?.(retry);
+        }
       }
     }
   } finally {
@@ -95,8 +103,10 @@ export async function* reconnectingSse(
       if (response) {
         if (response.status === 204 || !response.body) return;
         try {
-          for await (const message of parseSse(response.body)) {
-            if (message.retry !== undefined) serverRetryMs = message.retry;
+          const heardRetry = (retryMs: number) => {
+            serverRetryMs = retryMs;
+          };
+          for await (const message of parseSse(response.body, heardRetry)) {
             if (message.id !== null) lastEventId = message.id;
             failures = 0;
             const { retry: _retry, ...plain } = message;

@@ -34,6 +34,8 @@ function sseReader(body: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
   const queue: SseEvent[] = [];
   const comments: string[] = [];
+  /** Each `retry:` the server sent, in ms. */
+  const retries: number[] = [];
   let buffer = '';
   let ended = false;
 
@@ -47,6 +49,7 @@ function sseReader(body: ReadableStream<Uint8Array>) {
       const colon = line.indexOf(':');
       const name = colon === -1 ? line : line.slice(0, colon);
       const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (name === 'retry') retries.push(Number(value));
       fields[name] = name === 'data' && fields.data !== undefined ? `${fields.data}\n${value}` : value;
     }
     if (fields.data === undefined) return;
@@ -68,6 +71,7 @@ function sseReader(body: ReadableStream<Uint8Array>) {
 
   return {
     comments,
+    retries,
     /** The next message, or null once the server has ended the stream. */
     next: async (): Promise<SseEvent | null> => {
       while (queue.length === 0 && !ended) await fill();
@@ -527,7 +531,7 @@ describe('debate streams (SSE)', () => {
       expect((await openStream(baseUrl, v1(id), { key: owner.key })).response.status).toBe(404);
     });
 
-    it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus', async () => {
+    it('sends keep-alive comments while idle; a hang-up and app.close() stop following the bus, the close with a retry hint', async () => {
       // Count the live bus subscriptions the process holds.
       let following = 0;
       const { events } = other.core.bus;
@@ -566,10 +570,16 @@ describe('debate streams (SSE)', () => {
       expect(following).toBe(1);
 
       const started = Date.now();
+      expect(stream.retries).toEqual([]);
       await app.close();
       await stream.ended(2000);
       expect(Date.now() - started).toBeLessThan(2000);
       expect(await stream.rest()).toEqual([]);
+      // The process is going away: the client is told to reconnect (elsewhere) within a second or two.
+      expect(stream.retries).toHaveLength(1);
+      expect(stream.retries[0]).toBeGreaterThanOrEqual(500);
+      expect(stream.retries[0]).toBeLessThan(1500);
+      expect(stream.comments.at(-1)).toBe('this server is shutting down; reconnect');
       expect(following).toBe(0);
       expect(other.core.debateEvents.following()).toEqual({ attempts: 0, followers: 0 });
     });

@@ -6,6 +6,7 @@ import { type Credentials, openStream } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
+import { reconnectHintMs } from './lifecycle.ts';
 import { nodeSseWriter, type SseWriter, sseMessage } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
@@ -37,13 +38,14 @@ export function registerDebateStreams(
 ) {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
-  const open = new Set<() => void>();
+  const open = new Set<StreamEnder>();
   let closing = false;
 
-  // preClose runs before the server stops accepting and destroys sockets: clients get a clean end.
+  // preClose runs before the server stops accepting and destroys sockets: each client gets a clean end and
+  // a `retry:` hint, and its EventSource resumes (Last-Event-ID) on a process that is not going away.
   app.addHook('preClose', async () => {
     closing = true;
-    for (const end of [...open]) end();
+    for (const end of [...open]) end(reconnectHintMs());
   });
 
   const route = (credentials: Credentials) => (req: FastifyRequest, reply: FastifyReply) =>
@@ -78,15 +80,18 @@ export function registerDebateStreams(
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
     const end = stream({ core, open, keepAliveMs }, req, nodeSseWriter(res), headers, prepared);
     // The client hung up (or the response ended): stop following and clear the timer.
-    res.once('close', end);
+    res.once('close', () => end());
   }
 }
+
+/** Ends a stream; with `reconnectInMs`, telling its client to come back then (a shutdown). */
+type StreamEnder = (reconnectInMs?: number) => void;
 
 /** What the open streams of the app share. */
 type StreamContext = {
   core: Services;
   /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
-  open: Set<() => void>;
+  open: Set<StreamEnder>;
   keepAliveMs: number;
 };
 
@@ -152,13 +157,14 @@ function stream(
   let keepAlive: NodeJS.Timeout | null = null;
   let ended = false;
 
-  const end = () => {
+  const end: StreamEnder = (reconnectInMs) => {
     if (ended) return;
     ended = true;
     open.delete(end);
     if (keepAlive) clearInterval(keepAlive);
     stopFollowing?.();
-    writer.close();
+    if (reconnectInMs === undefined) writer.close();
+    else writer.closeForReconnect(reconnectInMs);
   };
   /** Sends each event once and in order: the stored ones first, then the feed's. */
   const deliver = (event: StoredEvent) => {
@@ -195,7 +201,7 @@ function stream(
   }, keepAliveMs);
   core.debateEvents
     // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
-    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: end })
+    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: () => end() })
     .then((stop) => {
       // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
       if (ended) stop();

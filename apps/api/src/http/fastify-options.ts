@@ -21,7 +21,10 @@ export function fastifyOptions(
     // A hop count as a function: this overload of Fastify's options takes no number.
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
-    forceCloseConnections: true,
+    // Closing waits for requests in flight (bounded by SHUTDOWN_GRACE_MS: graceful-close.ts) and serves what
+    // arrives on their connections meanwhile, rather than cutting them or answering Fastify's own 503.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     // A path parameter of any length reaches its operation, whose input schema refuses it by name (400);
     // the router's default of 100 characters would refuse it as a bad path instead. Node's limit on the
     // request head bounds it anyway.

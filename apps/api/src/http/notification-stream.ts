@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { sendAppError, writeAppError } from './envelope.ts';
+import { reconnectHintMs } from './lifecycle.ts';
 import { nodeSseWriter } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
@@ -40,11 +41,12 @@ export function registerNotificationStream(
   options: NotificationStreamOptions = {},
 ) {
   const pingMs = options.pingMs ?? 30_000;
-  const open = new Set<() => void>();
+  const open = new Set<(reconnectInMs?: number) => void>();
   let closing = false;
+  // A shutdown ends each stream with a `retry:` hint: the client resumes on a process that stays.
   app.addHook('preClose', async () => {
     closing = true;
-    for (const end of [...open]) end();
+    for (const end of [...open]) end(reconnectHintMs());
   });
 
   app.get('/api/notifications/stream', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -72,16 +74,17 @@ export function registerNotificationStream(
     let stopFollowing: (() => void) | null = null;
     let ended = false;
     const ping = setInterval(() => writer.send(null, 'ping', ''), pingMs);
-    const end = () => {
+    const end = (reconnectInMs?: number) => {
       if (ended) return;
       ended = true;
       open.delete(end);
       clearInterval(ping);
       stopFollowing?.();
-      writer.close();
+      if (reconnectInMs === undefined) writer.close();
+      else writer.closeForReconnect(reconnectInMs);
     };
     open.add(end);
-    res.once('close', end);
+    res.once('close', () => end());
 
     /** The last notification sent (or where the stream starts); what is read next comes after it. */
     let mark: NotificationMark | null = null;

@@ -20,7 +20,9 @@ import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, sendAppError } from './envelope.ts';
 import { fastifyOptions } from './fastify-options.ts';
+import { closeWithinGrace } from './graceful-close.ts';
 import { registerHealth } from './health.ts';
+import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { measureRequests, serveMetrics } from './metrics.ts';
 import { registerNotificationStream } from './notification-stream.ts';
 import { noteRequestFailure } from './request-log.ts';
@@ -38,6 +40,8 @@ export type ServerOptions = {
   logger?: FastifyServerOptions['loggerInstance'];
   /** Tests pass a router of their own to exercise the shared mechanisms (deprecation …). */
   router?: AppRouter | OpenApiRouter;
+  /** Serving or draining (GET /ready); the composition root drains it on SIGTERM. Default: always serving. */
+  lifecycle?: Lifecycle;
   /** The notification stream's ping interval (the spec's 30 s); tests shorten it. */
   notificationPingMs?: number;
   /**
@@ -52,6 +56,7 @@ export async function buildServer({
   core: services,
   logger,
   router = appRouter,
+  lifecycle = createLifecycle(),
   notificationPingMs,
   countUsage = true,
 }: ServerOptions): Promise<FastifyInstance> {
@@ -62,6 +67,7 @@ export async function buildServer({
     reply.header('X-Request-Id', request.id);
   });
   const metrics = measureRequests(app);
+  closeWithinGrace(app, config.shutdown.graceMs);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);
@@ -100,7 +106,7 @@ export async function buildServer({
   const webConsole = registerConsole(app, core);
   if (!webConsole.served) registerEntryPoints(app);
   registerDocs(app);
-  registerHealth(app, core);
+  registerHealth(app, core, lifecycle);
   serveMetrics(app, config, metrics);
   registerDebateStreams(app, core);
   registerNotificationStream(app, core, notificationPingMs ? { pingMs: notificationPingMs } : {});

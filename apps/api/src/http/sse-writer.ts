@@ -19,6 +19,11 @@ export type SseWriter = {
   comment: (text: string) => void;
   /** Ends the stream cleanly; idempotent. */
   close: () => void;
+  /**
+   * Ends the stream telling the client to reconnect in `retryMs` (the SSE `retry:` field, which EventSource
+   * obeys): what a process that is shutting down says to its streams. Idempotent, like close.
+   */
+  closeForReconnect: (retryMs: number) => void;
   readonly closed: boolean;
 };
 
@@ -74,6 +79,13 @@ export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFER
       if (closed) return;
       closed = true;
       if (!res.writableEnded && !res.destroyed) res.end();
+    },
+    closeForReconnect: (retryMs) => {
+      if (closed) return;
+      closed = true;
+      if (!res.writableEnded && !res.destroyed) {
+        res.end(`retry: ${Math.max(0, Math.round(retryMs))}\n: this server is shutting down; reconnect\n\n`);
+      }
     },
     get closed() {
       return closed || res.writableEnded || res.destroyed;

@@ -45,7 +45,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */
 export const tagOf = (path: string) =>
-  path.startsWith('/v1/') ? 'v1' : path === '/health' ? 'health' : (path.split('/')[2] ?? 'api');
+  path.startsWith('/v1/')
+    ? 'v1'
+    : path === '/health' || path === '/ready'
+      ? 'health'
+      : (path.split('/')[2] ?? 'api');
 
 const EXTENSION_NOTE = '**Extension**: not named by the interface specification.';
 

@@ -1,4 +1,4 @@
-import { Health, StreamEventData } from '@verdict/contracts';
+import { Health, Readiness, StreamEventData } from '@verdict/contracts';
 import { z } from 'zod';
 import { createSchema } from 'zod-openapi';
 import { attachmentPaths } from './attachment-operations.ts';
@@ -301,9 +301,15 @@ function stripeWebhookOperation() {
 /** Routes served by plain Fastify handlers, described by hand: health and the two debate streams. */
 export function plainRoutePaths() {
   const health = createSchema(Health.meta({ id: 'Health' }), { io: 'output' });
+  const readiness = createSchema(Readiness.meta({ id: 'Readiness' }), { io: 'output' });
   const attachments = attachmentPaths();
   return {
-    schemas: { ...health.components, ...streamMessageSchemas(), ...attachments.schemas },
+    schemas: {
+      ...health.components,
+      ...readiness.components,
+      ...streamMessageSchemas(),
+      ...attachments.schemas,
+    },
     paths: {
       '/health': {
         get: {
@@ -320,6 +326,36 @@ export function plainRoutePaths() {
             ...errorResponses(
               new Map([
                 ['SERVICE_UNAVAILABLE', 'The database does not answer'],
+                ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'],
+              ]),
+              [],
+            ),
+          },
+        },
+      },
+      '/ready': {
+        get: {
+          operationId: 'ready',
+          summary: 'Readiness for a load balancer: database, bus, migrations, and not shutting down',
+          description:
+            'Whether to send this process work. Unlike /health it also asks the bus and the schema, and it ' +
+            'answers 503 from the moment the process receives SIGTERM (SHUTDOWN_DELAY_MS), while what it has ' +
+            'in flight finishes. The 503 carries every check in `error.checks`.',
+          tags: ['health'],
+          security: [],
+          'x-extension': true,
+          responses: {
+            '200': {
+              description: 'Every check passed',
+              headers: headerRefs([]),
+              content: { 'application/json': { schema: readiness.schema } },
+            },
+            ...errorResponses(
+              new Map([
+                [
+                  'SERVICE_UNAVAILABLE',
+                  'A check failed, or the process is shutting down (error.checks says which)',
+                ],
                 ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'],
               ]),
               [],

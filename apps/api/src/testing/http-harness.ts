@@ -56,6 +56,8 @@ export type StartOptions = {
   /** The server's logger (tests that read log lines pass one); silent by default. */
   logger?: ServerOptions['logger'];
   notificationPingMs?: number;
+  /** Serving or draining, for tests of GET /ready and shutdown; default always serving. */
+  lifecycle?: ServerOptions['lifecycle'];
 };
 
 /**
@@ -74,6 +76,7 @@ export async function startServer(options: StartOptions = {}): Promise<Harness> 
     ...(options.router ? { router: options.router } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.notificationPingMs ? { notificationPingMs: options.notificationPingMs } : {}),
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -24,6 +24,7 @@ export function memoryBus(): Bus {
     commands,
     keys: memoryKeyCourier(),
     notifications: memoryNotificationChannel(),
+    ping: async () => {},
     close: async () => jobs.close(),
   };
 }

@@ -18,6 +18,7 @@ import {
   TimeoutError,
 } from '@nats-io/transport-node';
 import { type DebateEvent, type Notification, subjects } from '@verdict/contracts';
+import { withTimeout } from '../shared/with-timeout.ts';
 import {
   type Bus,
   COMMAND_TIMEOUT_MS,
@@ -100,6 +101,8 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     commands: natsCommandBus(nc, names.commandSubject, onTrouble),
     keys: natsKeyCourier(nc, names.keysSubject, onTrouble),
     notifications: natsNotificationChannel(nc, names.notificationSubject, onTrouble),
+    // A PING answered by the server; while the client is reconnecting it waits, and the timeout says no.
+    ping: (timeoutMs) => withTimeout(nc.flush(), timeoutMs, 'NATS ping'),
     deleteStreams: async () => {
       await jsm.streams.delete(names.events);
       await jsm.streams.delete(names.jobs);

@@ -95,6 +95,8 @@ export type Bus = {
   commands: CommandBus;
   keys: KeyCourier;
   notifications: NotificationChannel;
+  /** Resolves when the bus answers a round trip within the timeout (readiness); in-process, at once. */
+  ping: (timeoutMs: number) => Promise<void>;
   close: () => Promise<void>;
 };
 

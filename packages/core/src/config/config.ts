@@ -18,8 +18,10 @@ export type Config = {
   requestTimeoutMs: number;
   /** The bearer token GET /metrics asks of a scraper; null: no /metrics. */
   metricsToken: string | null;
-  /** The port an engine process serves GET /metrics on; null: none. */
+  /** The port an engine process serves GET /metrics, /health and /ready on; null: none. */
   metricsPort: number | null;
+  /** SIGTERM: how long /ready says draining before the listener closes, and how long what runs may finish. */
+  shutdown: { delayMs: number; graceMs: number };
   /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
   transactionTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
@@ -113,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,
+    shutdown: { delayMs: e.SHUTDOWN_DELAY_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     transactionTimeoutMs: e.DB_TRANSACTION_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -55,6 +55,16 @@ export const EnvSchema = z.object({
   /** An engine process serves GET /metrics on this port (with METRICS_TOKEN as above when set); unset, none. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /**
+   * After SIGTERM, how long a process answers GET /ready with 503 (draining) before it stops taking
+   * connections: the time a load balancer needs to see it and route elsewhere. 0 (default): at once.
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /**
+   * After SIGTERM, how long requests in flight (and an engine node's jobs handing their debates back) may
+   * take before the process closes what is left and exits.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /**
    * A database transaction open longer than this is rolled back and logged, so that one stuck piece of
    * work cannot hold locks (or, embedded, the only connection) for everyone else.
    */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { type DataDirLock, type LockRole, lockDataDir } from '../embedded/data-dir-lock.ts';
+import { withTimeout } from '../shared/with-timeout.ts';
 import { query } from './kysely.ts';
 import type { Listen } from './listener.ts';
 import { migrations } from './migrations/index.ts';
@@ -27,6 +28,11 @@ export type Database = {
   execute: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping: (timeoutMs?: number) => Promise<void>;
+  /**
+   * The migrations this version of the code has that the database has not applied, asked within the
+   * timeout: readiness reports a database restored from an older backup, or migrated by nothing yet.
+   */
+  pendingMigrations: (timeoutMs?: number) => Promise<string[]>;
   /** Hears the notifications sent on `channel` (NOTIFY, from any process on this database). */
   listen: Listen;
   /**
@@ -101,6 +107,8 @@ export async function openDatabase(
     ping: async (timeoutMs = 2000) => {
       await withTimeout(execute('select 1'), timeoutMs, 'database ping');
     },
+    pendingMigrations: (timeoutMs = 2000) =>
+      withTimeout(unappliedMigrations(orm), timeoutMs, 'database migrations check'),
     close: async () => {
       await orm.close(true);
       await release?.();
@@ -136,14 +144,19 @@ async function migrate(orm: { em: EntityManager; migrator: { up: () => Promise<u
  */
 async function allMigrationsApplied(orm: { em: EntityManager }) {
   try {
-    const rows: { name: string }[] = await orm.em
-      .getConnection()
-      .execute('select name from mikro_orm_migrations');
-    const applied = new Set(rows.map((row) => row.name));
-    return migrations.every((migration) => applied.has(migration.name));
+    return (await unappliedMigrations(orm)).length === 0;
   } catch {
     return false;
   }
+}
+
+/** This version's migrations missing from the database's record of those applied. */
+async function unappliedMigrations(orm: { em: EntityManager }): Promise<string[]> {
+  const rows: { name: string }[] = await orm.em
+    .getConnection()
+    .execute('select name from mikro_orm_migrations');
+  const applied = new Set(rows.map((row) => row.name));
+  return migrations.filter((migration) => !applied.has(migration.name)).map((migration) => migration.name);
 }
 
 async function openPostgres(
@@ -234,17 +247,5 @@ async function openEmbedded(
   } catch (err) {
     await lock.release();
     throw err;
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

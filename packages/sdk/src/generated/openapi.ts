@@ -1685,6 +1685,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for a load balancer: database, bus, migrations, and not shutting down
+         * @description Whether to send this process work. Unlike /health it also asks the bus and the schema, and it answers 503 from the moment the process receives SIGTERM (SHUTDOWN_DELAY_MS), while what it has in flight finishes. The 503 carries every check in `error.checks`.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/verdicts/{id}/stream": {
         parameters: {
             query?: never;
@@ -2955,6 +2975,27 @@ export interface components {
                 [key: string]: "ok";
             };
         };
+        Readiness: {
+            /** @constant */
+            status: "ready";
+            checks: components["schemas"]["ReadinessChecks"];
+        };
+        ReadinessChecks: {
+            /** @enum {string} */
+            database: "ok" | "unavailable";
+            /**
+             * @description NATS, or the in-process bus of embedded mode
+             * @enum {string}
+             */
+            bus: "ok" | "unavailable";
+            /**
+             * @description pending: this version has migrations the database lacks; unknown: the database did not answer
+             * @enum {string}
+             */
+            migrations: "ok" | "pending" | "unknown";
+            /** @description The process is shutting down: send it nothing new */
+            draining: boolean;
+        };
         /** @description The `debate.started` message of a debate stream */
         DebateStartedEvent: {
             /** @description The event seq (SSE `id:`) */
@@ -3487,6 +3528,8 @@ export interface components {
                 code: "SERVICE_UNAVAILABLE";
                 /** @description For people; may change between releases */
                 message: string;
+                /** @description GET /ready only: what each check found */
+                checks?: components["schemas"]["ReadinessChecks"];
             };
         };
         /** @description Pricing not configured on the server */
@@ -16688,6 +16731,51 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: The database does not answer */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check passed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: A check failed, or the process is shutting down (error.checks says which) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
