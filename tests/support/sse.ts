@@ -13,14 +13,22 @@ export async function readSse(
     timeoutMs?: number;
     onMessage?: (message: SseMessage) => Promise<void> | void;
   } = {},
-): Promise<{ status: number; headers: Headers; messages: SseMessage[]; closedByServer: boolean }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  messages: SseMessage[];
+  closedByServer: boolean;
+  /** Each `retry:` the server sent, in ms (a server that is shutting down sends one last). */
+  retries: number[];
+}> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 30_000);
   const res = await fetch(url, { headers, signal: controller.signal });
   const messages: SseMessage[] = [];
+  const retries: number[] = [];
   if (!res.body || res.status !== 200) {
     clearTimeout(timer);
-    return { status: res.status, headers: res.headers, messages, closedByServer: true };
+    return { status: res.status, headers: res.headers, messages, closedByServer: true, retries };
   }
   const decoder = new TextDecoder();
   let buffer = '';
@@ -39,6 +47,7 @@ export async function readSse(
             .filter((line) => line && !line.startsWith(':'))
             .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
         );
+        if (fields.retry !== undefined) retries.push(Number(fields.retry));
         if (fields.data === undefined) continue;
         const message = {
           id: Number(fields.id),
@@ -49,7 +58,7 @@ export async function readSse(
         await options.onMessage?.(message);
         if (options.stopAfter && messages.length >= options.stopAfter) {
           controller.abort();
-          return { status: res.status, headers: res.headers, messages, closedByServer: false };
+          return { status: res.status, headers: res.headers, messages, closedByServer: false, retries };
         }
       }
     }
@@ -63,5 +72,5 @@ export async function readSse(
   } finally {
     clearTimeout(timer);
   }
-  return { status: res.status, headers: res.headers, messages, closedByServer };
+  return { status: res.status, headers: res.headers, messages, closedByServer, retries };
 }
