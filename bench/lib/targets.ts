@@ -100,6 +100,14 @@ export const TARGETS: {
     boundBy:
       "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
   },
+  {
+    name: 'metrics.cost.api_cpu_ratio',
+    target: 1.02,
+    better: 'lower',
+    what: 'API CPU per request, metrics on (scraped every second) / off',
+    boundBy:
+      "the onResponse hook's histogram observation (a label lookup and a bucket search per request) and the scrapes' serialization",
+  },
 ];
 
 /** Each target with this run's figure and whether it is met; a figure whose suite did not run says so. */

@@ -43,8 +43,9 @@ let app: FastifyInstance;
 let ready: { key: string; userId: string };
 try {
   const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
-  // The account's own limit (an operator setting); its key inherits it.
-  await core.accounts.setRateLimit(user.id, 100_000);
+  // The account's own limit (an operator setting); its key inherits it. High enough that no run of passes
+  // on one server spends it within a minute, whatever the machine's speed: the limit is checked, never hit.
+  await core.accounts.setRateLimit(user.id, 100_000_000);
   const key = await core.apiKeys.create(user.id, 'bench', null);
   app = await buildServer({ core, countUsage: process.env.BENCH_USAGE_COUNTING !== 'off' });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);

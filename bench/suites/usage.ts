@@ -1,15 +1,10 @@
-import { expectOk, type RunningApi, startApiServer } from '../lib/api-servers.ts';
-import { describeLoad, type LoadOptions, type LoadResult } from '../lib/load.ts';
-import { type CpuSplit, measureWithCpu, perRequestUs } from '../lib/measure-cpu.ts';
+import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
+import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
 /** Measured passes per server, alternating (ABBA…), so a busy moment of the shared machine hits both alike. */
 const PASSES = 3;
-
-type Pass = { load: LoadResult; cpu: CpuSplit };
-
-const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 /**
  * The price of per-key usage counting on GET /v1/me: two API servers of the same build, in distributed mode
@@ -18,8 +13,7 @@ const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / value
  * and API CPU per request (averaged over the passes), and the differences.
  */
 async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
-  const servers: Record<'on' | 'off', RunningApi | undefined> = { on: undefined, off: undefined };
-  const passes: Record<'on' | 'off', Pass[]> = { on: [], off: [] };
+  const servers: Partial<Record<'on' | 'off', RunningApi>> = {};
   try {
     servers.on = await startApiServer({ mode: 'postgres', databaseUrl: settings.databaseUrl });
     servers.off = await startApiServer({
@@ -27,41 +21,19 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       databaseUrl: settings.databaseUrl,
       countUsage: false,
     });
-    let options: LoadOptions | undefined;
-    for (let pass = 1; pass <= PASSES; pass++) {
-      // Off first on odd passes, on first on even ones: neither always runs after the other.
-      for (const counting of pass % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        const api = servers[counting];
-        if (!api) throw new Error('server missing');
-        options = {
-          url: `${api.baseUrl}/v1/me`,
-          headers: api.authHeaders,
-          connections: settings.connections,
-          durationS: settings.durationS,
-          warmupS: settings.warmupS,
-        };
-        await expectOk(options.url, options.headers);
-        log(`pass ${pass}: GET /v1/me with usage counting ${counting}`);
-        passes[counting].push(await measureWithCpu(options, api.pid));
-      }
-    }
-    await checkCounted(servers.on, servers.off);
-    if (!options) return [];
-    const measured = options;
-    const figures = (counting: 'on' | 'off') => ({
-      rps: mean(passes[counting].map((p) => p.load.rps)),
-      p50: mean(passes[counting].map((p) => p.load.p50Ms)),
-      p99: mean(passes[counting].map((p) => p.load.p99Ms)),
-      cpuUs: mean(passes[counting].map((p) => perRequestUs(p.cpu.server, p.load))),
+    const figures = await measureAlternating({ on: servers.on, off: servers.off }, ['off', 'on'], {
+      settings,
+      path: '/v1/me',
+      passes: PASSES,
+      log: (message) => log(`${message} usage counting`),
     });
-    const on = figures('on');
-    const off = figures('off');
+    await checkCounted(servers.on, servers.off);
+    const { on, off } = figures;
     const detail = (counting: 'on' | 'off') =>
       `GET /v1/me, distributed mode (PostgreSQL, database rate-limit counters), usage counting ${counting}; ` +
       `mean of ${PASSES} passes alternating with the other server (req/s of each: ` +
-      `${passes[counting].map((p) => Math.round(p.load.rps)).join(', ')}); first pass: ` +
-      describeLoad(measured, passes[counting][0]?.load as LoadResult);
-    const rows = (counting: 'on' | 'off', f: typeof on): BenchResult[] => [
+      `${figures[counting].passRps.join(', ')}); first pass: ${figures[counting].firstPass}`;
+    const rows = (counting: 'on' | 'off', f: VariantFigures): BenchResult[] => [
       {
         name: `usage.me_counting_${counting}.rps`,
         value: round(f.rps, 0),
@@ -71,14 +43,14 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       },
       {
         name: `usage.me_counting_${counting}.p50_ms`,
-        value: round(f.p50),
+        value: round(f.p50Ms),
         unit: 'ms',
         better: 'lower',
         detail: detail(counting),
       },
       {
         name: `usage.me_counting_${counting}.p99_ms`,
-        value: round(f.p99),
+        value: round(f.p99Ms),
         unit: 'ms',
         better: 'lower',
         detail: detail(counting),

@@ -52,10 +52,12 @@ export function apiMetrics() {
 
 /**
  * Measures every request: added before the plugins that register routes, whose contexts inherit only the
- * hooks added before them. Returns the registry `serveMetrics` serves.
+ * hooks added before them. Returns the registry `serveMetrics` serves. Without METRICS_TOKEN nothing can
+ * read the figures, so requests are not measured at all (`enabled` false).
  */
-export function measureRequests(app: FastifyInstance) {
+export function measureRequests(app: FastifyInstance, enabled: boolean) {
   const { registry, observeRequest } = apiMetrics();
+  if (!enabled) return registry;
   app.addHook('onResponse', async (request, reply) => {
     // A path no route took is counted under one label, so a scan of random paths cannot grow the series.
     const route = request.routeOptions.url ?? 'unmatched';

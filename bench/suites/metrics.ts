@@ -1,0 +1,129 @@
+import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
+import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
+import { type BenchResult, round } from '../lib/results.ts';
+import type { Suite, SuiteContext } from '../lib/suite.ts';
+
+/** Measured passes per server, alternating. */
+const PASSES = 4;
+/** The scraper asks this often during the "on" passes: fifteen times Prometheus's usual 15 s, to be harsh. */
+const SCRAPE_EVERY_MS = 1000;
+const TOKEN = 'bench-metrics-token-0123456789';
+
+/**
+ * What the metrics cost the API: two servers of the same build in distributed mode, one without
+ * METRICS_TOKEN (requests are not measured and there is no /metrics) and one with it, scraped every second
+ * while it is loaded; GET /v1/me on each in alternation. The figures are the ratios of req/s and of API CPU
+ * per request, on to off (issue: the metrics cost under 2 % of the API's throughput).
+ */
+async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
+  const servers: Partial<Record<'off' | 'on', RunningApi>> = {};
+  try {
+    servers.off = await startApiServer({ mode: 'postgres', databaseUrl: settings.databaseUrl });
+    servers.on = await startApiServer({
+      mode: 'postgres',
+      databaseUrl: settings.databaseUrl,
+      env: { METRICS_TOKEN: TOKEN },
+    });
+    const scrapes = { count: 0 };
+    const figures = await measureAlternating({ off: servers.off, on: servers.on }, ['off', 'on'], {
+      settings,
+      path: '/v1/me',
+      passes: PASSES,
+      log,
+      during: (variant, api) => (variant === 'on' ? scrapeEvery(api, scrapes) : async () => {}),
+    });
+    await checkMeasured(servers.off, servers.on);
+    return rows(figures, scrapes.count);
+  } finally {
+    await servers.off?.stop();
+    await servers.on?.stop();
+  }
+}
+
+/** Scrapes /metrics every SCRAPE_EVERY_MS until stopped, as Prometheus would (one scrape at a time). */
+function scrapeEvery(api: RunningApi, scrapes: { count: number }) {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const res = await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      await res.text();
+      if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+      scrapes.count++;
+      await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+  };
+}
+
+/** The figures are only worth something if one server measured its requests and the other had nothing to. */
+async function checkMeasured(off: RunningApi, on: RunningApi) {
+  const offScrape = await fetch(`${off.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  if (offScrape.status !== 404)
+    throw new Error(`the server without METRICS_TOKEN served /metrics (${offScrape.status})`);
+  const text = await (
+    await fetch(`${on.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).text();
+  const counted = /verdict_http_request_duration_seconds_count\{[^}]*route="\/v1\/me"[^}]*\} (\d+)/.exec(
+    text,
+  );
+  if (!counted || Number(counted[1]) === 0)
+    throw new Error('the server with METRICS_TOKEN did not count GET /v1/me');
+}
+
+function rows(figures: Record<'off' | 'on', VariantFigures>, scrapes: number): BenchResult[] {
+  const { off, on } = figures;
+  const detail = (variant: 'off' | 'on') =>
+    `GET /v1/me, distributed mode, ${variant === 'on' ? `METRICS_TOKEN set, scraped every ${SCRAPE_EVERY_MS} ms` : 'no METRICS_TOKEN'}; ` +
+    `mean of ${PASSES} passes alternating with the other server (req/s: ${figures[variant].passRps.join(', ')}); first pass: ${figures[variant].firstPass}`;
+  const variantRows = (variant: 'off' | 'on'): BenchResult[] => [
+    {
+      name: `metrics.me_${variant}.rps`,
+      value: round(figures[variant].rps, 0),
+      unit: 'req/s',
+      better: 'higher',
+      detail: detail(variant),
+    },
+    {
+      name: `metrics.me_${variant}.p99_ms`,
+      value: round(figures[variant].p99Ms),
+      unit: 'ms',
+      better: 'lower',
+      detail: detail(variant),
+    },
+    {
+      name: `metrics.me_${variant}.api_cpu_us_per_req`,
+      value: round(figures[variant].cpuUs, 0),
+      unit: 'µs',
+      better: 'lower',
+      detail: detail(variant),
+    },
+  ];
+  return [
+    ...variantRows('off'),
+    ...variantRows('on'),
+    {
+      name: 'metrics.cost.rps_ratio',
+      value: round(on.rps / off.rps, 3),
+      unit: 'x',
+      better: 'higher',
+      detail: `req/s with metrics / without: ${Math.round(on.rps)} / ${Math.round(off.rps)}; ${scrapes} scrapes`,
+    },
+    {
+      name: 'metrics.cost.api_cpu_ratio',
+      value: round(on.cpuUs / off.cpuUs, 3),
+      unit: 'x',
+      better: 'lower',
+      detail: `API CPU per request with metrics / without: ${on.cpuUs.toFixed(1)} / ${off.cpuUs.toFixed(1)} µs, the scrapes included`,
+    },
+  ];
+}
+
+export const suite: Suite = {
+  description:
+    'GET /v1/me with the metrics off and on (METRICS_TOKEN, scraped), same run (opt-in: npm run bench -- metrics)',
+  optIn: true,
+  run,
+};
