@@ -8,6 +8,7 @@ import { libraryServices } from './composition/library-services.ts';
 import type { Config } from './config/config.ts';
 import type { TransactionTimeout } from './db/transaction-guard.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
+import { cachedRead, debatesByStatus } from './observability/scrape-reads.ts';
 import type { Clock } from './shared/clock.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
 import type { Embedder } from './similar/embedder.ts';
@@ -70,6 +71,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     blobs: adapters.blobs,
     /** Readiness: resolves when the database answers within two seconds. */
     checkDatabase: () => db.ping(2000),
+    /** Debates by status for a scraper: one grouped count, shared by the scrapes of the next five seconds. */
+    debatesByStatus: cachedRead(() => debatesByStatus(db), 5_000),
     ...accounts,
     ...debates,
     collections,

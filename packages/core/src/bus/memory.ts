@@ -56,7 +56,7 @@ function memoryEventBus(): EventBus {
 }
 
 function memoryJobQueue(): JobQueue & { close: () => void } {
-  const waiting: { job: DebateJob; redelivered: boolean }[] = [];
+  const waiting: { job: DebateJob; redelivered: boolean; enqueuedAt: number }[] = [];
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
@@ -64,7 +64,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
   let closed = false;
   return {
     enqueue: async (job) => {
-      waiting.push({ job, redelivered: false });
+      waiting.push({ job, redelivered: false, enqueuedAt: Date.now() });
       wake();
     },
     waiting: async () => waiting.length,
@@ -84,10 +84,11 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             continue;
           }
           let settled = false;
-          const { job } = next;
+          const { job, enqueuedAt } = next;
           const jobHandle: JobHandle = {
             job,
             redelivered: next.redelivered,
+            enqueuedAt,
             heartbeat: () => {},
             ack: async () => {
               settled = true;
@@ -95,7 +96,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             retry: (delayMs) => {
               settled = true;
               setTimeout(() => {
-                waiting.push({ job, redelivered: true });
+                waiting.push({ job, redelivered: true, enqueuedAt });
                 wake();
               }, delayMs).unref();
             },
