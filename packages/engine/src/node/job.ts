@@ -116,6 +116,7 @@ const claimAndRun = (handle: JobHandle) =>
       case 'held':
         return { _tag: 'HeldElsewhere', remainingMs: claim.remainingMs } satisfies JobEnding;
       case 'claimed':
+        (yield* EngineMetrics).claimed(handle, claim.takenFrom);
         return yield* countedIfInterrupted(yield* runClaimed(handle, claim.debate, claim.lease));
     }
   });

@@ -23,18 +23,22 @@ export type BackgroundWorker<E, R> = {
   readonly gate?: Effect.Effect<void>;
 };
 
-/** Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the process. */
+/**
+ * Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the node,
+ * served with its others (metrics/effect-bridge.ts). Rows handled are each worker's processed count: the
+ * embeddings made, the attachments extracted, the outbox rows fanned out, the webhooks sent …
+ */
 export const workerMetrics = {
-  passes: Metric.counter('engine_worker_passes', {
-    description: 'Background worker passes run',
+  passes: Metric.counter('verdict_engine_worker_passes_total', {
+    description: 'Background worker passes that ran to the end, by worker',
     incremental: true,
   }),
-  handled: Metric.counter('engine_worker_rows_handled', {
-    description: 'Rows background workers handled',
+  handled: Metric.counter('verdict_engine_worker_rows_handled_total', {
+    description: 'Rows background workers handled (embeddings made, attachments extracted, ...), by worker',
     incremental: true,
   }),
-  failures: Metric.counter('engine_worker_pass_failures', {
-    description: 'Background worker passes that failed after their retries',
+  failures: Metric.counter('verdict_engine_worker_pass_failures_total', {
+    description: 'Background worker passes that still failed after their retries, by worker',
     incremental: true,
   }),
 };
