@@ -61,7 +61,7 @@ export async function buildServer({
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  const metrics = measureRequests(app);
+  const metrics = measureRequests(app, core);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);
