@@ -13,12 +13,13 @@ import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
-import { schedulerWorker } from '../workers/scheduler-worker.ts';
+import { scheduledRunSeries, schedulerWorker } from '../workers/scheduler-worker.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
+import { finishedSeries } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 /**
@@ -65,6 +66,7 @@ export const runNode = (
       const bus = yield* EngineBus;
       const probe = yield* EngineProbe;
       yield* holdPresence;
+      yield* finishedSeries;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
       yield* superviseWorker(attachmentWorker(extras.blobs));
@@ -75,8 +77,10 @@ export const runNode = (
       // cannot, the debates queued for embedding are dropped once they have waited too long.
       if (embedder) yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
       else yield* superviseWorker(embeddingBacklogWorker());
-      if (extras.scheduler)
+      if (extras.scheduler) {
+        yield* scheduledRunSeries;
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
+      }
       yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (settings.exclusive) {
         yield* Effect.forkScoped(

@@ -28,7 +28,9 @@ export const scheduledRuns = Metric.counter('verdict_scheduler_runs_total', {
   incremental: true,
 });
 
-const countRun = (outcome: 'created' | 'refused' | 'failed', n = 1) =>
+const RUN_OUTCOMES = ['created', 'refused', 'failed'] as const;
+
+const countRun = (outcome: (typeof RUN_OUTCOMES)[number], n = 1) =>
   Metric.update(Metric.withAttributes(scheduledRuns, { outcome }), n);
 
 /**
@@ -62,6 +64,11 @@ export const schedulePass = (
       if (outcomes.length < limits.batch || Date.now() - started >= limits.budgetMs) return handled;
     }
   });
+
+/** Every outcome a series at 0 from the node's start, so the runs are on a scrape before the first is due. */
+export const scheduledRunSeries = Effect.forEach(RUN_OUTCOMES, (outcome) => countRun(outcome, 0), {
+  discard: true,
+});
 
 /** The scheduler as a background worker of every engine node. */
 export const schedulerWorker = (

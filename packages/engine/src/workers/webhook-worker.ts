@@ -45,6 +45,8 @@ export const deliveryAttempts = Metric.counter('verdict_webhook_delivery_attempt
   incremental: true,
 });
 
+const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['delivered', 'retrying', 'failed'];
+
 const countAttempts = (outcomes: Map<AttemptOutcome, number>) =>
   Effect.forEach(outcomes, ([outcome, n]) =>
     Metric.update(Metric.withAttributes(deliveryAttempts, { outcome }), n),
@@ -120,6 +122,8 @@ const prunePass = (retentionMs: number) =>
  */
 export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
+    // Every outcome a series at 0 from the start: a failure rate reads 0, not absent, before the first.
+    yield* countAttempts(new Map([...ATTEMPT_OUTCOMES].map((outcome) => [outcome, 0])));
     const clock = yield* EngineClock;
     const { db } = yield* EngineStorage;
     if (options.policy.allowHttp || options.policy.allowPrivate) {
