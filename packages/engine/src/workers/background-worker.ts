@@ -83,14 +83,20 @@ const tagOf = (error: unknown) =>
 export const superviseWorker = <E, R>(
   worker: BackgroundWorker<E, R>,
 ): Effect.Effect<void, never, R | Scope.Scope> =>
-  Effect.forkScoped(
-    jittered(worker.every).pipe(
-      Effect.flatMap(Effect.sleep),
-      Effect.andThen(worker.gate ?? Effect.void),
-      Effect.andThen(supervisedPass(worker)),
-      Effect.forever,
+  // Its failures a series at 0 from the start: an alert on them reads 0, not absent, before the first.
+  Metric.update(Metric.withAttributes(workerMetrics.failures, { worker: worker.name }), 0).pipe(
+    Effect.andThen(
+      Effect.forkScoped(
+        jittered(worker.every).pipe(
+          Effect.flatMap(Effect.sleep),
+          Effect.andThen(worker.gate ?? Effect.void),
+          Effect.andThen(supervisedPass(worker)),
+          Effect.forever,
+        ),
+      ),
     ),
-  ).pipe(Effect.asVoid);
+    Effect.asVoid,
+  );
 
 /** The period, ±25 %, drawn from Effect's Random (tests give it a seed or a fixed draw). */
 export const jittered = (every: Duration.Input) =>
