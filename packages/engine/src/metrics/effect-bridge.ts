@@ -27,24 +27,34 @@ type Collectable = Parameters<Registry['registerMetric']>[0];
  * // Metric.update(Metric.counter('verdict_jobs_total'), 1) in a program given `layer` → verdict_jobs_total 1
  */
 export function bridgedMetricRegistry(registry: Registry): Metric.MetricRegistry {
-  const effectRegistry: Metric.MetricRegistry = new Map();
-  const context = Context.make(Metric.MetricRegistry, effectRegistry);
-  const bridged = new Set<string>();
-  const set = effectRegistry.set.bind(effectRegistry);
-  effectRegistry.set = (key, metadata) => {
-    set(key, metadata);
-    if (!bridged.has(metadata.id)) {
-      bridged.add(metadata.id);
+  return new BridgedMetricRegistry(registry);
+}
+
+/** Effect's registry of series (a Map by series key), telling prom-client of each metric id it first holds. */
+class BridgedMetricRegistry extends Map<string, Metric.Metric.Metadata<unknown, unknown>> {
+  readonly #registry: Registry;
+  readonly #bridged = new Set<string>();
+  readonly #context: Context.Context<never>;
+
+  constructor(registry: Registry) {
+    super();
+    this.#registry = registry;
+    this.#context = Context.make(Metric.MetricRegistry, this);
+  }
+
+  override set(key: string, metadata: Metric.Metric.Metadata<unknown, unknown>): this {
+    super.set(key, metadata);
+    if (!this.#bridged.has(metadata.id)) {
+      this.#bridged.add(metadata.id);
       const family = { name: metadata.id, help: metadata.description ?? metadata.id };
-      registry.registerMetric({
+      this.#registry.registerMetric({
         ...family,
-        get: async () => familyOf(family, Metric.snapshotUnsafe(context)),
+        get: async () => familyOf(family, Metric.snapshotUnsafe(this.#context)),
         reset: () => {},
       } as unknown as Collectable);
     }
-    return effectRegistry;
-  };
-  return effectRegistry;
+    return this;
+  }
 }
 
 /** The series of one metric id in a snapshot, as a Prometheus family. */
