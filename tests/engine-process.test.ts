@@ -121,6 +121,12 @@ describe('a debate in a separate engine process', () => {
     expect(lines.some((l) => l.startsWith('verdict_engine_debates_running{role="engine"} '))).toBe(true);
     expect(lines.some((l) => l.startsWith('verdict_engine_restores_total{role="engine"} '))).toBe(true);
     expect(lines.some((l) => l.startsWith('nodejs_eventloop_lag_seconds{role="engine"} '))).toBe(true);
+    // Its job came through JetStream: its wait from the publish to the claim, and how it ended.
+    expect(sum('verdict_engine_queue_wait_seconds_count', [])).toBeGreaterThanOrEqual(1);
+    expect(lines.some((l) => l.startsWith('verdict_engine_queue_waiting{role="engine"} '))).toBe(true);
+    expect(sum('verdict_engine_debates_finished_total', ['status="completed"'])).toBeGreaterThanOrEqual(1);
+    expect(sum('verdict_engine_job_endings_total', ['ending="Completed"'])).toBeGreaterThanOrEqual(1);
+    expect(lines.some((l) => l.startsWith('verdict_webhook_outbox_lag_seconds{role="engine"} '))).toBe(true);
   });
 
   it('takes pause, inject and resume from another process while the debate runs', async () => {

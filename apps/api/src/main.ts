@@ -13,6 +13,7 @@ import {
 import { createEmbedder, engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { createLifecycle } from './http/lifecycle.ts';
+import { alsoServeMetrics } from './http/metrics.ts';
 import { buildServer } from './http/server.ts';
 import { assertPortFree, portRefusal } from './startup/port-check.ts';
 import { readyLine } from './startup/ready-line.ts';
@@ -66,6 +67,7 @@ async function main() {
     config.nats.kind === 'memory'
       ? engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message))
       : null;
+  if (engine) alsoServeMetrics(app, engine.metrics);
   engine?.start();
   if (engine?.simulated) {
     logger.info('engine: in-process, on the SIMULATED debater model (no provider key configured)');

@@ -9,6 +9,7 @@ import type { Config } from './config/config.ts';
 import type { TransactionTimeout } from './db/transaction-guard.ts';
 import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { checkReadiness } from './observability/readiness.ts';
+import { cachedRead, debatesByStatus } from './observability/scrape-reads.ts';
 import type { Clock } from './shared/clock.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
 import type { Embedder } from './similar/embedder.ts';
@@ -73,6 +74,8 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     checkDatabase: () => db.ping(2000),
     /** Whether this process should be sent work (GET /ready): database, bus, migrations, and `draining`. */
     checkReadiness: (draining: boolean) => checkReadiness({ db, bus }, draining),
+    /** Debates by status for a scraper: one grouped count, shared by the scrapes of the next five seconds. */
+    debatesByStatus: cachedRead(() => debatesByStatus(db), 5_000),
     ...accounts,
     ...debates,
     collections,

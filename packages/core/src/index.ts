@@ -101,6 +101,12 @@ export {
   scraperHoldsToken,
 } from './observability/metrics.ts';
 export { READINESS_TIMEOUT_MS, type Readiness } from './observability/readiness.ts';
+export {
+  cachedRead,
+  debatesByStatus,
+  type WorkBacklog,
+  workBacklog,
+} from './observability/scrape-reads.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
@@ -119,6 +125,7 @@ export {
   rateLimitedError,
   rateLimitHeaders,
 } from './ratelimit/rate-limits.ts';
+export { LIMIT_KINDS, type LimitKind, onLimitRefusal } from './ratelimit/refusals.ts';
 export * from './routing/index.ts';
 export { nextRunAfter, type ScheduleTiming } from './scheduled-debates/next-run.ts';
 export type { ScheduledDebates } from './scheduled-debates/scheduled-debates.ts';
@@ -136,7 +143,7 @@ export {
 export { type Embedder, unitVector } from './similar/embedder.ts';
 export { dropStaleEmbeddings, EMBEDDING_BACKLOG_DAYS, queueEmbedding } from './similar/embedding-queue.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
-export { anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
+export { type AttemptOutcome, anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';
 export { dispatchOutbox } from './webhooks/dispatch.ts';
 export { type Pruned, pruneWebhookHistory, WEBHOOK_RETENTION_DAYS } from './webhooks/retention.ts';

@@ -2,10 +2,14 @@ import type { ServerResponse } from 'node:http';
 import {
   AppError,
   type Config,
+  Counter,
   createMetricsRegistry,
   Gauge,
   Histogram,
+  LIMIT_KINDS,
+  onLimitRefusal,
   type Registry,
+  type Services,
   scraperHoldsToken,
 } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
@@ -24,10 +28,32 @@ export function countOpenStream(res: ServerResponse) {
 
 /**
  * The API process's metrics: Node's own, every answered request by route template, method and status with
- * its duration (429s are the rate-limited answers, 5xx the failures), and the SSE streams open.
+ * its duration (5xx are the failures), the requests refused for a limit by the limit, the SSE streams open,
+ * and, read at scrape time, the debates by status. `stop` ends the listening to refusals.
  */
-export function apiMetrics() {
+export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
   const registry = createMetricsRegistry('api');
+  const refused = new Counter({
+    name: 'verdict_rate_limited_total',
+    help: 'Requests refused with 429 for a limit, by the limit: a rate budget (requests, streamOpens, signIns, signUps, publicReads, anonymousReads) or a debate limit (monthlyDebates, concurrentDebates, credits)',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
+  // Every limit a series from the start, so a rate over it is 0 rather than absent.
+  for (const limit of LIMIT_KINDS) refused.inc({ limit }, 0);
+  const stop = onLimitRefusal((limit) => refused.inc({ limit }));
+  new Gauge({
+    name: 'verdict_debates',
+    help: 'Debates stored, by status (read from the database at scrape time, at most every 5 s)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      // Unknown rather than stale when the database does not answer: the scrape itself still succeeds.
+      const counts = await core.debatesByStatus().catch(() => null);
+      this.reset();
+      if (counts) for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+    },
+  });
   const requests = new Histogram({
     name: 'verdict_http_request_duration_seconds',
     help: 'Requests answered, by route template (not the path: ids stay out of labels), method and status',
@@ -45,6 +71,7 @@ export function apiMetrics() {
   });
   return {
     registry,
+    stop,
     observeRequest: (route: string, method: string, status: number, seconds: number) =>
       requests.observe({ route, method, status: String(status) }, seconds),
   };
@@ -55,8 +82,13 @@ export function apiMetrics() {
  * hooks added before them. Returns the registry `serveMetrics` serves. Without METRICS_TOKEN nothing can
  * read the figures, so requests are not measured at all (`enabled` false).
  */
-export function measureRequests(app: FastifyInstance, enabled: boolean) {
-  const { registry, observeRequest } = apiMetrics();
+export function measureRequests(
+  app: FastifyInstance,
+  core: Pick<Services, 'debatesByStatus'>,
+  enabled: boolean,
+) {
+  const { registry, observeRequest, stop } = apiMetrics(core);
+  app.addHook('onClose', async () => stop());
   if (!enabled) return registry;
   app.addHook('onResponse', async (request, reply) => {
     // A path no route took is counted under one label, so a scan of random paths cannot grow the series.
@@ -72,11 +104,26 @@ export function measureRequests(app: FastifyInstance, enabled: boolean) {
  */
 export function serveMetrics(app: FastifyInstance, config: Config, registry: Registry) {
   const token = config.metricsToken;
+  const registries = [registry];
+  servedRegistries.set(app, registries);
   if (!token) return;
   app.get('/metrics', async (request, reply) => {
     if (!scraperHoldsToken(request.headers.authorization, token)) {
       return sendAppError(reply, new AppError('UNAUTHORIZED', 'A bearer token for the metrics is required'));
     }
-    return reply.header('Content-Type', registry.contentType).send(await registry.metrics());
+    // One exposition of every registry served: their families are distinct (an in-process engine node
+    // leaves Node's own metrics to the API's registry).
+    const texts = await Promise.all(registries.map((r) => r.metrics()));
+    return reply.header('Content-Type', registry.contentType).send(texts.join(''));
   });
+}
+
+const servedRegistries = new WeakMap<FastifyInstance, Registry[]>();
+
+/**
+ * Serves `registry` on the server's /metrics too: the engine node an embedded API process runs in-process,
+ * whose metrics would otherwise have no scraper.
+ */
+export function alsoServeMetrics(app: FastifyInstance, registry: Registry) {
+  servedRegistries.get(app)?.push(registry);
 }

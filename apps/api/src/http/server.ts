@@ -66,7 +66,7 @@ export async function buildServer({
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  const metrics = measureRequests(app, config.metricsToken !== null);
+  const metrics = measureRequests(app, core, config.metricsToken !== null);
   closeWithinGrace(app, config.shutdown.graceMs);
 
   const routes = createRouteTable(app, router as OpenApiRouter);

@@ -1,4 +1,5 @@
 import { type FundingSource, PLANS, Plan } from '@verdict/contracts';
+import { noteLimitRefusal } from '../ratelimit/refusals.ts';
 import { AppError } from '../shared/app-error.ts';
 
 /** The first plan (in the table's order, cheapest first) that runs debates on the caller's own keys. */
@@ -50,11 +51,13 @@ export function chooseFunding(request: FundingRequest): Funding {
   if (PLANS[request.plan].freeTier && request.freeTier) {
     const { used, monthly } = request.freeTier;
     if (used < monthly) return { source: 'free_tier', charge: 0 };
+    noteLimitRefusal('monthlyDebates');
     throw new AppError('MONTHLY_LIMIT_REACHED', 'The free plan\u2019s monthly debates are used up', {
       extra: { limit: monthly, upgradeUrl: request.upgradeUrl },
     });
   }
   const extra = { required: request.credits, balance: request.balance };
+  if (request.route !== 'v1') noteLimitRefusal('credits');
   throw request.route === 'v1'
     ? new AppError('INSUFFICIENT_CREDITS', `This debate needs ${request.credits} credits`, { extra })
     : new AppError('QUOTA_EXCEEDED', `This debate needs ${request.credits} credits`, { extra });

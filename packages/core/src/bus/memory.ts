@@ -57,7 +57,7 @@ function memoryEventBus(): EventBus {
 }
 
 function memoryJobQueue(): JobQueue & { close: () => void } {
-  const waiting: { job: DebateJob; redelivered: boolean }[] = [];
+  const waiting: { job: DebateJob; redelivered: boolean; enqueuedAt: number }[] = [];
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
@@ -65,7 +65,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
   let closed = false;
   return {
     enqueue: async (job) => {
-      waiting.push({ job, redelivered: false });
+      waiting.push({ job, redelivered: false, enqueuedAt: Date.now() });
       wake();
     },
     waiting: async () => waiting.length,
@@ -85,10 +85,11 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             continue;
           }
           let settled = false;
-          const { job } = next;
+          const { job, enqueuedAt } = next;
           const jobHandle: JobHandle = {
             job,
             redelivered: next.redelivered,
+            enqueuedAt,
             heartbeat: () => {},
             ack: async () => {
               settled = true;
@@ -96,7 +97,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             retry: (delayMs) => {
               settled = true;
               setTimeout(() => {
-                waiting.push({ job, redelivered: true });
+                waiting.push({ job, redelivered: true, enqueuedAt });
                 wake();
               }, delayMs).unref();
             },

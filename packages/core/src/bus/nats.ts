@@ -207,6 +207,8 @@ function natsJobQueue(
           const jobHandle: JobHandle = {
             job: decode(message.data),
             redelivered: message.redelivered,
+            // The stream's time of the publish: a redelivery keeps it.
+            enqueuedAt: message.time.getTime(),
             heartbeat: () => message.working(),
             ack: async () => {
               await message.ackAck();

@@ -26,6 +26,8 @@ export type JobHandle = {
   job: DebateJob;
   /** Delivered before and not acked in time: its node died or stalled, or it was handed back. */
   redelivered: boolean;
+  /** When the job was queued (ms since the epoch), as the queue recorded it: the start of its wait. */
+  enqueuedAt?: number;
   /** Tells the queue the job is still being worked on, so it is not redelivered. */
   heartbeat: () => void;
   /** Done for good; call only after the final state is stored. */

@@ -3,6 +3,7 @@ import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CounterStore } from './counter-store.ts';
 import { hitFixedWindow, hitFixedWindows, hitSlidingWindow, type LimitDecision } from './limiters.ts';
+import { noteLimitRefusal } from './refusals.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -145,6 +146,7 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
         const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
         const limit = byEmail > perEmail ? perEmail : perIp;
         const per = byEmail > perEmail ? 'for this email' : 'from this address';
+        noteLimitRefusal('signIns');
         throw new AppError(
           'RATE_LIMITED',
           `At most ${limit} failed sign-ins ${per} in ${windowMs / MINUTE} minutes; retry in ${retryAfter} s`,
@@ -187,6 +189,7 @@ const BUDGET_WORDS: Record<RateBudget, (limit: number) => string> = {
  */
 export function rateLimitedError(decision: BudgetDecision): AppError {
   const { budget, limit, retryAfter } = decision;
+  noteLimitRefusal(budget);
   return new AppError('RATE_LIMITED', `${BUDGET_WORDS[budget](limit)}; retry in ${retryAfter} s`, {
     headers: { ...rateLimitHeaders(decision), 'Retry-After': String(retryAfter) },
     extra: { retryAfter, budget, limit },

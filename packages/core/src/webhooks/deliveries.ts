@@ -175,18 +175,25 @@ async function recordAttemptAsIs(
 }
 
 /**
+ * How an attempt ended: the receiver took it, it failed and will be retried, or it failed for good (out of
+ * retries, or 410 Gone).
+ */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'failed';
+
+/**
  * Claims the next due delivery, sends it (outside any transaction: a slow receiver holds no lock or
- * connection) and records the attempt. Returns false when nothing was due.
+ * connection) and records the attempt. Returns how the attempt ended, or null when nothing was due.
  */
 export async function deliverNext(
   db: Database,
   clock: Clock,
   sender: WebhookSender,
   claimMs: number,
-): Promise<boolean> {
+): Promise<AttemptOutcome | null> {
   const claimed = await claimDueDelivery(db, clock, claimMs);
-  if (!claimed) return false;
+  if (!claimed) return null;
   const result = await sender.send(claimed);
   await recordAttempt(db, clock, claimed, result);
-  return true;
+  const step = nextStep(claimed.attempt, result, clock.now()).status;
+  return step === 'succeeded' ? 'delivered' : step === 'pending' ? 'retrying' : 'failed';
 }

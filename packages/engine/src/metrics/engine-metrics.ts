@@ -1,12 +1,21 @@
 import { Counter, estimateUsd, Gauge, Histogram, type Registry } from '@verdict/core';
 import { Context, Layer } from 'effect';
 import type { LlmProvider } from '../providers/port.ts';
+import type { HandOverReason } from '../store/debate-store.ts';
 
 type EngineMetricsShape = {
   /** The provider, its every call counted by provider, model, task and outcome, timed, its tokens and cost. */
   readonly meter: (provider: LlmProvider) => LlmProvider;
   /** A debate was restored from its last snapshot (another node's, or this node's before it stopped). */
   readonly restored: () => void;
+  /**
+   * This node claimed a job's debate: the wait of the job since it was queued (a first delivery's only: a
+   * redelivered job's wait includes the runs before it), and whose lease it took, if another node's.
+   */
+  readonly claimed: (
+    job: { enqueuedAt?: number | undefined; redelivered: boolean },
+    takenFrom: HandOverReason | null,
+  ) => void;
 };
 
 /** What an engine node counts of its debates and their provider calls, on its process's registry. */
@@ -16,17 +25,22 @@ export class EngineMetrics extends Context.Service<EngineMetrics, EngineMetricsS
   /** Counts nothing: for tests of the store and the jobs that do not read metrics. */
   static readonly none = Layer.succeed(
     EngineMetrics,
-    EngineMetrics.of({ meter: (provider) => provider, restored: () => {} }),
+    EngineMetrics.of({ meter: (provider) => provider, restored: () => {}, claimed: () => {} }),
   );
 
-  static layer(registry: Registry, node: { active: ReadonlyMap<string, unknown>; slots: number }) {
-    return Layer.succeed(EngineMetrics, EngineMetrics.of(engineMetricsOn(registry, node)));
+  static layer(
+    registry: Registry,
+    node: { active: ReadonlyMap<string, unknown>; slots: number },
+    now: () => number = Date.now,
+  ) {
+    return Layer.succeed(EngineMetrics, EngineMetrics.of(engineMetricsOn(registry, node, now)));
   }
 }
 
 function engineMetricsOn(
   registry: Registry,
   node: { active: ReadonlyMap<string, unknown>; slots: number },
+  now: () => number,
 ): EngineMetricsShape {
   const registers = [registry];
   new Gauge({
@@ -50,6 +64,21 @@ function engineMetricsOn(
     help: 'Debates restored from their last snapshot: taken over from a node that died or handed them back',
     registers,
   });
+  const queueWait = new Histogram({
+    name: 'verdict_engine_queue_wait_seconds',
+    help: "Debate jobs' wait from being queued to a node's claim of the debate (first deliveries only)",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers,
+  });
+  const handOvers = new Counter({
+    name: 'verdict_engine_lease_handovers_total',
+    help: "Claims that took a debate from another node, by reason: its lease expired, or its holder's presence is gone",
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  // Both reasons are series from the start, so a rate over them is 0 rather than absent.
+  for (const reason of ['lease_expired', 'holder_gone'] as const) handOvers.inc({ reason }, 0);
+  // `task` tells a debater's turn from the judge's verdict (synthesizer) and the classifier's call.
   const labelNames = ['provider', 'model', 'task'] as const;
   const calls = new Counter({
     name: 'verdict_llm_calls_total',
@@ -78,6 +107,12 @@ function engineMetricsOn(
   });
   return {
     restored: () => restores.inc(),
+    claimed: (job, takenFrom) => {
+      if (!job.redelivered && job.enqueuedAt !== undefined) {
+        queueWait.observe(Math.max(0, now() - job.enqueuedAt) / 1000);
+      }
+      if (takenFrom) handOvers.inc({ reason: takenFrom });
+    },
     meter: (provider) => ({
       name: provider.name,
       complete: async (request) => {

@@ -336,7 +336,12 @@ describe('engine nodes racing for the same debates', () => {
       [id],
     );
     expect(stored).toEqual({ lease_owner: null, lease_expires_at: null });
-    expect(await second.claim(job)).toEqual({ kind: 'claimed', lease: { ...job, epoch: epoch + 1 } });
+    // Released, not taken over: no hand-over to count.
+    expect(await second.claim(job)).toEqual({
+      kind: 'claimed',
+      lease: { ...job, epoch: epoch + 1 },
+      takenFrom: null,
+    });
     await rows(`update debates set status = 'failed' where id = ?`, [id]);
   });
 

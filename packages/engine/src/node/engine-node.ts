@@ -1,8 +1,10 @@
 import { type Core, createMetricsRegistry, type JobHandle, type Registry } from '@verdict/core';
-import { Context, Deferred, Effect, Layer, ManagedRuntime } from 'effect';
+import { Context, Deferred, Effect, Layer, ManagedRuntime, Metric } from 'effect';
 import { type EngineNodeOptions, engineLayer, optionsFromCore, settingsOf } from '../layers.ts';
 import { type LogFn, logLine } from '../logging.ts';
+import { bridgedMetricRegistry } from '../metrics/effect-bridge.ts';
 import { EngineMetrics } from '../metrics/engine-metrics.ts';
+import { observeWaitingWork } from '../metrics/work-gauges.ts';
 import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
@@ -11,12 +13,13 @@ import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
-import { schedulerWorker } from '../workers/scheduler-worker.ts';
+import { scheduledRunSeries, schedulerWorker } from '../workers/scheduler-worker.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
 import { handleJob, NodeJobs } from './job.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
+import { finishedSeries } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 /**
@@ -63,6 +66,7 @@ export const runNode = (
       const bus = yield* EngineBus;
       const probe = yield* EngineProbe;
       yield* holdPresence;
+      yield* finishedSeries;
       yield* superviseWorker(yield* reconcilerWorker);
       yield* superviseWorker(yield* scoreWorker);
       yield* superviseWorker(attachmentWorker(extras.blobs));
@@ -73,8 +77,10 @@ export const runNode = (
       // cannot, the debates queued for embedding are dropped once they have waited too long.
       if (embedder) yield* superviseWorker(embeddingWorker(embedder, extras.embedIntervalMs ?? 1000));
       else yield* superviseWorker(embeddingBacklogWorker());
-      if (extras.scheduler)
+      if (extras.scheduler) {
+        yield* scheduledRunSeries;
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
+      }
       yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (settings.exclusive) {
         yield* Effect.forkScoped(
@@ -123,7 +129,10 @@ export type EngineNode = {
   simulated: boolean;
   /** How this node signs its leases. */
   nodeId: string;
-  /** Its debates and provider calls (and, unless embedded, its process's), for a scraper. */
+  /**
+   * Its debates, provider calls, queue, workers and the work waiting for them (and, unless embedded, its
+   * process's), for a scraper: its Effect metrics included.
+   */
   metrics: Registry;
 };
 
@@ -136,8 +145,13 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   const active = new Map<string, RunningDebate>();
   // Node's own metrics are its process's, asked for by a process that runs only the node (optionsFromCore).
   const metrics = createMetricsRegistry('engine', { processMetrics: options.processMetrics ?? false });
+  observeWaitingWork(metrics, options);
   const runtime = ManagedRuntime.make(
-    engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots })),
+    Layer.merge(
+      engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots })),
+      // The node's Effect metrics (its workers', …) are its own, and served with the rest of its registry.
+      Layer.succeed(Metric.MetricRegistry, bridgedMetricRegistry(metrics)),
+    ),
   );
   let running: { stopRequested: Deferred.Deferred<void>; done: Promise<void> } | null = null;
   return {

@@ -26,6 +26,7 @@ import { applyCommand } from './commands.ts';
 import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.ts';
 import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
+import { countEnding } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
@@ -78,6 +79,7 @@ const stopWith = (job: ClaimedJob, stop: JobStop) => Deferred.doneUnsafe(job.fat
  */
 export const handleJob = Effect.fn('Engine.handleJob')(function* (handle: JobHandle) {
   const ending = yield* endingOf(handle);
+  yield* countEnding(ending);
   yield* dispose(handle, ending);
 });
 
@@ -116,6 +118,7 @@ const claimAndRun = (handle: JobHandle) =>
       case 'held':
         return { _tag: 'HeldElsewhere', remainingMs: claim.remainingMs } satisfies JobEnding;
       case 'claimed':
+        (yield* EngineMetrics).claimed(handle, claim.takenFrom);
         return yield* countedIfInterrupted(yield* runClaimed(handle, claim.debate, claim.lease));
     }
   });

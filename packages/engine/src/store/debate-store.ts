@@ -34,9 +34,13 @@ import type { DebateOutcome, DebateToRun, Lease, LogBatch, StoredTurn } from './
 type Tables = DebateTables & BillingTables & WebhookTables;
 type Failure = StorageUnavailable | PermanentFailure;
 
+/** Why a claim took a debate from another node: its lease ran out, or its presence went (its process died). */
+export type HandOverReason = 'lease_expired' | 'holder_gone';
+
 /** Who runs a debate, as the database decides it: a job only wakes a node up. */
 export type Claim =
-  | { kind: 'claimed'; lease: Lease }
+  /** `takenFrom`: why another node's lease was taken over; null when none held it (or this node did). */
+  | { kind: 'claimed'; lease: Lease; takenFrom: HandOverReason | null }
   /** Another node holds a live lease; it runs out in `remainingMs` unless renewed. */
   | { kind: 'held'; remainingMs: number }
   /** Finished, deleted, or the job names an older attempt: nothing to run. */
@@ -204,7 +208,21 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
 
     claim: (job: DebateJob) =>
       attempt(async (): Promise<Claim> => {
+        // The lease as the statement found it, to tell a hand-over from a fresh claim. Read from the
+        // statement's snapshot: if another claim commits first, the update re-checks the newer row and takes
+        // it or not, and the reason reported is then the one the snapshot showed (a count, not a fence).
         const claimed = await k()
+          .with('before', (q) =>
+            q
+              .selectFrom('debates')
+              .select(
+                sql<HandOverReason | null>`case
+                  when lease_owner is null or lease_owner = ${nodeId} then null
+                  when lease_expires_at is null or lease_expires_at <= now() then 'lease_expired'
+                  else 'holder_gone' end`.as('taken_from'),
+              )
+              .where('id', '=', job.debateId),
+          )
           .updateTable('debates')
           .set({ lease_owner: nodeId, lease_epoch: sql<number>`lease_epoch + 1`, lease_expires_at: expiry })
           .where('id', '=', job.debateId)
@@ -218,9 +236,18 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
               ...(db.kind === 'postgres' ? [eb.not(holderPresent)] : []),
             ]),
           )
-          .returning('lease_epoch')
+          .returning([
+            'lease_epoch',
+            sql<HandOverReason | null>`(select taken_from from before)`.as('taken_from'),
+          ])
           .executeTakeFirst();
-        if (claimed) return { kind: 'claimed', lease: { ...job, epoch: claimed.lease_epoch } };
+        if (claimed) {
+          return {
+            kind: 'claimed',
+            lease: { ...job, epoch: claimed.lease_epoch },
+            takenFrom: claimed.taken_from,
+          };
+        }
         // Still unfinished means held, even if the lease ran out since the update above (each statement has
         // its own now()): answering 'gone' there would drop the dead holder's job.
         const held = await k()

@@ -49,14 +49,19 @@ describe('taking over the debates of a node that is gone', () => {
     // A one-minute lease: only presence can hand it over before the test ends.
     const a = storeAsNode(test.core, 'node-a', 60_000);
     const b = storeAsNode(test.core, 'node-b', 60_000);
-    expect(await a.claim(job)).toMatchObject({ kind: 'claimed', lease: { epoch: 1 } });
+    expect(await a.claim(job)).toMatchObject({ kind: 'claimed', lease: { epoch: 1 }, takenFrom: null });
     const stillHeld = await b.claim(job);
     expect(stillHeld.kind).toBe('held');
     expect(stillHeld.kind === 'held' && stillHeld.remainingMs).toBeGreaterThan(50_000);
 
     await endA();
     expect(await present('node-a')).toBe(false);
-    expect(await b.claim(job)).toMatchObject({ kind: 'claimed', lease: { epoch: 2 } });
+    // Taken over with a minute of the lease left: the holder's presence is what handed it over.
+    expect(await b.claim(job)).toMatchObject({
+      kind: 'claimed',
+      lease: { epoch: 2 },
+      takenFrom: 'holder_gone',
+    });
     // The node that was gone and comes back finds it held by a node that is present.
     const endB = await hold('node-b', { onHeld: () => {}, onLost: () => {} });
     try {
@@ -64,6 +69,16 @@ describe('taking over the debates of a node that is gone', () => {
     } finally {
       await endB();
     }
+    // A lease that ran out is taken over for that reason.
+    await test.core.db.execute(
+      `update debates set lease_expires_at = now() - interval '1 second' where id = ?`,
+      [job.debateId],
+    );
+    expect(await a.claim(job)).toMatchObject({
+      kind: 'claimed',
+      lease: { epoch: 3 },
+      takenFrom: 'lease_expired',
+    });
   });
 
   it('holds one presence per name: a second session of the same name gets it only once the first is gone', async () => {

@@ -23,18 +23,22 @@ export type BackgroundWorker<E, R> = {
   readonly gate?: Effect.Effect<void>;
 };
 
-/** Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the process. */
+/**
+ * Passes run, rows handled and passes failed, per worker (`worker` attribute): Effect metrics of the node,
+ * served with its others (metrics/effect-bridge.ts). Rows handled are each worker's processed count: the
+ * embeddings made, the attachments extracted, the outbox rows fanned out, the webhooks sent …
+ */
 export const workerMetrics = {
-  passes: Metric.counter('engine_worker_passes', {
-    description: 'Background worker passes run',
+  passes: Metric.counter('verdict_engine_worker_passes_total', {
+    description: 'Background worker passes that ran to the end, by worker',
     incremental: true,
   }),
-  handled: Metric.counter('engine_worker_rows_handled', {
-    description: 'Rows background workers handled',
+  handled: Metric.counter('verdict_engine_worker_rows_handled_total', {
+    description: 'Rows background workers handled (embeddings made, attachments extracted, ...), by worker',
     incremental: true,
   }),
-  failures: Metric.counter('engine_worker_pass_failures', {
-    description: 'Background worker passes that failed after their retries',
+  failures: Metric.counter('verdict_engine_worker_pass_failures_total', {
+    description: 'Background worker passes that still failed after their retries, by worker',
     incremental: true,
   }),
 };
@@ -79,14 +83,20 @@ const tagOf = (error: unknown) =>
 export const superviseWorker = <E, R>(
   worker: BackgroundWorker<E, R>,
 ): Effect.Effect<void, never, R | Scope.Scope> =>
-  Effect.forkScoped(
-    jittered(worker.every).pipe(
-      Effect.flatMap(Effect.sleep),
-      Effect.andThen(worker.gate ?? Effect.void),
-      Effect.andThen(supervisedPass(worker)),
-      Effect.forever,
+  // Its failures a series at 0 from the start: an alert on them reads 0, not absent, before the first.
+  Metric.update(Metric.withAttributes(workerMetrics.failures, { worker: worker.name }), 0).pipe(
+    Effect.andThen(
+      Effect.forkScoped(
+        jittered(worker.every).pipe(
+          Effect.flatMap(Effect.sleep),
+          Effect.andThen(worker.gate ?? Effect.void),
+          Effect.andThen(supervisedPass(worker)),
+          Effect.forever,
+        ),
+      ),
     ),
-  ).pipe(Effect.asVoid);
+    Effect.asVoid,
+  );
 
 /** The period, ±25 %, drawn from Effect's Random (tests give it a seed or a fixed draw). */
 export const jittered = (every: Duration.Input) =>

@@ -1,5 +1,5 @@
 import type { Scheduler } from '@verdict/core';
-import { Effect } from 'effect';
+import { Effect, Metric } from 'effect';
 import { logLine } from '../logging.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
@@ -21,6 +21,18 @@ export type SchedulePassLimits = {
  */
 export const SCHEDULE_PASS_LIMITS: SchedulePassLimits = { batch: 100, budgetMs: 5_000 };
 
+/** Due runs of schedules, by outcome: `created` (its debate made), `refused` (recorded), `failed` (rolled back). */
+export const scheduledRuns = Metric.counter('verdict_scheduler_runs_total', {
+  description:
+    'Due runs of scheduled debates, by outcome: created, refused (a limit, recorded), failed (due again)',
+  incremental: true,
+});
+
+const RUN_OUTCOMES = ['created', 'refused', 'failed'] as const;
+
+const countRun = (outcome: (typeof RUN_OUTCOMES)[number], n = 1) =>
+  Metric.update(Metric.withAttributes(scheduledRuns, { outcome }), n);
+
 /**
  * One pass: makes the debates of the schedules that are due (core's scheduled-debates/scheduler.ts, which
  * claims each with `skip locked` and moves it on in the transaction that creates its debate), batch after
@@ -38,8 +50,9 @@ export const schedulePass = (
       const outcomes = yield* Effect.tryPromise({
         try: () => scheduler.runDue(limits.batch),
         catch: storageFailure,
-      });
+      }).pipe(Effect.tapError(() => countRun('failed')));
       for (const outcome of outcomes) {
+        yield* countRun(outcome.kind);
         if (outcome.kind === 'refused') {
           yield* logLine(
             'info',
@@ -51,6 +64,11 @@ export const schedulePass = (
       if (outcomes.length < limits.batch || Date.now() - started >= limits.budgetMs) return handled;
     }
   });
+
+/** Every outcome a series at 0 from the node's start, so the runs are on a scrape before the first is due. */
+export const scheduledRunSeries = Effect.forEach(RUN_OUTCOMES, (outcome) => countRun(outcome, 0), {
+  discard: true,
+});
 
 /** The scheduler as a background worker of every engine node. */
 export const schedulerWorker = (

@@ -1,4 +1,5 @@
 import {
+  type AttemptOutcome,
   anyDeliveryDue,
   createWebhookSender,
   DELIVERY_TIMEOUT_MS,
@@ -8,7 +9,7 @@ import {
   type SsrfPolicy,
   WEBHOOK_RETENTION_DAYS,
 } from '@verdict/core';
-import { Effect } from 'effect';
+import { Effect, Metric } from 'effect';
 import { logLine } from '../logging.ts';
 import { EngineClock, EngineProbe, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
@@ -36,6 +37,20 @@ export type WebhookDeliveryOptions = {
   /** How often the node prunes what is older than that (default 10 min). */
   retentionIntervalMs?: number;
 };
+
+/** Each webhook delivery attempt this node made, by how it ended: delivered, retrying, failed (for good). */
+export const deliveryAttempts = Metric.counter('verdict_webhook_delivery_attempts_total', {
+  description:
+    'Webhook delivery attempts, by outcome: delivered, retrying (failed, tried again later), failed (for good)',
+  incremental: true,
+});
+
+const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['delivered', 'retrying', 'failed'];
+
+const countAttempts = (outcomes: Map<AttemptOutcome, number>) =>
+  Effect.forEach(outcomes, ([outcome, n]) =>
+    Metric.update(Metric.withAttributes(deliveryAttempts, { outcome }), n),
+  );
 
 /** Outbox rows taken per transaction, and transactions per pass at most. */
 const FAN_OUT_BATCH = 200;
@@ -107,6 +122,8 @@ const prunePass = (retentionMs: number) =>
  */
 export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
+    // Every outcome a series at 0 from the start: a failure rate reads 0, not absent, before the first.
+    yield* countAttempts(new Map([...ATTEMPT_OUTCOMES].map((outcome) => [outcome, 0])));
     const clock = yield* EngineClock;
     const { db } = yield* EngineStorage;
     if (options.policy.allowHttp || options.policy.allowPrivate) {
@@ -162,17 +179,20 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       try: async () => {
         const started = Date.now();
         let sent = 0;
+        const outcomes = new Map<AttemptOutcome, number>();
         // Noted before each claim: the last, empty one is what the lane's going to sleep rests on.
         let seen = work.wakes();
         while (Date.now() - started < PASS_BUDGET_MS) {
           seen = work.wakes();
-          if (!(await deliverNext(db, clock, sender, claimMs))) break;
+          const outcome = await deliverNext(db, clock, sender, claimMs);
+          if (!outcome) break;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
           sent++;
         }
-        return { sent, seen };
+        return { sent, seen, outcomes };
       },
       catch: storageFailure,
-    });
+    }).pipe(Effect.tap(({ outcomes }) => countAttempts(outcomes)));
     // A lane still sending keeps draining; the scout wakes the lanes within a period if work remains.
     for (let lane = 0; lane < (options.senders ?? 16); lane++) {
       yield* superviseWorker({

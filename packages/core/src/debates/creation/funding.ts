@@ -6,6 +6,7 @@ import { chooseFunding, type FundingRoute } from '../../billing/funding.ts';
 import { debitDebate } from '../../billing/ledger.ts';
 import { assertPlanIncludes } from '../../billing/plan-gates.ts';
 import { query } from '../../db/kysely.ts';
+import { noteLimitRefusal } from '../../ratelimit/refusals.ts';
 import { AppError } from '../../shared/app-error.ts';
 import { findMembership } from '../../workspaces/access.ts';
 import { assertRight } from '../../workspaces/roles.ts';
@@ -85,6 +86,7 @@ export async function assertConcurrentRoom(
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   if (active.n >= limit) {
+    noteLimitRefusal('concurrentDebates');
     throw new AppError('CONCURRENT_LIMIT', `At most ${limit} debates may run at once`, {
       extra: { activeCount: active.n, limit },
     });
