@@ -129,6 +129,22 @@ describe('a debate in a separate engine process', () => {
     expect(lines.some((l) => l.startsWith('verdict_webhook_outbox_lag_seconds{role="engine"} '))).toBe(true);
   });
 
+  it('answers /health and /ready on the same port without the token, and nothing else there', async () => {
+    const base = `http://127.0.0.1:${metricsPort}`;
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', bus: 'ok', migrations: 'ok', draining: false },
+    });
+    const other = await fetch(`${base}/debates`);
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+
   it('takes pause, inject and resume from another process while the debate runs', async () => {
     const debate = await create(2);
     await debateReaching(core, debate.id, { statuses: ['running'] });
