@@ -12,6 +12,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 
 /** In-process bus for embedded mode: same semantics as NATS, one process. */
 export function memoryBus(): Bus {
@@ -56,7 +57,8 @@ function memoryEventBus(): EventBus {
 }
 
 function memoryJobQueue(): JobQueue & { close: () => void } {
-  const waiting: { job: DebateJob; redelivered: boolean }[] = [];
+  // Jobs keep the carrier of the context that queued them, as NATS messages keep it in their headers.
+  const waiting: { job: DebateJob; redelivered: boolean; carrier: TraceCarrier | undefined }[] = [];
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
@@ -64,7 +66,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
   let closed = false;
   return {
     enqueue: async (job) => {
-      waiting.push({ job, redelivered: false });
+      waiting.push({ job, redelivered: false, carrier: currentTraceCarrier() });
       wake();
     },
     waiting: async () => waiting.length,
@@ -84,10 +86,11 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             continue;
           }
           let settled = false;
-          const { job } = next;
+          const { job, carrier } = next;
           const jobHandle: JobHandle = {
             job,
             redelivered: next.redelivered,
+            trace: jobTraceOf(carrier),
             heartbeat: () => {},
             ack: async () => {
               settled = true;
@@ -95,7 +98,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             retry: (delayMs) => {
               settled = true;
               setTimeout(() => {
-                waiting.push({ job, redelivered: true });
+                waiting.push({ job, redelivered: true, carrier });
                 wake();
               }, delayMs).unref();
             },

@@ -11,6 +11,8 @@ import {
 } from '@nats-io/jetstream';
 import {
   connect,
+  headers,
+  type MsgHdrs,
   type NatsConnection,
   NoRespondersError,
   nanos,
@@ -30,6 +32,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
@@ -166,6 +169,18 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
   };
 }
 
+/** A trace carrier as NATS message headers, and back: the job's trace context crosses the hop in them. */
+function headersOf(carrier: TraceCarrier): MsgHdrs {
+  const hdrs = headers();
+  for (const [key, value] of Object.entries(carrier)) hdrs.set(key, value);
+  return hdrs;
+}
+
+function carrierOf(hdrs: MsgHdrs | undefined): TraceCarrier | undefined {
+  if (!hdrs) return undefined;
+  return Object.fromEntries(hdrs.keys().map((key) => [key.toLowerCase(), hdrs.get(key)]));
+}
+
 function natsJobQueue(
   js: JetStreamClient,
   stream: string,
@@ -176,7 +191,8 @@ function natsJobQueue(
     enqueue: async (job, copy) => {
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
       const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
-      await js.publish(subject, encode(job), { msgID });
+      const carrier = currentTraceCarrier();
+      await js.publish(subject, encode(job), { msgID, ...(carrier ? { headers: headersOf(carrier) } : {}) });
     },
     waiting: async () => {
       // Getting the consumer fetches its info: the cached copy is current, no second round trip.
@@ -204,6 +220,7 @@ function natsJobQueue(
           const jobHandle: JobHandle = {
             job: decode(message.data),
             redelivered: message.redelivered,
+            trace: jobTraceOf(carrierOf(message.headers)),
             heartbeat: () => message.working(),
             ack: async () => {
               await message.ackAck();

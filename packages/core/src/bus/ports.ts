@@ -1,4 +1,5 @@
 import type { DebateEvent, Notification } from '@verdict/contracts';
+import type { JobTrace } from './trace-carrier.ts';
 
 /**
  * Ports between API processes and engine nodes. Embedded mode runs them in memory; distributed mode on
@@ -26,6 +27,8 @@ export type JobHandle = {
   job: DebateJob;
   /** Delivered before and not acked in time: its node died or stalled, or it was handed back. */
   redelivered: boolean;
+  /** The trace of the request that queued the job (its context travels with the job): empty when off. */
+  trace: JobTrace;
   /** Tells the queue the job is still being worked on, so it is not redelivered. */
   heartbeat: () => void;
   /** Done for good; call only after the final state is stored. */
@@ -40,7 +43,8 @@ export type JobConsumer = { stop: () => Promise<void> };
 export type JobQueue = {
   /**
    * Queues a job. Within the queue's dedupe window a second enqueue of the same debate attempt is dropped;
-   * `copy` names a deliberate extra copy (the reconciler's), which is not.
+   * `copy` names a deliberate extra copy (the reconciler's), which is not. The active trace context goes
+   * with it (trace-carrier.ts), so the engine's spans continue the trace that queued it.
    */
   enqueue: (job: DebateJob, copy?: string) => Promise<void>;
   consume: (slots: number, handle: (job: JobHandle) => Promise<void>) => JobConsumer;
