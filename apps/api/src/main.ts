@@ -7,6 +7,7 @@ import {
   loadConfig,
   lockDataDir,
   OperatorError,
+  startTracing,
 } from '@verdict/core';
 import { createEmbedder, engineNodeFor } from '@verdict/engine';
 import { serveAdminChannel } from './admin/channel-server.ts';
@@ -20,6 +21,8 @@ import { readyLine } from './startup/ready-line.ts';
  * `npm run admin` on it (the admin channel).
  */
 async function main() {
+  // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
+  const tracing = startTracing('verdict-api');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -72,6 +75,7 @@ async function main() {
     await adminChannel?.close();
     await engine?.stop();
     await core.close();
+    await tracing.shutdown();
   };
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');

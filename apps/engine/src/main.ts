@@ -6,6 +6,7 @@ import {
   describeModels,
   loadConfig,
   OperatorError,
+  startTracing,
 } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
 import { serveMetrics } from './metrics-listener.ts';
@@ -16,6 +17,8 @@ import { serveMetrics } from './metrics-listener.ts';
  * `npm start`.)
  */
 async function main() {
+  // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
+  const tracing = startTracing('verdict-engine');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -63,6 +66,7 @@ async function main() {
     metrics?.close();
     await node.stop();
     await core.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -28,6 +28,7 @@ import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
+import { traceRequests } from './tracing.ts';
 import { registerUnsubscribe } from './unsubscribe.ts';
 import { registerUsageCounting } from './usage-counting.ts';
 
@@ -62,6 +63,7 @@ export async function buildServer({
     reply.header('X-Request-Id', request.id);
   });
   const metrics = measureRequests(app);
+  traceRequests(app);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);
