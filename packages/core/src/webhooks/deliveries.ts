@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type Kysely, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
@@ -186,7 +187,31 @@ export async function deliverNext(
 ): Promise<boolean> {
   const claimed = await claimDueDelivery(db, clock, claimMs);
   if (!claimed) return false;
-  const result = await sender.send(claimed);
-  await recordAttempt(db, clock, claimed, result);
+  await tracer().startActiveSpan(
+    'webhook.deliver',
+    {
+      kind: SpanKind.CLIENT,
+      // Not the URL: its query may hold the receiver's token.
+      attributes: { 'webhook.delivery.id': claimed.deliveryId, 'webhook.delivery.attempt': claimed.attempt },
+    },
+    async (span) => {
+      try {
+        const result = await sender.send(claimed);
+        if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+        if (result.error !== null || (result.statusCode ?? 0) >= 300) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: result.error ?? `status ${result.statusCode}`,
+          });
+        }
+        await recordAttempt(db, clock, claimed, result);
+      } finally {
+        span.end();
+      }
+    },
+  );
   return true;
 }
+
+/** Each delivery attempt is a span of its own (a no-op while tracing is off). */
+const tracer = () => trace.getTracer('verdict-webhooks');

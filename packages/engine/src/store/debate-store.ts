@@ -18,6 +18,7 @@ import {
 import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineClock, EngineSettings, EngineStorage } from '../services.ts';
+import { storeSpan } from '../tracing/spans.ts';
 import { coalescedWrites } from './coalesced-writes.ts';
 import { LeaseLost, type PermanentFailure, type StorageUnavailable, storageFailure } from './errors.ts';
 import {
@@ -253,7 +254,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             .execute(),
         ),
         (rows) => (rows.length > 0 ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('markRunning', lease.debateId)),
 
     renew: (leases: readonly Lease[]) =>
       attempt(async () => {
@@ -302,13 +303,13 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
       Effect.flatMap(
         attempt(() => turnWrites({ lease, turn })),
         (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('saveTurn', lease.debateId)),
 
     persist: (lease: Lease, batch: LogBatch) =>
       Effect.flatMap(
         attempt(() => batchWrites({ lease, batch })),
         (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('persist', lease.debateId)),
 
     storedLog: (lease: Lease) =>
       attempt(async (): Promise<StoredLog> => {
@@ -378,7 +379,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
       attempt(() =>
         // The events announcing the end commit with it: no stream has them before a read shows the end.
         db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now()), last)),
-      ),
+      ).pipe(storeSpan('finish', lease.debateId)),
 
     // The reconciler's transitions check no epoch, so they are core's (debates/debate-record.ts).
     claimStale: (window: { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number }) =>
