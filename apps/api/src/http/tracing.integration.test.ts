@@ -1,10 +1,9 @@
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { CreatedDebate } from '@verdict/contracts';
-import { installTracing, type Tracing } from '@verdict/core';
+import { createLogger, installTracing, type Tracing } from '@verdict/core';
 import { debateReaching, eventually, testNatsUrl, uniqueSchema } from '@verdict/core/testing';
-import type { EngineNode } from '@verdict/engine';
-import { startTestEngine } from '@verdict/engine/testing';
+import { createEngineNode, type EngineNode } from '@verdict/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, registerUser, startServer } from '../testing/http-harness.ts';
 
@@ -47,12 +46,29 @@ describe.each([
 ])('one trace per debate ($mode)', ({ nats }) => {
   let h: Harness;
   let engine: EngineNode;
+  const apiLines: Record<string, unknown>[] = [];
+  const engineLines: { message: string; details?: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
     h = await startServer({
       env: nats ? { NATS_URL: testNatsUrl(), NATS_PREFIX: `${uniqueSchema('trace')}.` } : {},
+      logger: createLogger({
+        level: 'info',
+        pretty: false,
+        destination: { write: (line: string) => void apiLines.push(JSON.parse(line)) },
+      }),
     });
-    engine = startTestEngine(h.core, { firstTokenMs: 1 }, 2);
+    engine = createEngineNode({
+      db: h.core.db,
+      bus: h.core.bus,
+      clock: h.core.clock,
+      slots: 2,
+      providerKeys: {},
+      simulated: { firstTokenMs: 1 },
+      policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+      log: (_level, message, details) => void engineLines.push({ message, ...(details ? { details } : {}) }),
+    });
+    engine.start();
   });
   afterAll(async () => {
     await engine?.stop();
@@ -129,5 +145,13 @@ describe.each([
     );
     expect(writes.every(underJob)).toBe(true);
     expect(trace.named('store.saveTurn')).toHaveLength(turns.length);
+
+    // The request's log line and the engine's lines about the debate name the trace and the request.
+    const traceId = request.spanContext().traceId;
+    const requestId = request.attributes['verdict.request.id'];
+    const requestLine = apiLines.find((line) => line.method === 'POST' && line.url === '/api/debates');
+    expect(requestLine).toMatchObject({ traceId, reqId: requestId, status: 201 });
+    const completedLine = engineLines.find((line) => line.message === `debate ${debateId}: completed`);
+    expect(completedLine?.details).toMatchObject({ traceId, requestId });
   });
 });

@@ -121,10 +121,11 @@ export function installTracing(options: {
     shutdown: async () => {
       if (installed !== provider) return;
       installed = null;
-      await provider.shutdown();
+      // Uninstalled first: spans started while the last batch goes out are no-ops, not lost in a closed queue.
       trace.disable();
       propagation.disable();
       context.disable();
+      await provider.shutdown();
     },
   };
 }
