@@ -2,7 +2,16 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { CreatedDebate } from '@verdict/contracts';
 import { createLogger, installTracing, type Tracing } from '@verdict/core';
-import { debateReaching, eventually, testNatsUrl, uniqueSchema } from '@verdict/core/testing';
+import {
+  debateReaching,
+  eventually,
+  RECEIVER_HOST,
+  receiverPolicy,
+  startWebhookReceiver,
+  testNatsUrl,
+  uniqueSchema,
+  type WebhookReceiver,
+} from '@verdict/core/testing';
 import { createEngineNode, type EngineNode } from '@verdict/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, registerUser, startServer } from '../testing/http-harness.ts';
@@ -46,12 +55,19 @@ describe.each([
 ])('one trace per debate ($mode)', ({ nats }) => {
   let h: Harness;
   let engine: EngineNode;
+  let receiver: WebhookReceiver;
   const apiLines: Record<string, unknown>[] = [];
   const engineLines: { message: string; details?: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
+    // The spans of this mode's run only (the other mode's server and engine are stopped by now).
+    exporter.reset();
+    receiver = await startWebhookReceiver();
     h = await startServer({
-      env: nats ? { NATS_URL: testNatsUrl(), NATS_PREFIX: `${uniqueSchema('trace')}.` } : {},
+      env: {
+        WEBHOOK_ALLOW_HTTP: 'true',
+        ...(nats ? { NATS_URL: testNatsUrl(), NATS_PREFIX: `${uniqueSchema('trace')}.` } : {}),
+      },
       logger: createLogger({
         level: 'info',
         pretty: false,
@@ -66,17 +82,24 @@ describe.each([
       providerKeys: {},
       simulated: { firstTokenMs: 1 },
       policy: { timeoutMs: 2000, retries: 1, backoffMs: 10 },
+      webhooks: { policy: receiverPolicy, intervalMs: 50, senders: 2, timeoutMs: 5000 },
       log: (_level, message, details) => void engineLines.push({ message, ...(details ? { details } : {}) }),
     });
     engine.start();
   });
   afterAll(async () => {
     await engine?.stop();
+    await receiver?.close();
     await h?.close();
   });
 
   it('connects the create request, the engine job, its rounds, turns, provider calls and store writes', async () => {
     const user = await registerUser(h);
+    const hook = await h.request('POST', '/api/webhooks', {
+      cookie: user.cookie,
+      body: { url: `http://${RECEIVER_HOST}:${receiver.port}/hook`, events: ['debate.completed'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     const created = await h.request<CreatedDebate>('POST', '/api/debates', {
       cookie: user.cookie,
       body: { question: 'Should every span of a debate share one trace?', skipCache: true },
@@ -153,5 +176,20 @@ describe.each([
     expect(requestLine).toMatchObject({ traceId, reqId: requestId, status: 201 });
     const completedLine = engineLines.find((line) => line.message === `debate ${debateId}: completed`);
     expect(completedLine?.details).toMatchObject({ traceId, requestId });
+
+    // The completed debate's webhook goes out from the outbox later, in a span of its own per attempt.
+    const delivery = await eventually(
+      () =>
+        exporter
+          .getFinishedSpans()
+          .find((s) => s.name === 'webhook.deliver' && s.attributes['webhook.event'] === 'debate.completed'),
+      (span) => span !== undefined,
+    );
+    expect(receiver.received.some((r) => r.body.includes(debateId))).toBe(true);
+    expect(delivery?.kind).toBe(SpanKind.CLIENT);
+    expect(delivery?.attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'webhook.delivery.attempt': 1,
+    });
   });
 });

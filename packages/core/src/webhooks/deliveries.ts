@@ -11,7 +11,7 @@ import type { OutgoingDelivery, WebhookSender } from './sender.ts';
 import type { WebhookTables } from './tables.ts';
 
 /** A delivery a worker holds: what to send, which attempt it is, and the claim that may record it. */
-export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string };
+export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string; event: string };
 
 /**
  * The deliveries due at `now` (alias `due`): waiting or with a claim that ran out. A deactivated webhook is
@@ -62,7 +62,7 @@ export async function claimDueDelivery(
     .where('d.id', '=', () =>
       dueDeliveries(k, now).select('due.id').orderBy('due.due_at').limit(1).forUpdate('due').skipLocked(),
     )
-    .returning(['d.id', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
+    .returning(['d.id', 'd.body', 'd.attempts', 'd.event', 'w.url', 'w.secret'])
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -72,6 +72,7 @@ export async function claimDueDelivery(
     body: row.body,
     attempt: row.attempts + 1,
     claim,
+    event: row.event,
   };
 }
 
@@ -192,7 +193,11 @@ export async function deliverNext(
     {
       kind: SpanKind.CLIENT,
       // Not the URL: its query may hold the receiver's token.
-      attributes: { 'webhook.delivery.id': claimed.deliveryId, 'webhook.delivery.attempt': claimed.attempt },
+      attributes: {
+        'webhook.event': claimed.event,
+        'webhook.delivery.id': claimed.deliveryId,
+        'webhook.delivery.attempt': claimed.attempt,
+      },
     },
     async (span) => {
       try {
