@@ -100,6 +100,14 @@ export const TARGETS: {
     boundBy:
       "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
   },
+  {
+    name: 'tracing.on_off.rps_ratio',
+    target: 0.9,
+    better: 'higher',
+    what: 'GET /v1/me, tracing on (OTLP export) / off',
+    boundBy:
+      'CPU per request in the API process: a span per request, its attributes, and the batch export (JSON encoding, an HTTP post per batch); the sink and the load generator share the 2 cores',
+  },
 ];
 
 /** Each target with this run's figure and whether it is met; a figure whose suite did not run says so. */
