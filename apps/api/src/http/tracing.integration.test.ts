@@ -177,7 +177,8 @@ describe.each([
     const completedLine = engineLines.find((line) => line.message === `debate ${debateId}: completed`);
     expect(completedLine?.details).toMatchObject({ traceId, requestId });
 
-    // The completed debate's webhook goes out from the outbox later, in a span of its own per attempt.
+    // The completed debate's webhook goes out from the outbox later, each attempt continuing the trace from
+    // the finish that queued it.
     const delivery = await eventually(
       () =>
         exporter
@@ -191,5 +192,14 @@ describe.each([
       'http.response.status_code': 200,
       'webhook.delivery.attempt': 1,
     });
+    if (!delivery) throw new Error('unreachable');
+    const whole = traceOf(traceId);
+    expect(whole.roots).toEqual([request]);
+    expect(whole.ancestors(delivery).map((span) => span.name)).toEqual([
+      'store.finish',
+      'Engine.openDurableLog',
+      'debate.job',
+      'POST /api/debates',
+    ]);
   });
 });

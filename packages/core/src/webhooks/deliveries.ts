@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type Kysely, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { SQL_STATE, sqlStateOf } from '../db/sql-state.ts';
+import { tracingOn } from '../observability/tracing.ts';
 import type { Clock } from '../shared/clock.ts';
 import { type AttemptResult, nextStep } from './delivery-policy.ts';
 import type { OutgoingDelivery, WebhookSender } from './sender.ts';
@@ -188,6 +189,9 @@ export async function deliverNext(
 ): Promise<boolean> {
   const claimed = await claimDueDelivery(db, clock, claimMs);
   if (!claimed) return false;
+  // The trace of the work that queued the event (a debate's finish): read only when spans are recorded.
+  const traceparent = tracingOn() ? await traceParentOf(db, claimed.deliveryId) : null;
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
   await tracer().startActiveSpan(
     'webhook.deliver',
     {
@@ -199,6 +203,7 @@ export async function deliverNext(
         'webhook.delivery.attempt': claimed.attempt,
       },
     },
+    parent,
     async (span) => {
       try {
         const result = await sender.send(claimed);
@@ -220,3 +225,14 @@ export async function deliverNext(
 
 /** Each delivery attempt is a span of its own (a no-op while tracing is off). */
 const tracer = () => trace.getTracer('verdict-webhooks');
+
+/** The traceparent stored with the outbox row a delivery was fanned out of, if any. */
+async function traceParentOf(db: Database, deliveryId: string): Promise<string | null> {
+  const row = await query<WebhookTables>(db.em())
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_outbox as o', 'o.id', 'd.outbox_id')
+    .select('o.trace_parent')
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+  return row?.trace_parent ?? null;
+}

@@ -146,6 +146,13 @@ export const bridgedTraceId = (span: Tracer.AnySpan | undefined): string | undef
   span instanceof BridgedSpan && span.sampled ? span.traceId : undefined;
 
 /**
+ * A span this bridge made as a W3C `traceparent`, for work that continues it elsewhere (the webhook outbox
+ * rows a debate's finish writes); undefined for spans that are not exported.
+ */
+export const bridgedTraceparent = (span: Tracer.AnySpan | undefined): string | undefined =>
+  span instanceof BridgedSpan && span.sampled ? `00-${span.traceId}-${span.spanId}-01` : undefined;
+
+/**
  * The engine's tracer: the bridge when this process records spans (core's `tracingOn`), else Effect's own,
  * whose spans stay in memory and cost next to nothing.
  */
