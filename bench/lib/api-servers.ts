@@ -52,7 +52,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   try {
     const server = await spawnServer<{ port: number; key: string }>(join(SERVERS, 'api-server.ts'), {
       env,
-      unset: ['DATABASE_URL', 'DATABASE_SCHEMA', 'DATA_DIR', 'NATS_URL', 'PORT', 'HOST'],
+      // Tracing too: a server traces only when a suite says so (options.env), never by inheritance.
+      unset: [
+        'DATABASE_URL',
+        'DATABASE_SCHEMA',
+        'DATA_DIR',
+        'NATS_URL',
+        'PORT',
+        'HOST',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      ],
       execArgv: options.execArgv ?? [],
     });
     return {

@@ -108,6 +108,14 @@ export const TARGETS: {
     boundBy:
       "the onResponse hook's histogram observation (a label lookup and a bucket search per request) and the scrapes' serialization",
   },
+  {
+    name: 'tracing.on_off.rps_ratio',
+    target: 0.9,
+    better: 'higher',
+    what: 'GET /v1/me, tracing on (OTLP export) / off',
+    boundBy:
+      'CPU per request in the API process: a span per request, its attributes, and the batch export (JSON encoding, an HTTP post per batch); the sink and the load generator share the 2 cores',
+  },
 ];
 
 /** Each target with this run's figure and whether it is met; a figure whose suite did not run says so. */

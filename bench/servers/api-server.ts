@@ -5,6 +5,8 @@
  *   BENCH_COUNTERS=memory|database  override the rate-limit counter store (default: as production)
  *   BENCH_DROP_SCHEMA=1             drop DATABASE_SCHEMA on shutdown
  *   BENCH_USAGE_COUNTING=off        serve without counting keyed requests in their keys' usage (to price it)
+ *   BENCH_RATE_LIMIT=<n>            the bench account's requests per minute (default 100000)
+ *   OTEL_EXPORTER_OTLP_ENDPOINT …   traces, as the real process reads them (bench/suites/tracing.ts sets them)
  *   BENCH_DIRECT_ROUTE=1            also serve three experiment routes on plain Fastify (no tRPC):
  *     GET /bench/direct-me     the same three core calls as /v1/me (key lookup, counter upsert, profile)
  *     GET /bench/raw-me        the same three round trips, the profile read as raw SQL instead of em.findOne
@@ -13,7 +15,7 @@
  * the schema.
  */
 import { buildServer } from '@verdict/api';
-import { createCore, loadConfig } from '@verdict/core';
+import { createCore, loadConfig, startTracing } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
@@ -24,6 +26,8 @@ if (counters !== undefined && counters !== 'memory' && counters !== 'database') 
   throw new Error(`BENCH_COUNTERS must be memory or database, not ${counters}`);
 }
 
+// First, as in apps/api/src/main.ts: off unless an OTLP endpoint is in the environment.
+const tracing = startTracing('verdict-api');
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
 const core = await createCore(config, counters ? { counters } : {});
 
@@ -37,6 +41,7 @@ async function release() {
     await dropBenchSchema(core.db, config.database.schema);
   }
   await core.close();
+  await tracing.shutdown();
 }
 
 let app: FastifyInstance;
@@ -45,7 +50,7 @@ try {
   const user = await core.accounts.createUser({ email: `bench-${process.pid}@example.com`, name: 'Bench' });
   // The account's own limit (an operator setting); its key inherits it. High enough that no run of passes
   // on one server spends it within a minute, whatever the machine's speed: the limit is checked, never hit.
-  await core.accounts.setRateLimit(user.id, 100_000_000);
+  await core.accounts.setRateLimit(user.id, Number(process.env.BENCH_RATE_LIMIT ?? 100_000_000));
   const key = await core.apiKeys.create(user.id, 'bench', null);
   app = await buildServer({ core, countUsage: process.env.BENCH_USAGE_COUNTING !== 'off' });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);

@@ -8,6 +8,7 @@ import {
   lockDataDir,
   OperatorError,
   onShutdownSignal,
+  startTracing,
   withTimeout,
 } from '@verdict/core';
 import { createEmbedder, engineNodeFor } from '@verdict/engine';
@@ -24,6 +25,8 @@ import { readyLine } from './startup/ready-line.ts';
  * `npm run admin` on it (the admin channel).
  */
 async function main() {
+  // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
+  const tracing = startTracing('verdict-api');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -85,6 +88,7 @@ async function main() {
       );
     }
     await core.close();
+    await tracing.shutdown();
   };
   onShutdownSignal(
     async (signal) => {

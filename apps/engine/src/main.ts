@@ -7,6 +7,7 @@ import {
   loadConfig,
   OperatorError,
   onShutdownSignal,
+  startTracing,
   withTimeout,
 } from '@verdict/core';
 import { engineNodeFor } from '@verdict/engine';
@@ -18,6 +19,8 @@ import { serveOperatorEndpoints } from './operator-listener.ts';
  * `npm start`.)
  */
 async function main() {
+  // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
+  const tracing = startTracing('verdict-engine');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -79,6 +82,7 @@ async function main() {
       );
       operator?.close();
       await core.close();
+      await tracing.shutdown();
       logger.info('engine node stopped');
     },
     (err) => logger.error({ err }, 'engine node: shutdown failed'),

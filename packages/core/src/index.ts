@@ -34,6 +34,7 @@ export type {
   KeyCourier,
   TransitionRecord,
 } from './bus/ports.ts';
+export { type JobTrace, type TraceCarrier, withRequestId } from './bus/trace-carrier.ts';
 export { onShutdownSignal } from './composition/shutdown-signals.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore, type Services } from './core.ts';
@@ -107,6 +108,13 @@ export {
   type WorkBacklog,
   workBacklog,
 } from './observability/scrape-reads.ts';
+export {
+  installTracing,
+  otlpTracesUrl,
+  startTracing,
+  type Tracing,
+  tracingOn,
+} from './observability/tracing.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';

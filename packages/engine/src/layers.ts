@@ -29,6 +29,7 @@ import {
   type ProbeMoment,
 } from './services.ts';
 import { DebateStore } from './store/debate-store.ts';
+import { engineTracerLayer } from './tracing/otel-tracer.ts';
 import type { WebhookDeliveryOptions } from './workers/webhook-worker.ts';
 
 /** What an engine node is built from: the process's adapters, its provider keys, and its settings. */
@@ -116,6 +117,7 @@ export function engineLayer(
     Layer.succeed(EngineBus, options.bus),
     Layer.succeed(EngineClock, options.clock),
     engineLogLayer(options.log),
+    engineTracerLayer(),
     Layer.succeed(EngineProbe, EngineProbe.of({ notice: options.probe ?? (() => {}) })),
     Layer.succeed(EngineSettings, settings),
   );

@@ -1,4 +1,5 @@
-import { Effect, Logger } from 'effect';
+import { Context, Effect, type Fiber, Logger, References, Tracer } from 'effect';
+import { bridgedTraceId } from './tracing/otel-tracer.ts';
 
 /**
  * The engine logs through Effect's logger (`logLine` below, or Effect.logInfo/logWarning/logError with a
@@ -17,13 +18,25 @@ export const logLine = (level: LogLevel, message: string, details?: Record<strin
 const levelOf = (level: string): LogLevel =>
   level === 'Fatal' || level === 'Error' ? 'error' : level === 'Warn' ? 'warn' : 'info';
 
+/**
+ * What a line says of where it was logged: the log annotations (a job's request id) and, when the line was
+ * logged inside an exported span, its trace id.
+ */
+function contextFields(fiber: Fiber.Fiber<unknown, unknown>) {
+  const annotations = fiber.getRef(References.CurrentLogAnnotations);
+  const traceId = bridgedTraceId(Context.getOrUndefined(fiber.context, Tracer.ParentSpan));
+  if (!traceId && Object.keys(annotations).length === 0) return undefined;
+  return { ...annotations, ...(traceId ? { traceId } : {}) };
+}
+
 /** A logger handing each line to `log` as (level, message, details); debug and trace lines are dropped. */
 export const engineLogger = (log: LogFn) =>
-  Logger.make(({ logLevel, message }) => {
+  Logger.make(({ logLevel, message, fiber }) => {
     if (logLevel === 'Debug' || logLevel === 'Trace') return;
     const [text, details] = Array.isArray(message) ? message : [message];
     const fields = details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined;
-    log(levelOf(logLevel), String(text), fields);
+    const where = contextFields(fiber);
+    log(levelOf(logLevel), String(text), where ? { ...where, ...fields } : fields);
   });
 
 /** The engine's logging: every line to `log`, none to the console (absent: the engine says nothing). */

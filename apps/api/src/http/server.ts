@@ -30,6 +30,7 @@ import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
+import { traceRequests } from './tracing.ts';
 import { registerUnsubscribe } from './unsubscribe.ts';
 import { registerUsageCounting } from './usage-counting.ts';
 
@@ -68,6 +69,7 @@ export async function buildServer({
   });
   const metrics = measureRequests(app, core, config.metricsToken !== null);
   closeWithinGrace(app, config.shutdown.graceMs);
+  traceRequests(app);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
   await registerSecurity(app, config);

@@ -12,6 +12,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 
 /** In-process bus for embedded mode: same semantics as NATS, one process. */
 export function memoryBus(): Bus {
@@ -57,7 +58,13 @@ function memoryEventBus(): EventBus {
 }
 
 function memoryJobQueue(): JobQueue & { close: () => void } {
-  const waiting: { job: DebateJob; redelivered: boolean; enqueuedAt: number }[] = [];
+  // Jobs keep the carrier of the context that queued them, as NATS messages keep it in their headers.
+  const waiting: {
+    job: DebateJob;
+    redelivered: boolean;
+    enqueuedAt: number;
+    carrier: TraceCarrier | undefined;
+  }[] = [];
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
@@ -65,7 +72,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
   let closed = false;
   return {
     enqueue: async (job) => {
-      waiting.push({ job, redelivered: false, enqueuedAt: Date.now() });
+      waiting.push({ job, redelivered: false, enqueuedAt: Date.now(), carrier: currentTraceCarrier() });
       wake();
     },
     waiting: async () => waiting.length,
@@ -85,11 +92,12 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             continue;
           }
           let settled = false;
-          const { job, enqueuedAt } = next;
+          const { job, enqueuedAt, carrier } = next;
           const jobHandle: JobHandle = {
             job,
             redelivered: next.redelivered,
             enqueuedAt,
+            trace: jobTraceOf(carrier),
             heartbeat: () => {},
             ack: async () => {
               settled = true;
@@ -97,7 +105,7 @@ function memoryJobQueue(): JobQueue & { close: () => void } {
             retry: (delayMs) => {
               settled = true;
               setTimeout(() => {
-                waiting.push({ job, redelivered: true, enqueuedAt });
+                waiting.push({ job, redelivered: true, enqueuedAt, carrier });
                 wake();
               }, delayMs).unref();
             },

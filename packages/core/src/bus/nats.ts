@@ -11,6 +11,8 @@ import {
 } from '@nats-io/jetstream';
 import {
   connect,
+  headers,
+  type MsgHdrs,
   type NatsConnection,
   NoRespondersError,
   nanos,
@@ -31,6 +33,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
@@ -169,6 +172,18 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
   };
 }
 
+/** A trace carrier as NATS message headers, and back: the job's trace context crosses the hop in them. */
+function headersOf(carrier: TraceCarrier): MsgHdrs {
+  const hdrs = headers();
+  for (const [key, value] of Object.entries(carrier)) hdrs.set(key, value);
+  return hdrs;
+}
+
+function carrierOf(hdrs: MsgHdrs | undefined): TraceCarrier | undefined {
+  if (!hdrs) return undefined;
+  return Object.fromEntries(hdrs.keys().map((key) => [key.toLowerCase(), hdrs.get(key)]));
+}
+
 function natsJobQueue(
   js: JetStreamClient,
   stream: string,
@@ -179,7 +194,8 @@ function natsJobQueue(
     enqueue: async (job, copy) => {
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
       const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
-      await js.publish(subject, encode(job), { msgID });
+      const carrier = currentTraceCarrier();
+      await js.publish(subject, encode(job), { msgID, ...(carrier ? { headers: headersOf(carrier) } : {}) });
     },
     waiting: async () => {
       // Getting the consumer fetches its info: the cached copy is current, no second round trip.
@@ -209,6 +225,7 @@ function natsJobQueue(
             redelivered: message.redelivered,
             // The stream's time of the publish: a redelivery keeps it.
             enqueuedAt: message.time.getTime(),
+            trace: jobTraceOf(carrierOf(message.headers)),
             heartbeat: () => message.working(),
             ack: async () => {
               await message.ackAck();

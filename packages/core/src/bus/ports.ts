@@ -1,4 +1,5 @@
 import type { DebateEvent, Notification } from '@verdict/contracts';
+import type { JobTrace } from './trace-carrier.ts';
 
 /**
  * Ports between API processes and engine nodes. Embedded mode runs them in memory; distributed mode on
@@ -28,6 +29,8 @@ export type JobHandle = {
   redelivered: boolean;
   /** When the job was queued (ms since the epoch), as the queue recorded it: the start of its wait. */
   enqueuedAt?: number;
+  /** The trace of the request that queued the job (its context travels with the job): empty when off. */
+  trace: JobTrace;
   /** Tells the queue the job is still being worked on, so it is not redelivered. */
   heartbeat: () => void;
   /** Done for good; call only after the final state is stored. */
@@ -42,7 +45,8 @@ export type JobConsumer = { stop: () => Promise<void> };
 export type JobQueue = {
   /**
    * Queues a job. Within the queue's dedupe window a second enqueue of the same debate attempt is dropped;
-   * `copy` names a deliberate extra copy (the reconciler's), which is not.
+   * `copy` names a deliberate extra copy (the reconciler's), which is not. The active trace context goes
+   * with it (trace-carrier.ts), so the engine's spans continue the trace that queued it.
    */
   enqueue: (job: DebateJob, copy?: string) => Promise<void>;
   consume: (slots: number, handle: (job: JobHandle) => Promise<void>) => JobConsumer;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
+import { currentTraceCarrier } from '../bus/trace-carrier.ts';
 import { query } from '../db/kysely.ts';
 
 /**
@@ -16,6 +17,7 @@ type OutboxTables = {
     debate_id: string | null;
     dedupe_key: string;
     payload: unknown;
+    trace_parent: string | null;
   };
   debates: { id: string; owner_id: string };
 };
@@ -31,15 +33,23 @@ export type DebateWebhookEvent =
 /**
  * Queues a webhook event about a debate for its owner, in the caller's transaction (the one that writes what
  * the event reports). `dedupeKey` names the occurrence: writing it twice (a redelivered job, a second finish)
- * queues one delivery.
+ * queues one delivery. `traceParent` is the trace its deliveries continue: the active context's unless given
+ * (the engine gives its span's, which the OpenTelemetry context does not hold); none when tracing is off.
  */
 export async function queueDebateWebhook(
   em: EntityManager,
-  event: { debateId: string; event: DebateWebhookEvent; dedupeKey: string; payload: Record<string, unknown> },
+  event: {
+    debateId: string;
+    event: DebateWebhookEvent;
+    dedupeKey: string;
+    payload: Record<string, unknown>;
+    traceParent?: string | undefined;
+  },
 ) {
+  const traceParent = event.traceParent ?? currentTraceCarrier()?.traceparent ?? null;
   await query<OutboxTables>(em)
     .insertInto('webhook_outbox')
-    .columns(['user_id', 'event', 'debate_id', 'dedupe_key', 'payload'])
+    .columns(['user_id', 'event', 'debate_id', 'dedupe_key', 'payload', 'trace_parent'])
     .expression((eb) =>
       eb
         .selectFrom('debates')
@@ -49,6 +59,7 @@ export async function queueDebateWebhook(
           'id',
           sql.val(event.dedupeKey).as('dedupe_key'),
           sql`${JSON.stringify(event.payload)}::jsonb`.as('payload'),
+          sql.val(traceParent).as('trace_parent'),
         ])
         .where('id', '=', event.debateId),
     )

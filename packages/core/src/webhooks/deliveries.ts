@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type Kysely, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { SQL_STATE, sqlStateOf } from '../db/sql-state.ts';
+import { tracingOn } from '../observability/tracing.ts';
 import type { Clock } from '../shared/clock.ts';
 import { type AttemptResult, nextStep } from './delivery-policy.ts';
 import type { OutgoingDelivery, WebhookSender } from './sender.ts';
 import type { WebhookTables } from './tables.ts';
 
 /** A delivery a worker holds: what to send, which attempt it is, and the claim that may record it. */
-export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string };
+export type ClaimedDelivery = OutgoingDelivery & { attempt: number; claim: string; event: string };
 
 /**
  * The deliveries due at `now` (alias `due`): waiting or with a claim that ran out. A deactivated webhook is
@@ -61,7 +63,7 @@ export async function claimDueDelivery(
     .where('d.id', '=', () =>
       dueDeliveries(k, now).select('due.id').orderBy('due.due_at').limit(1).forUpdate('due').skipLocked(),
     )
-    .returning(['d.id', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
+    .returning(['d.id', 'd.body', 'd.attempts', 'd.event', 'w.url', 'w.secret'])
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -71,6 +73,7 @@ export async function claimDueDelivery(
     body: row.body,
     attempt: row.attempts + 1,
     claim,
+    event: row.event,
   };
 }
 
@@ -192,8 +195,51 @@ export async function deliverNext(
 ): Promise<AttemptOutcome | null> {
   const claimed = await claimDueDelivery(db, clock, claimMs);
   if (!claimed) return null;
-  const result = await sender.send(claimed);
-  await recordAttempt(db, clock, claimed, result);
-  const step = nextStep(claimed.attempt, result, clock.now()).status;
-  return step === 'succeeded' ? 'delivered' : step === 'pending' ? 'retrying' : 'failed';
+  // The trace of the work that queued the event (a debate's finish): read only when spans are recorded.
+  const traceparent = tracingOn() ? await traceParentOf(db, claimed.deliveryId) : null;
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+  return tracer().startActiveSpan(
+    'webhook.deliver',
+    {
+      kind: SpanKind.CLIENT,
+      // Not the URL: its query may hold the receiver's token.
+      attributes: {
+        'webhook.event': claimed.event,
+        'webhook.delivery.id': claimed.deliveryId,
+        'webhook.delivery.attempt': claimed.attempt,
+      },
+    },
+    parent,
+    async (span) => {
+      try {
+        const result = await sender.send(claimed);
+        if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+        if (result.error !== null || (result.statusCode ?? 0) >= 300) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: result.error ?? `status ${result.statusCode}`,
+          });
+        }
+        await recordAttempt(db, clock, claimed, result);
+        const step = nextStep(claimed.attempt, result, clock.now()).status;
+        return step === 'succeeded' ? 'delivered' : step === 'pending' ? 'retrying' : 'failed';
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** Each delivery attempt is a span of its own (a no-op while tracing is off). */
+const tracer = () => trace.getTracer('verdict-webhooks');
+
+/** The traceparent stored with the outbox row a delivery was fanned out of, if any. */
+async function traceParentOf(db: Database, deliveryId: string): Promise<string | null> {
+  const row = await query<WebhookTables>(db.em())
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_outbox as o', 'o.id', 'd.outbox_id')
+    .select('o.trace_parent')
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+  return row?.trace_parent ?? null;
 }

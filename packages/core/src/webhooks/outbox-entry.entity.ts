@@ -25,6 +25,8 @@ export const WebhookOutboxEntrySchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().defaultRaw('now()'),
     dispatchedAt: p.datetime().nullable(),
+    /** The W3C traceparent of the work that queued the row, when tracing was on (its deliveries continue it). */
+    traceParent: p.string().length(64).nullable(),
   },
 });
 

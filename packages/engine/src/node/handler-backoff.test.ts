@@ -10,6 +10,7 @@ function deliveredJob(debateId: string) {
   const handle: JobHandle = {
     job: { debateId, attempt: 1 } as JobHandle['job'],
     redelivered: false,
+    trace: {},
     heartbeat: () => {},
     ack: async () => {
       done.acked++;

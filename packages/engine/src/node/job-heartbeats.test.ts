@@ -10,6 +10,7 @@ const handleOf = (debateId: string) => {
   const handle: JobHandle = {
     job: { debateId, attempt: 1 } as JobHandle['job'],
     redelivered: false,
+    trace: {},
     heartbeat: () => {
       beats.n++;
     },

@@ -22,6 +22,7 @@ import {
 } from '../store/errors.ts';
 import type { DebateOutcome, DebateToRun, Lease } from '../store/records.ts';
 import { retryThroughBlips } from '../store/retry.ts';
+import { inJobSpan } from '../tracing/spans.ts';
 import { applyCommand } from './commands.ts';
 import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.ts';
 import { disposalOf, type JobEnding } from './job-endings.ts';
@@ -77,11 +78,13 @@ const stopWith = (job: ClaimedJob, stop: JobStop) => Deferred.doneUnsafe(job.fat
  * One job, start to end: look at it, claim the debate, run it, and dispose of the job as the ending table
  * (job-endings.ts) says. Never fails: every way a job can end is an ending.
  */
-export const handleJob = Effect.fn('Engine.handleJob')(function* (handle: JobHandle) {
-  const ending = yield* endingOf(handle);
-  yield* countEnding(ending);
-  yield* dispose(handle, ending);
-});
+export const handleJob = (handle: JobHandle) =>
+  Effect.gen(function* () {
+    const ending = yield* endingOf(handle);
+    yield* countEnding(ending);
+    yield* Effect.annotateCurrentSpan('debate.job.ending', ending._tag);
+    yield* dispose(handle, ending);
+  }).pipe(inJobSpan(handle));
 
 const endingOf = (handle: JobHandle) =>
   Effect.gen(function* () {

@@ -1,6 +1,7 @@
 import { DebateDomain } from '@verdict/contracts';
 import { Effect } from 'effect';
 import type { LlmProvider } from '../providers/port.ts';
+import { debateSpan } from '../tracing/spans.ts';
 import { type CallPolicy, callLlm } from './llm-call.ts';
 
 /** The classifier's instructions (tests recognise its requests by them). */
@@ -44,4 +45,5 @@ export const classifyDomain = (
   ).pipe(
     Effect.map((response): Classification => ({ domain: domainIn(response.text), call: response })),
     Effect.catch(() => Effect.succeed<Classification>({ domain: 'other', call: null })),
+    debateSpan('debate.classify', {}),
   );

@@ -4,6 +4,7 @@ import { fromPromise } from 'xstate';
 import { DebateFailure, type JudgeInput } from '../machine/machine.ts';
 import { JUDGE_SYSTEM_PROMPT, judgePrompt } from '../machine/prompts.ts';
 import { parseVerdict } from '../machine/verdict-parser.ts';
+import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
 import { type CallPolicy, callLlm } from './llm-call.ts';
 import type { EngineDeps } from './run-debate.ts';
@@ -55,5 +56,5 @@ function judgeProgram(
       prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;
     }
     return yield* Effect.fail(new DebateFailure('PROVIDER_ERROR', 'The judge returned no valid verdict'));
-  });
+  }).pipe(debateSpan('debate.judge', {}));
 }

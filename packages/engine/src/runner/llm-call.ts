@@ -1,8 +1,11 @@
 // Modules, not the 'effect' barrel, which loads all of Effect (a third of a second of start-up).
+
+import { estimateUsd } from '@verdict/core';
 import * as Data from 'effect/Data';
 import * as Effect from 'effect/Effect';
 import * as Schedule from 'effect/Schedule';
 import { LlmCallError, type LlmProvider, type LlmRequest, type LlmResponse } from '../providers/port.ts';
+import { annotateLlmCall, llmCallSpan } from '../tracing/spans.ts';
 
 /** A provider call that failed for good: after retries, or at once when not retryable. */
 export class ProviderFailure extends Data.TaggedError('ProviderFailure')<{ readonly error: LlmCallError }> {
@@ -32,7 +35,7 @@ function classify(error: unknown): ProviderFailure {
 
 /**
  * One LLM call as an Effect: the signal is Effect's own (interrupting the fiber aborts the HTTP call), each
- * attempt has a timeout, and retries back off exponentially on retryable failures only.
+ * attempt has a timeout and a span of its own, and retries back off exponentially on retryable failures only.
  */
 export const callLlm = Effect.fn('Engine.callLlm')(function* (
   provider: LlmProvider,
@@ -52,6 +55,14 @@ export const callLlm = Effect.fn('Engine.callLlm')(function* (
           }),
         ),
     }),
+    Effect.tap((response) =>
+      annotateLlmCall({
+        ...response,
+        costUsd: estimateUsd(response.model, response.inputTokens, response.outputTokens),
+      }),
+    ),
+    Effect.tapError((failure) => Effect.annotateCurrentSpan('verdict.llm.outcome', failure.error.kind)),
+    llmCallSpan(request.task, request.model, provider.name),
   );
   const response: LlmResponse = yield* attempt.pipe(
     Effect.retry({

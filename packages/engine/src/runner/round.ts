@@ -8,6 +8,7 @@ import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
 import type { Seat } from '../machine/panel.ts';
 import { type AttachedText, debaterPrompt, debaterSystemPrompt, type Turn } from '../machine/prompts.ts';
 import { type SettledTurn, settledKey } from '../replay/replay.ts';
+import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
 import { callLlm, type ProviderFailure } from './llm-call.ts';
 
@@ -85,7 +86,13 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       }
       deps.emit(turnEvent(turn, attempt));
       return turn;
-    });
+    }).pipe(
+      debateSpan('debate.turn', {
+        'debate.id': debateId,
+        'debate.round': round.round,
+        'debate.agent': seat.name,
+      }),
+    );
 
   /** A seat whose turn was settled before a restore: report it again (events already stored are dropped). */
   const replay = (seat: Seat, round: RoundInput, sendBack: (report: RoundReport) => void) =>
@@ -113,7 +120,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       (seat) =>
         Effect.flatMap(replay(seat, input, sendBack), (replayed) => (replayed ? Effect.void : spoken(seat))),
       { concurrency: 'unbounded', discard: true },
-    );
+    ).pipe(debateSpan('debate.round', { 'debate.id': debateId, 'debate.round': input.round }));
     function spoken(seat: Seat) {
       return speak(seat, input).pipe(
         Effect.tap((turn) => Effect.sync(() => sendBack({ type: 'TURN_DONE', turn }))),

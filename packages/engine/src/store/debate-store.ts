@@ -18,6 +18,8 @@ import {
 import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineClock, EngineSettings, EngineStorage } from '../services.ts';
+import { bridgedTraceparent } from '../tracing/otel-tracer.ts';
+import { storeSpan } from '../tracing/spans.ts';
 import { coalescedWrites } from './coalesced-writes.ts';
 import { LeaseLost, type PermanentFailure, type StorageUnavailable, storageFailure } from './errors.ts';
 import {
@@ -280,7 +282,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             .execute(),
         ),
         (rows) => (rows.length > 0 ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('markRunning', lease.debateId)),
 
     renew: (leases: readonly Lease[]) =>
       attempt(async () => {
@@ -329,13 +331,13 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
       Effect.flatMap(
         attempt(() => turnWrites({ lease, turn })),
         (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('saveTurn', lease.debateId)),
 
     persist: (lease: Lease, batch: LogBatch) =>
       Effect.flatMap(
         attempt(() => batchWrites({ lease, batch })),
         (written) => (written ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-      ),
+      ).pipe(storeSpan('persist', lease.debateId)),
 
     storedLog: (lease: Lease) =>
       attempt(async (): Promise<StoredLog> => {
@@ -402,10 +404,12 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
       }),
 
     finish: (lease: Lease, outcome: DebateOutcome, last?: LogBatch) =>
-      attempt(() =>
-        // The events announcing the end commit with it: no stream has them before a read shows the end.
-        db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now()), last)),
-      ),
+      Effect.flatMap(currentTraceparent, (traceParent) =>
+        attempt(() =>
+          // The events announcing the end commit with it: no stream has them before a read shows the end.
+          db.em().transactional((em) => finishIn(em, lease, outcome, new Date(now()), last, traceParent)),
+        ),
+      ).pipe(storeSpan('finish', lease.debateId)),
 
     // The reconciler's transitions check no epoch, so they are core's (debates/debate-record.ts).
     claimStale: (window: { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number }) =>
@@ -416,6 +420,11 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
     takeOverAll: () => attempt(() => debateRequeue.takeOverAll(db.em(), nodeId)),
   };
 }
+
+/** The running span as a traceparent, for the webhooks a finish queues to continue the debate's trace. */
+const currentTraceparent = Effect.map(Effect.option(Effect.currentSpan), (span) =>
+  span._tag === 'Some' ? bridgedTraceparent(span.value) : undefined,
+);
 
 /** A value as a jsonb parameter: the driver would send an array as a PostgreSQL array, not as JSON. */
 const jsonb = <T>(value: T) => sql<T>`${JSON.stringify(value)}::jsonb`;
@@ -440,7 +449,8 @@ async function finishIn(
   lease: Lease,
   outcome: DebateOutcome,
   at: Date,
-  last?: LogBatch,
+  last: LogBatch | undefined,
+  traceParent: string | undefined,
 ): Promise<boolean> {
   const k = query<Tables>(em);
   const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
@@ -497,6 +507,7 @@ async function finishIn(
       debateId: lease.debateId,
       event,
       dedupeKey: `${event}:${lease.debateId}:${lease.attempt}`,
+      traceParent,
       payload:
         outcome.status === 'completed'
           ? {

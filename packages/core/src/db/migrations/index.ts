@@ -26,6 +26,7 @@ import { Migration0025AttachmentClaims } from './0025-attachment-claims.ts';
 import { Migration0026WebhookRetentionIndexes } from './0026-webhook-retention-indexes.ts';
 import { Migration0027ConsumerQueues } from './0027-consumer-queues.ts';
 import { Migration0028KeyPrincipalChanges } from './0028-key-principal-changes.ts';
+import { Migration0029WebhookOutboxTrace } from './0029-webhook-outbox-trace.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -57,4 +58,5 @@ export const migrations = [
   { name: '0026-webhook-retention-indexes', class: Migration0026WebhookRetentionIndexes },
   { name: '0027-consumer-queues', class: Migration0027ConsumerQueues },
   { name: '0028-key-principal-changes', class: Migration0028KeyPrincipalChanges },
+  { name: '0029-webhook-outbox-trace', class: Migration0029WebhookOutboxTrace },
 ];
