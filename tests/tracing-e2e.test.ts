@@ -159,3 +159,49 @@ describe('traces exported by the API and engine processes', () => {
     expect(line && JSON.parse(line)).toMatchObject({ traceId: job.traceId, requestId });
   });
 });
+
+// Tracing off, as by default: no spans, yet the engine's lines about a debate still name the request that
+// created it, so a log search can follow one debate from the API's line to the engine's.
+describe('the request id with tracing off', () => {
+  const env = {
+    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_SCHEMA: uniqueSchema('e2e'),
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: `${uniqueSchema('e2e')}.`,
+    LOG_LEVEL: 'info',
+  };
+  let api: RunningProcess;
+  let engine: RunningEngine;
+  let db: TestCore;
+
+  beforeAll(async () => {
+    api = await startApi(env);
+    engine = await startEngine(env);
+    db = await createTestCore(env);
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await api?.stop();
+    await db?.cleanup();
+  });
+
+  it("reaches the engine's line about the debate, with no trace id anywhere", async () => {
+    const user = await registerUser(api.baseUrl, 'untraced');
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/debates', {
+      body: { question: 'Should a log line name the request behind it?', skipCache: true },
+    });
+    expect(created.response.status).toBe(201);
+    const debateId = created.data?.debateId ?? '';
+    const requestId = created.response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const line = await until(() =>
+      engine
+        .output()
+        .split('\n')
+        .find((text) => text.includes(`debate ${debateId}: completed`)),
+    );
+    expect(JSON.parse(line)).toMatchObject({ requestId });
+    expect(engine.output()).not.toContain('"traceId"');
+    expect(api.output()).not.toContain('"traceId"');
+  });
+});

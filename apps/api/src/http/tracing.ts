@@ -20,10 +20,16 @@ const tracer = () => trace.getTracer('verdict-api');
  * A server span per request (named by method and route template, as OpenTelemetry's HTTP conventions say),
  * made the active context while the handler runs, so work the handler starts — a debate's job above all —
  * continues its trace. A caller's `traceparent` is honoured. Every log line of the request carries its trace
- * id. Nothing is added when tracing is off: the hooks would only create no-op spans.
+ * id. With tracing off only the request's id is put in the context, for the engine's log lines.
  */
 export function traceRequests(app: FastifyInstance) {
-  if (!tracingOn()) return;
+  if (!tracingOn()) {
+    // No spans, but the request's id in the context its handler runs in: a job it queues carries it.
+    app.addHook('preHandler', (request, _reply, done) => {
+      context.with(withRequestId(ROOT_CONTEXT, request.id), done);
+    });
+    return;
+  }
   app.addHook('onRequest', (request, reply, done) => {
     // A path no route took gets one name, so span names stay as few as the routes.
     const route = request.routeOptions.url ?? 'unmatched';

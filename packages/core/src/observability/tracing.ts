@@ -24,8 +24,6 @@ export type Tracing = {
   shutdown: () => Promise<void>;
 };
 
-const OFF: Tracing = { shutdown: async () => {} };
-
 /** The provider installed in this process, if any: the API and the engine ask before adding their hooks. */
 let installed: TracerProvider | null = null;
 
@@ -94,6 +92,20 @@ function batchOptionsFrom(env: Env) {
 }
 
 /**
+ * Tracing off: no provider, but a context manager, so the id of the request that queues a job still rides
+ * with the job (bus/trace-carrier.ts) and the engine's lines about the debate name it. One async-context
+ * hop per request is all it costs (BENCHMARKS.md, "Tracing").
+ */
+function carryRequestIdsOnly(): Tracing {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  return {
+    shutdown: async () => {
+      context.disable();
+    },
+  };
+}
+
+/**
  * Installs a provider as this process's: W3C trace context in and out, spans kept in async context, the
  * given processors. For the composition roots (through `startTracing`), and for tests and benchmarks that
  * read spans in process. `shutdown` flushes and uninstalls it.
@@ -140,7 +152,7 @@ export function startTracing(defaultServiceName: string, env: Env = process.env)
   const url = otlpTracesUrl(env);
   const disabled =
     env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim() === 'none';
-  if (!url || disabled) return OFF;
+  if (!url || disabled) return carryRequestIdsOnly();
   const resourceAttributes = resourceAttributesFrom(env);
   return installTracing({
     serviceName: env.OTEL_SERVICE_NAME?.trim() || resourceAttributes[ATTR_SERVICE_NAME] || defaultServiceName,
