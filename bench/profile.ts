@@ -5,14 +5,17 @@
  * process's self time by package and by function.
  *
  *   npm exec -- node bench/profile.ts [--route /v1/me] [--mode postgres|embedded]
- *       [--counters memory|database] [--plain] [--duration 10] [--warmup 2] [--connections 50]
+ *       [--counters memory|database] [--plain] [--duration 10] [--warmup 2] [--connections 50] [--otlp]
  *
+ * --otlp turns the API's tracing on, exporting to a loopback sink here that answers every export at once.
  * --plain skips the V8 profiler (its sampling costs a little throughput); --keep keeps the .cpuprofile. Routes: /v1/me, /v1/health,
  * /bench/direct-me, /bench/raw-me, /bench/one-query-me (experiments on plain Fastify; see
  * servers/api-server.ts), and /bare (the bare Fastify server instead of the API).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
+    otlp: { type: 'boolean', default: false },
   },
 });
 const mode = args.mode === 'embedded' ? 'embedded' : 'postgres';
@@ -54,6 +58,17 @@ function xactCommits(): number | null {
   }
 }
 
+/** An OTLP/HTTP receiver that reads and drops every export: what the traced API exports to. */
+async function startOtlpSink() {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+const sink = args.otlp ? await startOtlpSink() : null;
+
 const profDir = args.plain ? undefined : await mkdtemp(join(tmpdir(), 'verdict-prof-'));
 const execArgv = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
 const api =
@@ -64,6 +79,7 @@ const api =
         databaseUrl,
         directRoute: args.route.startsWith('/bench/'),
         ...(counters ? { counters } : {}),
+        ...(sink ? { env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, BENCH_RATE_LIMIT: '100000000' } } : {}),
         execArgv,
       });
 const url = `${api.baseUrl}${args.route}`;
@@ -114,6 +130,7 @@ try {
   }
 } finally {
   await api.stop();
+  sink?.server.close();
 }
 
 if (profDir) {
@@ -130,6 +147,8 @@ if (profDir) {
       '@trpc/server': (f) => f.url.includes('/@trpc/server/'),
       zod: (f) => f.url.includes('/zod/'),
       fastify: (f) => f.url.includes('/fastify/') || f.url.includes('/find-my-way/'),
+      OpenTelemetry: (f) => f.url.includes('/@opentelemetry/'),
+      'pino (logging)': (f) => f.url.includes('/pino'),
       GC: (f) => f.functionName === '(garbage collector)',
     },
   });

@@ -103,6 +103,8 @@ describe('traces exported by the API and engine processes', () => {
     NATS_PREFIX: `${uniqueSchema('e2e')}.`,
     LOG_LEVEL: 'info',
     OTEL_BSP_SCHEDULE_DELAY: '100',
+    // The collector's stand-in reads JSON; the default protocol is protobuf.
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
   };
   let collector: Awaited<ReturnType<typeof startCollector>>;
   let api: RunningProcess;

@@ -12,6 +12,8 @@ export type VariantFigures = {
   cpuUs: number;
   /** Each pass's req/s, for the detail line. */
   passRps: number[];
+  /** Requests answered over the measured passes (warm-ups not counted). */
+  requests: number;
   /** The first pass's load, described. */
   firstPass: string;
 };
@@ -19,13 +21,13 @@ export type VariantFigures = {
 const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 /**
- * Two API servers of one build that differ in one thing, loaded on the same route in alternation (A B, B A,
- * A B …) in one run, so a busy moment of the shared machine hits both alike. `during` runs beside each
+ * API servers of one build that differ in one thing, loaded on the same route in alternation (A B C, C B A,
+ * A B C …) in one run, so a busy moment of the shared machine hits them alike. `during` runs beside each
  * measured pass (a scraper, say) and is stopped when the pass ends.
  */
 export async function measureAlternating<K extends string>(
   servers: Record<K, RunningApi>,
-  order: [K, K],
+  order: readonly K[],
   options: {
     settings: BenchSettings;
     path: string;
@@ -37,7 +39,7 @@ export async function measureAlternating<K extends string>(
   const passes = new Map<K, { load: LoadResult; cpu: CpuSplit }[]>(order.map((k) => [k, []]));
   const loads = new Map<K, LoadOptions>();
   for (let pass = 1; pass <= options.passes; pass++) {
-    for (const variant of pass % 2 === 1 ? order : ([order[1], order[0]] as const)) {
+    for (const variant of pass % 2 === 1 ? order : [...order].reverse()) {
       const api = servers[variant];
       const load: LoadOptions = {
         url: `${api.baseUrl}${options.path}`,
@@ -68,6 +70,7 @@ export async function measureAlternating<K extends string>(
       p99Ms: mean(measured.map((p) => p.load.p99Ms)),
       cpuUs: mean(measured.map((p) => perRequestUs(p.cpu.server, p.load))),
       passRps: measured.map((p) => Math.round(p.load.rps)),
+      requests: measured.reduce((sum, p) => sum + p.load.requests, 0),
       firstPass: first && load ? describeLoad(load, first.load) : '',
     };
   }

@@ -5,7 +5,7 @@
  *   BENCH_COUNTERS=memory|database  override the rate-limit counter store (default: as production)
  *   BENCH_DROP_SCHEMA=1             drop DATABASE_SCHEMA on shutdown
  *   BENCH_USAGE_COUNTING=off        serve without counting keyed requests in their keys' usage (to price it)
- *   BENCH_RATE_LIMIT=<n>            the bench account's requests per minute (default 100000)
+ *   BENCH_RATE_LIMIT=<n>            the bench account's requests per minute (default 100000000: checked, never spent)
  *   OTEL_EXPORTER_OTLP_ENDPOINT …   traces, as the real process reads them (bench/suites/tracing.ts sets them)
  *   BENCH_DIRECT_ROUTE=1            also serve three experiment routes on plain Fastify (no tRPC):
  *     GET /bench/direct-me     the same three core calls as /v1/me (key lookup, counter upsert, profile)

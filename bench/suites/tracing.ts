@@ -1,185 +1,191 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expectOk, type RunningApi, startApiServer } from '../lib/api-servers.ts';
-import { describeLoad, type LoadOptions, type LoadResult } from '../lib/load.ts';
-import { type CpuSplit, measureWithCpu, perRequestUs } from '../lib/measure-cpu.ts';
+import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
+import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
-/** Measured passes per server, alternating (ABBA…), so a busy moment of the shared machine hits both alike. */
+/** Measured passes per server, alternating, so a busy moment of the shared machine hits every one alike. */
 const PASSES = 3;
 
-type Pass = { load: LoadResult; cpu: CpuSplit };
-type Tracing = 'off' | 'on';
+const VARIANTS = ['off', 'on', 'on_json', 'on_sampled'] as const;
+type Variant = (typeof VARIANTS)[number];
 
-const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const WHAT: Record<Variant, string> = {
+  off: 'tracing off (no OTLP endpoint: the default)',
+  on: 'every request traced, OTLP/HTTP protobuf (the default protocol) to a loopback sink',
+  on_json: 'every request traced, OTLP/HTTP JSON to a loopback sink',
+  on_sampled: 'one trace in ten (parentbased_traceidratio 0.1), OTLP/HTTP protobuf to a loopback sink',
+};
 
 /**
- * An OTLP/HTTP traces receiver on loopback that answers every export at once and counts the spans in it
- * (the JSON encoding the API's exporter sends): the "collector" of the traced server.
+ * An OTLP/HTTP traces receiver on loopback that answers every export at once. It counts the spans of the
+ * JSON exports (the protobuf ones are counted as exports and bytes).
  */
-async function startOtlpSink(): Promise<{ url: string; spans: () => number; close: () => Promise<void> }> {
-  let spans = 0;
+async function startOtlpSink() {
+  const received = { exports: 0, bytes: 0, jsonSpans: 0 };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      const body = Buffer.concat(chunks);
+      received.exports++;
+      received.bytes += body.length;
+      if (String(request.headers['content-type']).includes('json')) {
+        const parsed = JSON.parse(body.toString('utf8')) as {
           resourceSpans?: { scopeSpans?: { spans?: unknown[] }[] }[];
         };
-        for (const resource of body.resourceSpans ?? [])
-          for (const scope of resource.scopeSpans ?? []) spans += scope.spans?.length ?? 0;
-      } catch {
-        // Not JSON: counted as nothing; the span count check below then fails the suite.
+        for (const resource of parsed.resourceSpans ?? [])
+          for (const scope of resource.scopeSpans ?? []) received.jsonSpans += scope.spans?.length ?? 0;
       }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(200).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    spans: () => spans,
+    received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
 /**
- * The price of tracing on GET /v1/me: two API servers of the same build in distributed mode, one with
- * tracing off (no OTLP endpoint: as production by default) and one exporting every request's span in
- * batches over OTLP/HTTP to a sink in this process, measured in alternation in the same run. Reports each
- * one's req/s, p50, p99 and API CPU per request, the ratio on/off, and how many spans reached the sink.
+ * The price of tracing on GET /v1/me: API servers of the same build in distributed mode — tracing off, every
+ * request traced and exported over OTLP/HTTP protobuf, the same in JSON, and one trace in ten sampled —
+ * measured in alternation in the same run. Reports each one's req/s, p99 and API CPU per request, and each
+ * traced one's ratios to off.
  */
 async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
-  const sink = await startOtlpSink();
-  const servers: Record<Tracing, RunningApi | undefined> = { on: undefined, off: undefined };
-  const passes: Record<Tracing, Pass[]> = { on: [], off: [] };
+  const sinks = {
+    on: await startOtlpSink(),
+    on_json: await startOtlpSink(),
+    on_sampled: await startOtlpSink(),
+  };
+  const servers: Partial<Record<Variant, RunningApi>> = {};
+  // Batches often and a queue deep enough that no span is dropped at thousands a second: the figures price
+  // exporting every span, not dropping most of them.
+  const batches = {
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+    OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+  };
+  const env: Record<Variant, Record<string, string>> = {
+    off: {},
+    on: { ...batches, OTEL_EXPORTER_OTLP_ENDPOINT: sinks.on.url },
+    on_json: {
+      ...batches,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sinks.on_json.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    },
+    on_sampled: {
+      ...batches,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sinks.on_sampled.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    },
+  };
   try {
-    // Six passes in a few minutes pass the default 100,000 requests a minute of the bench account.
-    const limit = { BENCH_RATE_LIMIT: '100000000' };
-    servers.off = await startApiServer({ mode: 'postgres', databaseUrl: settings.databaseUrl, env: limit });
-    servers.on = await startApiServer({
-      mode: 'postgres',
-      databaseUrl: settings.databaseUrl,
-      env: {
-        ...limit,
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-        // Batches often and a queue deep enough that no span is dropped at thousands a second: the figure
-        // prices exporting every span, not dropping most of them.
-        OTEL_BSP_SCHEDULE_DELAY: '200',
-        OTEL_BSP_MAX_QUEUE_SIZE: '65536',
-        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
-      },
-    });
-    let options: LoadOptions | undefined;
-    let tracedRequests = 0;
-    for (let pass = 1; pass <= PASSES; pass++) {
-      for (const tracing of pass % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        const api = servers[tracing];
-        if (!api) throw new Error('server missing');
-        options = {
-          url: `${api.baseUrl}/v1/me`,
-          headers: api.authHeaders,
-          connections: settings.connections,
-          durationS: settings.durationS,
-          warmupS: settings.warmupS,
-        };
-        await expectOk(options.url, options.headers);
-        log(`pass ${pass}: GET /v1/me with tracing ${tracing}`);
-        const measured = await measureWithCpu(options, api.pid);
-        passes[tracing].push(measured);
-        if (tracing === 'on') tracedRequests += measured.load.requests;
-      }
+    for (const variant of VARIANTS) {
+      servers[variant] = await startApiServer({
+        mode: 'postgres',
+        databaseUrl: settings.databaseUrl,
+        env: env[variant],
+      });
     }
-    // Every request the traced server answered (warm-ups and checks included) is a span; the last batch
-    // leaves when the server stops.
-    await servers.on.stop();
-    servers.on = undefined;
-    const received = sink.spans();
-    if (received < tracedRequests) {
-      throw new Error(`the sink received ${received} spans for at least ${tracedRequests} traced requests`);
-    }
-    if (!options) return [];
-    const loadOptions = options;
-    const figures = (tracing: Tracing) => ({
-      rps: mean(passes[tracing].map((p) => p.load.rps)),
-      p50: mean(passes[tracing].map((p) => p.load.p50Ms)),
-      p99: mean(passes[tracing].map((p) => p.load.p99Ms)),
-      cpuUs: mean(passes[tracing].map((p) => perRequestUs(p.cpu.server, p.load))),
+    const figures = await measureAlternating(servers as Record<Variant, RunningApi>, VARIANTS, {
+      settings,
+      path: '/v1/me',
+      passes: PASSES,
+      log: (message) => log(message.replace(/, (\w+)$/, (_, v: Variant) => `, ${WHAT[v]}`)),
     });
-    const on = figures('on');
-    const off = figures('off');
-    const detail = (tracing: Tracing) =>
-      `GET /v1/me, distributed mode, tracing ${tracing}${tracing === 'on' ? ' (batched OTLP/HTTP to a loopback sink)' : ''}; ` +
-      `mean of ${PASSES} passes alternating with the other server (req/s of each: ` +
-      `${passes[tracing].map((p) => Math.round(p.load.rps)).join(', ')}); first pass: ` +
-      describeLoad(loadOptions, passes[tracing][0]?.load as LoadResult);
-    const rows = (tracing: Tracing, f: typeof on): BenchResult[] => [
-      {
-        name: `tracing.me_${tracing}.rps`,
-        value: round(f.rps, 0),
-        unit: 'req/s',
-        better: 'higher',
-        detail: detail(tracing),
-      },
-      {
-        name: `tracing.me_${tracing}.p50_ms`,
-        value: round(f.p50),
-        unit: 'ms',
-        better: 'lower',
-        detail: detail(tracing),
-      },
-      {
-        name: `tracing.me_${tracing}.p99_ms`,
-        value: round(f.p99),
-        unit: 'ms',
-        better: 'lower',
-        detail: detail(tracing),
-      },
-      {
-        name: `tracing.me_${tracing}.api_cpu_us_per_req`,
-        value: round(f.cpuUs, 0),
-        unit: 'µs',
-        better: 'lower',
-        detail: detail(tracing),
-      },
-    ];
-    return [
-      ...rows('off', off),
-      ...rows('on', on),
-      {
-        name: 'tracing.on_off.rps_ratio',
-        value: round(on.rps / off.rps, 3),
-        unit: 'x',
-        better: 'higher',
-        detail: `req/s with tracing on / off: ${Math.round(on.rps)} / ${Math.round(off.rps)}`,
-      },
-      {
-        name: 'tracing.on_cost.api_cpu_us_per_req',
-        value: round(on.cpuUs - off.cpuUs, 1),
-        unit: 'µs',
-        better: 'lower',
-        detail: `API CPU per request with tracing on minus off: ${on.cpuUs.toFixed(0)} − ${off.cpuUs.toFixed(0)} µs`,
-      },
-      {
-        name: 'tracing.spans_received',
-        value: received,
-        unit: 'spans',
-        better: 'higher',
-        detail: `spans the sink received from the traced server, for ${tracedRequests} measured requests (plus warm-ups and checks)`,
-      },
-    ];
+    // The last batches leave when the servers stop.
+    for (const variant of VARIANTS) {
+      await servers[variant]?.stop();
+      delete servers[variant];
+    }
+    checkExported(sinks, figures);
+    return rows(figures, sinks);
   } finally {
-    await servers.on?.stop();
-    await servers.off?.stop();
-    await sink.close();
+    for (const variant of VARIANTS) await servers[variant]?.stop();
+    for (const sink of Object.values(sinks)) await sink.close();
   }
+}
+
+type Sinks = Record<Exclude<Variant, 'off'>, Awaited<ReturnType<typeof startOtlpSink>>>;
+
+/** The figures are only worth something if the traced servers exported what they traced. */
+function checkExported(sinks: Sinks, figures: Record<Variant, VariantFigures>) {
+  const measured = (variant: Variant) => figures[variant].requests;
+  if (sinks.on_json.received.jsonSpans < measured('on_json')) {
+    throw new Error(
+      `the JSON sink received ${sinks.on_json.received.jsonSpans} spans for ${measured('on_json')} requests`,
+    );
+  }
+  // A protobuf span of this route is about a hundred bytes: fewer means spans were dropped.
+  if (sinks.on.received.bytes < measured('on') * 100) {
+    throw new Error(
+      `the protobuf sink received ${sinks.on.received.bytes} bytes for ${measured('on')} requests`,
+    );
+  }
+  const sampledShare = sinks.on_sampled.received.bytes / sinks.on.received.bytes;
+  if (sinks.on_sampled.received.exports === 0 || sampledShare > 0.3) {
+    throw new Error(
+      `the sampled server exported ${(sampledShare * 100).toFixed(0)} % of what the full one did`,
+    );
+  }
+}
+
+function rows(figures: Record<Variant, VariantFigures>, sinks: Sinks): BenchResult[] {
+  const detail = (variant: Variant) =>
+    `GET /v1/me, distributed mode, ${WHAT[variant]}; mean of ${PASSES} passes alternating with the other servers ` +
+    `(req/s: ${figures[variant].passRps.join(', ')}); first pass: ${figures[variant].firstPass}`;
+  const perVariant = VARIANTS.flatMap((variant): BenchResult[] => [
+    {
+      name: `tracing.me_${variant}.rps`,
+      value: round(figures[variant].rps, 0),
+      unit: 'req/s',
+      better: 'higher',
+      detail: detail(variant),
+    },
+    {
+      name: `tracing.me_${variant}.p99_ms`,
+      value: round(figures[variant].p99Ms),
+      unit: 'ms',
+      better: 'lower',
+      detail: detail(variant),
+    },
+    {
+      name: `tracing.me_${variant}.api_cpu_us_per_req`,
+      value: round(figures[variant].cpuUs, 0),
+      unit: 'µs',
+      better: 'lower',
+      detail: detail(variant),
+    },
+  ]);
+  const off = figures.off;
+  const ratios = (['on', 'on_json', 'on_sampled'] as const).flatMap((variant): BenchResult[] => [
+    {
+      name: `tracing.${variant}.rps_ratio`,
+      value: round(figures[variant].rps / off.rps, 3),
+      unit: 'x',
+      better: 'higher',
+      detail: `req/s, ${WHAT[variant]} / off: ${Math.round(figures[variant].rps)} / ${Math.round(off.rps)}; ${sinks[variant].received.exports} exports, ${sinks[variant].received.bytes} bytes`,
+    },
+    {
+      name: `tracing.${variant}.api_cpu_ratio`,
+      value: round(figures[variant].cpuUs / off.cpuUs, 3),
+      unit: 'x',
+      better: 'lower',
+      detail: `API CPU per request, ${WHAT[variant]} / off: ${figures[variant].cpuUs.toFixed(1)} / ${off.cpuUs.toFixed(1)} µs`,
+    },
+  ]);
+  return [...perVariant, ...ratios];
 }
 
 export const suite: Suite = {
   description:
-    'GET /v1/me with tracing off and on (OTLP to a local sink), same run (opt-in: npm run bench -- tracing)',
+    'GET /v1/me with tracing off, on (protobuf, JSON) and sampled one in ten, same run (opt-in: npm run bench -- tracing)',
   optIn: true,
   run,
 };

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currentTraceCarrier, jobTraceOf, withRequestId } from '../bus/trace-carrier.ts';
 import {
   installTracing,
+  otlpProtocolFrom,
   otlpTracesUrl,
   resourceAttributesFrom,
   samplerFrom,
@@ -56,34 +57,60 @@ describe('tracing off', () => {
 });
 
 describe('tracing on', () => {
-  it('starts when an endpoint is set, sends its spans there over OTLP/HTTP when shut down, then records none', async () => {
-    const received: string[] = [];
+  /** A local OTLP/HTTP endpoint that keeps each export's method, path, content type and body. */
+  async function startSink() {
+    const received: { line: string; contentType: string; body: string }[] = [];
     const sink = createServer((request, response) => {
       let body = '';
+      request.setEncoding('latin1');
       request.on('data', (chunk) => {
         body += chunk;
       });
       request.on('end', () => {
-        received.push(`${request.method} ${request.url} ${body}`);
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        received.push({
+          line: `${request.method} ${request.url}`,
+          contentType: String(request.headers['content-type']),
+          body,
+        });
+        response.writeHead(200).end();
       });
     });
     await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
     const { port } = sink.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, received, close: () => sink.close() };
+  }
+
+  it('starts when an endpoint is set, sends its spans there over OTLP/HTTP protobuf when shut down, then records none', async () => {
+    const sink = await startSink();
     tracing = startTracing('verdict-test', {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
       OTEL_SERVICE_NAME: 'verdict-named',
     });
     expect(tracingOn()).toBe(true);
-    expect(inSpan('on', () => trace.getActiveSpan()?.isRecording())).toBe(true);
+    expect(inSpan('a-span-named-on', () => trace.getActiveSpan()?.isRecording())).toBe(true);
     await tracing.shutdown();
     sink.close();
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatch(/^POST \/v1\/traces /);
-    expect(received[0]).toContain('"verdict-named"');
-    expect(received[0]).toContain('"on"');
+    expect(sink.received).toHaveLength(1);
+    expect(sink.received[0]?.line).toBe('POST /v1/traces');
+    // The specification's default protocol: protobuf, whose strings travel as they are.
+    expect(sink.received[0]?.contentType).toBe('application/x-protobuf');
+    expect(sink.received[0]?.body).toContain('verdict-named');
+    expect(sink.received[0]?.body).toContain('a-span-named-on');
     expect(tracingOn()).toBe(false);
     expect(inSpan('off', () => trace.getActiveSpan()?.isRecording() ?? false)).toBe(false);
+  });
+
+  it('sends JSON when OTEL_EXPORTER_OTLP_PROTOCOL says http/json', async () => {
+    const sink = await startSink();
+    tracing = startTracing('verdict-test', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    inSpan('in-json', () => undefined);
+    await tracing.shutdown();
+    sink.close();
+    expect(sink.received[0]?.contentType).toBe('application/json');
+    expect(JSON.stringify(JSON.parse(sink.received[0]?.body ?? ''))).toContain('"in-json"');
   });
 
   it("carries the active span and the request id to a job, which reads them back as its parent's", () => {
@@ -109,6 +136,18 @@ describe('tracing on', () => {
 });
 
 describe('the standard variables', () => {
+  it('take the protocol from the traces variable, then the general one; protobuf unless http/json', () => {
+    expect(otlpProtocolFrom({})).toBe('http/protobuf');
+    expect(otlpProtocolFrom({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('http/json');
+    expect(
+      otlpProtocolFrom({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }),
+    ).toBe('http/protobuf');
+    expect(otlpProtocolFrom({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toBe('http/protobuf');
+  });
+
   it('take the traces endpoint as it is, or the base endpoint with /v1/traces', () => {
     expect(otlpTracesUrl({})).toBeNull();
     expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe(

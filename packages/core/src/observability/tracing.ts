@@ -1,7 +1,8 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -38,6 +39,16 @@ export function otlpTracesUrl(env: Env): string | null {
   if (traces) return traces;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   return base ? `${base.replace(/\/+$/, '')}/v1/traces` : null;
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL): `http/protobuf`, the specification's
+ * default and the cheaper to encode, or `http/json`. gRPC is not offered: unknown values fall back to the
+ * default, as the specification asks of an SDK.
+ */
+export function otlpProtocolFrom(env: Env): 'http/protobuf' | 'http/json' {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
+  return protocol === 'http/json' ? 'http/json' : 'http/protobuf';
 }
 
 /** OTEL_TRACES_SAMPLER and its argument, as the specification names them; parent-based always-on by default. */
@@ -159,7 +170,13 @@ export function startTracing(defaultServiceName: string, env: Env = process.env)
     resourceAttributes,
     sampler: samplerFrom(env),
     spanProcessors: [
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), ...batchOptionsFrom(env) }),
+      new BatchSpanProcessor({
+        exporter:
+          otlpProtocolFrom(env) === 'http/json'
+            ? new OTLPJsonTraceExporter({ url })
+            : new OTLPProtobufTraceExporter({ url }),
+        ...batchOptionsFrom(env),
+      }),
     ],
   });
 }
