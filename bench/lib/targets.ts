@@ -101,27 +101,27 @@ export const TARGETS: {
       "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
   },
   {
-    name: 'metrics.cost.api_cpu_ratio',
-    target: 1.02,
+    name: 'metrics.cost.share_of_request_cpu',
+    target: 0.02,
     better: 'lower',
-    what: 'API CPU per request, metrics on (scraped every second) / off',
+    what: "the metrics' share of an API request's CPU (hook + scrapes every 15 s)",
     boundBy:
       "the onResponse hook's histogram observation (a label lookup and a bucket search per request) and the scrapes' serialization",
   },
   {
-    name: 'tracing.on.api_cpu_ratio',
-    target: 1.1,
+    name: 'tracing.off.share_of_request_cpu',
+    target: 0.01,
     better: 'lower',
-    what: 'API CPU per request, every request traced (OTLP protobuf) / off',
-    boundBy:
-      'the SDK per request: a span, its attributes and context, the batch processor, and the export (protobuf encoding, an HTTP post per batch)',
+    what: "tracing off: its share of an API request's CPU",
+    boundBy: "one async-context hop per request (the request id for the engine's log lines)",
   },
   {
-    name: 'tracing.on_sampled.api_cpu_ratio',
-    target: 1.1,
+    name: 'tracing.on.share_of_request_cpu',
+    target: 0.1,
     better: 'lower',
-    what: 'API CPU per request, one trace in ten / off',
-    boundBy: 'a non-recording span per request, and the export of the sampled tenth',
+    what: "every request traced (OTLP protobuf): its share of an API request's CPU",
+    boundBy:
+      'the SDK per request: a span, its attributes and context, the batch processor, and the export (protobuf encoding, an HTTP post per batch)',
   },
 ];
 

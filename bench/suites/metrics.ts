@@ -1,5 +1,9 @@
+import { measureRequests } from '@verdict/api';
+import type { Histogram } from '@verdict/core';
+import Fastify from 'fastify';
 import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
 import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
+import { injectedOverheadUs } from '../lib/inject-overhead.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
@@ -33,7 +37,9 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       during: (variant, api) => (variant === 'on' ? scrapeEvery(api, scrapes) : async () => {}),
     });
     await checkMeasured(servers.off, servers.on);
-    return rows(figures, scrapes.count);
+    log('the hook and a scrape, priced in process');
+    const inProcess = await hookAndScrapeCost();
+    return [...rows(figures, scrapes.count), ...shareRows(inProcess, figures.off)];
   } finally {
     await servers.off?.stop();
     await servers.on?.stop();
@@ -71,6 +77,78 @@ async function checkMeasured(off: RunningApi, on: RunningApi) {
   );
   if (!counted || Number(counted[1]) === 0)
     throw new Error('the server with METRICS_TOKEN did not count GET /v1/me');
+}
+
+/** Prometheus's usual scrape interval: what a scrape's cost is spread over. */
+const PROMETHEUS_INTERVAL_S = 15;
+
+/**
+ * The two things the metrics add, priced on their own in this process: the request hook (two Fastify apps,
+ * one measuring, one not, the same route injected into each) and one scrape of a registry holding as many
+ * request series as a busy API process (60 routes × 2 methods × 4 statuses).
+ */
+async function hookAndScrapeCost() {
+  const debatesByStatus = async () => ({ pending: 2, running: 8, paused: 0, completed: 1200, failed: 3 });
+  const route = (app: ReturnType<typeof Fastify>) => app.get('/api/debates/:id', async () => ({ ok: true }));
+  const without = Fastify();
+  measureRequests(without, { debatesByStatus }, false);
+  route(without);
+  const measuring = Fastify();
+  const registry = measureRequests(measuring, { debatesByStatus }, true);
+  route(measuring);
+  await Promise.all([without.ready(), measuring.ready()]);
+  const hook = await injectedOverheadUs({ without, with: measuring }, '/api/debates/7', {
+    blocks: 21,
+    perBlock: 4000,
+  });
+  for (let r = 0; r < 60; r++)
+    for (const method of ['GET', 'POST'])
+      for (const status of [200, 201, 404, 429]) {
+        const requests = registry.getSingleMetric('verdict_http_request_duration_seconds') as Histogram;
+        requests.observe({ route: `/api/route-${r}/:id`, method, status: String(status) }, 0.004);
+      }
+  const scrapes: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const started = process.cpuUsage();
+    await registry.metrics();
+    const used = process.cpuUsage(started);
+    scrapes.push((used.user + used.system) / 1000);
+  }
+  scrapes.sort((a, b) => a - b);
+  await Promise.all([without.close(), measuring.close()]);
+  return { hookUs: hook.overheadUs, injectedUs: hook.withoutUs, scrapeMs: scrapes[10] ?? 0 };
+}
+
+function shareRows(
+  cost: { hookUs: number; injectedUs: number; scrapeMs: number },
+  off: VariantFigures,
+): BenchResult[] {
+  const scrapeUsPerRequest = (cost.scrapeMs * 1000) / (PROMETHEUS_INTERVAL_S * off.rps);
+  const share = (cost.hookUs + scrapeUsPerRequest) / off.cpuUs;
+  return [
+    {
+      name: 'metrics.hook_us_per_request',
+      value: round(cost.hookUs, 2),
+      unit: 'µs',
+      better: 'lower',
+      detail: `the onResponse hook's CPU per request, in process: median of 21 alternating blocks of 4,000 injected requests (${cost.injectedUs.toFixed(1)} µs each without it)`,
+    },
+    {
+      name: 'metrics.scrape_ms',
+      value: round(cost.scrapeMs, 2),
+      unit: 'ms',
+      better: 'lower',
+      detail:
+        "CPU of one scrape of a registry with 480 request series (60 routes × 2 methods × 4 statuses) and Node's own; median of 21",
+    },
+    {
+      name: 'metrics.cost.share_of_request_cpu',
+      value: round(share, 4),
+      unit: 'x',
+      better: 'lower',
+      detail: `(hook ${cost.hookUs.toFixed(2)} µs + a scrape every ${PROMETHEUS_INTERVAL_S} s spread over ${Math.round(off.rps)} req/s: ${scrapeUsPerRequest.toFixed(3)} µs) / ${off.cpuUs.toFixed(0)} µs of API CPU per GET /v1/me`,
+    },
+  ];
 }
 
 function rows(figures: Record<'off' | 'on', VariantFigures>, scrapes: number): BenchResult[] {

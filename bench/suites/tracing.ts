@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { traceRequests } from '@verdict/api';
+import { startTracing } from '@verdict/core';
+import Fastify from 'fastify';
 import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
 import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
+import { injectedOverheadUs } from '../lib/inject-overhead.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
@@ -105,11 +109,90 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       delete servers[variant];
     }
     checkExported(sinks, figures);
-    return rows(figures, sinks);
+    log('the request hooks, priced in process');
+    const hooks = await hookCost();
+    return [...rows(figures, sinks), ...shareRows(hooks, figures.off)];
   } finally {
     for (const variant of VARIANTS) await servers[variant]?.stop();
     for (const sink of Object.values(sinks)) await sink.close();
   }
+}
+
+/**
+ * What tracing adds to each request, priced in this process, where a microsecond can be told from noise
+ * (lib/inject-overhead.ts): an app without tracing's hooks (before tracing existed), one built while
+ * tracing is off (the request-id context hop an API process has by default), and one built once tracing is
+ * on, exporting every span in protobuf batches to a sink here (whose reading counts against it).
+ */
+async function hookCost() {
+  const sink = await startOtlpSink();
+  const route = (app: ReturnType<typeof Fastify>) => app.get('/api/debates/:id', async () => ({ ok: true }));
+  const none = Fastify();
+  route(none);
+  const off = Fastify();
+  traceRequests(off);
+  route(off);
+  const tracing = startTracing('verdict-bench', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+    OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+  });
+  const on = Fastify();
+  traceRequests(on);
+  route(on);
+  try {
+    await Promise.all([none.ready(), off.ready(), on.ready()]);
+    const options = { blocks: 21, perBlock: 4000 };
+    const offCost = await injectedOverheadUs({ without: none, with: off }, '/api/debates/7', options);
+    const onCost = await injectedOverheadUs({ without: off, with: on }, '/api/debates/7', options);
+    // At thousands of spans a second, the last batches can outnumber the exporter's concurrent exports:
+    // those are dropped, as in production, which prices them all the same.
+    await tracing.shutdown().catch(() => {});
+    if (sink.received.bytes === 0) throw new Error('the traced app exported nothing');
+    return { offUs: offCost.overheadUs, onUs: onCost.overheadUs, injectedUs: offCost.withoutUs };
+  } finally {
+    await tracing.shutdown().catch(() => {});
+    await Promise.all([none.close(), off.close(), on.close()]);
+    await sink.close();
+  }
+}
+
+function shareRows(
+  hooks: { offUs: number; onUs: number; injectedUs: number },
+  off: VariantFigures,
+): BenchResult[] {
+  const how = `median of 21 alternating blocks of 4,000 injected requests (${hooks.injectedUs.toFixed(1)} µs each without tracing's hooks)`;
+  return [
+    {
+      name: 'tracing.off.hook_us_per_request',
+      value: round(hooks.offUs, 2),
+      unit: 'µs',
+      better: 'lower',
+      detail: `CPU per request of tracing off (the request id put in the handler's context), in process: ${how}`,
+    },
+    {
+      name: 'tracing.on.hook_us_per_request',
+      value: round(hooks.onUs, 2),
+      unit: 'µs',
+      better: 'lower',
+      detail: `CPU per request of a span per request exported in protobuf batches, over tracing off, in process: ${how}`,
+    },
+    {
+      name: 'tracing.off.share_of_request_cpu',
+      value: round(hooks.offUs / off.cpuUs, 4),
+      unit: 'x',
+      better: 'lower',
+      detail: `${hooks.offUs.toFixed(2)} µs / ${off.cpuUs.toFixed(0)} µs of API CPU per GET /v1/me (tracing off, the load passes above)`,
+    },
+    {
+      name: 'tracing.on.share_of_request_cpu',
+      value: round(hooks.onUs / off.cpuUs, 4),
+      unit: 'x',
+      better: 'lower',
+      detail: `${hooks.onUs.toFixed(2)} µs / ${off.cpuUs.toFixed(0)} µs of API CPU per GET /v1/me (tracing off, the load passes above)`,
+    },
+  ];
 }
 
 type Sinks = Record<Exclude<Variant, 'off'>, Awaited<ReturnType<typeof startOtlpSink>>>;

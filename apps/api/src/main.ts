@@ -88,7 +88,10 @@ async function main() {
       );
     }
     await core.close();
-    await tracing.shutdown();
+    // Spans a collector could not take in time are lost; the shutdown goes on.
+    await tracing
+      .shutdown()
+      .catch((err) => logger.warn({ err }, 'tracing: the last spans were not all exported'));
   };
   onShutdownSignal(
     async (signal) => {

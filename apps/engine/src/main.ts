@@ -82,7 +82,10 @@ async function main() {
       );
       operator?.close();
       await core.close();
-      await tracing.shutdown();
+      // Spans a collector could not take in time are lost; the shutdown goes on.
+      await tracing
+        .shutdown()
+        .catch((err) => logger.warn({ err }, 'tracing: the last spans were not all exported'));
       logger.info('engine node stopped');
     },
     (err) => logger.error({ err }, 'engine node: shutdown failed'),

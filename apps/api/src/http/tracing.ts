@@ -24,8 +24,10 @@ const tracer = () => trace.getTracer('verdict-api');
  */
 export function traceRequests(app: FastifyInstance) {
   if (!tracingOn()) {
-    // No spans, but the request's id in the context its handler runs in: a job it queues carries it.
+    // No spans, but the request's id in the context its handler runs in: a job it queues carries it. Reads
+    // queue nothing, so they skip the async-context hop and cost nothing (BENCHMARKS.md, "Tracing").
     app.addHook('preHandler', (request, _reply, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD') return done();
       context.with(withRequestId(ROOT_CONTEXT, request.id), done);
     });
     return;

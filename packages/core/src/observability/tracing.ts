@@ -105,7 +105,7 @@ function batchOptionsFrom(env: Env) {
 /**
  * Tracing off: no provider, but a context manager, so the id of the request that queues a job still rides
  * with the job (bus/trace-carrier.ts) and the engine's lines about the debate name it. One async-context
- * hop per request is all it costs (BENCHMARKS.md, "Tracing").
+ * hop per request that may queue work is all it costs (BENCHMARKS.md, "The tracing suite").
  */
 function carryRequestIdsOnly(): Tracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
