@@ -1,6 +1,7 @@
 import { expectOk, type RunningApi } from './api-servers.ts';
 import { describeLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { type CpuSplit, measureWithCpu, perRequestUs } from './measure-cpu.ts';
+import { type BenchResult, round } from './results.ts';
 import type { BenchSettings } from './suite.ts';
 
 /** One variant's figures, averaged over its passes. */
@@ -75,4 +76,19 @@ export async function measureAlternating<K extends string>(
     };
   }
   return figures;
+}
+
+/** A variant's req/s, p99 and API CPU per request as result rows named `<prefix>.{rps,p99_ms,api_cpu_us_per_req}`. */
+export function variantRows(prefix: string, figures: VariantFigures, detail: string): BenchResult[] {
+  return [
+    { name: `${prefix}.rps`, value: round(figures.rps, 0), unit: 'req/s', better: 'higher', detail },
+    { name: `${prefix}.p99_ms`, value: round(figures.p99Ms), unit: 'ms', better: 'lower', detail },
+    {
+      name: `${prefix}.api_cpu_us_per_req`,
+      value: round(figures.cpuUs, 0),
+      unit: 'µs',
+      better: 'lower',
+      detail,
+    },
+  ];
 }

@@ -1,7 +1,7 @@
 import { measureRequests } from '@verdict/api';
 import type { Histogram } from '@verdict/core';
 import Fastify from 'fastify';
-import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
+import { measureAlternating, type VariantFigures, variantRows } from '../lib/alternating.ts';
 import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
 import { injectedOverheadUs } from '../lib/inject-overhead.ts';
 import { type BenchResult, round } from '../lib/results.ts';
@@ -156,32 +156,9 @@ function rows(figures: Record<'off' | 'on', VariantFigures>, scrapes: number): B
   const detail = (variant: 'off' | 'on') =>
     `GET /v1/me, distributed mode, ${variant === 'on' ? `METRICS_TOKEN set, scraped every ${SCRAPE_EVERY_MS} ms` : 'no METRICS_TOKEN'}; ` +
     `mean of ${PASSES} passes alternating with the other server (req/s: ${figures[variant].passRps.join(', ')}); first pass: ${figures[variant].firstPass}`;
-  const variantRows = (variant: 'off' | 'on'): BenchResult[] => [
-    {
-      name: `metrics.me_${variant}.rps`,
-      value: round(figures[variant].rps, 0),
-      unit: 'req/s',
-      better: 'higher',
-      detail: detail(variant),
-    },
-    {
-      name: `metrics.me_${variant}.p99_ms`,
-      value: round(figures[variant].p99Ms),
-      unit: 'ms',
-      better: 'lower',
-      detail: detail(variant),
-    },
-    {
-      name: `metrics.me_${variant}.api_cpu_us_per_req`,
-      value: round(figures[variant].cpuUs, 0),
-      unit: 'µs',
-      better: 'lower',
-      detail: detail(variant),
-    },
-  ];
   return [
-    ...variantRows('off'),
-    ...variantRows('on'),
+    ...variantRows('metrics.me_off', off, detail('off')),
+    ...variantRows('metrics.me_on', on, detail('on')),
     {
       name: 'metrics.cost.rps_ratio',
       value: round(on.rps / off.rps, 3),

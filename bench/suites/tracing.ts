@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { traceRequests } from '@verdict/api';
 import { startTracing } from '@verdict/core';
 import Fastify from 'fastify';
-import { measureAlternating, type VariantFigures } from '../lib/alternating.ts';
+import { measureAlternating, type VariantFigures, variantRows } from '../lib/alternating.ts';
 import { type RunningApi, startApiServer } from '../lib/api-servers.ts';
 import { injectedOverheadUs } from '../lib/inject-overhead.ts';
 import { type BenchResult, round } from '../lib/results.ts';
@@ -223,29 +223,9 @@ function rows(figures: Record<Variant, VariantFigures>, sinks: Sinks): BenchResu
   const detail = (variant: Variant) =>
     `GET /v1/me, distributed mode, ${WHAT[variant]}; mean of ${PASSES} passes alternating with the other servers ` +
     `(req/s: ${figures[variant].passRps.join(', ')}); first pass: ${figures[variant].firstPass}`;
-  const perVariant = VARIANTS.flatMap((variant): BenchResult[] => [
-    {
-      name: `tracing.me_${variant}.rps`,
-      value: round(figures[variant].rps, 0),
-      unit: 'req/s',
-      better: 'higher',
-      detail: detail(variant),
-    },
-    {
-      name: `tracing.me_${variant}.p99_ms`,
-      value: round(figures[variant].p99Ms),
-      unit: 'ms',
-      better: 'lower',
-      detail: detail(variant),
-    },
-    {
-      name: `tracing.me_${variant}.api_cpu_us_per_req`,
-      value: round(figures[variant].cpuUs, 0),
-      unit: 'µs',
-      better: 'lower',
-      detail: detail(variant),
-    },
-  ]);
+  const perVariant = VARIANTS.flatMap((variant) =>
+    variantRows(`tracing.me_${variant}`, figures[variant], detail(variant)),
+  );
   const off = figures.off;
   const ratios = (['on', 'on_json', 'on_sampled'] as const).flatMap((variant): BenchResult[] => [
     {
