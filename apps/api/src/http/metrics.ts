@@ -5,7 +5,6 @@ import {
   Counter,
   createMetricsRegistry,
   Gauge,
-  Histogram,
   LIMIT_KINDS,
   onLimitRefusal,
   type Registry,
@@ -14,6 +13,7 @@ import {
 } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import { sendAppError } from './envelope.ts';
+import { requestDurations } from './request-durations.ts';
 
 /** SSE responses open in this process now: counted where they open, whatever route opened them. */
 let openStreams = 0;
@@ -54,13 +54,7 @@ export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
       if (counts) for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
-  const requests = new Histogram({
-    name: 'verdict_http_request_duration_seconds',
-    help: 'Requests answered, by route template (not the path: ids stay out of labels), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const observeRequest = requestDurations(registry);
   new Gauge({
     name: 'verdict_sse_streams_open',
     help: 'Server-sent event streams open on this process (debate and notification streams)',
@@ -72,8 +66,7 @@ export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
   return {
     registry,
     stop,
-    observeRequest: (route: string, method: string, status: number, seconds: number) =>
-      requests.observe({ route, method, status: String(status) }, seconds),
+    observeRequest,
   };
 }
 
