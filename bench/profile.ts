@@ -14,8 +14,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +22,7 @@ import { expectOk, startApiServer, startBareServer } from './lib/api-servers.ts'
 import { summarizeProfile } from './lib/cpuprofile.ts';
 import { measure } from './lib/load.ts';
 import { measureWithCpu } from './lib/measure-cpu.ts';
+import { startOtlpSink } from './lib/otlp-sink.ts';
 import { BENCH_DATABASE_URL } from './lib/services.ts';
 
 const { values: args } = parseArgs({
@@ -58,15 +57,6 @@ function xactCommits(): number | null {
   }
 }
 
-/** An OTLP/HTTP receiver that reads and drops every export: what the traced API exports to. */
-async function startOtlpSink() {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 const sink = args.otlp ? await startOtlpSink() : null;
 
 const profDir = args.plain ? undefined : await mkdtemp(join(tmpdir(), 'verdict-prof-'));
@@ -79,7 +69,7 @@ const api =
         databaseUrl,
         directRoute: args.route.startsWith('/bench/'),
         ...(counters ? { counters } : {}),
-        ...(sink ? { env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, BENCH_RATE_LIMIT: '100000000' } } : {}),
+        ...(sink ? { env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } } : {}),
         execArgv,
       });
 const url = `${api.baseUrl}${args.route}`;
@@ -130,7 +120,7 @@ try {
   }
 } finally {
   await api.stop();
-  sink?.server.close();
+  await sink?.close();
 }
 
 if (profDir) {

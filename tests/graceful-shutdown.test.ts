@@ -148,6 +148,10 @@ describe('SIGTERM in embedded mode', () => {
   });
 
   it('ends the stream with a retry hint and exits 0; after the restart the debate resumes and completes', async () => {
+    // Ready before: the embedded database and the in-process bus answer, the schema is this version's.
+    const ready = await readiness(stack.baseUrl);
+    expect(ready.response.status).toBe(200);
+    expect(ready.data?.checks).toEqual({ database: 'ok', bus: 'ok', migrations: 'ok', draining: false });
     const created = expectBody(
       await user.client.POST('/api/debates', { body: { question: QUESTION, mode: 'thorough' } }),
       201,

@@ -1,15 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createTestCore,
-  type TestCore,
-  testDatabaseUrl,
-  testNatsUrl,
-  uniqueSchema,
-} from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.ts';
-import { type RunningEngine, type RunningProcess, startApi, startEngine } from './support/processes.ts';
+import { type DistributedStack, startDistributedStack } from './support/stack.ts';
 
 /** One span as OTLP/JSON sends it, with the service that sent it. */
 type ExportedSpan = {
@@ -96,38 +89,26 @@ async function until<T>(read: () => T | undefined, ms = 20_000): Promise<T> {
 // The API and an engine node as their own processes, both exporting to one collector as an operator would
 // configure them: the debate's trace must cross from one process to the other through NATS.
 describe('traces exported by the API and engine processes', () => {
-  const env = {
-    DATABASE_URL: testDatabaseUrl(),
-    DATABASE_SCHEMA: uniqueSchema('e2e'),
-    NATS_URL: testNatsUrl(),
-    NATS_PREFIX: `${uniqueSchema('e2e')}.`,
-    LOG_LEVEL: 'info',
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    // The collector's stand-in reads JSON; the default protocol is protobuf.
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-  };
   let collector: Awaited<ReturnType<typeof startCollector>>;
-  let api: RunningProcess;
-  let engine: RunningEngine;
-  let db: TestCore;
+  let stack: DistributedStack;
 
   beforeAll(async () => {
     collector = await startCollector();
-    const traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
-    api = await startApi(traced);
-    engine = await startEngine(traced);
-    db = await createTestCore(env);
+    stack = await startDistributedStack('trace', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      // The collector's stand-in reads JSON; the default protocol is protobuf.
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
   });
   afterAll(async () => {
-    await engine?.stop();
-    await api?.stop();
+    await stack?.stop();
     await collector?.close();
-    await db?.cleanup();
   });
 
   it('connect the create request in the API process to the job and provider calls in the engine process', async () => {
-    const user = await registerUser(api.baseUrl, 'traced');
-    const session = apiClient(api.baseUrl, { cookie: user.cookie });
+    const user = await registerUser(stack.baseUrl, 'traced');
+    const session = apiClient(stack.baseUrl, { cookie: user.cookie });
     const created = await session.POST('/api/debates', {
       body: { question: 'Should one trace span two processes?', skipCache: true },
     });
@@ -154,7 +135,7 @@ describe('traces exported by the API and engine processes', () => {
     expect(calls.every((call) => call.service === 'verdict-engine')).toBe(true);
     expect(calls.every((call) => Number(call.attributes['gen_ai.usage.output_tokens']) > 0)).toBe(true);
     // The engine's line about the debate names the trace and the request that created it.
-    const line = engine
+    const line = stack.engine
       .output()
       .split('\n')
       .find((text) => text.includes(`debate ${debateId}: completed`));
@@ -165,31 +146,18 @@ describe('traces exported by the API and engine processes', () => {
 // Tracing off, as by default: no spans, yet the engine's lines about a debate still name the request that
 // created it, so a log search can follow one debate from the API's line to the engine's.
 describe('the request id with tracing off', () => {
-  const env = {
-    DATABASE_URL: testDatabaseUrl(),
-    DATABASE_SCHEMA: uniqueSchema('e2e'),
-    NATS_URL: testNatsUrl(),
-    NATS_PREFIX: `${uniqueSchema('e2e')}.`,
-    LOG_LEVEL: 'info',
-  };
-  let api: RunningProcess;
-  let engine: RunningEngine;
-  let db: TestCore;
+  let stack: DistributedStack;
 
   beforeAll(async () => {
-    api = await startApi(env);
-    engine = await startEngine(env);
-    db = await createTestCore(env);
+    stack = await startDistributedStack('untraced');
   });
   afterAll(async () => {
-    await engine?.stop();
-    await api?.stop();
-    await db?.cleanup();
+    await stack?.stop();
   });
 
   it("reaches the engine's line about the debate, with no trace id anywhere", async () => {
-    const user = await registerUser(api.baseUrl, 'untraced');
-    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/debates', {
+    const user = await registerUser(stack.baseUrl, 'untraced');
+    const created = await apiClient(stack.baseUrl, { cookie: user.cookie }).POST('/api/debates', {
       body: { question: 'Should a log line name the request behind it?', skipCache: true },
     });
     expect(created.response.status).toBe(201);
@@ -197,13 +165,13 @@ describe('the request id with tracing off', () => {
     const requestId = created.response.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const line = await until(() =>
-      engine
+      stack.engine
         .output()
         .split('\n')
         .find((text) => text.includes(`debate ${debateId}: completed`)),
     );
     expect(JSON.parse(line)).toMatchObject({ requestId });
-    expect(engine.output()).not.toContain('"traceId"');
-    expect(api.output()).not.toContain('"traceId"');
+    expect(stack.engine.output()).not.toContain('"traceId"');
+    expect(stack.api.output()).not.toContain('"traceId"');
   });
 });

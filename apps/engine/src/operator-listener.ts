@@ -37,9 +37,9 @@ export async function serveOperatorEndpoints(
       sendJson(res, 200, { status: 'ok', checks: { database: 'ok' } });
     },
     '/ready': async (res) => {
-      const { ready, checks, problems } = await endpoints.checkReadiness();
+      const { ready, checks, message } = await endpoints.checkReadiness();
       if (ready) return sendJson(res, 200, { status: 'ready', checks });
-      sendError(res, 503, 'SERVICE_UNAVAILABLE', `Not ready: ${problems.join('; ')}`, { checks });
+      sendError(res, 503, 'SERVICE_UNAVAILABLE', message, { checks });
     },
   };
   const server = createServer((req, res) => {

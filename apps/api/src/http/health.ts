@@ -20,12 +20,9 @@ export function registerHealth(app: FastifyInstance, core: Services, lifecycle: 
   });
 
   app.get('/ready', { exposeHeadRoute: true }, async (request, reply) => {
-    const { ready, checks, problems } = await core.checkReadiness(lifecycle.draining);
+    const { ready, checks, message } = await core.checkReadiness(lifecycle.draining);
     if (ready) return reply.send({ status: 'ready', checks });
     if (!lifecycle.draining) request.log.warn({ checks }, 'readiness check: not ready');
-    return sendAppError(
-      reply,
-      new AppError('SERVICE_UNAVAILABLE', `Not ready: ${problems.join('; ')}`, { extra: { checks } }),
-    );
+    return sendAppError(reply, new AppError('SERVICE_UNAVAILABLE', message, { extra: { checks } }));
   });
 }

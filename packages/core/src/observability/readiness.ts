@@ -5,8 +5,8 @@ import type { Database } from '../db/orm.ts';
 /** How long each dependency has to answer a readiness check: a probe must answer before its own timeout. */
 export const READINESS_TIMEOUT_MS = 2000;
 
-/** The checks, whether they all passed, and each failure in words (the 503's message). */
-export type Readiness = { ready: boolean; checks: ReadinessChecks; problems: string[] };
+/** The checks, whether they all passed, and, when not, the 503's message naming each failure. */
+export type Readiness = { ready: boolean; checks: ReadinessChecks; message: string };
 
 /**
  * Whether this process should be sent work: its database and bus answer, the schema is this version's, and
@@ -35,5 +35,6 @@ export async function checkReadiness(
       : []),
     ...(draining ? ['the process is shutting down'] : []),
   ];
-  return { ready: problems.length === 0, checks, problems };
+  const ready = problems.length === 0;
+  return { ready, checks, message: ready ? 'Ready' : `Not ready: ${problems.join('; ')}` };
 }
