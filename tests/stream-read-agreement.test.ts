@@ -72,11 +72,11 @@ const PLANS: Plan[] = ['run', 'pause-resume', 'pause-skip', 'fail'];
 const DEBATES = 24;
 
 /**
- * Runs DEBATES debates on the API at `baseUrl` as the key's owner, follows each one's stream, and on every
+ * Runs DEBATES debates (their questions named after `run`) on the API at `baseUrl` as the key's owner, follows each one's stream, and on every
  * event reads the debate back at once over REST: the read must already show what the event says. Returns
  * every disagreement found, and the events seen by type.
  */
-async function followAndReadBack(baseUrl: string, key: string) {
+async function followAndReadBack(baseUrl: string, key: string, run: string) {
   const client = apiClient(baseUrl, { key });
   const disagreements: string[] = [];
   const seen = new Map<string, number>();
@@ -86,7 +86,9 @@ async function followAndReadBack(baseUrl: string, key: string) {
   const runOne = async (index: number) => {
     const plan = PLANS[index % PLANS.length] as Plan;
     const marker = plan === 'fail' ? ` ${JUDGE_FAILS}` : plan === 'run' ? '' : ` ${SLOW}`;
-    const question = `Should team ${index} adopt plan ${index}?${marker}`;
+    // The run's name keeps each mode's questions, and so its pause gates, its own: a gate opened by the
+    // other mode's run would let a paused debate finish before its pause arrived.
+    const question = `Should team ${index} of ${run} adopt plan ${index}?${marker}`;
     const created = expectBody(
       await client.POST('/api/debates', {
         // A paused debate has a round more: a pause accepted late, in round 2, still finds one to pause before.
@@ -256,6 +258,7 @@ describe('what a debate stream says, a read right after it already shows', () =>
       const { disagreements, seen, missedPauses } = await followAndReadBack(
         stack.baseUrl,
         expectBody(created, 201).key,
+        mode,
       );
       expect(disagreements).toEqual([]);
       expectEveryKindOfEvent(seen, missedPauses);
