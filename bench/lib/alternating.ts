@@ -31,7 +31,8 @@ export async function measureAlternating<K extends string>(
   order: readonly K[],
   options: {
     settings: BenchSettings;
-    path: string;
+    /** The route loaded, the same for every server or each server's own (an id made on that server). */
+    path: string | ((variant: K) => string);
     passes: number;
     log: (message: string) => void;
     during?: (variant: K, api: RunningApi) => () => Promise<void>;
@@ -42,8 +43,9 @@ export async function measureAlternating<K extends string>(
   for (let pass = 1; pass <= options.passes; pass++) {
     for (const variant of pass % 2 === 1 ? order : [...order].reverse()) {
       const api = servers[variant];
+      const path = typeof options.path === 'string' ? options.path : options.path(variant);
       const load: LoadOptions = {
-        url: `${api.baseUrl}${options.path}`,
+        url: `${api.baseUrl}${path}`,
         headers: api.authHeaders,
         connections: options.settings.connections,
         durationS: options.settings.durationS,
@@ -51,7 +53,7 @@ export async function measureAlternating<K extends string>(
       };
       loads.set(variant, load);
       await expectOk(load.url, load.headers);
-      options.log(`pass ${pass}: GET ${options.path}, ${variant}`);
+      options.log(`pass ${pass}: GET ${path}, ${variant}`);
       const stop = options.during?.(variant, api);
       try {
         passes.get(variant)?.push(await measureWithCpu(load, api.pid));

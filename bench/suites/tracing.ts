@@ -70,6 +70,11 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       passes: PASSES,
       log: (message) => log(message.replace(/, (\w+)$/, (_, v: Variant) => `, ${WHAT[v]}`)),
     });
+    log('a debate read: GET /api/debates/:id of a debate made on each server, tracing off and on');
+    const reads = await measureDebateReads(
+      { off: servers.off as RunningApi, on: servers.on as RunningApi },
+      { settings, log },
+    );
     // The last batches leave when the servers stop.
     for (const variant of VARIANTS) {
       await servers[variant]?.stop();
@@ -78,11 +83,59 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     checkExported(sinks, figures);
     log('the request hooks, priced in process');
     const hooks = await hookCost();
-    return [...rows(figures, sinks), ...shareRows(hooks, figures.off)];
+    return [...rows(figures, sinks), ...readRows(reads), ...shareRows(hooks, figures.off, reads.off)];
   } finally {
     for (const variant of VARIANTS) await servers[variant]?.stop();
     for (const sink of Object.values(sinks)) await sink.close();
   }
+}
+
+/**
+ * The dashboard's most common read, a debate by id (a database read and a larger answer than /v1/me), loaded
+ * on the off and on servers in alternation: each server reads a debate made on it (pending: no engine runs
+ * in this suite, which changes nothing about the read).
+ */
+async function measureDebateReads(
+  servers: { off: RunningApi; on: RunningApi },
+  { settings, log }: Pick<SuiteContext, 'settings' | 'log'>,
+) {
+  const ids = { off: await makeDebate(servers.off), on: await makeDebate(servers.on) };
+  return measureAlternating(servers, ['off', 'on'] as const, {
+    settings,
+    path: (variant) => `/api/debates/${ids[variant]}`,
+    passes: PASSES,
+    log,
+  });
+}
+
+async function makeDebate(api: RunningApi): Promise<string> {
+  const res = await fetch(`${api.baseUrl}/api/debates`, {
+    method: 'POST',
+    headers: { ...api.authHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      question: 'Should we move the billing service to a modular monolith?',
+      skipCache: true,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`POST /api/debates answered ${res.status}: ${await res.text()}`);
+  return String(((await res.json()) as { debateId: string }).debateId);
+}
+
+function readRows(reads: Record<'off' | 'on', VariantFigures>): BenchResult[] {
+  const detail = (variant: 'off' | 'on') =>
+    `GET /api/debates/:id, distributed mode, ${WHAT[variant]}; mean of ${PASSES} passes alternating ` +
+    `(req/s: ${reads[variant].passRps.join(', ')}); first pass: ${reads[variant].firstPass}`;
+  return [
+    ...variantRows('tracing.debate_read_off', reads.off, detail('off')),
+    ...variantRows('tracing.debate_read_on', reads.on, detail('on')),
+    {
+      name: 'tracing.debate_read.api_cpu_ratio',
+      value: round(reads.on.cpuUs / reads.off.cpuUs, 3),
+      unit: 'x',
+      better: 'lower',
+      detail: `API CPU per GET /api/debates/:id, every request traced / off: ${reads.on.cpuUs.toFixed(1)} / ${reads.off.cpuUs.toFixed(1)} µs`,
+    },
+  ];
 }
 
 /**
@@ -128,6 +181,7 @@ async function hookCost() {
 function shareRows(
   hooks: { offUs: number; onUs: number; injectedUs: number },
   off: VariantFigures,
+  readOff: VariantFigures,
 ): BenchResult[] {
   const how = `median of 21 alternating blocks of 4,000 injected requests (${hooks.injectedUs.toFixed(1)} µs each without tracing's hooks)`;
   return [
@@ -158,6 +212,13 @@ function shareRows(
       unit: 'x',
       better: 'lower',
       detail: `${hooks.onUs.toFixed(2)} µs / ${off.cpuUs.toFixed(0)} µs of API CPU per GET /v1/me (tracing off, the load passes above)`,
+    },
+    {
+      name: 'tracing.on.share_of_debate_read_cpu',
+      value: round(hooks.onUs / readOff.cpuUs, 4),
+      unit: 'x',
+      better: 'lower',
+      detail: `${hooks.onUs.toFixed(2)} µs / ${readOff.cpuUs.toFixed(0)} µs of API CPU per GET /api/debates/:id (tracing off, the load passes above)`,
     },
   ];
 }
@@ -215,7 +276,7 @@ function rows(figures: Record<Variant, VariantFigures>, sinks: Sinks): BenchResu
 
 export const suite: Suite = {
   description:
-    'GET /v1/me with tracing off, on (protobuf, JSON) and sampled one in ten, same run (opt-in: npm run bench -- tracing)',
+    'GET /v1/me with tracing off, on (protobuf, JSON) and sampled one in ten, and a debate read off and on, same run (opt-in: npm run bench -- tracing)',
   optIn: true,
   run,
 };

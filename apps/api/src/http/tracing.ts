@@ -14,8 +14,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** Each request's server span and the context its handler runs in, by request. */
 const spans = new WeakMap<FastifyRequest, { span: Span; ctx: Context }>();
 
-const tracer = () => trace.getTracer('verdict-api');
-
 /**
  * A server span per request (named by method and route template, as OpenTelemetry's HTTP conventions say),
  * made the active context while the handler runs, so work the handler starts — a debate's job above all —
@@ -32,11 +30,13 @@ export function traceRequests(app: FastifyInstance) {
     });
     return;
   }
+  // Taken once: with a provider installed, this is the SDK's tracer itself, not a proxy looked up per span.
+  const tracer = trace.getTracer('verdict-api');
   app.addHook('onRequest', (request, reply, done) => {
     // A path no route took gets one name, so span names stay as few as the routes.
     const route = request.routeOptions.url ?? 'unmatched';
     const incoming = propagation.extract(ROOT_CONTEXT, request.headers);
-    const span = tracer().startSpan(
+    const span = tracer.startSpan(
       `${request.method} ${route}`,
       {
         kind: SpanKind.SERVER,
