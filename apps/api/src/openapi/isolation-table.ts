@@ -180,3 +180,80 @@ export const ISOLATION: Record<string, IsolationEntry> = {
     open: "the signed token in the link is the credential, and it names the user it unsubscribes (the email's)",
   },
 };
+
+export type WorkspaceRole = 'viewer' | 'member' | 'admin';
+
+/**
+ * One call B makes into A's workspace as a member of it: the path and body (`{workspace}`, `{ownDebate}` and
+ * `{stranger}` stand for A's workspace, a debate of B's, and the id of an account in no workspace), and the
+ * status for each role. A role the spec's role table refuses gets 403; one it allows gets the answer the
+ * operation gives past its role check: a success, or 404 for a member who is not there.
+ */
+export type WorkspaceRoleCase = {
+  method: string;
+  path: string;
+  body?: Record<string, unknown>;
+  status: Record<WorkspaceRole, number>;
+};
+
+const everyRole = (status: number) => ({ viewer: status, member: status, admin: status });
+
+/**
+ * The workspace operations by role (the spec's "Required role" column and its role table). Keyed by the
+ * operation, so the matrix can tell that every operation of a workspace has its row.
+ */
+export const WORKSPACE_ROLES: Record<string, WorkspaceRoleCase> = {
+  'GET /api/workspaces/{id}': { method: 'GET', path: '/api/workspaces/{workspace}', status: everyRole(200) },
+  'PATCH /api/workspaces/{id}': {
+    method: 'PATCH',
+    path: '/api/workspaces/{workspace}',
+    body: { description: 'Edited by a member' },
+    status: { viewer: 403, member: 403, admin: 200 },
+  },
+  'DELETE /api/workspaces/{id}': {
+    method: 'DELETE',
+    path: '/api/workspaces/{workspace}',
+    status: everyRole(403),
+  },
+  'GET /api/workspaces/{id}/members': {
+    method: 'GET',
+    path: '/api/workspaces/{workspace}/members',
+    status: everyRole(200),
+  },
+  'POST /api/workspaces/{id}/members': {
+    method: 'POST',
+    path: '/api/workspaces/{workspace}/members',
+    // No account has this email: past the role check, the invite answers 404.
+    body: { email: 'nobody-at-all@example.invalid', role: 'viewer' },
+    status: { viewer: 403, member: 404, admin: 404 },
+  },
+  'DELETE /api/workspaces/{id}/members/{userId}': {
+    method: 'DELETE',
+    path: '/api/workspaces/{workspace}/members/{stranger}',
+    status: { viewer: 403, member: 403, admin: 404 },
+  },
+  'PATCH /api/workspaces/{id}/members/{userId}': {
+    method: 'PATCH',
+    path: '/api/workspaces/{workspace}/members/{stranger}',
+    body: { role: 'viewer' },
+    status: { viewer: 403, member: 403, admin: 404 },
+  },
+  'GET /api/workspaces/{id}/debates': {
+    method: 'GET',
+    path: '/api/workspaces/{workspace}/debates',
+    status: everyRole(200),
+  },
+  'GET /api/debates': { method: 'GET', path: '/api/debates?workspaceId={workspace}', status: everyRole(200) },
+  'POST /api/debates': {
+    method: 'POST',
+    path: '/api/debates',
+    body: { question: 'Should the workspace debate this?', workspaceId: '{workspace}' },
+    status: { viewer: 403, member: 201, admin: 201 },
+  },
+  'PATCH /api/debates/{id}/workspace': {
+    method: 'PATCH',
+    path: '/api/debates/{ownDebate}/workspace',
+    body: { workspaceId: '{workspace}' },
+    status: { viewer: 403, member: 200, admin: 200 },
+  },
+};

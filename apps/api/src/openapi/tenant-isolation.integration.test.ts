@@ -5,15 +5,17 @@ import { type Harness, type RequestOptions, startServer } from '../testing/http-
 import { type JsonSchema, schemaArbitraries } from '../testing/schema-arbitraries.ts';
 import { makeTenant, type ResourceKind, type Tenant } from '../testing/tenant-fixtures.ts';
 import { buildOpenApiDocument } from './document.ts';
-import { ISOLATION, type IsolationCase, type ResourceRef } from './isolation-table.ts';
+import { ISOLATION, type IsolationCase, type ResourceRef, WORKSPACE_ROLES } from './isolation-table.ts';
 
 /*
  * Tenant isolation, generated from the API document: every operation of /openapi.json that names a resource
  * by id is called by tenant B on tenant A's resources — with B's key and B's session where the operation
  * takes them, and through /trpc with B's key where a procedure serves it — and must answer what the
  * isolation table says (isolation-table.ts), with no text of A's in the answer. Every list B can read is
- * searched for A's text too. A's resources read the same before and after. A new operation with an id and
- * no table entry fails the first test. Run on PostgreSQL and on the embedded default.
+ * searched for A's text too. A's resources read the same before and after. Then B joins A's workspace as
+ * each role in turn and calls every workspace operation, which must answer as the role table says
+ * (WORKSPACE_ROLES). A new operation with an id and no table entry, or a workspace operation with no role
+ * row, fails the first tests. Run on PostgreSQL and on the embedded default.
  */
 
 type Parameter = { name: string; in: string; required?: boolean; schema: JsonSchema };
@@ -80,6 +82,17 @@ describe('the isolation table', () => {
     expect(stale, 'isolation entries of no operation').toEqual([]);
   });
 
+  it('has a row by role for every workspace operation', () => {
+    const workspaceOperations = operations
+      .filter((op) => op.path.startsWith('/api/workspaces/{id}'))
+      .map((op) => op.label);
+    expect(workspaceOperations.length).toBeGreaterThan(5);
+    for (const label of workspaceOperations) expect(Object.keys(WORKSPACE_ROLES)).toContain(label);
+    for (const label of Object.keys(WORKSPACE_ROLES)) {
+      expect(operations.map((op) => op.label)).toContain(label);
+    }
+  });
+
   it("names only the operation's id slots in its cases, and each of them in some case", () => {
     for (const op of withIds) {
       const entry = ISOLATION[op.label];
@@ -102,7 +115,12 @@ describe.each([
   beforeAll(async () => {
     h = await startServer({
       database,
-      env: { SESSION_REQUESTS_PER_MINUTE: '100000', STREAM_OPENS_PER_MINUTE: '100000' },
+      env: {
+        SESSION_REQUESTS_PER_MINUTE: '100000',
+        STREAM_OPENS_PER_MINUTE: '100000',
+        // No engine runs here: the debates members make stay pending, and must not reach a limit.
+        CONCURRENT_DEBATES: '100',
+      },
     });
     a = await makeTenant(h, 'alpha');
     b = await makeTenant(h, 'bravo');
@@ -157,7 +175,39 @@ describe.each([
     const after = await ownersView(h, a);
     for (const [path, text] of before) expect(after.get(path), path).toBe(text);
   });
+
+  // Last: members may change A's workspace (an admin edits it), and B's calls above were made as no member.
+  for (const role of ['viewer', 'member', 'admin'] as const) {
+    it(`lets B as a ${role} of A's workspace do what the role table says, and no more`, async () => {
+      await h.core.workspaceMembers.invite(a.user.session.user.id, {
+        id: a.ids.workspace,
+        email: b.user.email,
+        role,
+      });
+      try {
+        for (const [label, roleCase] of Object.entries(WORKSPACE_ROLES)) {
+          const fill = (text: string) =>
+            text
+              .replaceAll('{workspace}', a.ids.workspace)
+              .replaceAll('{ownDebate}', b.ids.debate)
+              .replaceAll('{stranger}', STRANGER);
+          const body = roleCase.body ? JSON.parse(fill(JSON.stringify(roleCase.body))) : undefined;
+          for (const credential of [{ key: b.key }, { cookie: b.user.cookie }]) {
+            const answer = await h.request(roleCase.method, fill(roleCase.path), { ...credential, body });
+            expect(answer.status, `${label} as ${role}: ${answer.text.slice(0, 300)}`).toBe(
+              roleCase.status[role],
+            );
+          }
+        }
+      } finally {
+        await h.core.workspaceMembers.remove(a.user.session.user.id, a.ids.workspace, b.user.session.user.id);
+      }
+    });
+  }
 });
+
+/** An account in no workspace (no account at all): a member id a workspace route may be asked about. */
+const STRANGER = '00000000-0000-4000-8000-00000000beef';
 
 /** B's credentials the operation accepts: its key as Bearer, its session, each where the document allows. */
 function credentialsOf(op: Operation, tenant: Tenant): { label: string; options: RequestOptions }[] {
