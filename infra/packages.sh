@@ -70,3 +70,20 @@ chromium_bin() {
   fi
   echo "$bin"
 }
+
+# `ip` of iproute2, which the cluster tests make their network namespaces with (infra/cluster/netns.ts):
+# installed when missing. Its directory goes on the tests' PATH.
+ip_bin() {
+  local bin
+  bin="$(command -v ip || true)"
+  if [ -z "$bin" ]; then
+    echo "infra: installing iproute2 from the Debian packages" >&2
+    apt_install iproute2
+    bin="$(command -v ip || true)"
+  fi
+  if [ -z "$bin" ]; then
+    echo "infra: no ip command even after installing iproute2" >&2
+    return 1
+  fi
+  echo "$bin"
+}

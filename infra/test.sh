@@ -36,7 +36,9 @@ main() {
   NATS_SERVER_BIN="$(nats_server_bin)"
   # The console's browser tests (tests/support/browser.ts) drive this chromium.
   CHROMIUM_BIN="$(chromium_bin)"
-  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN
+  # The cluster tests (infra/cluster/) make network namespaces with iproute2's `ip`.
+  PATH="$(dirname "$(ip_bin)"):$PATH"
+  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN PATH
 
   run_vitest "$@"
 }

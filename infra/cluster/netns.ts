@@ -1,0 +1,135 @@
+import { execFile, type SpawnOptions, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A private network of hosts for the cluster tests: one Linux network namespace per host, each joined by a
+ * veth pair to a bridge in the machine's own namespace, on a /24 of its own. Nothing is routed off the
+ * bridge (no default route, no forwarding), so traffic never leaves the namespaces and the machine's own
+ * interfaces are untouched. A partition points each side's neighbour entry for the other at a MAC address
+ * no interface has, so their frames go nowhere and packets are lost silently, as on a cut link: a connection
+ * stalls and retransmits, a new one times out. (A blackhole or unreachable route would fail the sender's
+ * calls at once, which no real partition does; this machine has no netfilter tools to drop them.) Needs
+ * root (CAP_NET_ADMIN) and `ip` (iproute2).
+ *
+ * Latency and loss are not made here: the kernel of this machine has no `sch_netem` (tc answers "qdisc kind
+ * is unknown"), so slow links are a user-space proxy's job (cluster.ts).
+ */
+export type Host = {
+  name: string;
+  /** The namespace's name (`<prefix>-<name>`). */
+  namespace: string;
+  ip: string;
+  /** Spawns a command inside the host's namespace. */
+  spawn: (command: string, args: string[], options?: SpawnOptions) => ReturnType<typeof spawn>;
+};
+
+export type Network = {
+  prefix: string;
+  /** The bridge's own address: where the machine (a test, a fake provider) is reached from every host. */
+  gatewayIp: string;
+  addHost: (name: string) => Promise<Host>;
+  hosts: () => Host[];
+  /** Cuts the link between two hosts both ways, until `heal`. */
+  partition: (a: Host, b: Host) => Promise<void>;
+  heal: (a: Host, b: Host) => Promise<void>;
+  /** Removes every namespace, link and the bridge (idempotent). */
+  teardown: () => Promise<void>;
+};
+
+const ip = (...args: string[]) => run('ip', args);
+const inNamespace = (namespace: string, ...args: string[]) =>
+  run('ip', ['netns', 'exec', namespace, ...args]);
+
+/** A locally administered unicast MAC address no interface here has: frames sent to it are lost. */
+const NOWHERE = '02:00:00:00:de:ad';
+
+/** Interface names are at most 15 characters: the prefix keeps to 6, a host name to 6. */
+const PREFIX_PATTERN = /^[a-z][a-z0-9]{1,5}$/;
+const HOST_PATTERN = /^[a-z][a-z0-9]{0,5}$/;
+
+/**
+ * Creates the bridge `<prefix>br` on 10.<octet>.0.1/24. Anything left under the same prefix by an earlier run
+ * that did not end cleanly is removed first.
+ */
+export async function createNetwork(prefix: string, octet: number): Promise<Network> {
+  if (!PREFIX_PATTERN.test(prefix))
+    throw new Error(`network prefix ${prefix}: 2–6 lowercase letters or digits`);
+  if (!Number.isInteger(octet) || octet < 1 || octet > 254) throw new Error(`octet ${octet}: 1–254`);
+  await removeNetwork(prefix);
+  const bridge = `${prefix}br`;
+  const gatewayIp = `10.${octet}.0.1`;
+  await ip('link', 'add', bridge, 'type', 'bridge');
+  await ip('addr', 'add', `${gatewayIp}/24`, 'dev', bridge);
+  await ip('link', 'set', bridge, 'up');
+  const hosts: Host[] = [];
+
+  const addHost = async (name: string): Promise<Host> => {
+    if (!HOST_PATTERN.test(name)) throw new Error(`host name ${name}: 1–6 lowercase letters or digits`);
+    const namespace = `${prefix}-${name}`;
+    const address = `10.${octet}.0.${hosts.length + 2}`;
+    const outside = `${prefix}${name}`;
+    await ip('netns', 'add', namespace);
+    await ip('link', 'add', outside, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', namespace);
+    await ip('link', 'set', outside, 'master', bridge);
+    await ip('link', 'set', outside, 'up');
+    await inNamespace(namespace, 'ip', 'addr', 'add', `${address}/24`, 'dev', 'eth0');
+    await inNamespace(namespace, 'ip', 'link', 'set', 'eth0', 'up');
+    await inNamespace(namespace, 'ip', 'link', 'set', 'lo', 'up');
+    const host: Host = {
+      name,
+      namespace,
+      ip: address,
+      spawn: (command, args, options = {}) =>
+        spawn('ip', ['netns', 'exec', namespace, command, ...args], options),
+    };
+    hosts.push(host);
+    return host;
+  };
+
+  const cut = (from: Host, to: Host) =>
+    inNamespace(
+      from.namespace,
+      'ip',
+      'neigh',
+      'replace',
+      to.ip,
+      'lladdr',
+      NOWHERE,
+      'nud',
+      'permanent',
+      'dev',
+      'eth0',
+    );
+  // The entry goes; the next packet asks for the real address again (ARP), as after any cable is plugged in.
+  const mend = (from: Host, to: Host) =>
+    inNamespace(from.namespace, 'ip', 'neigh', 'del', to.ip, 'dev', 'eth0').catch(() => {});
+
+  return {
+    prefix,
+    gatewayIp,
+    addHost,
+    hosts: () => [...hosts],
+    partition: async (a, b) => {
+      await cut(a, b);
+      await cut(b, a);
+    },
+    heal: async (a, b) => {
+      await mend(a, b);
+      await mend(b, a);
+    },
+    teardown: () => removeNetwork(prefix),
+  };
+}
+
+/** Removes the namespaces `<prefix>-*`, their links (which go with them) and the bridge `<prefix>br`. */
+export async function removeNetwork(prefix: string): Promise<void> {
+  const { stdout } = await ip('netns', 'list');
+  const namespaces = stdout
+    .split('\n')
+    .map((line) => line.split(' ')[0] ?? '')
+    .filter((name) => name.startsWith(`${prefix}-`));
+  for (const namespace of namespaces) await ip('netns', 'del', namespace);
+  await ip('link', 'del', `${prefix}br`).catch(() => {});
+}
