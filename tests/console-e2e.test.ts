@@ -301,6 +301,16 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
         (n) => n === 0,
         `${name} loaded`,
       );
+      if (name === 'argument-graph') {
+        // The simulated debaters cite what they build on: the server's graph adds those links (the user is
+        // on Pro), drawn dashed and listed in the table.
+        await until(
+          () => opened.page.locator('path[data-kind="supports"]').count(),
+          (n) => n > 0,
+          'the cited links drawn',
+        );
+        expect(await opened.page.getByRole('cell', { name: /\(round \d\)/ }).count()).toBeGreaterThan(0);
+      }
       await opened.check();
       await opened.page.close();
     }

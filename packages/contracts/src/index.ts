@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './argument-graph.ts';
 export * from './attachments.ts';
 export * from './billing.ts';
 export * from './chains.ts';

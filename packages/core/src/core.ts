@@ -56,7 +56,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
   const collections = createCollections(db, clock);
   const debates = debateServices(adapters, config, { collections, plans: accounts.plans });
   const views = createViewCounter(db, adapters.onError);
-  const audience = audienceServices(adapters, config, { ...debates, views });
+  const audience = audienceServices(adapters, config, { ...debates, views, plans: accounts.plans });
   const library = libraryServices(adapters, config, {
     debateAccess: debates.debateAccess,
     plans: accounts.plans,

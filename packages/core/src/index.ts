@@ -134,6 +134,7 @@ export {
   rateLimitHeaders,
 } from './ratelimit/rate-limits.ts';
 export { LIMIT_KINDS, type LimitKind, onLimitRefusal } from './ratelimit/refusals.ts';
+export { buildArgumentGraph, citationsIn, type SpokenClaim } from './reactions/argument-graph.ts';
 export * from './routing/index.ts';
 export { nextRunAfter, type ScheduleTiming } from './scheduled-debates/next-run.ts';
 export type { ScheduledDebates } from './scheduled-debates/scheduled-debates.ts';

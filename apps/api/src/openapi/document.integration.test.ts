@@ -397,6 +397,7 @@ describe('GET /openapi.json', () => {
     expect(extensions).toEqual([
       'DELETE /api/debates/{id}/comments/{commentId}',
       'GET /api/auth/session',
+      'GET /api/debates/{id}/argument-graph',
       'GET /api/debates/{id}/comments',
       'GET /api/debates/{id}/statechart',
       'GET /api/debates/{id}/stream',

@@ -62,6 +62,8 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   'POST /api/debates/{id}/retry': one(404, { id: 'a.debate' }),
   'POST /api/debates/{id}/fork': one(404, { id: 'a.debate' }, {}),
   'GET /api/debates/{id}/analytics': one(404, { id: 'a.debate' }),
+  // Who may read comes before the reader's plan: a stranger learns nothing of the debate, whatever the plan.
+  'GET /api/debates/{id}/argument-graph': one(404, { id: 'a.debate' }),
   'PATCH /api/debates/{id}/visibility': one(404, { id: 'a.debate' }, { isPublic: true }),
   'PATCH /api/debates/{id}/workspace': [
     { status: 404, ids: { id: 'a.debate', workspaceId: 'b.workspace' } },

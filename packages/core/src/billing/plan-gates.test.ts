@@ -1,19 +1,38 @@
-import { PLANS, Plan } from '@verdict/contracts';
+import { PLANS, Plan, type PlanFeature } from '@verdict/contracts';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../shared/app-error.ts';
 import { assertPlanIncludes, hasSeatFor } from './plan-gates.ts';
 
 describe('plan gates', () => {
-  it('let through exactly the plans whose terms include the feature', () => {
-    const allowed = Plan.options.filter((plan) => {
+  const allowedFor = (feature: PlanFeature) =>
+    Plan.options.filter((plan) => {
       try {
-        assertPlanIncludes(plan, 'workspaces', 'https://app.example/pricing');
+        assertPlanIncludes(plan, feature, 'https://app.example/pricing');
         return true;
       } catch {
         return false;
       }
     });
-    expect(allowed).toEqual(['byok_pro', 'enterprise']);
+
+  it('let through exactly the plans whose terms include the feature', () => {
+    expect(allowedFor('workspaces')).toEqual(['byok_pro', 'enterprise']);
+    expect(allowedFor('attachments')).toEqual(['byok_pro', 'enterprise']);
+    // The spec's plan table: the argument graph heatmap is Pro, BYOK Pro and Enterprise.
+    expect(allowedFor('argumentGraph')).toEqual(['pro', 'byok_pro', 'enterprise']);
+  });
+
+  it('name the cheapest plan with the feature, and in the message every plan that has it', () => {
+    const refusal = (() => {
+      try {
+        assertPlanIncludes('byok', 'argumentGraph', 'https://app.example/pricing');
+      } catch (error) {
+        return error;
+      }
+    })() as AppError;
+    expect(refusal).toMatchObject({ code: 'BYOK_REQUIRED', extra: { requiredPlan: 'pro' } });
+    expect(refusal.message).toBe(
+      'The argument graph heatmap needs the pro, byok_pro or enterprise plan; this account is on byok',
+    );
   });
 
   it('refuse with 402 BYOK_REQUIRED naming the plan to buy and where', () => {

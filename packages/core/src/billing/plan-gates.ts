@@ -1,7 +1,18 @@
-import { PLAN_FOR_FEATURE, PLANS, type Plan, type PlanFeature } from '@verdict/contracts';
+import { PLAN_FOR_FEATURE, PLANS, Plan, type PlanFeature } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 
-const FEATURE_NAMES: Record<PlanFeature, string> = { workspaces: 'Workspaces', attachments: 'Attachments' };
+/** What a refusal says the feature is, with the verb that agrees with it. */
+const FEATURE_NAMES: Record<PlanFeature, string> = {
+  workspaces: 'Workspaces need',
+  attachments: 'Attachments need',
+  argumentGraph: 'The argument graph heatmap needs',
+};
+
+/** "pro, byok_pro or enterprise": every plan that includes the feature, as a refusal names them. */
+const plansWith = (feature: PlanFeature) => {
+  const plans = Plan.options.filter((plan) => PLANS[plan].features[feature]);
+  return plans.length > 1 ? `${plans.slice(0, -1).join(', ')} or ${plans.at(-1)}` : (plans[0] ?? 'another');
+};
 
 /**
  * Refuses what the plan does not include: 402 BYOK_REQUIRED naming the plan that does (`requiredPlan`)
@@ -17,7 +28,7 @@ export function assertPlanIncludes(
   const requiredPlan = PLAN_FOR_FEATURE[feature];
   throw new AppError(
     'BYOK_REQUIRED',
-    `${FEATURE_NAMES[feature]} need the ${requiredPlan} plan (or enterprise); ${whose} is on ${plan}`,
+    `${FEATURE_NAMES[feature]} the ${plansWith(feature)} plan; ${whose} is on ${plan}`,
     { extra: { requiredPlan, upgradeUrl } },
   );
 }

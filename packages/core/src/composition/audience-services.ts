@@ -1,8 +1,10 @@
+import type { PlanGates } from '../billing/plan-gates.ts';
 import { createComments } from '../comments/comments.ts';
 import type { Config } from '../config/config.ts';
 import type { DebateCreation } from '../debates/creation.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
 import { createNotifications } from '../notifications/notifications.ts';
+import { createArgumentGraphs } from '../reactions/argument-graphs.ts';
 import { createPolls } from '../reactions/polls.ts';
 import { createArgumentVotes } from '../reactions/votes.ts';
 import { createForks } from '../sharing/forks.ts';
@@ -10,11 +12,19 @@ import { createSharing } from '../sharing/sharing.ts';
 import type { ViewCounter } from '../sharing/view-counter.ts';
 import type { Adapters } from './adapters.ts';
 
-/** A debate's audience: share links and their page, forks, comments, votes, polls, and who hears of them. */
+/**
+ * A debate's audience: share links and their page, forks, comments, votes, polls, the argument graph the
+ * votes weigh, and who hears of them.
+ */
 export function audienceServices(
   { db, bus, clock, onError }: Adapters,
   config: Config,
-  debates: { debateAccess: DebateAccess; debateCreation: DebateCreation; views: ViewCounter },
+  debates: {
+    debateAccess: DebateAccess;
+    debateCreation: DebateCreation;
+    views: ViewCounter;
+    plans: PlanGates;
+  },
 ) {
   const { debateAccess } = debates;
   const notifications = createNotifications(
@@ -33,5 +43,6 @@ export function audienceServices(
     comments: createComments(db, clock, debateAccess, notifications, email),
     argumentVotes: createArgumentVotes(db, clock, debateAccess),
     polls: createPolls(db, clock, debateAccess),
+    argumentGraphs: createArgumentGraphs(db, debateAccess, debates.plans),
   };
 }

@@ -1,3 +1,4 @@
+import { citationTag } from '@verdict/contracts';
 import type { Seat } from './panel.ts';
 
 export type Turn = {
@@ -8,6 +9,9 @@ export type Turn = {
   /** The agent this turn answers, for rounds after the first. */
   targetAgent: string | null;
 };
+
+/** A turn of the round before as a debater is shown it: with the claimId it can be cited by. */
+export type CitableTurn = Turn & { claimId: string };
 
 export type DebateBrief = { question: string; context: string | null };
 
@@ -25,7 +29,7 @@ export function debaterSystemPrompt(seat: Seat): string {
 export function debaterPrompt(
   brief: DebateBrief,
   round: number,
-  previous: Turn[],
+  previous: CitableTurn[],
   injected: string[],
   attached: AttachedText[] = [],
 ): string {
@@ -47,8 +51,12 @@ export function debaterPrompt(
   for (const note of injected) lines.push(`New information from the moderator: ${note}`);
   if (round > 1 && previous.length > 0) {
     lines.push('', `Round ${round - 1} arguments:`);
-    for (const turn of previous) lines.push(`- ${turn.agent}: ${turn.content}`);
+    for (const turn of previous) lines.push(`- [${turn.claimId}] ${turn.agent}: ${turn.content}`);
     lines.push('', 'Rebut the strongest opposing argument by name, then add what is still missing.');
+    // The argument graph reads these tags back as edges between claims (core's reactions/argument-graph.ts).
+    lines.push(
+      `Cite each argument you rebut or build on by its id, as ${citationTag('rebuts', '<id>')} or ${citationTag('supports', '<id>')}.`,
+    );
   } else {
     lines.push('', 'Give your opening argument.');
   }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Recommendation, Verdict } from '@verdict/contracts';
+import { citationTag, type Recommendation, type Verdict } from '@verdict/contracts';
 import {
   LlmCallError,
   type LlmFailureKind,
@@ -132,7 +132,17 @@ function simulatedTurn(request: LlmRequest): string {
   const [first, second] = shuffle(random, POINTS[h.stance]);
   const parts = [`${SIMULATED_LABEL} ${h.agent} (${h.role}): ${pick(random, OPENERS[h.stance])}`];
   if (h.round > 1 && h.opponents.length > 0) {
-    parts.push(`Responding to ${pick(random, h.opponents)}: that argument misses that ${first}.`);
+    const opponent = pick(random, h.opponents);
+    const shown = shownClaims(request.prompt);
+    const rebutted = shown.find((claim) => claim.agent === opponent);
+    const cite = (kind: 'rebuts' | 'supports', claim: ShownClaim | undefined) =>
+      claim ? ` ${citationTag(kind, claim.claimId)}` : '';
+    parts.push(`Responding to ${opponent}${cite('rebuts', rebutted)}: that argument misses that ${first}.`);
+    // Builds on one other claim it was shown (another agent's when there is one), as the prompt asks.
+    const others = shown.filter((claim) => claim.agent !== opponent && claim.agent !== h.agent);
+    const own = shown.find((claim) => claim.agent === h.agent);
+    const built = others.length > 0 ? pick(random, others) : own;
+    if (built) parts.push(`I build on what ${built.agent} said${cite('supports', built)}.`);
   } else {
     parts.push(`On "${truncate(h.question, 80)}", my first point is that ${first}.`);
   }
@@ -142,6 +152,15 @@ function simulatedTurn(request: LlmRequest): string {
   for (const name of h.attached ?? []) parts.push(`I have read the attached "${truncate(name, 60)}".`);
   return parts.join(' ');
 }
+
+type ShownClaim = { claimId: string; agent: string };
+
+/** The claims of the round before as the debater prompt lists them: `- [a1-r1-cfo] CFO: …`. */
+const shownClaims = (prompt: string): ShownClaim[] =>
+  [...prompt.matchAll(/^- \[(a\d+-r\d+-[a-z0-9-]+)\] (.+?): /gm)].map((m) => ({
+    claimId: m[1] ?? '',
+    agent: m[2] ?? '',
+  }));
 
 /** The judge: counts the stances it was shown and answers with a verdict that matches them. */
 function simulatedVerdictJson(request: LlmRequest): string {

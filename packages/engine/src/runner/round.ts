@@ -53,7 +53,13 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
           task: 'debater',
           model: seat.model,
           system: debaterSystemPrompt(seat),
-          prompt: debaterPrompt(round.brief, round.round, round.previous, round.injected, attached),
+          prompt: debaterPrompt(
+            round.brief,
+            round.round,
+            citable(round.previous, attempt),
+            round.injected,
+            attached,
+          ),
           maxTokens: 600,
           json: false,
           hints: {
@@ -149,6 +155,10 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
     return () => controller.abort();
   });
 }
+
+/** The turns of the round before, each with the claimId a debater cites it by. */
+const citable = (previous: Turn[], attempt: number) =>
+  previous.map((turn) => ({ ...turn, ...agentRound(turn, attempt) }));
 
 /** The message's position and the claimId audience votes name it by. */
 const agentRound = (turn: Turn, attempt: number) => ({

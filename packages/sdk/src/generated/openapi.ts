@@ -282,6 +282,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/debates/{id}/argument-graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debate's claims, who rebuts or supports whom, and the readers' votes on each
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     For whoever may read the debate (its creator, its workspace, anyone signed in when it is public), on a plan with the argument graph heatmap: the caller's plan decides, whoever owns the debate. Claims are the arguments and rebuttals of the current attempt, with agree/disagree votes and their net as each one's weight. Edges: a rebuttal rebuts its target agent's claim of the round before; a claim that cites [supports <claimId>] or [rebuts <claimId>] of an earlier round adds that edge.
+         */
+        get: operations["debates-argumentGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debates/{id}/visibility": {
         parameters: {
             query?: never;
@@ -2067,6 +2089,59 @@ export interface components {
                 inputTokens: number | null;
                 outputTokens: number | null;
             };
+        };
+        ArgumentGraph: {
+            /** Format: uuid */
+            debateId: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "paused" | "completed" | "failed";
+            /**
+             * Format: int64
+             * @description The attempt whose claims these are
+             */
+            attempt: number;
+            /** @description In the order spoken (round by round) */
+            claims: components["schemas"]["GraphClaim"][];
+            /** @description Each pair and kind once, never a claim to itself, only between claims listed here. A rebuttal rebuts its target agent's claim of the round before; cited claims ([supports <claimId>], [rebuts <claimId>] in a turn) add edges to the claims of earlier rounds they name. */
+            edges: components["schemas"]["ClaimEdge"][];
+        };
+        GraphClaim: {
+            /** @description What votes name the claim by (a1-r2-risk-analyst) */
+            claimId: string;
+            agent: string;
+            /** Format: int64 */
+            round: number;
+            /** @enum {string} */
+            kind: "argument" | "rebuttal";
+            /** @description The agent a rebuttal answers; null for arguments */
+            targetAgent: string | null;
+            content: string;
+            weight: components["schemas"]["ClaimWeight"];
+        };
+        ClaimWeight: {
+            /**
+             * Format: int64
+             * @description Readers who agree (up-votes)
+             */
+            agree: number;
+            /**
+             * Format: int64
+             * @description Readers who disagree (down-votes)
+             */
+            disagree: number;
+            /**
+             * Format: int64
+             * @description agree − disagree
+             */
+            net: number;
+        };
+        ClaimEdge: {
+            /** @description claimId of the later claim */
+            from: string;
+            /** @description claimId of the earlier claim it rebuts or supports */
+            to: string;
+            /** @enum {string} */
+            kind: "rebuts" | "supports";
         };
         DebateVisibility: {
             /** Format: uuid */
@@ -5675,6 +5750,115 @@ export interface operations {
                 };
             };
             /** @description NOT_FOUND: Missing, deleted, or not yours */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "debates-argumentGraph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArgumentGraph"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description BYOK_REQUIRED: The caller's plan has no argument graph heatmap (Pro, BYOK Pro and Enterprise have); requiredPlan and upgradeUrl say what to choose and where */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByokRequiredError"];
+                };
+            };
+            /** @description NOT_FOUND: Missing, deleted, or a debate the caller may not read */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

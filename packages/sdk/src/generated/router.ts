@@ -506,6 +506,35 @@ export type AppRouterRecord = {
       };
       meta: object;
     }>;
+    argumentGraph: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        debateId: string;
+        status: "completed" | "failed" | "paused" | "pending" | "running";
+        attempt: number;
+        claims: Array<{
+          claimId: string;
+          agent: string;
+          round: number;
+          kind: "argument" | "rebuttal";
+          targetAgent: null | string;
+          content: string;
+          weight: {
+            agree: number;
+            disagree: number;
+            net: number;
+          };
+        }>;
+        edges: Array<{
+          from: string;
+          to: string;
+          kind: "rebuts" | "supports";
+        }>;
+      };
+      meta: object;
+    }>;
     setVisibility: TRPCMutationProcedure<{
       input: {
         id: string;

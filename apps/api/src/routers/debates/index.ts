@@ -3,6 +3,7 @@ import { createDebate } from './create-debate.ts';
 import { deleteDebate } from './delete-debate.ts';
 import { forkDebate } from './fork-debate.ts';
 import { getAnalytics } from './get-analytics.ts';
+import { getArgumentGraph } from './get-argument-graph.ts';
 import { getDebate } from './get-debate.ts';
 import { getFullVerdict } from './get-full-verdict.ts';
 import { getStateChart } from './get-statechart.ts';
@@ -23,6 +24,7 @@ export const debatesRouter = router({
   retry: retryDebate,
   fork: forkDebate,
   analytics: getAnalytics,
+  argumentGraph: getArgumentGraph,
   setVisibility,
   moveToWorkspace: moveDebate,
 });

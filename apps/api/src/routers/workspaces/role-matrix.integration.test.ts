@@ -215,6 +215,13 @@ describe('the workspace role matrix', () => {
       async (a) => call(a, 'GET', `/api/debates/${await authorsDebate()}`),
     ],
     [
+      // Every member may read it, so each reaches the plan gate, which is the reader's own plan: the owner's
+      // (enterprise) has the argument graph, the others' (free) have not. The outsider never gets that far.
+      'GET /api/debates/{id}/argument-graph (another member’s workspace debate)',
+      { owner: 200, admin: 402, member: 402, viewer: 402, outsider: 404 },
+      async (a) => call(a, 'GET', `/api/debates/${await authorsDebate()}/argument-graph`),
+    ],
+    [
       // No engine runs in this harness: passing the rights check ends at 409 DEBATE_NOT_RUNNING.
       'POST /api/debates/{id}/commands (another member’s workspace debate)',
       cells(ADMINS, 409, 404),

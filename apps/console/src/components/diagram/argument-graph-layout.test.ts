@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Claim, layoutArgumentGraph, rebuttalEdges } from './argument-graph-layout.ts';
+import { type Claim, layoutArgumentGraph, linksOf, rebuttalEdges } from './argument-graph-layout.ts';
 
 const claim = (round: number, agent: string, targetAgent: string | null = null): Claim => ({
   claimId: `1-${round}-${agent}`,
@@ -45,5 +45,23 @@ describe('the argument graph', () => {
     expect(laid.edges.map((e) => [e.from, e.to])).toEqual(rebuttalEdges(panel).map((e) => [e.from, e.to]));
     expect(laid.edges.every((e) => e.d.startsWith('M'))).toBe(true);
     expect(await layoutArgumentGraph([...panel])).toBe(laid);
+  });
+
+  it('adds the cited links once, only between claims shown, never a claim to itself', async () => {
+    const cited = [
+      { from: '1-2-Ada', to: '1-1-Bo', kind: 'rebuts' as const },
+      { from: '1-2-Ada', to: '1-1-Cy', kind: 'supports' as const },
+      { from: '1-3-Ada', to: '1-3-Ada', kind: 'supports' as const },
+      { from: '1-3-Ada', to: '1-1-Nobody', kind: 'supports' as const },
+    ];
+    expect(linksOf(panel, cited)).toEqual([
+      ...rebuttalEdges(panel).map((e) => ({ ...e, kind: 'rebuts' })),
+      { from: '1-2-Ada', to: '1-1-Cy', kind: 'supports' },
+    ]);
+    const laid = await layoutArgumentGraph(panel, cited);
+    expect(laid.edges.filter((e) => e.kind === 'supports').map((e) => [e.from, e.to])).toEqual([
+      ['1-2-Ada', '1-1-Cy'],
+    ]);
+    expect(laid.edges).toHaveLength(5);
   });
 });

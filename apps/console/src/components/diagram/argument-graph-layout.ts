@@ -10,14 +10,19 @@ export type Claim = {
   targetAgent: string | null;
 };
 
+/** How a later claim relates to an earlier one: it answers it, or builds on it. */
+export type EdgeKind = 'rebuts' | 'supports';
+/** `from` rebuts or supports `to`: what the server's argument graph gives beyond the rebuttals' targets. */
+export type ClaimLink = { from: string; to: string; kind: EdgeKind };
+
 export type ClaimBox = Claim & { box: Box };
-export type RebuttalEdge = EdgePath & { id: string; from: string; to: string };
+export type RebuttalEdge = EdgePath & { id: string; from: string; to: string; kind: EdgeKind };
 export type LaidOutGraph = {
   width: number;
   height: number;
   rounds: { round: number; box: Box }[];
   claims: ClaimBox[];
-  /** From a rebuttal (`from`) to the claim of the previous round it answers (`to`). */
+  /** From a rebuttal (`from`) to the claim it answers, or from a claim to one it builds on (`to`). */
   edges: RebuttalEdge[];
 };
 
@@ -37,13 +42,31 @@ export function rebuttalEdges(claims: Claim[]): { from: string; to: string }[] {
 
 const roundId = (round: number) => `round:${round}`;
 
-function elkGraph(claims: Claim[]): ElkNode {
+/**
+ * Every link to draw: each rebuttal's, then the cited ones (`cited`, from the server's graph), each pair and
+ * kind once and only between the claims shown (a live debate's graph may name a claim not yet here).
+ */
+export function linksOf(claims: Claim[], cited: ClaimLink[]): ClaimLink[] {
+  const shown = new Set(claims.map((c) => c.claimId));
+  const links = [...rebuttalEdges(claims).map((e) => ({ ...e, kind: 'rebuts' as const })), ...cited];
+  const seen = new Set<string>();
+  return links.filter((link) => {
+    const key = `${link.from} ${link.to} ${link.kind}`;
+    if (seen.has(key) || !shown.has(link.from) || !shown.has(link.to) || link.from === link.to) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const edgeId = (link: ClaimLink) => `${link.kind}:${link.from}->${link.to}`;
+
+function elkGraph(claims: Claim[], cited: ClaimLink[]): ElkNode {
   const rounds = [...new Set(claims.map((c) => c.round))].sort((a, b) => a - b);
-  // Laid out from the claim to its rebuttal, so the rounds read left to right; drawn pointing back.
-  const edges: ElkExtendedEdge[] = rebuttalEdges(claims).map(({ from, to }) => ({
-    id: `${from}->${to}`,
-    sources: [to],
-    targets: [from],
+  // Laid out from the earlier claim to the later one, so the rounds read left to right; drawn pointing back.
+  const edges: ElkExtendedEdge[] = linksOf(claims, cited).map((link) => ({
+    id: edgeId(link),
+    sources: [link.to],
+    targets: [link.from],
   }));
   return {
     id: 'root',
@@ -78,6 +101,7 @@ function readLayout(claims: Claim[], laid: ElkNode): LaidOutGraph {
     id: edge.id,
     from: edge.targets[0] ?? '',
     to: edge.sources[0] ?? '',
+    kind: (edge.id.startsWith('supports:') ? 'supports' : 'rebuts') as EdgeKind,
     ...edgePath(edge),
   }));
   return { width: laid.width ?? 0, height: laid.height ?? 0, rounds, claims: boxes, edges };
@@ -90,11 +114,14 @@ function readLayout(claims: Claim[], laid: ElkNode): LaidOutGraph {
 const layouts = new Map<string, Promise<LaidOutGraph>>();
 const KEPT_LAYOUTS = 8;
 
-export function layoutArgumentGraph(claims: Claim[]): Promise<LaidOutGraph> {
-  const key = JSON.stringify(claims.map((c) => [c.claimId, c.agent, c.round, c.kind, c.targetAgent]));
+export function layoutArgumentGraph(claims: Claim[], cited: ClaimLink[] = []): Promise<LaidOutGraph> {
+  const key = JSON.stringify([
+    claims.map((c) => [c.claimId, c.agent, c.round, c.kind, c.targetAgent]),
+    cited.map(edgeId),
+  ]);
   let laid = layouts.get(key);
   if (!laid) {
-    laid = layout(elkGraph(claims)).then((result) => readLayout(claims, result));
+    laid = layout(elkGraph(claims, cited)).then((result) => readLayout(claims, result));
     laid.catch(() => layouts.delete(key));
     layouts.set(key, laid);
     const oldest = layouts.keys().next().value;

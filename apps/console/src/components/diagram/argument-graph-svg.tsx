@@ -16,7 +16,8 @@ export function claimSummary(
 
 /**
  * The claims as a graph: a column per round, each claim a link to its turn on the debate page, coloured by
- * its votes and saying them in text too; arrows run from a rebuttal to the claim it answers.
+ * its votes and saying them in text too; arrows run from a rebuttal to the claim it answers (solid), and
+ * from a claim to one it builds on (dashed).
  */
 export function ArgumentGraphSvg({
   debateId,
@@ -46,7 +47,13 @@ export function ArgumentGraphSvg({
         </g>
       ))}
       {graph.edges.map((edge) => (
-        <path key={edge.id} className="graph-edge" d={edge.d} markerStart="url(#diagram-arrow)" />
+        <path
+          key={edge.id}
+          className={`graph-edge graph-edge-${edge.kind}`}
+          data-kind={edge.kind}
+          d={edge.d}
+          markerStart="url(#diagram-arrow)"
+        />
       ))}
       {graph.claims.map((claim) => (
         <ClaimNode key={claim.claimId} debateId={debateId} claim={claim} tally={votes[claim.claimId]} />

@@ -1,7 +1,9 @@
+import { VerdictError } from '@verdict/sdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import {
   type Claim,
+  type ClaimLink,
   type LaidOutGraph,
   layoutArgumentGraph,
 } from '../../components/diagram/argument-graph-layout.ts';
@@ -36,7 +38,17 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
     [id, ended],
   );
   const tallies: Record<string, Tally> = votes.data?.votes ?? {};
-  const graph = useGraphLayout(claims);
+  // The server's graph adds the links the turns cite (supports, and rebuts beyond each rebuttal's target);
+  // it is a plan's feature, so without it the page still draws the rebuttals it knows from the stream.
+  const server = useLoad(
+    (signal) => data(rest.GET('/api/debates/{id}/argument-graph', { params: { path: { id } }, signal })),
+    [id, ended],
+  );
+  const shown = useMemo(
+    () => ({ claims, cited: (server.data?.edges ?? []) as ClaimLink[] }),
+    [claims, server.data],
+  );
+  const graph = useGraphLayout(shown);
 
   return (
     <section className="graph-page">
@@ -63,6 +75,7 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
         </button>
       </div>
       <HeatLegend />
+      <CitedLinksNote error={server.error} />
       <div className="diagram-scroll">
         {graph.laid ? (
           <ArgumentGraphSvg debateId={id} graph={graph.laid} votes={tallies} />
@@ -74,7 +87,7 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
           <p className="muted">{ended ? 'This debate has no claims.' : 'Waiting for the first claim…'}</p>
         )}
       </div>
-      <ClaimsTable id={id} claims={claims} tallies={tallies} />
+      <ClaimsTable id={id} claims={claims} links={graph.laid?.edges ?? []} tallies={tallies} />
     </section>
   );
 }
@@ -84,13 +97,13 @@ export default function ArgumentGraphPage({ id }: { id: string }) {
  * runs at a time and the latest claims win, so a replay arriving event by event is laid out a few times,
  * not once per claim.
  */
-function useGraphLayout(claims: Claim[]) {
+function useGraphLayout(shown: { claims: Claim[]; cited: ClaimLink[] }) {
   const [state, setState] = useState<{ laid: LaidOutGraph | null; error: unknown }>({
     laid: null,
     error: undefined,
   });
   const running = useRef(false);
-  const wanted = useRef<Claim[]>([]);
+  const wanted = useRef<typeof shown | null>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -99,15 +112,15 @@ function useGraphLayout(claims: Claim[]) {
     };
   }, []);
   useEffect(() => {
-    wanted.current = claims;
-    if (claims.length === 0 || running.current) return;
+    wanted.current = shown;
+    if (shown.claims.length === 0 || running.current) return;
     const next = async () => {
       running.current = true;
-      let done: Claim[] | null = null;
-      while (mounted.current && wanted.current !== done) {
+      let done: typeof shown | null = null;
+      while (mounted.current && wanted.current !== null && wanted.current !== done) {
         done = wanted.current;
         try {
-          const laid = await layoutArgumentGraph(done);
+          const laid = await layoutArgumentGraph(done.claims, done.cited);
           if (mounted.current) setState({ laid, error: undefined });
         } catch (error) {
           if (mounted.current) setState((s) => ({ laid: s.laid, error }));
@@ -116,21 +129,54 @@ function useGraphLayout(claims: Claim[]) {
       running.current = false;
     };
     void next();
-  }, [claims]);
+  }, [shown]);
   return state;
+}
+
+/**
+ * What the arrows mean, and why cited links may be missing: the plan has no argument graph heatmap (402,
+ * with where to upgrade), or the read failed.
+ */
+function CitedLinksNote({ error }: { error: unknown }) {
+  const upgradeUrl =
+    error instanceof VerdictError && error.status === 402 ? String(error.extra.upgradeUrl ?? '') : null;
+  return (
+    <p className="muted">
+      Solid arrows: a rebuttal answers a claim. Dashed: a claim builds on one it cites.{' '}
+      {upgradeUrl !== null ? (
+        <>
+          Cited links are part of the argument graph heatmap, which your plan does not include (
+          {upgradeUrl ? <a href={upgradeUrl}>see the plans</a> : 'see the plans'}); rebuttals are shown.
+        </>
+      ) : error !== undefined ? (
+        <span className="error">Cited links unavailable: {messageOf(error)}</span>
+      ) : null}
+    </p>
+  );
 }
 
 /** The graph as a table: what a screen reader or a keyboard user reads instead of the drawing. */
 function ClaimsTable({
   id,
   claims,
+  links,
   tallies,
 }: {
   id: string;
   claims: Claim[];
+  links: ClaimLink[];
   tallies: Record<string, Tally>;
 }) {
   if (claims.length === 0) return null;
+  const byId = new Map(claims.map((c) => [c.claimId, c]));
+  const buildsOn = (claimId: string) =>
+    links
+      .filter((link) => link.kind === 'supports' && link.from === claimId)
+      .flatMap((link) => {
+        const to = byId.get(link.to);
+        return to ? [`${to.agent} (round ${to.round})`] : [];
+      })
+      .join(', ') || '—';
   const ordered = [...claims].sort((a, b) => a.round - b.round || a.agent.localeCompare(b.agent));
   return (
     <div className="table-scroll">
@@ -141,6 +187,7 @@ function ClaimsTable({
             <th scope="col">Round</th>
             <th scope="col">Agent</th>
             <th scope="col">Answers</th>
+            <th scope="col">Builds on</th>
             <th scope="col">Agree</th>
             <th scope="col">Disagree</th>
             <th scope="col">Votes</th>
@@ -156,6 +203,7 @@ function ClaimsTable({
                 <td>{claim.round}</td>
                 <td>{claim.agent}</td>
                 <td>{claim.targetAgent ?? '—'}</td>
+                <td>{buildsOn(claim.claimId)}</td>
                 <td>{tally?.agree ?? 0}</td>
                 <td>{tally?.disagree ?? 0}</td>
                 <td>
