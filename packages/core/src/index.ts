@@ -116,9 +116,10 @@ export {
   tracingOn,
 } from './observability/tracing.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
-export { CALIBRATION_RULES } from './outcomes/calibration/calibration-model.ts';
+export { CALIBRATION_RULES, calibrate } from './outcomes/calibration/calibration-model.ts';
 export {
   calibrationForDebate,
+  debateOwnerCalibration,
   FIT_WINDOW,
   GLOBAL_REFIT_MINUTES,
   ownerCalibration,

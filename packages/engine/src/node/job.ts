@@ -1,10 +1,5 @@
 import type { Verdict } from '@verdict/contracts';
-import {
-  attachmentExcerptsFor,
-  type CommandReply,
-  calibrationForDebate,
-  type JobHandle,
-} from '@verdict/core';
+import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
 import { Context, Data, Deferred, Effect, Fiber } from 'effect';
 import type { SnapshotFrom } from 'xstate';
 import { logLine } from '../logging.ts';
@@ -25,7 +20,6 @@ import {
   LeaseLost,
   type PermanentFailure,
   type StorageUnavailable,
-  storageFailure,
 } from '../store/errors.ts';
 import type { DebateOutcome, DebateToRun, Lease } from '../store/records.ts';
 import { retryThroughBlips } from '../store/retry.ts';
@@ -36,6 +30,7 @@ import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { countEnding } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+import { verdictCalibrator } from './verdict-calibration.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
 export class NodeJobs extends Context.Service<
@@ -221,7 +216,7 @@ const phases = (job: ClaimedJob) =>
         log.stateChanged();
       },
       onJudging: () => Deferred.doneUnsafe(judging, Effect.void),
-      calibrate: yield* calibrator(job, { judging, classification }),
+      calibrate: yield* verdictCalibrator(job.debate.id, { judging, classification }),
     });
     const final = yield* run(job, running);
     const domain = yield* domainOf(final.value === 'completed', { judging, classification }, running);
@@ -359,47 +354,6 @@ const classify = (job: ClaimedJob, providers: DebateProviders) =>
       retries: Math.min(policy.retries, 1),
     };
     return yield* classifyDomain(providers.provider, providers.classifier, job.debate.question, brief);
-  });
-
-/**
- * Phase, once the judge answered: the verdict gets its owner's calibrated confidence (the owner's stored
- * curves, the domain's where it has one), before the machine hears of it, so the verdict event and the stored
- * verdict carry the same. The domain is asked beside the judge: it is waited for here when the judge was
- * quicker. An owner below the minimum of outcomes, or a database that stays down past the storage tolerance
- * (logged), leaves the verdict as the judge gave it: calibration never fails a debate.
- */
-const calibrator = (
-  job: ClaimedJob,
-  asked: { judging: Deferred.Deferred<void>; classification: Fiber.Fiber<Classification> },
-) =>
-  Effect.gen(function* () {
-    const { db } = yield* EngineStorage;
-    const { storage } = yield* EngineSettings;
-    const services = yield* Effect.context<never>();
-    return (verdict: Verdict) =>
-      Effect.gen(function* () {
-        // A restored debate may have entered the judge without announcing it: the classification starts now.
-        Deferred.doneUnsafe(asked.judging, Effect.void);
-        const { domain } = yield* Fiber.join(asked.classification);
-        const found = yield* Effect.tryPromise({
-          try: () =>
-            calibrationForDebate(db.em(), {
-              debateId: job.debate.id,
-              confidence: verdict.confidence,
-              domain,
-            }),
-          catch: storageFailure,
-        }).pipe(
-          retryThroughBlips(storage),
-          Effect.catch((failure) =>
-            Effect.as(
-              logLine('warn', `debate ${job.debate.id}: verdict left uncalibrated (${failure._tag})`),
-              null,
-            ),
-          ),
-        );
-        return found ? { ...verdict, ...found } : verdict;
-      }).pipe(Effect.provideContext(services));
   });
 
 /**

@@ -47,8 +47,8 @@ export type EngineDeps = {
   readAttachments?: () => Promise<AttachedText[]>;
   /**
    * Adds the owner's calibrated confidence to the judge's verdict before the machine hears of it, so the
-   * verdict event, the stored verdict and every read agree (job.ts: the owner's stored curves, for the
-   * debate's domain). Absent: the verdict stays as the judge gave it.
+   * verdict event, the stored verdict and every read agree (node/verdict-calibration.ts: the owner's stored
+   * curves, for the debate's domain). Absent: the verdict stays as the judge gave it.
    */
   calibrate?: (verdict: Verdict) => Effect.Effect<Verdict>;
   /** The engine node running this actor: recorded on each history entry, so a restore shows the hand-over. */

@@ -139,6 +139,19 @@ export async function ownerCalibration(
   return { model, fittedAt: new Date(owner.fitted_at).toISOString() };
 }
 
+/** The stored curves of `debateId`'s owner, or null when they have none (under the minimum). */
+export async function debateOwnerCalibration(
+  em: EntityManager,
+  debateId: string,
+): Promise<OwnerCalibration | null> {
+  const owner = await query<Tables>(em)
+    .selectFrom('debates')
+    .select('owner_id')
+    .where('id', '=', debateId)
+    .executeTakeFirst();
+  return owner ? ((await ownerCalibration(em, owner.owner_id))?.model ?? null) : null;
+}
+
 /**
  * The calibrated confidence of a new verdict of `debateId` (its owner's curves, the domain's where it has
  * one), or null when the owner has none yet: the verdict then carries its raw confidence alone.
@@ -147,12 +160,5 @@ export async function calibrationForDebate(
   em: EntityManager,
   debate: { debateId: string; confidence: number; domain: DebateDomain | null },
 ): Promise<Calibrated | null> {
-  const owner = await query<Tables>(em)
-    .selectFrom('debates')
-    .select('owner_id')
-    .where('id', '=', debate.debateId)
-    .executeTakeFirst();
-  if (!owner) return null;
-  const stored = await ownerCalibration(em, owner.owner_id);
-  return calibrate(stored?.model ?? null, debate.confidence, debate.domain);
+  return calibrate(await debateOwnerCalibration(em, debate.debateId), debate.confidence, debate.domain);
 }
