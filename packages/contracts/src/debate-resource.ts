@@ -7,6 +7,7 @@ import {
   MODE_PANEL,
   Recommendation,
   Verdict,
+  VerdictCalibration,
 } from './debates.ts';
 import { UuidInput } from './ids.ts';
 import { visibleText } from './text.ts';
@@ -19,6 +20,11 @@ export const VerdictSummary = z
   .object({
     recommendation: Recommendation,
     confidence: z.number().min(0).max(1),
+    calibratedConfidence: z.number().min(0).max(1).optional().meta({
+      description:
+        "The judge's confidence corrected by the owner's outcomes, 0–1; absent when not calibrated",
+    }),
+    calibration: VerdictCalibration.optional(),
     summary: z.string(),
     agentsUsed: z.array(z.string()).meta({ description: 'Model identifiers; simulated ones say so' }),
     totalRounds: z.number().int(),
@@ -259,6 +265,13 @@ export const VerdictDetail = z
     debate: DebateObject,
     verdict: Verdict.extend({
       confidence: z.number().int().min(0).max(100).meta({ description: 'Whole-number percent' }),
+      calibratedConfidence: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .meta({ description: 'Whole-number percent, like confidence; absent when not calibrated' }),
     }).nullable(),
   })
   .meta({ id: 'VerdictDetail' });

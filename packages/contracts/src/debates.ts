@@ -95,12 +95,34 @@ export const AgentArgument = z.object({
 });
 export type AgentArgument = z.infer<typeof AgentArgument>;
 
+/**
+ * How a verdict's calibrated confidence was made (ARCHITECTURE.md, "Calibrated confidence"): Platt scaling
+ * fitted on the owner's resolved outcomes, shrunk toward a global curve; `scope` says whether the curve was
+ * the debate's domain's or the owner's overall, `basedOn` how many resolved outcomes it was fitted on.
+ */
+export const VerdictCalibration = z
+  .object({
+    method: z.literal('platt-shrinkage'),
+    basedOn: z.number().int().min(0),
+    scope: z.enum(['domain', 'owner']),
+  })
+  .meta({ id: 'VerdictCalibration' });
+export type VerdictCalibration = z.infer<typeof VerdictCalibration>;
+
+/** The calibrated confidence beside the judge's own, 0–1; absent below the owner's minimum of outcomes. */
+const calibratedConfidence = z.number().min(0).max(1).meta({
+  description: "The judge's confidence corrected by the owner's outcomes, 0–1; absent when not calibrated",
+});
+
 /** The full verdict of the public /v1 form. `confidence` here is 0–1; the /v1 and stream views scale it. */
 export const Verdict = z
   .object({
     recommendation: Recommendation,
     oneLiner: z.string().min(1).max(300),
     confidence: z.number().min(0).max(1),
+    /** Added by the engine after the judge answered (never taken from the judge's answer). */
+    calibratedConfidence: calibratedConfidence.optional(),
+    calibration: VerdictCalibration.optional(),
     narrative: z.string().min(1),
     arguments: z.array(AgentArgument),
     keyEvidence: z.array(KeyEvidence),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DebateMode, Recommendation } from './debates.ts';
+import { DebateMode, Recommendation, VerdictCalibration } from './debates.ts';
 
 const AgentRef = z.object({ agent: z.string(), round: z.number().int().min(1) });
 
@@ -40,6 +40,9 @@ export const DebateEventData = {
     recommendation: Recommendation,
     oneLiner: z.string(),
     confidence: z.number().min(0).max(1),
+    /** Present when the owner's outcomes calibrate it (ARCHITECTURE.md, "Calibrated confidence"). */
+    calibratedConfidence: z.number().min(0).max(1).optional(),
+    calibration: VerdictCalibration.optional(),
     reasoning: z.string(),
   }),
   'debate.completed': z.object({ debateId: z.uuid(), status: z.literal('completed') }),
@@ -50,12 +53,19 @@ export type DebateEventType = keyof typeof DebateEventData;
 
 /**
  * The `data` of each message of a debate stream (SSE): the stored payloads, except that the verdict's
- * confidence is sent as the spec's whole-number percent (0.64 → 64).
+ * confidence and calibrated confidence are sent as the spec's whole-number percent (0.64 → 64).
  */
 export const StreamEventData = {
   ...DebateEventData,
   verdict: DebateEventData.verdict.extend({
     confidence: z.number().int().min(0).max(100).meta({ description: 'Whole-number percent' }),
+    calibratedConfidence: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .meta({ description: 'Whole-number percent, like confidence; absent when not calibrated' }),
   }),
 } as const;
 export type DebateEventPayload<T extends DebateEventType> = z.infer<(typeof DebateEventData)[T]>;

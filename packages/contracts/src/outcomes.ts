@@ -125,6 +125,48 @@ export const CalibrationBucket = z
   .meta({ id: 'CalibrationBucket' });
 export type CalibrationBucket = z.infer<typeof CalibrationBucket>;
 
+/** One 0.1-wide bucket of a reliability diagram: verdicts predicted in the range, and how often they came true. */
+export const ReliabilityBucket = z
+  .object({
+    /** [from, to): the range of the predicted confidence (the last one includes 1.0). */
+    predictedRange: z.array(z.number()).length(2),
+    count: z.number().int(),
+    /** The mean predicted confidence of the bucket's verdicts, 0–1. */
+    meanPredicted: z.number(),
+    /** The mean outcome (correct 1, partially 0.5, wrong 0): the hit rate. */
+    actualRate: z.number(),
+  })
+  .meta({ id: 'ReliabilityBucket' });
+export type ReliabilityBucket = z.infer<typeof ReliabilityBucket>;
+
+/**
+ * GET /api/scores/calibration: the caller's resolved outcomes bucketed by the judge's raw confidence and by the
+ * calibrated confidence the caller's current curves give them, with the Brier score of each, and the curve.
+ */
+export const CalibrationComparison = z
+  .object({
+    /** Resolved outcomes compared (the newest, up to the fit window). */
+    resolved: z.number().int(),
+    raw: z.array(ReliabilityBucket),
+    /** [] while no curve is applied. */
+    calibrated: z.array(ReliabilityBucket),
+    brier: z.object({ raw: z.number().nullable(), calibrated: z.number().nullable() }),
+    curve: z.object({
+      /** Whether new verdicts of the caller carry a calibrated confidence. */
+      applied: z.boolean(),
+      method: z.literal('platt-shrinkage'),
+      /** Resolved outcomes needed before anything is calibrated. */
+      minimum: z.number().int(),
+      /** Resolved outcomes the owner curve was fitted on (0 when none is). */
+      basedOn: z.number().int(),
+      /** Domains with a curve of their own, and the outcomes each was fitted on. */
+      domains: z.array(z.object({ domain: DebateDomain, basedOn: z.number().int() })),
+      fittedAt: z.iso.datetime().nullable(),
+    }),
+  })
+  .meta({ id: 'CalibrationComparison' });
+export type CalibrationComparison = z.infer<typeof CalibrationComparison>;
+
 export const DomainTrend = z.enum(['improving', 'stable', 'declining']);
 export type DomainTrend = z.infer<typeof DomainTrend>;
 

@@ -25,6 +25,7 @@ import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
 import { Notification } from './notifications/notification.entity.ts';
 import { NotificationPreferences } from './notifications/notification-preferences.entity.ts';
+import { CalibrationCurve } from './outcomes/calibration/calibration-curve.entity.ts';
 import { Outcome } from './outcomes/outcome.entity.ts';
 import { ScoreWork } from './outcomes/score-work.entity.ts';
 import { UserScore } from './outcomes/user-score.entity.ts';
@@ -62,6 +63,7 @@ export const entities = [
   Outcome,
   UserScore,
   ScoreWork,
+  CalibrationCurve,
   Collection,
   CollectionItem,
   DecisionChain,

@@ -116,6 +116,14 @@ export {
   tracingOn,
 } from './observability/tracing.ts';
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
+export { CALIBRATION_RULES, calibrate } from './outcomes/calibration/calibration-model.ts';
+export {
+  calibrationForDebate,
+  debateOwnerCalibration,
+  FIT_WINDOW,
+  GLOBAL_REFIT_MINUTES,
+  ownerCalibration,
+} from './outcomes/calibration/calibration-store.ts';
 export { openPendingOutcome } from './outcomes/outcomes.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';

@@ -13,6 +13,21 @@ describe('streamData', () => {
     expect(verdict.confidence).toBe(0.644); // the input is not mutated
   });
 
+  it('sends the calibrated confidence in percent too, with how it was made, and adds none that is absent', () => {
+    const calibration = { method: 'platt-shrinkage', basedOn: 42, scope: 'domain' };
+    const verdict = {
+      recommendation: 'PROCEED',
+      oneLiner: 'Go.',
+      confidence: 0.9,
+      calibratedConfidence: 0.716,
+      calibration,
+      reasoning: 'Mostly for.',
+    };
+    expect(streamData('verdict', verdict)).toEqual({ ...verdict, confidence: 90, calibratedConfidence: 72 });
+    const { calibratedConfidence: _, calibration: __, ...raw } = verdict;
+    expect(streamData('verdict', raw)).not.toHaveProperty('calibratedConfidence');
+  });
+
   it('passes every other event through unchanged', () => {
     const cases: [string, unknown][] = [
       ['debate.started', { debateId, mode: 'fast', panel: [], rounds: 2 }],

@@ -384,6 +384,10 @@ describe('GET /openapi.json', () => {
       type: 'integer',
       maximum: 100,
     });
+    // The calibrated confidence beside it, in the same unit, and optional (absent under the minimum).
+    const verdictData = schemaOf('VerdictEvent').properties?.data;
+    expect(verdictData?.properties?.calibratedConfidence).toMatchObject({ type: 'integer', maximum: 100 });
+    expect(verdictData?.required).not.toContain('calibratedConfidence');
   });
 
   it('marks the routes the specification does not name as extensions, and only those', () => {
@@ -402,6 +406,7 @@ describe('GET /openapi.json', () => {
       'GET /api/debates/{id}/statechart',
       'GET /api/debates/{id}/stream',
       'GET /api/debates/{id}/verdict',
+      'GET /api/scores/calibration',
       'GET /ready',
       'PATCH /api/debates/{id}/visibility',
       'POST /api/auth/login',

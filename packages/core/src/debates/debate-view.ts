@@ -1,4 +1,4 @@
-import type { DebateObject } from '@verdict/contracts';
+import type { DebateObject, Verdict } from '@verdict/contracts';
 import type { Debate } from './debate.entity.ts';
 
 /** The spec's debate object: counts, verdict and cost only once the debate completed. */
@@ -22,6 +22,7 @@ export function toDebateObject(debate: Debate): DebateObject {
         ? {
             recommendation: debate.verdict.recommendation,
             confidence: debate.verdict.confidence,
+            ...calibrationOf(debate.verdict),
             summary: debate.verdict.oneLiner,
             agentsUsed: debate.agentsUsed ?? [],
             totalRounds: debate.roundCount ?? 0,
@@ -29,4 +30,11 @@ export function toDebateObject(debate: Debate): DebateObject {
         : null,
     cost: completed ? (debate.cost ?? null) : null,
   };
+}
+
+/** A verdict's calibrated confidence and how it was made, when the engine calibrated it; nothing otherwise. */
+export function calibrationOf(verdict: Pick<Verdict, 'calibratedConfidence' | 'calibration'>) {
+  return verdict.calibratedConfidence !== undefined && verdict.calibration
+    ? { calibratedConfidence: verdict.calibratedConfidence, calibration: verdict.calibration }
+    : {};
 }

@@ -78,7 +78,7 @@ export function decisionScore(samples: readonly ResolvedSample[], totalTracked: 
  * The calibration bucket of a confidence: i with i/10 ≤ confidence < (i+1)/10, 1.0 in the last. Checked
  * against the edges, since `confidence * 10` can round across one (0.8999999999999999 * 10 === 9).
  */
-function bucketOf(confidence: number): number {
+export function bucketOf(confidence: number): number {
   let i = Math.floor(confidence * 10);
   if (i / 10 > confidence) i -= 1;
   else if ((i + 1) / 10 <= confidence) i += 1;

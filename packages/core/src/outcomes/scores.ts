@@ -11,6 +11,8 @@ import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
+import { createCalibrationReport } from './calibration/calibration-report.ts';
+import { FIT_WINDOW, refitGlobalIfStale, refitOwnerCalibration } from './calibration/calibration-store.ts';
 import {
   calibration,
   type DayTotals,
@@ -24,8 +26,9 @@ import { takeScoreRefreshes } from './score-queue.ts';
 import type { OutcomeTables } from './tables.ts';
 
 /**
- * Recomputes a user's score from their outcomes and stores it, under a per-user lock so that two workers
- * refreshing the same user cannot store an older computation over a newer one. In the caller's transaction.
+ * Recomputes a user's score from their outcomes and stores it, with their calibration curves refitted on the
+ * same outcomes (the newest FIT_WINDOW of them), under a per-user lock so that two workers refreshing the same
+ * user cannot store an older computation over a newer one. In the caller's transaction.
  */
 export async function refreshScore(em: EntityManager, userId: string) {
   const k = query<OutcomeTables>(em);
@@ -79,16 +82,19 @@ export async function refreshScore(em: EntityManager, userId: string) {
       }),
     )
     .execute();
+  await refitOwnerCalibration(em, userId, samples.slice(-FIT_WINDOW));
 }
 
 /**
  * One batch of the score worker, in one transaction: takes up to `batch` queued refreshes (score-queue.ts),
- * and refreshes the score of each user they name. A failure rolls the taking back with the refresh: the
+ * refits the global calibration curve first if it is stale (the prior of every owner's), and refreshes the
+ * score and calibration of each user they name. A failure rolls the taking back with the refresh: the
  * refreshes are due again. Returns how many it took.
  */
 export function refreshDueScores(db: Database, batch: number): Promise<number> {
   return db.em().transactional(async (em) => {
     const due = await takeScoreRefreshes(em, batch);
+    if (due.length > 0) await refitGlobalIfStale(em);
     for (const userId of new Set(due)) await refreshScore(em, userId);
     return due.length;
   });
@@ -123,6 +129,8 @@ export function createScores(db: Database, clock: Clock) {
     calibration: async (userId: string): Promise<CalibrationBucket[]> =>
       (await stored(userId, 'calibration')) ?? [],
     domains: async (userId: string): Promise<DomainAccuracy[]> => (await stored(userId, 'domains')) ?? [],
+    /** Raw against calibrated reliability, read from the outcomes and the stored curves (calibration-report.ts). */
+    calibrationComparison: createCalibrationReport(db).compare,
   };
 }
 

@@ -247,6 +247,9 @@ export const debateMachine = setup({
                 recommendation: v.recommendation,
                 oneLiner: v.oneLiner,
                 confidence: v.confidence,
+                ...(v.calibratedConfidence !== undefined && v.calibration
+                  ? { calibratedConfidence: v.calibratedConfidence, calibration: v.calibration }
+                  : {}),
                 reasoning: v.narrative,
               },
             };

@@ -1,5 +1,8 @@
 import { Verdict } from '@verdict/contracts';
 
+/** What the judge may say: the calibrated confidence is the engine's to add (judge.ts), never the model's. */
+const JudgeVerdict = Verdict.omit({ calibratedConfidence: true, calibration: true });
+
 export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; problem: string };
 
 /**
@@ -31,7 +34,7 @@ export function parseVerdict(text: string, missingAgents: string[]): ParsedVerdi
   for (const list of ['arguments', 'keyEvidence', 'decisionMatrix', 'nextSteps', 'revisitTriggers']) {
     candidate[list] ??= [];
   }
-  const parsed = Verdict.safeParse({ ...candidate, missingAgents });
+  const parsed = JudgeVerdict.safeParse({ ...candidate, missingAgents });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     return { ok: false, problem: problems.slice(0, 5).join('; ') };

@@ -1,3 +1,4 @@
+import type { Verdict } from '@verdict/contracts';
 import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
 import { Context, Data, Deferred, Effect, Fiber } from 'effect';
 import type { SnapshotFrom } from 'xstate';
@@ -29,6 +30,7 @@ import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { countEnding } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+import { verdictCalibrator } from './verdict-calibration.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
 export class NodeJobs extends Context.Service<
@@ -214,6 +216,7 @@ const phases = (job: ClaimedJob) =>
         log.stateChanged();
       },
       onJudging: () => Deferred.doneUnsafe(judging, Effect.void),
+      calibrate: yield* verdictCalibrator(job.debate.id, { judging, classification }),
     });
     const final = yield* run(job, running);
     const domain = yield* domainOf(final.value === 'completed', { judging, classification }, running);
@@ -269,7 +272,11 @@ const start = (
   job: ClaimedJob,
   providers: DebateProviders,
   restoration: Restoration,
-  hooks: { onStateChange: (state: PersistedState) => void; onJudging: () => void },
+  hooks: {
+    onStateChange: (state: PersistedState) => void;
+    onJudging: () => void;
+    calibrate: (verdict: Verdict) => Effect.Effect<Verdict>;
+  },
 ) =>
   Effect.gen(function* () {
     const jobs = yield* NodeJobs;
@@ -307,6 +314,7 @@ const start = (
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange: hooks.onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
+        calibrate: hooks.calibrate,
         nodeId,
         services: yield* Effect.context<never>(),
       },

@@ -52,7 +52,7 @@ function judgeProgram(
       );
       count(response);
       const parsed = parseVerdict(response.text, input.missing);
-      if (parsed.ok) return parsed.verdict;
+      if (parsed.ok) return deps.calibrate ? yield* deps.calibrate(parsed.verdict) : parsed.verdict;
       prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;
     }
     return yield* Effect.fail(new DebateFailure('PROVIDER_ERROR', 'The judge returned no valid verdict'));

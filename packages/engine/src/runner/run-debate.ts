@@ -1,4 +1,4 @@
-import type { DebateEventBody } from '@verdict/contracts';
+import type { DebateEventBody, Verdict } from '@verdict/contracts';
 import type { TransitionRecord } from '@verdict/core';
 import * as Clock from 'effect/Clock';
 import * as Context from 'effect/Context';
@@ -45,6 +45,12 @@ export type EngineDeps = {
    * mid-debate reach the agents from the next round (a restored debate reads them again the same way).
    */
   readAttachments?: () => Promise<AttachedText[]>;
+  /**
+   * Adds the owner's calibrated confidence to the judge's verdict before the machine hears of it, so the
+   * verdict event, the stored verdict and every read agree (node/verdict-calibration.ts: the owner's stored
+   * curves, for the debate's domain). Absent: the verdict stays as the judge gave it.
+   */
+  calibrate?: (verdict: Verdict) => Effect.Effect<Verdict>;
   /** The engine node running this actor: recorded on each history entry, so a restore shows the hand-over. */
   nodeId?: string;
   /**

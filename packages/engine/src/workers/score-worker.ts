@@ -11,8 +11,9 @@ const MAX_BATCHES = 20;
 
 /**
  * One pass: takes queued score refreshes (a debate completed, an outcome recorded or corrected), batch after
- * batch, refreshing the score of each user they name (core's outcomes/scores.ts, which claims them from
- * score_queue with `skip locked` and deletes them in the same transaction). Returns how many it took.
+ * batch, refreshing the score and calibration curves of each user they name, and the global curve when it is
+ * stale (core's outcomes/scores.ts, which claims them from score_queue with `skip locked` and deletes them in
+ * the same transaction). Returns how many it took.
  */
 export const scorePass = Effect.gen(function* () {
   const { db } = yield* EngineStorage;

@@ -613,6 +613,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scores/calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reliability of the judge's raw confidence beside the calibrated confidence, on your outcomes
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     Your resolved outcomes (the newest 5000) bucketed by raw confidence and by the calibrated confidence your current curves give them, with the Brier score of each and the curve (whether it is applied to new verdicts: not below `minimum` resolved outcomes). The curves were fitted on these outcomes, so the calibrated side is in-sample.
+         */
+        get: operations["scores-calibrationComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scores/me/domains": {
         parameters: {
             query?: never;
@@ -1959,11 +1981,22 @@ export interface components {
             /** @enum {string} */
             recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
             confidence: number;
+            /** @description The judge's confidence corrected by the owner's outcomes, 0–1; absent when not calibrated */
+            calibratedConfidence?: number;
+            calibration?: components["schemas"]["VerdictCalibration"];
             summary: string;
             /** @description Model identifiers; simulated ones say so */
             agentsUsed: string[];
             /** Format: int64 */
             totalRounds: number;
+        };
+        VerdictCalibration: {
+            /** @constant */
+            method: "platt-shrinkage";
+            /** Format: int64 */
+            basedOn: number;
+            /** @enum {string} */
+            scope: "domain" | "owner";
         };
         DebateCost: {
             /** Format: int64 */
@@ -1987,6 +2020,12 @@ export interface components {
                  * @description Whole-number percent
                  */
                 confidence: number;
+                /**
+                 * Format: int32
+                 * @description Whole-number percent, like confidence; absent when not calibrated
+                 */
+                calibratedConfidence?: number;
+                calibration?: components["schemas"]["VerdictCalibration"];
                 narrative: string;
                 arguments: {
                     agent: string;
@@ -2264,6 +2303,39 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
+        CalibrationComparison: {
+            /** Format: int64 */
+            resolved: number;
+            raw: components["schemas"]["ReliabilityBucket"][];
+            calibrated: components["schemas"]["ReliabilityBucket"][];
+            brier: {
+                raw: number | null;
+                calibrated: number | null;
+            };
+            curve: {
+                applied: boolean;
+                /** @constant */
+                method: "platt-shrinkage";
+                /** Format: int64 */
+                minimum: number;
+                /** Format: int64 */
+                basedOn: number;
+                domains: {
+                    /** @enum {string} */
+                    domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
+                    /** Format: int64 */
+                    basedOn: number;
+                }[];
+                fittedAt: string | null;
+            };
+        };
+        ReliabilityBucket: {
+            predictedRange: number[];
+            /** Format: int64 */
+            count: number;
+            meanPredicted: number;
+            actualRate: number;
+        };
         DomainAccuracy: {
             /** @enum {string} */
             domain: "business" | "technology" | "health" | "legal" | "personal" | "finance" | "education" | "other";
@@ -2520,6 +2592,9 @@ export interface components {
             recommendation: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
             oneLiner: string;
             confidence: number;
+            /** @description The judge's confidence corrected by the owner's outcomes, 0–1; absent when not calibrated */
+            calibratedConfidence?: number;
+            calibration?: components["schemas"]["VerdictCalibration"];
             narrative: string;
             arguments: {
                 agent: string;
@@ -3247,6 +3322,12 @@ export interface components {
                  * @description Whole-number percent
                  */
                 confidence: number;
+                /**
+                 * Format: int32
+                 * @description Whole-number percent, like confidence; absent when not calibrated
+                 */
+                calibratedConfidence?: number;
+                calibration?: components["schemas"]["VerdictCalibration"];
                 reasoning: string;
             };
         };
@@ -8127,6 +8208,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CalibrationBucket"][];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "scores-calibrationComparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationComparison"];
                 };
             };
             /** @description UNAUTHORIZED: No valid API key or session cookie */

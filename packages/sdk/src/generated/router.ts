@@ -272,6 +272,12 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            calibratedConfidence?: undefined | number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -311,6 +317,12 @@ export type AppRouterRecord = {
           summary: string;
           agentsUsed: Array<string>;
           totalRounds: number;
+          calibratedConfidence?: undefined | number;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
         };
         cost: null | {
           inputTokens: number;
@@ -346,6 +358,12 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            calibratedConfidence?: undefined | number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -380,6 +398,12 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
           confidence: number;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
+          calibratedConfidence?: undefined | number;
         };
       };
       meta: object;
@@ -869,6 +893,40 @@ export type AppRouterRecord = {
       }>;
       meta: object;
     }>;
+    calibrationComparison: TRPCQueryProcedure<{
+      input: void;
+      output: {
+        resolved: number;
+        raw: Array<{
+          predictedRange: Array<number>;
+          count: number;
+          meanPredicted: number;
+          actualRate: number;
+        }>;
+        calibrated: Array<{
+          predictedRange: Array<number>;
+          count: number;
+          meanPredicted: number;
+          actualRate: number;
+        }>;
+        brier: {
+          raw: null | number;
+          calibrated: null | number;
+        };
+        curve: {
+          applied: boolean;
+          method: "platt-shrinkage";
+          minimum: number;
+          basedOn: number;
+          domains: Array<{
+            domain: "business" | "education" | "finance" | "health" | "legal" | "other" | "personal" | "technology";
+            basedOn: number;
+          }>;
+          fittedAt: null | string;
+        };
+      };
+      meta: object;
+    }>;
     domains: TRPCQueryProcedure<{
       input: void;
       output: Array<{
@@ -1262,6 +1320,12 @@ export type AppRouterRecord = {
           nextSteps: Array<string>;
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
+          calibratedConfidence?: undefined | number;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
         };
         completedAt: null | string;
         panel: Array<{
@@ -1683,6 +1747,12 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            calibratedConfidence?: undefined | number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1867,6 +1937,12 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            calibratedConfidence?: undefined | number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1907,6 +1983,12 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            calibratedConfidence?: undefined | number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1941,6 +2023,12 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
           confidence: number;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
+          calibratedConfidence?: undefined | number;
         };
       };
       meta: object;
@@ -2305,6 +2393,12 @@ export type DebateStreamEventData = {
     oneLiner: string;
     reasoning: string;
     confidence: number;
+    calibration?: undefined | {
+      method: "platt-shrinkage";
+      basedOn: number;
+      scope: "domain" | "owner";
+    };
+    calibratedConfidence?: undefined | number;
   };
   "debate.started": {
     debateId: string;

@@ -12,7 +12,15 @@ export async function readFullVerdict(
   const verdict = debate.status === 'completed' ? debate.verdict : null;
   return {
     debate: toDebateObject(debate),
-    verdict: verdict ? { ...verdict, confidence: confidencePercent(verdict.confidence) } : null,
+    verdict: verdict
+      ? {
+          ...verdict,
+          confidence: confidencePercent(verdict.confidence),
+          ...(verdict.calibratedConfidence !== undefined
+            ? { calibratedConfidence: confidencePercent(verdict.calibratedConfidence) }
+            : {}),
+        }
+      : null,
   };
 }
 

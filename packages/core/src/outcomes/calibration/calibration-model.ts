@@ -66,7 +66,12 @@ export function fitOwnerCalibration(
   if (samples.length < CALIBRATION_RULES.minimumForOwner) return null;
   const owner = fitPlatt(weighted(samples), global, CALIBRATION_RULES.ownerStrength);
   const byDomain = new Map<DebateDomain, CalibrationSample[]>();
-  for (const sample of samples) byDomain.set(sample.domain, [...(byDomain.get(sample.domain) ?? []), sample]);
+  for (const sample of samples) {
+    // Appended, never copied: a copy per sample made grouping quadratic (5000 outcomes took ~20 ms).
+    const inDomain = byDomain.get(sample.domain);
+    if (inDomain) inDomain.push(sample);
+    else byDomain.set(sample.domain, [sample]);
+  }
   const domains: OwnerCalibration['domains'] = {};
   const counts: OwnerCalibration['basedOn']['domains'] = {};
   for (const [domain, inDomain] of byDomain) {
