@@ -1,8 +1,10 @@
 import { router } from '../../trpc/init.ts';
 import { createDebate } from './create-debate.ts';
 import { deleteDebate } from './delete-debate.ts';
+import { estimateDebate } from './estimate-debate.ts';
 import { forkDebate } from './fork-debate.ts';
 import { getAnalytics } from './get-analytics.ts';
+import { getCost } from './get-cost.ts';
 import { getDebate } from './get-debate.ts';
 import { getFullVerdict } from './get-full-verdict.ts';
 import { getStateChart } from './get-statechart.ts';
@@ -14,6 +16,7 @@ import { setVisibility } from './set-visibility.ts';
 
 export const debatesRouter = router({
   create: createDebate,
+  estimate: estimateDebate,
   list: listDebates,
   get: getDebate,
   verdict: getFullVerdict,
@@ -23,6 +26,7 @@ export const debatesRouter = router({
   retry: retryDebate,
   fork: forkDebate,
   analytics: getAnalytics,
+  cost: getCost,
   setVisibility,
   moveToWorkspace: moveDebate,
 });
