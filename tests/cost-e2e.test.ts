@@ -141,6 +141,31 @@ describe.each(MODES)('cost before and after (%s)', (mode) => {
       expect(used.calls).toBeLessThanOrEqual(expected?.calls.high ?? Number.NaN);
     }
 
+    // The shared transcript shows each turn's tokens and cost once the owner chooses to show the cost.
+    const path = { params: { path: { debateId: created.debateId } } };
+    const link = expectBody(await alice.client.POST('/api/share/{debateId}', path), 200);
+    const anonymous = apiClient(stack.baseUrl);
+    const readShared = async () =>
+      expectBody(
+        await anonymous.GET('/api/public/debates/{token}', { params: { path: { token: link.token } } }),
+        200,
+      );
+    expect((await readShared()).transcript.every((entry) => entry.usage === null)).toBe(true);
+    expectBody(
+      await alice.client.PATCH('/api/share/{debateId}', { ...path, body: { settings: { showCost: true } } }),
+      200,
+    );
+    const shared = await readShared();
+    expect(shared.transcript).toHaveLength(10);
+    for (const entry of shared.transcript) {
+      const turn = breakdown.calls.find((c) => c.round === entry.round && c.agent === entry.agent);
+      expect(entry.usage).toEqual({
+        inputTokens: turn?.inputTokens,
+        outputTokens: turn?.outputTokens,
+        costUsd: turn?.costUsd,
+      });
+    }
+
     // Read as the debate is: another account's private debate is not found.
     const hidden = await bob.client.GET('/api/debates/{id}/cost', {
       params: { path: { id: created.debateId } },

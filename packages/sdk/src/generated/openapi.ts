@@ -2621,6 +2621,14 @@ export interface components {
             round: number;
             targetAgent: string | null;
             content: string;
+            /** @description The turn's tokens and list-price USD; null unless the owner chose showCost */
+            usage: {
+                /** Format: int64 */
+                inputTokens: number;
+                /** Format: int64 */
+                outputTokens: number;
+                costUsd: number | null;
+            } | null;
         };
         PublicDebateEvent: {
             /** Format: int64 */

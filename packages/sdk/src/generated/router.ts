@@ -1357,6 +1357,11 @@ export type AppRouterRecord = {
           round: number;
           targetAgent: null | string;
           content: string;
+          usage: null | {
+            inputTokens: number;
+            outputTokens: number;
+            costUsd: null | number;
+          };
         }>;
       };
       meta: object;
