@@ -45,6 +45,8 @@ export function createDebateEstimate(resources: CreationResources) {
           },
           now,
           true,
+          // Asking is not being refused: the limits' refusal counters stay the creates'.
+          true,
         );
       } catch (error) {
         if (!(error instanceof AppError) || !FUNDING_REFUSALS.has(error.code)) throw error;

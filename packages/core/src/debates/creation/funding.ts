@@ -112,6 +112,7 @@ export async function fundingOf(
   request: FundingAsk,
   at: Date,
   freeTier: boolean,
+  quiet = false,
 ): Promise<Funding> {
   // Counting this month's free-tier debates only matters for a free account its credits do not cover.
   const needsFreeTier =
@@ -129,6 +130,7 @@ export async function fundingOf(
       : null,
     route: request.route,
     upgradeUrl,
+    quiet,
   });
 }
 
