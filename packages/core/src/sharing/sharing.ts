@@ -10,11 +10,11 @@ import {
   type UpdateShareInput,
 } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
-import { usdOfNano } from '../routing/prices.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
 import { setDebatePublic } from '../debates/debate-record.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import { usdOfNano } from '../routing/prices.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
