@@ -207,6 +207,7 @@ describe.each(MODES)('debates end to end over HTTP (%s)', (mode) => {
       ['GET /v1/verdicts/{id}', () => client.GET('/v1/verdicts/{id}', { params })],
       ['GET /api/debates/{id}/analytics', () => client.GET('/api/debates/{id}/analytics', { params })],
       ['GET /api/debates/{id}/statechart', () => client.GET('/api/debates/{id}/statechart', { params })],
+      ['GET /api/debates/{id}/cost', () => client.GET('/api/debates/{id}/cost', { params })],
       [
         'POST /api/debates/{id}/commands',
         () => client.POST('/api/debates/{id}/commands', { params, body: { type: 'pause' } }),
@@ -229,6 +230,36 @@ describe.each(MODES)('debates end to end over HTTP (%s)', (mode) => {
     });
     expect(stream.status).toBe(404);
     await waitFor(id, ['completed'], alice);
+  });
+
+  it('estimates a debate on the simulated model at 0 USD, and its recorded calls cost 0 and add up', async () => {
+    const body = { question: 'Should we open a second office in Lisbon?', mode: 'fast' as const };
+    const estimate = expectBody(await alice.keyed.POST('/v1/verdicts/estimate', { body }), 200);
+    expect(estimate).toMatchObject({
+      simulated: true,
+      credits: 1,
+      charge: 1,
+      usd: { low: 0, expected: 0, high: 0 },
+    });
+    expect(estimate.note).toMatch(/^Simulated/);
+    expect(estimate.models.every((m) => m.provider === 'simulated' && !m.priced)).toBe(true);
+    const created = expectBody(await alice.keyed.POST('/v1/verdicts', { body }), 201);
+    const done = await waitFor(created.debateId, ['completed'], alice);
+    const cost = expectBody(
+      await alice.session.GET('/api/debates/{id}/cost', { params: { path: { id: created.debateId } } }),
+      200,
+    );
+    expect(cost.calls.filter((c) => c.kind === 'turn')).toHaveLength(3);
+    expect(cost.calls.filter((c) => c.kind === 'judge').length).toBeGreaterThanOrEqual(1);
+    expect(cost.calls.every((c) => c.costUsd === 0)).toBe(true);
+    expect(cost.totalUsd).toBe(0);
+    expect(done.debate.cost).toMatchObject({
+      estimatedUsd: 0,
+      inputTokens: cost.inputTokens,
+      outputTokens: cost.outputTokens,
+      llmCalls: cost.calls.length,
+      credits: 1,
+    });
   });
 
   it('serves the same procedures to a typed tRPC client, with typed error codes', async () => {

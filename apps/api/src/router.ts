@@ -20,6 +20,7 @@ import { findSimilar } from './routers/similar/find-similar.ts';
 import { getUsage } from './routers/usage/get-usage.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
+import { estimateVerdict } from './routers/verdicts/estimate-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
 import { listVerdicts } from './routers/verdicts/list-verdicts.ts';
 import { votesRouter } from './routers/votes/index.ts';
@@ -49,6 +50,7 @@ export const appRouter = router({
     me,
     health: v1Health,
     createVerdict,
+    estimateVerdict,
     listVerdicts,
     getVerdict,
     deleteVerdict,

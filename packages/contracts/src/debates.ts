@@ -136,8 +136,9 @@ export const Verdict = z
 export type Verdict = z.infer<typeof Verdict>;
 
 /**
- * What a debate cost. Tokens are summed over every LLM call (debaters and judge); `estimatedUsd` uses the
- * list price of each model; `credits` is what the caller was charged (0 on BYOK).
+ * What a debate cost. Tokens are summed over every LLM call (debaters, judge, classifier); `estimatedUsd` uses
+ * the list price of each model, exact to the nanodollar: the sum of the calls GET /api/debates/:id/cost lists;
+ * `credits` is what the caller was charged (0 on BYOK).
  */
 export const DebateCost = z
   .object({

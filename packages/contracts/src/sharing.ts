@@ -76,6 +76,14 @@ export const TranscriptEntry = z
     round: z.number().int(),
     targetAgent: z.string().nullable(),
     content: z.string(),
+    usage: z
+      .object({
+        inputTokens: z.number().int().min(0),
+        outputTokens: z.number().int().min(0),
+        costUsd: z.number().min(0).nullable(),
+      })
+      .nullable()
+      .meta({ description: "The turn's tokens and list-price USD; null unless the owner chose showCost" }),
   })
   .meta({ id: 'TranscriptEntry' });
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

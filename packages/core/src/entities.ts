@@ -17,6 +17,7 @@ import { Collection } from './collections/collection.entity.ts';
 import { CollectionItem } from './collections/collection-item.entity.ts';
 import { Comment } from './comments/comment.entity.ts';
 import { Debate } from './debates/debate.entity.ts';
+import { DebateCall } from './debates/debate-call.entity.ts';
 import { DebateEventRow } from './debates/debate-event.entity.ts';
 import { DebateSnapshot } from './debates/debate-snapshot.entity.ts';
 import { DebateTurn } from './debates/debate-turn.entity.ts';
@@ -55,6 +56,7 @@ export const entities = [
   Debate,
   DebateEventRow,
   DebateTurn,
+  DebateCall,
   IdempotencyKey,
   DebateSnapshot,
   DeletedDebate,

@@ -21,6 +21,8 @@ export type FundingRequest = {
   freeTier: { used: number; monthly: number } | null;
   route: FundingRoute;
   upgradeUrl: string;
+  /** An estimate asking what would happen: its refusals are not counted as refusals of the limits. */
+  quiet?: boolean;
 };
 
 export type Funding = { source: FundingSource; charge: number };
@@ -51,13 +53,13 @@ export function chooseFunding(request: FundingRequest): Funding {
   if (PLANS[request.plan].freeTier && request.freeTier) {
     const { used, monthly } = request.freeTier;
     if (used < monthly) return { source: 'free_tier', charge: 0 };
-    noteLimitRefusal('monthlyDebates');
+    if (!request.quiet) noteLimitRefusal('monthlyDebates');
     throw new AppError('MONTHLY_LIMIT_REACHED', 'The free plan\u2019s monthly debates are used up', {
       extra: { limit: monthly, upgradeUrl: request.upgradeUrl },
     });
   }
   const extra = { required: request.credits, balance: request.balance };
-  if (request.route !== 'v1') noteLimitRefusal('credits');
+  if (request.route !== 'v1' && !request.quiet) noteLimitRefusal('credits');
   throw request.route === 'v1'
     ? new AppError('INSUFFICIENT_CREDITS', `This debate needs ${request.credits} credits`, { extra })
     : new AppError('QUOTA_EXCEEDED', `This debate needs ${request.credits} credits`, { extra });

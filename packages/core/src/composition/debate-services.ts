@@ -5,6 +5,7 @@ import { createDebateCreation } from '../debates/creation.ts';
 import { createDebateAccess } from '../debates/debate-access.ts';
 import { createDebateAnalytics } from '../debates/debate-analytics.ts';
 import { createDebateControl } from '../debates/debate-control.ts';
+import { createDebateCosts } from '../debates/debate-costs.ts';
 import { createDebateEvents } from '../debates/debate-events.ts';
 import { createDebateReads } from '../debates/debate-reads.ts';
 import { createWorkspaceDebates } from '../debates/workspace-debates.ts';
@@ -28,6 +29,7 @@ export function debateServices(
     debateCreation: createDebateCreation(db, bus, clock, config, onError),
     debateControl: createDebateControl(debateAccess, bus, db, removal),
     debateAnalytics: createDebateAnalytics(db, debateAccess),
+    debateCosts: createDebateCosts(db, debateAccess),
     workspaceDebates: createWorkspaceDebates(db, bus, debateAccess, features.plans.upgradeUrl, removal),
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createDebateCreate } from './creation/create.ts';
+import { createDebateEstimate } from './creation/estimate.ts';
 import type { CreationResources } from './creation/resources.ts';
 import { createDebateRetry } from './creation/retry.ts';
 
@@ -34,7 +35,11 @@ export function createDebateCreation(
     onQueueError,
     upgradeUrl: `${config.appUrl}/pricing`,
   };
-  return { create: createDebateCreate(resources), retry: createDebateRetry(resources) };
+  return {
+    create: createDebateCreate(resources),
+    retry: createDebateRetry(resources),
+    estimate: createDebateEstimate(resources),
+  };
 }
 
 export type DebateCreation = ReturnType<typeof createDebateCreation>;

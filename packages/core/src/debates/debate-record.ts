@@ -59,7 +59,7 @@ export async function insertDebate(em: EntityManager, debate: NewDebate): Promis
 }
 
 /**
- * A failed debate back to pending as its next attempt: the previous attempt's events, turns and snapshot
+ * A failed debate back to pending as its next attempt: the previous attempt's events, turns, calls and snapshot
  * cleared, its result, failure and lease forgotten. Returns the new attempt's number.
  */
 export async function resetForRetry(
@@ -70,6 +70,7 @@ export async function resetForRetry(
   const db = k(em);
   await db.deleteFrom('debate_events').where('debate_id', '=', debateId).execute();
   await db.deleteFrom('debate_turns').where('debate_id', '=', debateId).execute();
+  await db.deleteFrom('debate_calls').where('debate_id', '=', debateId).execute();
   await db.deleteFrom('debate_snapshots').where('debate_id', '=', debateId).execute();
   const updated = await db
     .updateTable('debates')

@@ -18,6 +18,8 @@ export const DebateTurnSchema = defineEntity({
     targetAgent: p.string().length(100).nullable(),
     inputTokens: p.integer(),
     outputTokens: p.integer(),
+    /** At list price, in whole nanodollars (10⁻⁹ USD); null for turns stored before costs were recorded. */
+    costNanoUsd: p.bigint('number').nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

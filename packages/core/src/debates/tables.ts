@@ -1,5 +1,6 @@
 import type { TablesOf } from '../db/kysely.ts';
 import type { DebateSchema } from './debate.entity.ts';
+import type { DebateCallSchema } from './debate-call.entity.ts';
 import type { DebateEventRowSchema } from './debate-event.entity.ts';
 import type { DebateSnapshotSchema } from './debate-snapshot.entity.ts';
 import type { DebateTurnSchema } from './debate-turn.entity.ts';
@@ -11,6 +12,7 @@ export type DebateTables = TablesOf<
   | typeof DebateSchema
   | typeof DebateEventRowSchema
   | typeof DebateTurnSchema
+  | typeof DebateCallSchema
   | typeof DebateSnapshotSchema
   | typeof DeletedDebateSchema
   | typeof IdempotencyKeySchema

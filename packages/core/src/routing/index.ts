@@ -1,5 +1,21 @@
 /** Model routing, pure: which provider and model serve each task, and what they cost at list price. */
 export { describeEmbeddings, describeModels } from './active-models.ts';
+export { DEBATE_CALL_LIMITS } from './call-limits.ts';
+export {
+  CHARS_PER_TOKEN,
+  type CostEstimate,
+  type EstimateInput,
+  estimateDebateCost,
+  PROMPT_OVERHEAD_TOKENS,
+  textTokens,
+} from './cost-estimate.ts';
+export {
+  type DebateModels,
+  type DebateRoutingFacts,
+  debateModelsFor,
+  seatModel,
+  storedPreset,
+} from './debate-models.ts';
 export { judgeModelFor, type ProviderSettings } from './judge-model.ts';
 export {
   candidateProviders,
@@ -23,7 +39,14 @@ export {
   TASK_DEFAULT_TIER,
   tierFor,
 } from './models.ts';
-export { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
+export {
+  callCostNanoUsd,
+  decimalUsd,
+  estimateUsd,
+  PRICES_PER_MILLION_TOKENS,
+  priceOf,
+  usdOfNano,
+} from './prices.ts';
 export {
   BYOK_PROVIDERS,
   EMBEDDING_PROVIDERS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEBATE_PRESET_ROUTING, MODEL_TABLE } from './models.ts';
-import { estimateUsd, PRICES_PER_MILLION_TOKENS } from './prices.ts';
+import { callCostNanoUsd, decimalUsd, estimateUsd, PRICES_PER_MILLION_TOKENS, usdOfNano } from './prices.ts';
 
 describe('call cost at list price', () => {
   it('prices input and output tokens per million', () => {
@@ -29,5 +29,16 @@ describe('call cost at list price', () => {
       .map(([provider, model]) => `${provider}:${model}`);
     expect(cloud.length).toBeGreaterThan(15);
     expect(cloud.filter((id) => !PRICES_PER_MILLION_TOKENS[id])).toEqual([]);
+  });
+});
+
+describe('call cost in whole nanodollars', () => {
+  it('is exact, and sums exactly where dollars in floating point do not', () => {
+    expect(callCostNanoUsd('openrouter:deepseek/deepseek-r2', 1, 1)).toBe(550 + 2190);
+    const calls = Array.from({ length: 10 }, () => callCostNanoUsd('google:gemini-flash-lite-latest', 1, 0));
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(1000);
+    expect(decimalUsd(1000)).toBe('0.000001000');
+    expect(decimalUsd(12_345_678_901)).toBe('12.345678901');
+    expect(usdOfNano(1_500_000_000)).toBe(1.5);
   });
 });

@@ -14,6 +14,7 @@ import type { Database } from '../db/orm.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
 import { setDebatePublic } from '../debates/debate-record.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import { usdOfNano } from '../routing/prices.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
@@ -230,6 +231,25 @@ export function createSharing(
         .orderBy('seq')
         .execute();
       const completed = debate.status === 'completed';
+      // Each turn's tokens and cost, as the owner's cost breakdown lists them, when the owner shows the cost.
+      const usage = debate.show_cost
+        ? await k()
+            .selectFrom('debate_turns')
+            .select(['round', 'agent', 'input_tokens', 'output_tokens', 'cost_nano_usd'])
+            .where('debate_id', '=', debate.id)
+            .where('attempt', '=', debate.attempt)
+            .execute()
+        : [];
+      const usageOf = new Map(
+        usage.map((turn) => [
+          `${turn.round}:${turn.agent}`,
+          {
+            inputTokens: turn.input_tokens,
+            outputTokens: turn.output_tokens,
+            costUsd: turn.cost_nano_usd === null ? null : usdOfNano(Number(turn.cost_nano_usd)),
+          },
+        ]),
+      );
       return {
         id: debate.id,
         question: debate.question,
@@ -241,7 +261,10 @@ export function createSharing(
         completedAt: debate.completed_at ? new Date(debate.completed_at).toISOString() : null,
         panel: panelOf(events),
         verdict: completed ? (debate.verdict ?? null) : null,
-        transcript: transcriptOf(events),
+        transcript: transcriptOf(events).map((entry) => ({
+          ...entry,
+          usage: usageOf.get(`${entry.round}:${entry.agent}`) ?? null,
+        })),
         events,
         cost: completed && debate.show_cost ? (debate.cost ?? null) : null,
         settings: { allowComments: debate.allow_comments, allowFork: debate.allow_fork },
@@ -277,6 +300,7 @@ export function transcriptOf(events: PublicEventRow[]): TranscriptEntry[] {
         round: data.round,
         targetAgent: data.targetAgent ?? null,
         content: data.content,
+        usage: null,
       },
     ];
   });

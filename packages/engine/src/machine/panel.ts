@@ -1,4 +1,5 @@
 import type { PanelMember } from '@verdict/contracts';
+import { seatModel } from '@verdict/core';
 
 export type Stance = 'for' | 'against' | 'mixed';
 export type Seat = PanelMember & { stance: Stance; brief: string };
@@ -30,7 +31,8 @@ export function seatPanel(agents: number, models: readonly string[]): Seat[] {
       role: role.role,
       stance: role.stance,
       brief: role.brief,
-      model: models[i % models.length] as string,
+      // The rotation is core's (routing/debate-models.ts), which the cost estimate seats its panel by.
+      model: seatModel(i, models),
     };
   });
 }

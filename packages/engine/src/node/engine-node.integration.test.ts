@@ -199,11 +199,13 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     // At list price (the provider table): three sonnet debaters at $3/$15 per million tokens, the opus judge at
     // $15/$75, the haiku classifier at $1/$5.
     expect(second?.cost).toMatchObject({ inputTokens: 5050, outputTokens: 802, llmCalls: 5 });
-    const debaters = 3 * ((1000 * 3 + 100 * 15) / 1e6);
-    const judge = (2000 * 15 + 500 * 75) / 1e6;
-    const classifier = (50 * 1 + 2 * 5) / 1e6;
-    // Stored to a hundredth of a cent.
-    expect(second?.cost?.estimatedUsd).toBe(Math.round((debaters + judge + classifier) * 10_000) / 10_000);
+    // In whole nanodollars (10⁻⁹ USD per token per $1 per million), so the dollars are exact: 0.0135 + 0.0675
+    // + 0.00006 = 0.08106 (fractional dollars added in floating point would not be).
+    const debaters = 3 * (1000 * 3_000 + 100 * 15_000);
+    const judge = 2000 * 15_000 + 500 * 75_000;
+    const classifier = 50 * 1_000 + 2 * 5_000;
+    expect(second?.cost?.estimatedUsd).toBe((debaters + judge + classifier) / 1e9);
+    expect(second?.cost?.estimatedUsd).toBe(0.08106);
   });
 
   it('fails a BYOK debate whose provider keys are gone, instead of using the service keys', async () => {

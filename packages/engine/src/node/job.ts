@@ -374,7 +374,7 @@ const domainOf = (
     }
     Deferred.doneUnsafe(asked.judging, Effect.void);
     const { domain, call } = yield* Fiber.join(asked.classification);
-    if (call) addCall(running.usage, call);
+    if (call) addCall(running.usage, call, 'classifier');
     return completed ? domain : 'other';
   });
 

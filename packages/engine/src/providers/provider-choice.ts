@@ -1,10 +1,4 @@
-import {
-  type DebatePreset,
-  planDebate,
-  RoutingError,
-  SIMULATED_FREE_JUDGE,
-  SIMULATED_MODELS,
-} from '@verdict/core';
+import { debateModelsFor, RoutingError } from '@verdict/core';
 import { Context, Effect, Layer } from 'effect';
 import { EngineBus } from '../services.ts';
 import { BusUnavailable } from '../store/errors.ts';
@@ -64,20 +58,30 @@ function makeChoice(
   const service = createProviders(options.keys, options.registry);
   const simulated = service.available.length === 0;
   const simulatedLlm = simulatedProvider(options.simulated);
+  const settings = {
+    keys: options.keys,
+    baseUrls: options.registry?.baseUrls ?? {},
+    models: options.registry?.models,
+  };
 
-  const plan = (debate: DebateToRun, set: ProviderSet): DebateProviders | ProvidersUnavailable => {
+  // The models are core's choice (routing/debate-models.ts), the one the estimate and the create response
+  // read too; the SDK clients for them are built here.
+  const choose = (
+    debate: DebateToRun,
+    set: ProviderSet,
+    byokKeys: ProviderKeys | null,
+  ): DebateProviders | ProvidersUnavailable => {
     try {
-      const chosen = planDebate(
-        debate.preset as DebatePreset | null,
-        debate.routing,
-        set.available,
-        options.registry?.models,
+      const models = debateModelsFor(
+        settings,
+        { fundingSource: debate.funding_source, preset: debate.preset, routing: debate.routing },
+        byokKeys,
       );
       return {
-        provider: dispatchingProvider(set),
-        panel: chosen.panelModels,
-        judge: chosen.judge.id,
-        classifier: chosen.classifier.id,
+        provider: models.simulated ? simulatedLlm : dispatchingProvider(set),
+        panel: models.panel,
+        judge: models.judge,
+        classifier: models.classifier,
       };
     } catch (error) {
       if (error instanceof RoutingError) return { unavailable: error.message };
@@ -92,7 +96,7 @@ function makeChoice(
     }).pipe(
       Effect.map((keys) =>
         keys
-          ? plan(debate, createProviders(keys as ProviderKeys, options.registry))
+          ? choose(debate, createProviders(keys as ProviderKeys, options.registry), keys as ProviderKeys)
           : {
               unavailable:
                 'The provider keys of this BYOK debate are no longer available (the service restarted before it ran); create it again',
@@ -102,19 +106,7 @@ function makeChoice(
 
   return {
     simulated,
-    providersFor: (debate: DebateToRun) => {
-      if (debate.funding_source === 'byok') return byok(debate);
-      if (simulated) {
-        // The free tier's lighter judge, as the create response announced (judgeModel).
-        const judge = debate.funding_source === 'free_tier' ? SIMULATED_FREE_JUDGE : SIMULATED_MODELS.judge;
-        return Effect.succeed({
-          provider: simulatedLlm,
-          panel: [...SIMULATED_MODELS.panel],
-          judge,
-          classifier: SIMULATED_MODELS.classifier,
-        });
-      }
-      return Effect.sync(() => plan(debate, service));
-    },
+    providersFor: (debate: DebateToRun) =>
+      debate.funding_source === 'byok' ? byok(debate) : Effect.sync(() => choose(debate, service, null)),
   };
 }

@@ -95,13 +95,13 @@ export const restorationFrom = (log: StoredLog): Effect.Effect<Restoration, Perm
       }
       const state = unpackState(
         log.state,
-        log.turns.map(({ inputTokens: _in, outputTokens: _out, ...turn }) => turn),
+        log.turns.map(({ inputTokens: _in, outputTokens: _out, costNanoUsd: _cost, ...turn }) => turn),
       );
       const settled = new Map<string, SettledTurn>();
       const usage = noUsage();
-      for (const { inputTokens, outputTokens, ...turn } of log.turns) {
+      for (const { inputTokens, outputTokens, costNanoUsd, ...turn } of log.turns) {
         settled.set(settledKey(turn.agent, turn.round), { turn });
-        addCall(usage, { model: turn.model, inputTokens, outputTokens });
+        addCall(usage, { model: turn.model, inputTokens, outputTokens }, undefined, costNanoUsd);
       }
       for (const event of log.events) {
         if (event.type !== 'agent.failed') continue;

@@ -1,4 +1,5 @@
 import { DebateDomain } from '@verdict/contracts';
+import { DEBATE_CALL_LIMITS } from '@verdict/core';
 import { Effect } from 'effect';
 import type { LlmProvider } from '../providers/port.ts';
 import { debateSpan } from '../tracing/spans.ts';
@@ -40,7 +41,14 @@ export const classifyDomain = (
 ): Effect.Effect<Classification> =>
   callLlm(
     provider,
-    { task: 'classifier', model, system: CLASSIFIER_SYSTEM, prompt: question, maxTokens: 8, json: false },
+    {
+      task: 'classifier',
+      model,
+      system: CLASSIFIER_SYSTEM,
+      prompt: question,
+      maxTokens: DEBATE_CALL_LIMITS.classifier.maxOutputTokens,
+      json: false,
+    },
     policy,
   ).pipe(
     Effect.map((response): Classification => ({ domain: domainIn(response.text), call: response })),

@@ -1,4 +1,5 @@
 import type { Verdict } from '@verdict/contracts';
+import { DEBATE_CALL_LIMITS } from '@verdict/core';
 import * as Effect from 'effect/Effect';
 import { fromPromise } from 'xstate';
 import { DebateFailure, type JudgeInput } from '../machine/machine.ts';
@@ -10,7 +11,7 @@ import { type CallPolicy, callLlm } from './llm-call.ts';
 import type { EngineDeps } from './run-debate.ts';
 
 /** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
-const JUDGE_ATTEMPTS = 3;
+const JUDGE_ATTEMPTS = DEBATE_CALL_LIMITS.judge.attempts;
 
 /** The debate machine's `judge` actor: the verdict from the judge's model, asked again while it answers nonsense. */
 export const judgeActor = ({ deps, policy, count, services }: ActorShared) =>
@@ -20,12 +21,7 @@ export const judgeActor = ({ deps, policy, count, services }: ActorShared) =>
     }),
   );
 
-function judgeProgram(
-  input: JudgeInput,
-  deps: EngineDeps,
-  policy: CallPolicy,
-  count: (call: { model: string; inputTokens: number; outputTokens: number }) => void,
-) {
+function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, count: ActorShared['count']) {
   return Effect.gen(function* () {
     let prompt = judgePrompt(input.brief, input.seats, input.turns, input.missing);
     for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
@@ -36,7 +32,7 @@ function judgeProgram(
           model: deps.judgeModel,
           system: JUDGE_SYSTEM_PROMPT,
           prompt,
-          maxTokens: 2000,
+          maxTokens: DEBATE_CALL_LIMITS.judge.maxOutputTokens,
           json: true,
         },
         policy,
@@ -50,7 +46,7 @@ function judgeProgram(
             ),
         ),
       );
-      count(response);
+      count(response, 'judge');
       const parsed = parseVerdict(response.text, input.missing);
       if (parsed.ok) return deps.calibrate ? yield* deps.calibrate(parsed.verdict) : parsed.verdict;
       prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;

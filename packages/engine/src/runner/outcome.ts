@@ -15,11 +15,13 @@ export function outcomeOf(
   domain: DebateDomain,
 ): DebateOutcome {
   const cost = costOf(running.usage);
+  const calls = running.usage.others;
   if (final.value === 'completed' && final.context.verdict) {
     return {
       status: 'completed',
       verdict: final.context.verdict,
       cost,
+      calls,
       agentCount: final.context.seats.length - final.context.missing.length,
       roundCount: final.context.round,
       agentsUsed: [...new Set(final.context.turns.map((turn) => turn.model))],
@@ -31,5 +33,6 @@ export function outcomeOf(
     code: final.context.failure?.code ?? 'INTERNAL_ERROR',
     message: final.context.failure?.message ?? 'The debate failed',
     cost,
+    calls,
   };
 }

@@ -1,4 +1,5 @@
 import { claimIdOf, type DebateEventBody } from '@verdict/contracts';
+import { callCostNanoUsd, DEBATE_CALL_LIMITS } from '@verdict/core';
 import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
 import * as Exit from 'effect/Exit';
@@ -60,7 +61,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             round.injected,
             attached,
           ),
-          maxTokens: 600,
+          maxTokens: DEBATE_CALL_LIMITS.debater.maxOutputTokens,
           json: false,
           hints: {
             question: round.brief.question,
@@ -75,7 +76,6 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
         },
         policy,
       );
-      count(response);
       const turn: Turn = {
         agent: seat.name,
         round: round.round,
@@ -88,8 +88,11 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
           ...turn,
           inputTokens: response.inputTokens,
           outputTokens: response.outputTokens,
+          costNanoUsd: callCostNanoUsd(response.model, response.inputTokens, response.outputTokens),
         });
       }
+      // Counted once stored: a turn the debate's cost counts is one its breakdown lists.
+      count(response);
       deps.emit(turnEvent(turn, attempt));
       return turn;
     }).pipe(

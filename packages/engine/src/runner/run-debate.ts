@@ -15,7 +15,7 @@ import type { ActorShared } from './actor-shared.ts';
 import { judgeActor } from './judge.ts';
 import { type CallPolicy, DEFAULT_CALL_POLICY } from './llm-call.ts';
 import { roundActor } from './round.ts';
-import { addCall, noUsage, type Usage } from './usage.ts';
+import { addCall, type CallTokens, noUsage, type Usage } from './usage.ts';
 
 export type EngineDeps = {
   provider: LlmProvider;
@@ -86,7 +86,9 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   const policy = deps.policy ?? DEFAULT_CALL_POLICY;
   const attempt = deps.attempt ?? 1;
   const usage: Usage = resumption ? { ...resumption.usage } : noUsage();
-  const count = (call: { model: string; inputTokens: number; outputTokens: number }) => addCall(usage, call);
+  const count = (call: CallTokens, kind?: 'judge') => {
+    addCall(usage, call, kind);
+  };
   const services = deps.services ?? Context.empty();
   const runSync = Effect.runSyncWith(services);
 

@@ -350,7 +350,16 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             .executeTakeFirst(),
           k()
             .selectFrom('debate_turns')
-            .select(['agent', 'round', 'content', 'model', 'target_agent', 'input_tokens', 'output_tokens'])
+            .select([
+              'agent',
+              'round',
+              'content',
+              'model',
+              'target_agent',
+              'input_tokens',
+              'output_tokens',
+              'cost_nano_usd',
+            ])
             .where('debate_id', '=', lease.debateId)
             .where('attempt', '=', lease.attempt)
             .orderBy('round')
@@ -375,6 +384,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             targetAgent: row.target_agent ?? null,
             inputTokens: row.input_tokens,
             outputTokens: row.output_tokens,
+            costNanoUsd: row.cost_nano_usd === null ? null : Number(row.cost_nano_usd),
           })),
           events: events.map(eventOf(lease)),
         };
@@ -495,6 +505,23 @@ async function finishIn(
         domain: outcome.domain,
       }),
     outcome.status === 'completed' && queueEmbedding(em, lease.debateId),
+    outcome.calls?.length &&
+      k
+        .insertInto('debate_calls')
+        .values(
+          outcome.calls.map((call, index) => ({
+            debate_id: lease.debateId,
+            attempt: lease.attempt,
+            seq: index + 1,
+            kind: call.kind,
+            model: call.model,
+            input_tokens: call.inputTokens,
+            output_tokens: call.outputTokens,
+            cost_nano_usd: call.costNanoUsd,
+          })),
+        )
+        .onConflict((conflict) => conflict.doNothing())
+        .execute(),
     chargedFor(em, lease.debateId).then((credits) =>
       // By id alone: the fenced update above holds the row in this transaction.
       k

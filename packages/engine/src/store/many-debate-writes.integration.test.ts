@@ -132,6 +132,7 @@ describe('writes of many debates in one statement', () => {
       targetAgent: null,
       inputTokens: 10,
       outputTokens: 20,
+      costNanoUsd: 0,
     });
     const results = await Promise.allSettled([
       store.saveTurn(a as Lease, turn('agent-1')),

@@ -36,6 +36,17 @@ export type StoredTurn = {
   targetAgent: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** At list price, in whole nanodollars; null for a turn stored before costs were recorded. */
+  costNanoUsd: number | null;
+};
+
+/** A call of an attempt that is not a turn (the judge's, the classifier's), stored with its final state. */
+export type StoredCall = {
+  kind: 'judge' | 'classifier';
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costNanoUsd: number;
 };
 
 /** How an attempt ended, as the final state stores it. */
@@ -44,13 +55,15 @@ export type DebateOutcome =
       status: 'completed';
       verdict: Verdict;
       cost: DebateCost;
+      /** The judge's and classifier's calls the cost counts (debate_calls). */
+      calls?: readonly StoredCall[];
       agentCount: number;
       roundCount: number;
       agentsUsed: string[];
       /** Its subject area, classified when it completed. */
       domain: DebateDomain;
     }
-  | { status: 'failed'; code: string; message: string; cost: DebateCost };
+  | { status: 'failed'; code: string; message: string; cost: DebateCost; calls?: readonly StoredCall[] };
 
 /**
  * What one write of the durable log stores, in one statement: its events, the actor's state after them

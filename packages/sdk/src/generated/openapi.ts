@@ -145,6 +145,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/debates/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The credits and the tokens and USD range a debate with this body would take; creates nothing
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     The body of POST /api/debates, validated alike. Answers the credits the create would charge now (or why it would be refused: refusal), and per model of the panel the router would pick the expected calls, tokens and list-price USD, low / expected / high. No debate, no debit, no Idempotency-Key used. With no provider configured the debate is simulated and costs 0 USD (simulated: true).
+         */
+        post: operations["debates-estimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debates/{id}": {
         parameters: {
             query?: never;
@@ -296,6 +318,28 @@ export interface paths {
          *     For whoever may read the debate (its creator, its workspace, anyone signed in when it is public), on a plan with the argument graph heatmap: the caller's plan decides, whoever owns the debate. Claims are the arguments and rebuttals of the current attempt, with agree/disagree votes and their net as each one's weight. Edges: a rebuttal rebuts its target agent's claim of the round before; a claim that cites [supports <claimId>] or [rebuts <claimId>] of an earlier round adds that edge.
          */
         get: operations["debates-argumentGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/debates/{id}/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens and list-price USD of each call of the debate's current attempt, and per model
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     Turns as they are stored; the judge's and classifier's calls once the debate is finished. totalUsd is the exact sum of the calls' costUsd and, once finished, the debate's cost.estimatedUsd.
+         */
+        get: operations["debates-cost"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1450,6 +1494,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/verdicts/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The credits and the tokens and USD range a verdict with this body would take; creates nothing
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     The body of POST /v1/verdicts, validated alike; the answer as POST /api/debates/estimate (credits, refusal, per-model calls, tokens and USD low / expected / high, simulated).
+         */
+        post: operations["v1-estimateVerdict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/verdicts/{id}": {
         parameters: {
             query?: never;
@@ -2009,6 +2075,53 @@ export interface components {
             /** Format: int64 */
             llmCalls: number;
         };
+        DebateEstimate: {
+            /** @enum {string} */
+            mode: "fast" | "balanced" | "thorough";
+            /** Format: int64 */
+            agents: number;
+            /** Format: int64 */
+            rounds: number;
+            /** Format: int64 */
+            credits: number;
+            /** Format: int64 */
+            charge: number;
+            /** @description Who would pay; null when the create would be refused (see refusal) */
+            fundingSource: ("free_tier" | "user_credits" | "byok") | null;
+            /** @description Why the create would be refused for funding now (credits, the monthly free debates) */
+            refusal: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description An identical recent completed debate would answer the create: no new debate, no charge */
+            cached: boolean;
+            /** @description No provider is configured: the debate runs on the simulated model and costs 0 USD */
+            simulated: boolean;
+            models: components["schemas"]["ModelEstimate"][];
+            inputTokens: components["schemas"]["EstimateRange"];
+            outputTokens: components["schemas"]["EstimateRange"];
+            usd: components["schemas"]["EstimateRange"];
+            /** @description How the range is made, and when it is simulated */
+            note: string;
+        };
+        ModelEstimate: {
+            /** @description The provider (`simulated` for the simulated model) */
+            provider: string;
+            /** @description "provider:model", as the debate records it */
+            model: string;
+            roles: ("debater" | "judge" | "classifier")[];
+            calls: components["schemas"]["EstimateRange"];
+            inputTokens: components["schemas"]["EstimateRange"];
+            outputTokens: components["schemas"]["EstimateRange"];
+            usd: components["schemas"]["EstimateRange"];
+            /** @description False when the provider table has no price for it (simulated, self-hosted): it counts 0 USD */
+            priced: boolean;
+        };
+        EstimateRange: {
+            low: number;
+            expected: number;
+            high: number;
+        };
         VerdictDetail: {
             debate: components["schemas"]["Debate"];
             verdict: {
@@ -2181,6 +2294,47 @@ export interface components {
             to: string;
             /** @enum {string} */
             kind: "rebuts" | "supports";
+        };
+        DebateCostBreakdown: {
+            /** Format: uuid */
+            debateId: string;
+            /** Format: int64 */
+            attempt: number;
+            status: string;
+            calls: components["schemas"]["DebateCallCost"][];
+            byModel: components["schemas"]["ModelCostTotal"][];
+            /** Format: int64 */
+            inputTokens: number;
+            /** Format: int64 */
+            outputTokens: number;
+            /** @description The exact sum of the calls' costUsd: once finished, the debate's cost.estimatedUsd */
+            totalUsd: number;
+            /** @description The debate's cost.credits once finished */
+            credits: number | null;
+        };
+        DebateCallCost: {
+            /** @enum {string} */
+            kind: "turn" | "judge" | "classifier";
+            round: number | null;
+            agent: string | null;
+            model: string;
+            /** Format: int64 */
+            inputTokens: number;
+            /** Format: int64 */
+            outputTokens: number;
+            /** @description At list price, exact to the nanodollar; null for a turn stored before costs were recorded */
+            costUsd: number | null;
+        };
+        ModelCostTotal: {
+            provider: string;
+            model: string;
+            /** Format: int64 */
+            calls: number;
+            /** Format: int64 */
+            inputTokens: number;
+            /** Format: int64 */
+            outputTokens: number;
+            costUsd: number;
         };
         DebateVisibility: {
             /** Format: uuid */
@@ -2617,6 +2771,14 @@ export interface components {
             round: number;
             targetAgent: string | null;
             content: string;
+            /** @description The turn's tokens and list-price USD; null unless the owner chose showCost */
+            usage: {
+                /** Format: int64 */
+                inputTokens: number;
+                /** Format: int64 */
+                outputTokens: number;
+                costUsd: number | null;
+            } | null;
         };
         PublicDebateEvent: {
             /** Format: int64 */
@@ -4874,6 +5036,170 @@ export interface operations {
             };
         };
     };
+    "debates-estimate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description BYOK plans: your provider keys, used in memory only and never stored, as `openai:sk-…,anthropic:sk-ant-…` or a JSON object `{"openai":"sk-…"}` (providers openai, anthropic, google). Other plans: 402 BYOK_REQUIRED. */
+                "X-Provider-Keys"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                    /**
+                     * @description Default fast; in a workspace, the workspace's defaultDebateMode
+                     * @enum {string}
+                     */
+                    mode?: "fast" | "balanced" | "thorough";
+                    context?: string;
+                    /** Format: int32 */
+                    agentCount?: number;
+                    /** Format: int32 */
+                    maxRounds?: number;
+                    enableSearch?: boolean;
+                    attachmentIds?: string[];
+                    /**
+                     * Format: uuid
+                     * @description Create it in this workspace (member or above): its members read it; its owner's plan pays
+                     */
+                    workspaceId?: string;
+                    /** @enum {string} */
+                    preset?: "hackathon" | "balanced" | "economy" | "deepseek" | "groq" | "mixed";
+                    skipCache?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebateEstimate"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input; BYOK plan without X-Provider-Keys, or no configured provider can run the debate */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description BYOK_REQUIRED: X-Provider-Keys on a plan without BYOK, attachments without BYOK Pro, or a workspace whose owner's plan no longer has workspaces */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByokRequiredError"];
+                };
+            };
+            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection); Not a member of the workspace, or a viewer */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     "debates-get": {
         parameters: {
             query?: never;
@@ -5940,6 +6266,101 @@ export interface operations {
                 };
             };
             /** @description NOT_FOUND: Missing, deleted, or a debate the caller may not read */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "debates-cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebateCostBreakdown"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NOT_FOUND: Missing, deleted, or a private debate of another account */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14632,6 +15053,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MonthlyLimitReachedError"] | components["schemas"]["ConcurrentLimitError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "v1-estimateVerdict": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description BYOK plans: your provider keys, used in memory only and never stored, as `openai:sk-…,anthropic:sk-ant-…` or a JSON object `{"openai":"sk-…"}` (providers openai, anthropic, google). Other plans: 402 BYOK_REQUIRED. */
+                "X-Provider-Keys"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                    /**
+                     * @default balanced
+                     * @enum {string}
+                     */
+                    mode?: "fast" | "balanced" | "thorough";
+                    context?: string;
+                    options?: string[];
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebateEstimate"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input; BYOK plan without X-Provider-Keys, or no configured provider can run the debate */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description BYOK_REQUIRED: X-Provider-Keys on a plan without BYOK */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByokRequiredError"];
+                };
+            };
+            /** @description FORBIDDEN: Sent from a page of another origin without an API key (CSRF protection) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
             /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */

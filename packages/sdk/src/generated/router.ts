@@ -243,6 +243,77 @@ export type AppRouterRecord = {
       };
       meta: object;
     }>;
+    estimate: TRPCMutationProcedure<{
+      input: {
+        question: string;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
+        enableSearch?: undefined | boolean;
+        attachmentIds?: undefined | Array<string>;
+        workspaceId?: undefined | string;
+        preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
+        skipCache?: undefined | boolean;
+      };
+      output: {
+        mode: "balanced" | "fast" | "thorough";
+        agents: number;
+        rounds: number;
+        credits: number;
+        charge: number;
+        fundingSource: null | "byok" | "free_tier" | "user_credits";
+        refusal: null | {
+          code: string;
+          message: string;
+        };
+        cached: boolean;
+        simulated: boolean;
+        models: Array<{
+          provider: string;
+          model: string;
+          roles: Array<"classifier" | "debater" | "judge">;
+          calls: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          inputTokens: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          outputTokens: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          usd: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          priced: boolean;
+        }>;
+        inputTokens: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        outputTokens: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        usd: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        note: string;
+      };
+      meta: object;
+    }>;
     list: TRPCQueryProcedure<{
       input: {
         page?: unknown;
@@ -556,6 +627,38 @@ export type AppRouterRecord = {
           to: string;
           kind: "rebuts" | "supports";
         }>;
+      };
+      meta: object;
+    }>;
+    cost: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        debateId: string;
+        attempt: number;
+        status: string;
+        calls: Array<{
+          kind: "classifier" | "judge" | "turn";
+          round: null | number;
+          agent: null | string;
+          model: string;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: null | number;
+        }>;
+        byModel: Array<{
+          provider: string;
+          model: string;
+          calls: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+        }>;
+        inputTokens: number;
+        outputTokens: number;
+        totalUsd: number;
+        credits: null | number;
       };
       meta: object;
     }>;
@@ -1283,9 +1386,9 @@ export type AppRouterRecord = {
           allowComments: boolean;
           allowFork: boolean;
         };
+        mode: null | "balanced" | "fast" | "thorough";
         isPublic: boolean;
         question: string;
-        mode: null | "balanced" | "fast" | "thorough";
         cost: null | {
           inputTokens: number;
           outputTokens: number;
@@ -1347,6 +1450,11 @@ export type AppRouterRecord = {
           round: number;
           targetAgent: null | string;
           content: string;
+          usage: null | {
+            inputTokens: number;
+            outputTokens: number;
+            costUsd: null | number;
+          };
         }>;
       };
       meta: object;
@@ -1904,6 +2012,72 @@ export type AppRouterRecord = {
         streamUrl: string;
         cached: boolean;
         judgeModel?: undefined | string;
+      };
+      meta: object;
+    }>;
+    estimateVerdict: TRPCMutationProcedure<{
+      input: {
+        question: string;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
+        options?: undefined | Array<string>;
+        tags?: undefined | Array<string>;
+      };
+      output: {
+        mode: "balanced" | "fast" | "thorough";
+        agents: number;
+        rounds: number;
+        credits: number;
+        charge: number;
+        fundingSource: null | "byok" | "free_tier" | "user_credits";
+        refusal: null | {
+          code: string;
+          message: string;
+        };
+        cached: boolean;
+        simulated: boolean;
+        models: Array<{
+          provider: string;
+          model: string;
+          roles: Array<"classifier" | "debater" | "judge">;
+          calls: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          inputTokens: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          outputTokens: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          usd: {
+            low: number;
+            expected: number;
+            high: number;
+          };
+          priced: boolean;
+        }>;
+        inputTokens: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        outputTokens: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        usd: {
+          low: number;
+          expected: number;
+          high: number;
+        };
+        note: string;
       };
       meta: object;
     }>;

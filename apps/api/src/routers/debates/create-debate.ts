@@ -1,4 +1,7 @@
 import { CreateDebateHeaders, CreateDebateInput, CreatedDebate } from '@verdict/contracts';
+import type { DebateRequest } from '@verdict/core';
+import type { Caller } from '../../auth/credentials.ts';
+import type { Context } from '../../trpc/context.ts';
 import { userProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from './create-helpers.ts';
 
@@ -33,32 +36,43 @@ export const createDebate = userProcedure
   .input(CreateDebateInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const user = await ctx.services.accounts.findUser(ctx.caller.userId);
-    const attachmentIds = input.attachmentIds ?? [];
-    if (attachmentIds.length > 0) ctx.services.plans.assertIncludes(user?.plan ?? 'free', 'attachments');
-    const result = await ctx.services.debateCreation.create({
-      ownerId: ctx.caller.userId,
-      route: 'api',
-      question: input.question,
-      context: input.context ?? null,
-      mode: input.mode,
-      workspaceId: input.workspaceId ?? null,
-      agents: input.agentCount,
-      rounds: input.maxRounds,
-      preset: input.preset ?? null,
-      routing: routingOf(ctx.caller),
-      compare: false,
-      // A cached verdict was reached without these documents: a debate with attachments always runs.
-      skipCache: (input.skipCache ?? false) || attachmentIds.length > 0,
-      providerKeys: providerKeysOf(ctx),
-      idempotencyKey: idempotencyKeyOf(ctx),
-      fingerprint: input,
-      ...(attachmentIds.length > 0
-        ? {
-            alsoWrite: (em, debateId) =>
-              ctx.services.attachments.copyToDebate(em, ctx.caller.userId, attachmentIds, debateId),
-          }
-        : {}),
-    });
+    const result = await ctx.services.debateCreation.create(await apiDebateRequest(ctx, input));
     return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });
+
+/**
+ * The debate POST /api/debates asks for, from its body and headers: the create and its estimate read the
+ * same request (an attachment needs BYOK Pro for both).
+ */
+export async function apiDebateRequest(
+  ctx: Context & { caller: Caller },
+  input: CreateDebateInput,
+): Promise<DebateRequest> {
+  const user = await ctx.services.accounts.findUser(ctx.caller.userId);
+  const attachmentIds = input.attachmentIds ?? [];
+  if (attachmentIds.length > 0) ctx.services.plans.assertIncludes(user?.plan ?? 'free', 'attachments');
+  return {
+    ownerId: ctx.caller.userId,
+    route: 'api',
+    question: input.question,
+    context: input.context ?? null,
+    mode: input.mode,
+    workspaceId: input.workspaceId ?? null,
+    agents: input.agentCount,
+    rounds: input.maxRounds,
+    preset: input.preset ?? null,
+    routing: routingOf(ctx.caller),
+    compare: false,
+    // A cached verdict was reached without these documents: a debate with attachments always runs.
+    skipCache: (input.skipCache ?? false) || attachmentIds.length > 0,
+    providerKeys: providerKeysOf(ctx),
+    idempotencyKey: idempotencyKeyOf(ctx),
+    fingerprint: input,
+    ...(attachmentIds.length > 0
+      ? {
+          alsoWrite: (em, debateId) =>
+            ctx.services.attachments.copyToDebate(em, ctx.caller.userId, attachmentIds, debateId),
+        }
+      : {}),
+  };
+}

@@ -1,9 +1,11 @@
 import { router } from '../../trpc/init.ts';
 import { createDebate } from './create-debate.ts';
 import { deleteDebate } from './delete-debate.ts';
+import { estimateDebate } from './estimate-debate.ts';
 import { forkDebate } from './fork-debate.ts';
 import { getAnalytics } from './get-analytics.ts';
 import { getArgumentGraph } from './get-argument-graph.ts';
+import { getCost } from './get-cost.ts';
 import { getDebate } from './get-debate.ts';
 import { getFullVerdict } from './get-full-verdict.ts';
 import { getStateChart } from './get-statechart.ts';
@@ -15,6 +17,7 @@ import { setVisibility } from './set-visibility.ts';
 
 export const debatesRouter = router({
   create: createDebate,
+  estimate: estimateDebate,
   list: listDebates,
   get: getDebate,
   verdict: getFullVerdict,
@@ -25,6 +28,7 @@ export const debatesRouter = router({
   fork: forkDebate,
   analytics: getAnalytics,
   argumentGraph: getArgumentGraph,
+  cost: getCost,
   setVisibility,
   moveToWorkspace: moveDebate,
 });

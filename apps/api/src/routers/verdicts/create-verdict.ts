@@ -1,4 +1,7 @@
 import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput } from '@verdict/contracts';
+import type { DebateRequest } from '@verdict/core';
+import type { Caller } from '../../auth/credentials.ts';
+import type { Context } from '../../trpc/context.ts';
 import { keyProcedure } from '../../trpc/init.ts';
 import { createdResponse, idempotencyKeyOf, providerKeysOf, routingOf } from '../debates/create-helpers.ts';
 
@@ -35,19 +38,24 @@ export const createVerdict = keyProcedure
   .input(CreateVerdictInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const result = await ctx.services.debateCreation.create({
-      ownerId: ctx.caller.userId,
-      route: 'v1',
-      question: input.question,
-      context: contextWithOptions(input),
-      mode: input.mode,
-      preset: null,
-      routing: routingOf(ctx.caller),
-      compare: (input.options?.length ?? 0) >= 2,
-      skipCache: false,
-      providerKeys: providerKeysOf(ctx),
-      idempotencyKey: idempotencyKeyOf(ctx),
-      fingerprint: input,
-    });
+    const result = await ctx.services.debateCreation.create(v1DebateRequest(ctx, input));
     return createdResponse(ctx, result, `/v1/verdicts/${result.debateId}/stream`);
   });
+
+/** The debate POST /v1/verdicts asks for: the create and its estimate read the same request. */
+export function v1DebateRequest(ctx: Context & { caller: Caller }, input: CreateVerdictInput): DebateRequest {
+  return {
+    ownerId: ctx.caller.userId,
+    route: 'v1',
+    question: input.question,
+    context: contextWithOptions(input),
+    mode: input.mode,
+    preset: null,
+    routing: routingOf(ctx.caller),
+    compare: (input.options?.length ?? 0) >= 2,
+    skipCache: false,
+    providerKeys: providerKeysOf(ctx),
+    idempotencyKey: idempotencyKeyOf(ctx),
+    fingerprint: input,
+  };
+}

@@ -8,6 +8,7 @@ import {
   type Plan,
 } from '@verdict/contracts';
 import { queueDebateWebhook } from '../../outbox/webhook-outbox.ts';
+import { storedPreset } from '../../routing/debate-models.ts';
 import { judgeModelFor } from '../../routing/judge-model.ts';
 import { insertDebate } from '../debate-record.ts';
 import { cachedAnswer } from './answer-cache.ts';
@@ -28,7 +29,11 @@ export function createDebateCreate(resources: CreationResources) {
   /** The judge to name in the create response: only free-tier plans are told (theirs is lighter). */
   const judgeFor = (plan: Plan, fundingSource: FundingSource, request: DebateRequest) =>
     PLANS[plan].freeTier
-      ? judgeModelFor(config.providers, { fundingSource, preset: request.preset, routing: request.routing })
+      ? judgeModelFor(config.providers, {
+          fundingSource,
+          preset: storedPreset(request.preset, fundingSource),
+          routing: request.routing,
+        })
       : null;
 
   return async (request: DebateRequest, caller?: CallerTransaction): Promise<CreationResult> => {
@@ -38,7 +43,7 @@ export function createDebateCreate(resources: CreationResources) {
       const { payer, workspace } = await payerFor(resources, em, request);
       const again = await replayed(em, request, requestHash, now);
       if (again) return { ...again, cached: false, queue: false, plan: payer.plan };
-      const mode = request.mode ?? workspace?.defaultDebateMode ?? 'fast';
+      const mode = modeOf(request, workspace);
       const panel = panelFor({ ...request, mode });
       const hit = await cachedAnswer(resources, em, { ...request, mode }, panel, now);
       if (hit) {
@@ -58,7 +63,7 @@ export function createDebateCreate(resources: CreationResources) {
         {
           ownerId: request.ownerId,
           payer,
-          credits: request.compare ? MODE_CREDITS.compare : MODE_CREDITS[mode],
+          credits: creditsOf(request, mode),
           route: request.route,
           hasProviderKeys: request.providerKeys !== null,
         },
@@ -74,7 +79,7 @@ export function createDebateCreate(resources: CreationResources) {
         agents: panel.agents,
         rounds: panel.rounds,
         // The free tier runs on the lighter routing unless the caller chose a preset.
-        preset: request.preset ?? (fundingSource === 'free_tier' ? 'economy' : null),
+        preset: storedPreset(request.preset, fundingSource),
         routing: request.routing,
         forkedFromId: request.forkedFromId ?? null,
         workspaceId: workspace?.workspaceId ?? null,
@@ -107,8 +112,20 @@ export function createDebateCreate(resources: CreationResources) {
   };
 }
 
+/** The debate's mode: the caller's, else its workspace's default, else fast. */
+export const modeOf = (
+  request: Pick<DebateRequest, 'mode'>,
+  workspace: { defaultDebateMode: DebateMode } | null,
+): DebateMode => request.mode ?? workspace?.defaultDebateMode ?? 'fast';
+
+/** What the debate costs in credits on hosted keys: the mode's price, or a comparison's. */
+export const creditsOf = (request: Pick<DebateRequest, 'compare'>, mode: DebateMode): number =>
+  request.compare ? MODE_CREDITS.compare : MODE_CREDITS[mode];
+
 /** Agents × rounds: the mode's (v1 guide), unless the caller overrode them. */
-const panelFor = (request: Pick<DebateRequest, 'agents' | 'rounds'> & { mode: DebateMode }): Panel => ({
+export const panelFor = (
+  request: Pick<DebateRequest, 'agents' | 'rounds'> & { mode: DebateMode },
+): Panel => ({
   agents: request.agents ?? MODE_PANEL[request.mode].agents,
   rounds: request.rounds ?? MODE_PANEL[request.mode].rounds,
 });

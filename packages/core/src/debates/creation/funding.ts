@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { type FundingSource, PLANS, type Plan } from '@verdict/contracts';
 import { sql } from 'kysely';
 import type { AccountTables } from '../../accounts/tables.ts';
-import { chooseFunding, type FundingRoute } from '../../billing/funding.ts';
+import { chooseFunding, type Funding, type FundingRoute } from '../../billing/funding.ts';
 import { debitDebate } from '../../billing/ledger.ts';
 import { assertPlanIncludes } from '../../billing/plan-gates.ts';
 import { query } from '../../db/kysely.ts';
@@ -93,42 +93,59 @@ export async function assertConcurrentRoom(
   }
 }
 
+export type FundingAsk = {
+  ownerId: string;
+  payer: Payer;
+  credits: number;
+  route: FundingRoute;
+  hasProviderKeys: boolean;
+};
+
 /**
- * Who pays for a debate of `credits` and takes the credits: the concurrent limit first, then the funding
- * rules (billing/funding.ts), then the debit. `freeTier` is false for a retry: a debate that was paid for
- * is paid for again, never moved to the free tier.
+ * Who would pay for a debate of `credits`, and how much: the funding rules (billing/funding.ts) on the
+ * payer's plan, balance and this month's free debates. Takes nothing; the create and the estimate share it.
+ * `freeTier` is false for a retry: a debate that was paid for is paid for again, never moved to the free tier.
  */
-export async function fund(
-  resources: CreationResources,
+export async function fundingOf(
+  { config, upgradeUrl }: CreationResources,
   em: EntityManager,
-  request: {
-    ownerId: string;
-    payer: Payer;
-    credits: number;
-    route: FundingRoute;
-    hasProviderKeys: boolean;
-  },
-  debit: { debateId: string; note: string; at: Date; freeTier: boolean },
-): Promise<FundingSource> {
-  const { config, upgradeUrl } = resources;
-  await assertConcurrentRoom(resources, em, request.ownerId);
+  request: FundingAsk,
+  at: Date,
+  freeTier: boolean,
+  quiet = false,
+): Promise<Funding> {
   // Counting this month's free-tier debates only matters for a free account its credits do not cover.
   const needsFreeTier =
-    debit.freeTier && PLANS[request.payer.plan].freeTier && request.payer.credit_balance < request.credits;
-  const funding = chooseFunding({
+    freeTier && PLANS[request.payer.plan].freeTier && request.payer.credit_balance < request.credits;
+  return chooseFunding({
     plan: request.payer.plan,
     balance: request.payer.credit_balance,
     credits: request.credits,
     hasProviderKeys: request.hasProviderKeys,
-    freeTier: debit.freeTier
+    freeTier: freeTier
       ? {
-          used: needsFreeTier ? await freeDebatesThisMonth(em, request.payer.id, debit.at) : 0,
+          used: needsFreeTier ? await freeDebatesThisMonth(em, request.payer.id, at) : 0,
           monthly: config.debates.freeMonthly,
         }
       : null,
     route: request.route,
     upgradeUrl,
+    quiet,
   });
+}
+
+/**
+ * Who pays for a debate of `credits` and takes the credits: the concurrent limit first, then the funding
+ * rules (fundingOf), then the debit.
+ */
+export async function fund(
+  resources: CreationResources,
+  em: EntityManager,
+  request: FundingAsk,
+  debit: { debateId: string; note: string; at: Date; freeTier: boolean },
+): Promise<FundingSource> {
+  await assertConcurrentRoom(resources, em, request.ownerId);
+  const funding = await fundingOf(resources, em, request, debit.at, debit.freeTier);
   if (funding.charge > 0) {
     await debitDebate(em, {
       ownerId: request.payer.id,
