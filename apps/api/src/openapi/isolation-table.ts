@@ -53,7 +53,21 @@ export const ISOLATION: Record<string, IsolationEntry> = {
       body: { question: "Should I read a stranger's file?" },
     },
   ],
+  // The create's body and checks, writing nothing.
+  'POST /api/debates/estimate': [
+    {
+      status: 403,
+      ids: { workspaceId: 'a.workspace', attachmentIds: ['b.attachment'] },
+      body: { question: 'What would posting into a stranger cost?' },
+    },
+    {
+      status: 400,
+      ids: { attachmentIds: ['a.attachment'] },
+      body: { question: "What would reading a stranger's file cost?" },
+    },
+  ],
   'GET /api/debates': one(403, { workspaceId: 'a.workspace' }),
+  'GET /api/debates/{id}/cost': one(404, { id: 'a.debate' }),
   'GET /api/debates/{id}': one(404, { id: 'a.debate' }),
   'DELETE /api/debates/{id}': one(404, { id: 'a.debate' }),
   'GET /api/debates/{id}/verdict': one(404, { id: 'a.debate' }),

@@ -42,6 +42,37 @@ const cleanFilename = (filename: string) =>
   (filename.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(-255);
 
 /**
+ * The caller's own ready attachments among `ids`, share-locked until the transaction ends (a source deleted
+ * meanwhile cannot leave a copy without bytes). Anything else named (another user's, pending, failed,
+ * missing) is a 400 naming attachmentIds, the same for each, so a caller learns nothing of others' ids.
+ */
+async function readyAttachmentsOf(em: EntityManager, userId: string, ids: string[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const rows = await query<Tables>(em)
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', 'in', unique)
+    .where('owner_id', '=', userId)
+    .where('status', '=', 'ready')
+    .orderBy('created_at', 'asc')
+    .forShare()
+    .execute();
+  if (rows.length !== unique.length) {
+    const found = new Set(rows.map((row) => row.id));
+    const missing = unique.filter((id) => !found.has(id));
+    throw new AppError('VALIDATION_ERROR', 'attachmentIds: not your ready attachments', {
+      details: missing.map((id) => ({
+        path: `attachmentIds.${ids.indexOf(id)}`,
+        message: 'no ready attachment of yours has this id',
+        code: 'not_found',
+      })),
+    });
+  }
+  return rows;
+}
+
+/**
  * Attachments of debates, for their owners only: upload (stored at once, text extracted later by the engine
  * nodes), list, download, delete. Someone else's debate is NOT_FOUND, as if it did not exist, except that
  * DELETE on a debate the caller may read but does not own (a workspace's, a public one) is FORBIDDEN, as
@@ -149,35 +180,18 @@ export function createAttachments(
      * /api/debates), in its transaction: the originals stay where they were. Anything else named (another
      * user's, pending, failed, missing) refuses the whole creation with 400 naming attachmentIds.
      */
+    /** copyToDebate's refusal without its copies: for an estimate of the create, which writes nothing. */
+    assertReady: async (em: EntityManager, userId: string, ids: string[]): Promise<void> => {
+      await readyAttachmentsOf(em, userId, ids);
+    },
+
     copyToDebate: async (
       em: EntityManager,
       userId: string,
       ids: string[],
       debateId: string,
     ): Promise<void> => {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return;
-      const rows = await k(em)
-        .selectFrom('attachments')
-        .selectAll()
-        .where('id', 'in', unique)
-        .where('owner_id', '=', userId)
-        .where('status', '=', 'ready')
-        .orderBy('created_at', 'asc')
-        // Held until the new debate commits: a source deleted meanwhile cannot leave a copy without bytes.
-        .forShare()
-        .execute();
-      if (rows.length !== unique.length) {
-        const found = new Set(rows.map((row) => row.id));
-        const missing = unique.filter((id) => !found.has(id));
-        throw new AppError('VALIDATION_ERROR', 'attachmentIds: not your ready attachments', {
-          details: missing.map((id) => ({
-            path: `attachmentIds.${ids.indexOf(id)}`,
-            message: 'no ready attachment of yours has this id',
-            code: 'not_found',
-          })),
-        });
-      }
+      const rows = await readyAttachmentsOf(em, userId, ids);
       for (const row of rows) {
         const id = randomUUID();
         await k(em)

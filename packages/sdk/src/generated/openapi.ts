@@ -5088,7 +5088,7 @@ export interface operations {
                     "application/json": components["schemas"]["DebateEstimate"];
                 };
             };
-            /** @description VALIDATION_ERROR: Invalid input; BYOK plan without X-Provider-Keys, or no configured provider can run the debate */
+            /** @description VALIDATION_ERROR: Invalid input; BYOK plan without X-Provider-Keys, attachmentIds naming something other than the caller’s own ready attachments, or no configured provider can run the debate */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -72,6 +72,7 @@ export async function apiDebateRequest(
       ? {
           alsoWrite: (em, debateId) =>
             ctx.services.attachments.copyToDebate(em, ctx.caller.userId, attachmentIds, debateId),
+          alsoCheck: (em) => ctx.services.attachments.assertReady(em, ctx.caller.userId, attachmentIds),
         }
       : {}),
   };

@@ -10,7 +10,9 @@ export const estimateDebate = userProcedure
         "X-Provider-Keys on a plan without BYOK, attachments without BYOK Pro, or a workspace whose owner's " +
         'plan no longer has workspaces',
       FORBIDDEN: 'Not a member of the workspace, or a viewer',
-      VALIDATION_ERROR: 'BYOK plan without X-Provider-Keys, or no configured provider can run the debate',
+      VALIDATION_ERROR:
+        'BYOK plan without X-Provider-Keys, attachmentIds naming something other than the caller’s own ready ' +
+        'attachments, or no configured provider can run the debate',
     },
     extension: true,
     openapi: {

@@ -26,6 +26,7 @@ export function createDebateEstimate(resources: CreationResources) {
     const now = new Date(clock.now());
     const decided = await db.em().transactional(async (em) => {
       const { payer, workspace } = await payerFor(resources, em, request);
+      await request.alsoCheck?.(em);
       const mode = modeOf(request, workspace);
       const panel = panelFor({ ...request, mode });
       const cached = await cachedAnswer(resources, em, { ...request, mode }, panel, now);

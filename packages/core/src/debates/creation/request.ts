@@ -32,6 +32,11 @@ export type DebateRequest = {
   forkedFromId?: string;
   /** What else the new debate's transaction writes (a fork's notification to the source's owner). */
   alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
+  /**
+   * The checks of `alsoWrite` without its writes (the attachments named are the caller's and ready), for an
+   * estimate, which must refuse what the create would and write nothing.
+   */
+  alsoCheck?: (em: EntityManager) => Promise<void>;
 };
 
 /**
