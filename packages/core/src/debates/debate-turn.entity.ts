@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { TurnPosition } from '@verdict/contracts';
 import { Debate } from './debate.entity.ts';
 
 /**
@@ -18,6 +19,8 @@ export const DebateTurnSchema = defineEntity({
     targetAgent: p.string().length(100).nullable(),
     inputTokens: p.integer(),
     outputTokens: p.integer(),
+    /** The position the turn stated (its `POSITION:` line, read by the engine); null when it stated none. */
+    position: p.json<TurnPosition>().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

@@ -27,6 +27,7 @@ import { Migration0026WebhookRetentionIndexes } from './0026-webhook-retention-i
 import { Migration0027ConsumerQueues } from './0027-consumer-queues.ts';
 import { Migration0028KeyPrincipalChanges } from './0028-key-principal-changes.ts';
 import { Migration0029WebhookOutboxTrace } from './0029-webhook-outbox-trace.ts';
+import { Migration0031Convergence } from './0031-convergence.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   { name: '0027-consumer-queues', class: Migration0027ConsumerQueues },
   { name: '0028-key-principal-changes', class: Migration0028KeyPrincipalChanges },
   { name: '0029-webhook-outbox-trace', class: Migration0029WebhookOutboxTrace },
+  { name: '0031-convergence', class: Migration0031Convergence },
 ];
