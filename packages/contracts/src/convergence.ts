@@ -45,3 +45,15 @@ export const EarlyStopFields = {
 /** The early stop a create body asks for: its threshold, or null when off. */
 export const earlyStopOf = (input: { stopWhenConverged?: boolean; convergenceThreshold?: number }) =>
   input.stopWhenConverged ? { threshold: input.convergenceThreshold ?? DEFAULT_CONVERGENCE_THRESHOLD } : null;
+
+/**
+ * The credits an early stop gives back of a charge: the unspoken rounds' share, rounded down (the judge and
+ * the rounds that ran stay paid; rounding costs the payer at most one credit, never the ledger).
+ *
+ * @example
+ * unspokenRoundsRefund(8, { spoken: 1, planned: 3 }) // 5
+ */
+export const unspokenRoundsRefund = (charged: number, rounds: { spoken: number; planned: number }) =>
+  rounds.planned > 0 && rounds.spoken < rounds.planned
+    ? Math.floor((charged * (rounds.planned - rounds.spoken)) / rounds.planned)
+    : 0;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { SIGNUP_CREDITS } from '@verdict/contracts';
+import { SIGNUP_CREDITS, unspokenRoundsRefund } from '@verdict/contracts';
 import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import { addToCreditBalance } from '../accounts/user-record.ts';
@@ -137,8 +137,8 @@ export async function refundUnspokenRounds(
   rounds: { spoken: number; planned: number },
   at: Date,
 ): Promise<number> {
-  const skipped = Math.max(0, rounds.planned - rounds.spoken);
-  if (skipped === 0 || rounds.planned <= 0) return 0;
+  const skipped = rounds.planned - rounds.spoken;
+  if (skipped <= 0 || rounds.planned <= 0) return 0;
   const charges = await query<Tables>(em)
     .selectFrom('credit_ledger')
     .select(['user_id', sql<number>`-sum(delta)::int`.as('charged')])
@@ -149,7 +149,7 @@ export async function refundUnspokenRounds(
     .execute();
   let refunded = 0;
   for (const charge of charges) {
-    const credits = Math.floor((charge.charged * skipped) / rounds.planned);
+    const credits = unspokenRoundsRefund(charge.charged, rounds);
     if (credits <= 0) continue;
     await move(em, {
       userId: charge.user_id,

@@ -225,6 +225,8 @@ export type AppRouterRecord = {
     create: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         agentCount?: undefined | number;
@@ -272,6 +274,16 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -311,6 +323,16 @@ export type AppRouterRecord = {
           summary: string;
           agentsUsed: Array<string>;
           totalRounds: number;
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
         cost: null | {
           inputTokens: number;
@@ -346,6 +368,16 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -380,6 +412,16 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
           confidence: number;
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
       };
       meta: object;
@@ -1233,6 +1275,16 @@ export type AppRouterRecord = {
           nextSteps: Array<string>;
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
         completedAt: null | string;
         panel: Array<{
@@ -1654,6 +1706,16 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1795,6 +1857,8 @@ export type AppRouterRecord = {
     createVerdict: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -1838,6 +1902,16 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1878,6 +1952,16 @@ export type AppRouterRecord = {
             summary: string;
             agentsUsed: Array<string>;
             totalRounds: number;
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -1912,6 +1996,16 @@ export type AppRouterRecord = {
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
           confidence: number;
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
       };
       meta: object;
@@ -2301,6 +2395,12 @@ export type DebateStreamEventData = {
     claimId: string;
     content: string;
     model: string;
+    position?: undefined | null | {
+      recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+      stance?: undefined | "against" | "for" | "mixed";
+      confidence?: undefined | number;
+      ranking?: undefined | Array<string>;
+    };
   };
   rebuttal: {
     agent: string;
@@ -2309,6 +2409,12 @@ export type DebateStreamEventData = {
     content: string;
     model: string;
     targetAgent: string;
+    position?: undefined | null | {
+      recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+      stance?: undefined | "against" | "for" | "mixed";
+      confidence?: undefined | number;
+      ranking?: undefined | Array<string>;
+    };
   };
   "agent.failed": {
     agent: string;
@@ -2324,6 +2430,12 @@ export type DebateStreamEventData = {
   "content.injected": {
     content: string;
     forRound: number;
+  };
+  "round.converged": {
+    round: number;
+    score: number;
+    threshold: null | number;
+    stopping: boolean;
   };
   "synthesis.started": {
     skipped: boolean;
