@@ -24,6 +24,8 @@ export type DebateLog = {
   thinking: string[];
   paused: boolean;
   injected: { content: string; forRound: number }[];
+  /** The panel's convergence after each round (0–1); `stopping`: the debate stopped early on it. */
+  convergence: { round: number; score: number; threshold: number | null; stopping: boolean }[];
   judging: boolean;
   verdict: { recommendation: string; oneLiner: string; reasoning: string; confidence: number } | null;
   ended: { status: 'completed' } | { status: 'failed'; code: string; error: string } | null;
@@ -39,6 +41,7 @@ export const EMPTY_LOG: DebateLog = {
   thinking: [],
   paused: false,
   injected: [],
+  convergence: [],
   judging: false,
   verdict: null,
   ended: null,
@@ -89,6 +92,8 @@ export function applyEvent(log: DebateLog, event: DebateStreamEvent | LooseEvent
       return { ...next, paused: false };
     case 'content.injected':
       return { ...next, injected: [...next.injected, e.data] };
+    case 'round.converged':
+      return { ...next, convergence: [...next.convergence.filter((c) => c.round !== e.data.round), e.data] };
     case 'synthesis.started':
       return { ...next, judging: true, thinking: [] };
     case 'verdict':
