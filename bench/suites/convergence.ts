@@ -73,6 +73,7 @@ async function totals(mode: DebateMode, threshold: number | null): Promise<Total
  */
 export const suite: Suite = {
   description: 'Early stop on convergence: rounds, tokens and credits saved per 100 simulated debates',
+  optIn: true,
   run: async ({ log }: SuiteContext) => {
     const results: BenchResult[] = [];
     for (const mode of ['balanced', 'thorough'] as const) {
