@@ -78,8 +78,9 @@ describe('blind first round and anonymous judge, as the providers receive them',
     }
 
     const judge = sent.find(isJudge);
+    expect(judge).toBeDefined();
     // The request's own model field names the judge's model; what it is asked must name none.
-    const { model: _model, ...asked } = judge?.body as Record<string, unknown>;
+    const { model: _model, ...asked } = (judge?.body ?? {}) as Record<string, unknown>;
     const judgeText = JSON.stringify(asked).toLowerCase();
     expect(judgeText).toContain('marker-skeptic-r2'); // it reads every argument…
     expect(judgeText).toContain('[position: proceed, for, confidence 0.6]');
