@@ -1,5 +1,8 @@
 import type { DebateStreamEvent } from '@verdict/sdk';
 
+/** A turn's stated position, as the stream sends it (the engine reads it from the turn's POSITION line). */
+type TurnPosition = { recommendation?: string; stance?: string; confidence?: number; ranking?: string[] };
+
 /** One spoken turn: an argument, or a rebuttal aimed at another agent. */
 export type SpokenTurn = {
   claimId: string;
@@ -9,6 +12,8 @@ export type SpokenTurn = {
   content: string;
   model: string;
   targetAgent: string | null;
+  /** What the turn stated it stands for; absent or null when unknown. */
+  position?: TurnPosition | null;
 };
 
 export type PanelSeat = { name: string; role: string; model: string };
@@ -77,6 +82,7 @@ export function applyEvent(log: DebateLog, event: DebateStreamEvent | LooseEvent
             content: e.data.content,
             model: e.data.model,
             targetAgent: e.type === 'rebuttal' ? e.data.targetAgent : null,
+            position: e.data.position ?? null,
           },
         ],
       };
