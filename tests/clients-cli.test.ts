@@ -73,6 +73,7 @@ describe('the verdict CLI', () => {
     expect(panel.length).toBeGreaterThanOrEqual(2);
     for (const agent of panel) expect(screen).toContain(`${agent} (round 1)`);
     expect(screen).toMatch(/█+\s+round 2\/2/); // the progress bar, full at the end
+    expect(screen).toMatch(/convergence after round 1: \d+%/);
     expect(screen).toMatch(/Verdict: [A-Z_]+, confidence \d+%/);
     expect(screen).toMatch(/Cost: \d+ credits/);
     expect(run.stdout).toContain('\u001b['); // colours and redraws: it is a terminal
@@ -148,6 +149,7 @@ describe('the verdict CLI', () => {
     expect((await runCli(['frobnicate'], env)).code).toBe(2);
     expect((await runCli(['ask', 'Is the mode checked here?', '--mode', 'eternal'], env)).code).toBe(2);
     expect((await runCli(['ask', 'Is it?', '--agents', 'three'], env)).code).toBe(2);
+    expect((await runCli(['ask', 'Is it converged?', '--stop-when-converged', '0.3'], env)).code).toBe(2);
     const refused = await runCli(['ask', 'short'], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('VALIDATION_ERROR');

@@ -83,6 +83,12 @@ export async function followDebate(client: Verdict, debateId: string, out: Outpu
       case 'agent.failed':
         say(`  ${event.data.agent} failed: ${event.data.reason}`);
         return;
+      case 'round.converged':
+        say(
+          `  convergence after round ${event.data.round}: ${Math.round(event.data.score * 100)}%` +
+            (event.data.stopping ? ' — converged, the remaining rounds are skipped' : ''),
+        );
+        return;
       case 'synthesis.started':
         live.bar?.update(rounds, { status: 'judging' });
         say(out.tty ? pc.bold('Synthesis') : 'synthesis');

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { EarlyStopFields } from './convergence.ts';
 import {
   COMPARE_CREDITS,
+  ConvergencePoint,
   DebateCost,
   DebateMode,
   DebateStatus,
   MODE_PANEL,
   Recommendation,
+  StoppedEarly,
   Verdict,
   VerdictCalibration,
 } from './debates.ts';
@@ -28,6 +31,10 @@ export const VerdictSummary = z
     summary: z.string(),
     agentsUsed: z.array(z.string()).meta({ description: 'Model identifiers; simulated ones say so' }),
     totalRounds: z.number().int(),
+    /** The panel's convergence after each round it spoke (absent on debates finished before it was measured). */
+    convergence: z.array(ConvergencePoint).optional(),
+    /** Set when the debate stopped before its last round because the positions converged. */
+    stoppedEarly: StoppedEarly.optional(),
   })
   .meta({ id: 'VerdictSummary' });
 export type VerdictSummary = z.infer<typeof VerdictSummary>;
@@ -188,6 +195,7 @@ export const CreateDebateInput = z.strictObject({
   }),
   preset: DebatePresetName.optional(),
   skipCache: z.boolean().optional(),
+  ...EarlyStopFields,
 });
 export type CreateDebateInput = z.infer<typeof CreateDebateInput>;
 
@@ -198,6 +206,7 @@ export const CreateVerdictInput = z.strictObject({
   context: visibleText(1, 5000).optional(),
   options: z.array(visibleText(1, 200)).min(2).max(5).optional(),
   tags: z.array(visibleText(1, 50)).max(20).optional(),
+  ...EarlyStopFields,
 });
 export type CreateVerdictInput = z.infer<typeof CreateVerdictInput>;
 

@@ -114,6 +114,27 @@ const calibratedConfidence = z.number().min(0).max(1).meta({
   description: "The judge's confidence corrected by the owner's outcomes, 0–1; absent when not calibrated",
 });
 
+/** How far the panel agreed after one round: 0 (no two agents agree) to 1 (all agree), ARCHITECTURE.md's formula. */
+export const ConvergencePoint = z
+  .object({ round: z.number().int().min(1), score: z.number().min(0).max(1) })
+  .meta({ id: 'ConvergencePoint' });
+export type ConvergencePoint = z.infer<typeof ConvergencePoint>;
+
+/** Early stop's default threshold, and its bounds: below one half, a bare majority would stop a debate. */
+export const DEFAULT_CONVERGENCE_THRESHOLD = 0.8;
+export const MIN_CONVERGENCE_THRESHOLD = 0.5;
+
+/** Why a debate ran fewer rounds than planned: its positions converged at or above the threshold. */
+export const StoppedEarly = z
+  .object({
+    afterRound: z.number().int().min(1),
+    plannedRounds: z.number().int().min(1),
+    convergence: z.number().min(0).max(1),
+    threshold: z.number().min(MIN_CONVERGENCE_THRESHOLD).max(1),
+  })
+  .meta({ id: 'StoppedEarly' });
+export type StoppedEarly = z.infer<typeof StoppedEarly>;
+
 /** The full verdict of the public /v1 form. `confidence` here is 0–1; the /v1 and stream views scale it. */
 export const Verdict = z
   .object({
@@ -131,6 +152,10 @@ export const Verdict = z
     revisitTriggers: z.array(z.string()),
     /** Agents whose turns were missing because their provider failed for good. */
     missingAgents: z.array(z.string()).default([]),
+    /** The panel's convergence after each round it spoke (absent on verdicts stored before it was measured). */
+    convergence: z.array(ConvergencePoint).optional(),
+    /** Set when the debate stopped before its last round because the positions converged. */
+    stoppedEarly: StoppedEarly.optional(),
   })
   .meta({ id: 'Verdict' });
 export type Verdict = z.infer<typeof Verdict>;

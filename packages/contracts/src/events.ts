@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TurnPosition } from './convergence.ts';
 import { DebateMode, Recommendation, VerdictCalibration } from './debates.ts';
 
 const AgentRef = z.object({ agent: z.string(), round: z.number().int().min(1) });
@@ -24,17 +25,33 @@ export const DebateEventData = {
   }),
   'round.started': z.object({ round: z.number().int().min(1), injected: z.array(z.string()) }),
   'agent.thinking': AgentRef,
-  argument: AgentRef.extend({ claimId: z.string(), content: z.string(), model: z.string() }),
+  argument: AgentRef.extend({
+    claimId: z.string(),
+    content: z.string(),
+    model: z.string(),
+    position: TurnPosition.nullable().optional(),
+  }),
   rebuttal: AgentRef.extend({
     claimId: z.string(),
     content: z.string(),
     model: z.string(),
     targetAgent: z.string(),
+    position: TurnPosition.nullable().optional(),
   }),
   'agent.failed': AgentRef.extend({ reason: z.string() }),
   'debate.paused': z.object({ afterRound: z.number().int().min(0) }),
   'debate.resumed': z.object({}),
   'content.injected': z.object({ content: z.string(), forRound: z.number().int().min(1) }),
+  /**
+   * After every round: how far the panel's stated positions agree (0–1), and whether that stops the
+   * debate early (`threshold` is null when the debate did not ask to stop when converged).
+   */
+  'round.converged': z.object({
+    round: z.number().int().min(1),
+    score: z.number().min(0).max(1),
+    threshold: z.number().min(0).max(1).nullable(),
+    stopping: z.boolean(),
+  }),
   'synthesis.started': z.object({ skipped: z.boolean() }),
   verdict: z.object({
     recommendation: Recommendation,

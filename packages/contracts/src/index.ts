@@ -5,6 +5,7 @@ export * from './billing.ts';
 export * from './chains.ts';
 export * from './collections.ts';
 export * from './comments.ts';
+export * from './convergence.ts';
 export * from './debate-cost.ts';
 export * from './debate-resource.ts';
 export * from './debates.ts';

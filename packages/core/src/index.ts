@@ -15,7 +15,13 @@ export {
 export { extractPendingAttachments } from './attachments/extraction.ts';
 export { CONTENT_TYPES as ATTACHMENT_CONTENT_TYPES } from './attachments/file-types.ts';
 export { chooseFunding } from './billing/funding.ts';
-export { type Billing, chargedFor, lockChargedAccounts, refundDebate } from './billing/ledger.ts';
+export {
+  type Billing,
+  chargedFor,
+  lockChargedAccounts,
+  refundDebate,
+  refundUnspokenRounds,
+} from './billing/ledger.ts';
 export { assertPlanIncludes, createPlanGates, hasSeatFor, type PlanGates } from './billing/plan-gates.ts';
 export type { BillingTables } from './billing/tables.ts';
 export { memoryBus } from './bus/memory.ts';

@@ -24,6 +24,7 @@ const KNOWN_DEBATE_EVENTS: Record<DebateStreamEventType, true> = {
   'debate.paused': true,
   'debate.resumed': true,
   'content.injected': true,
+  'round.converged': true,
   'synthesis.started': true,
   verdict: true,
   'debate.completed': true,

@@ -1,5 +1,8 @@
 import type { DebateStreamEvent } from '@verdict/sdk';
 
+/** A turn's stated position, as the stream sends it (the engine reads it from the turn's POSITION line). */
+type TurnPosition = { recommendation?: string; stance?: string; confidence?: number; ranking?: string[] };
+
 /** One spoken turn: an argument, or a rebuttal aimed at another agent. */
 export type SpokenTurn = {
   claimId: string;
@@ -9,6 +12,8 @@ export type SpokenTurn = {
   content: string;
   model: string;
   targetAgent: string | null;
+  /** What the turn stated it stands for; absent or null when unknown. */
+  position?: TurnPosition | null;
 };
 
 export type PanelSeat = { name: string; role: string; model: string };
@@ -24,6 +29,8 @@ export type DebateLog = {
   thinking: string[];
   paused: boolean;
   injected: { content: string; forRound: number }[];
+  /** The panel's convergence after each round (0–1); `stopping`: the debate stopped early on it. */
+  convergence: { round: number; score: number; threshold: number | null; stopping: boolean }[];
   judging: boolean;
   verdict: { recommendation: string; oneLiner: string; reasoning: string; confidence: number } | null;
   ended: { status: 'completed' } | { status: 'failed'; code: string; error: string } | null;
@@ -39,6 +46,7 @@ export const EMPTY_LOG: DebateLog = {
   thinking: [],
   paused: false,
   injected: [],
+  convergence: [],
   judging: false,
   verdict: null,
   ended: null,
@@ -74,6 +82,7 @@ export function applyEvent(log: DebateLog, event: DebateStreamEvent | LooseEvent
             content: e.data.content,
             model: e.data.model,
             targetAgent: e.type === 'rebuttal' ? e.data.targetAgent : null,
+            position: e.data.position ?? null,
           },
         ],
       };
@@ -89,6 +98,8 @@ export function applyEvent(log: DebateLog, event: DebateStreamEvent | LooseEvent
       return { ...next, paused: false };
     case 'content.injected':
       return { ...next, injected: [...next.injected, e.data] };
+    case 'round.converged':
+      return { ...next, convergence: [...next.convergence.filter((c) => c.round !== e.data.round), e.data] };
     case 'synthesis.started':
       return { ...next, judging: true, thinking: [] };
     case 'verdict':

@@ -97,6 +97,10 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     .option('--mode <mode>', `depth: ${MODES.join(', ')}`)
     .option('--agents <n>', 'number of agents (2–7)', integer('agents'))
     .option('--rounds <n>', 'number of rounds (1–5)', integer('rounds'))
+    .option(
+      '--stop-when-converged [threshold]',
+      'skip the remaining rounds once the agents converge (threshold 0.5–1, default 0.8); their credits are refunded',
+    )
     .option('--context-file <path>', 'a text file given to the agents as context (max 5000 characters)')
     .option(
       '--provider-key <provider:key>',
@@ -112,6 +116,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
           mode?: string;
           agents?: number;
           rounds?: number;
+          stopWhenConverged?: boolean | string;
           contextFile?: string;
           providerKey?: string[];
           wait: boolean;
@@ -120,6 +125,11 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
       ) => {
         if (options.mode !== undefined && !MODES.includes(options.mode as Mode)) {
           throw new CliError(`--mode must be one of ${MODES.join(', ')}`, EXIT.usage);
+        }
+        const threshold =
+          typeof options.stopWhenConverged === 'string' ? Number(options.stopWhenConverged) : undefined;
+        if (threshold !== undefined && !(threshold >= 0.5 && threshold <= 1)) {
+          throw new CliError('--stop-when-converged takes a threshold from 0.5 to 1', EXIT.usage);
         }
         let context: string | undefined;
         if (options.contextFile) {
@@ -139,6 +149,8 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
             ...(options.mode ? { mode: options.mode as Mode } : {}),
             ...(options.agents !== undefined ? { agentCount: options.agents } : {}),
             ...(options.rounds !== undefined ? { maxRounds: options.rounds } : {}),
+            ...(options.stopWhenConverged ? { stopWhenConverged: true } : {}),
+            ...(threshold !== undefined ? { convergenceThreshold: threshold } : {}),
             ...(context !== undefined ? { context } : {}),
           },
           providerKeys ? { headers: { 'x-provider-keys': providerKeys } } : {},

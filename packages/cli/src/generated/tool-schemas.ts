@@ -53,6 +53,16 @@ export const TOOL_INPUT_SCHEMAS = {
       "skipCache": {
         "type": "boolean"
       },
+      "stopWhenConverged": {
+        "description": "Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded",
+        "type": "boolean"
+      },
+      "convergenceThreshold": {
+        "description": "With stopWhenConverged: the score that stops (default 0.8)",
+        "type": "number",
+        "minimum": 0.5,
+        "maximum": 1
+      },
       "wait": {
         "description": "Wait for the verdict (default true); false answers the debate id at once",
         "type": "boolean"

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { SIGNUP_CREDITS } from '@verdict/contracts';
+import { SIGNUP_CREDITS, unspokenRoundsRefund } from '@verdict/contracts';
 import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import { addToCreditBalance } from '../accounts/user-record.ts';
@@ -122,6 +122,46 @@ export async function refundDebate(em: EntityManager, debateId: string, at: Date
       at,
     });
   }
+}
+
+/**
+ * Gives back the share of a debate's charge its unspoken rounds stood for, when it stopped early because its
+ * agents converged: each account that paid gets back ⌊its net charge × skipped / planned⌋ (the judge and the
+ * rounds that ran are paid for; rounding is the payer's loss of at most one credit, never the ledger's). In
+ * the transaction that stores the debate's final state, after `lockChargedAccounts`. Returns the credits
+ * refunded.
+ */
+export async function refundUnspokenRounds(
+  em: EntityManager,
+  debateId: string,
+  rounds: { spoken: number; planned: number },
+  at: Date,
+): Promise<number> {
+  const skipped = rounds.planned - rounds.spoken;
+  if (skipped <= 0 || rounds.planned <= 0) return 0;
+  const charges = await query<Tables>(em)
+    .selectFrom('credit_ledger')
+    .select(['user_id', sql<number>`-sum(delta)::int`.as('charged')])
+    .where('debate_id', '=', debateId)
+    .groupBy('user_id')
+    .having(sql<number>`sum(delta)`, '<', 0)
+    .orderBy('user_id')
+    .execute();
+  let refunded = 0;
+  for (const charge of charges) {
+    const credits = unspokenRoundsRefund(charge.charged, rounds);
+    if (credits <= 0) continue;
+    await move(em, {
+      userId: charge.user_id,
+      delta: credits,
+      reason: 'refund',
+      note: `debate stopped early: ${skipped} of ${rounds.planned} rounds not spoken`,
+      debateId,
+      at,
+    });
+    refunded += credits;
+  }
+  return refunded;
 }
 
 /**

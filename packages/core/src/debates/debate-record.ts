@@ -29,6 +29,10 @@ export type NewDebate = {
   rounds: number;
   preset: string | null;
   routing: KeyRouting | null;
+  /** Stop once the positions converge this far; null: every round. */
+  earlyStopThreshold: number | null;
+  /** A comparison's options; null otherwise. */
+  compareOptions: string[] | null;
   forkedFromId: string | null;
   workspaceId: string | null;
   at: Date;
@@ -50,6 +54,8 @@ export async function insertDebate(em: EntityManager, debate: NewDebate): Promis
       requested_rounds: debate.rounds,
       preset: debate.preset,
       routing: debate.routing ? sql`${JSON.stringify(debate.routing)}::jsonb` : null,
+      early_stop_threshold: debate.earlyStopThreshold,
+      compare_options: debate.compareOptions ? sql`${JSON.stringify(debate.compareOptions)}::jsonb` : null,
       attempt: 1,
       forked_from_id: debate.forkedFromId,
       workspace_id: debate.workspaceId,

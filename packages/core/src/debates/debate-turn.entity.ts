@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { TurnPosition } from '@verdict/contracts';
 import { Debate } from './debate.entity.ts';
 
 /**
@@ -20,6 +21,8 @@ export const DebateTurnSchema = defineEntity({
     outputTokens: p.integer(),
     /** At list price, in whole nanodollars (10⁻⁹ USD); null for turns stored before costs were recorded. */
     costNanoUsd: p.bigint('number').nullable(),
+    /** The position the turn stated (its `POSITION:` line, read by the engine); null when it stated none. */
+    position: p.json<TurnPosition>().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

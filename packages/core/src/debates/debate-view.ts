@@ -26,6 +26,8 @@ export function toDebateObject(debate: Debate): DebateObject {
             summary: debate.verdict.oneLiner,
             agentsUsed: debate.agentsUsed ?? [],
             totalRounds: debate.roundCount ?? 0,
+            ...(debate.verdict.convergence ? { convergence: debate.verdict.convergence } : {}),
+            ...(debate.verdict.stoppedEarly ? { stoppedEarly: debate.verdict.stoppedEarly } : {}),
           }
         : null,
     cost: completed ? (debate.cost ?? null) : null,

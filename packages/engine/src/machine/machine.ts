@@ -1,9 +1,26 @@
-import type { DebateEventBody, DebateMode, Verdict } from '@verdict/contracts';
+import type {
+  ConvergencePoint,
+  DebateEventBody,
+  DebateMode,
+  StoppedEarly,
+  Verdict,
+} from '@verdict/contracts';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { convergenceOf } from './convergence.ts';
 import type { Seat } from './panel.ts';
 import type { DebateBrief, Turn } from './prompts.ts';
 
-export type DebateInput = DebateBrief & { debateId: string; mode: DebateMode; seats: Seat[]; rounds: number };
+export type DebateInput = DebateBrief & {
+  debateId: string;
+  mode: DebateMode;
+  seats: Seat[];
+  rounds: number;
+  /**
+   * Stop before the last round once a round's convergence reaches `threshold` (stopWhenConverged); null or
+   * absent (a snapshot stored before early stop existed): every round is spoken.
+   */
+  earlyStop?: { threshold: number } | null;
+};
 
 export type DebateContext = DebateInput & {
   /** The round being spoken, 1-based; 0 before the first. */
@@ -16,6 +33,10 @@ export type DebateContext = DebateInput & {
   roundInjected: string[];
   pauseRequested: boolean;
   skipped: boolean;
+  /** The convergence measured after each round (absent from snapshots stored before it was measured). */
+  convergence?: ConvergencePoint[];
+  /** Set when the positions converged before the last round and the rest was skipped. */
+  stoppedEarly?: StoppedEarly | null;
   verdict: Verdict | null;
   failure: { code: 'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL_ERROR'; message: string } | null;
 };
@@ -53,6 +74,36 @@ export class DebateFailure extends Error {
 
 type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;
 
+/** The convergence of the round just spoken (machine/convergence.ts): a comparison's rankings, else stances. */
+export const roundConvergence = (context: DebateContext): number =>
+  convergenceOf(
+    context.turns.filter((turn) => turn.round === context.round).map((turn) => turn.position ?? null),
+    (context.options?.length ?? 0) >= 2,
+  );
+
+/** Early stop: on, not after the last round (nothing left to skip), and this round converged far enough. */
+const convergedEnough = (context: DebateContext) =>
+  !!context.earlyStop &&
+  context.round < context.rounds &&
+  roundConvergence(context) >= context.earlyStop.threshold;
+
+/** The `round.converged` event of the round just measured. */
+const convergedEvent = (context: DebateContext): DebateEventBody => ({
+  type: 'round.converged',
+  data: {
+    round: context.round,
+    score: context.convergence?.at(-1)?.score ?? 0,
+    threshold: context.earlyStop?.threshold ?? null,
+    stopping: !!context.stoppedEarly,
+  },
+});
+
+/** Emits the round's `round.converged` (after `measureConvergence`, and `stopEarly` when it stops). */
+const emitConvergence = {
+  type: 'emit',
+  params: ({ context }: { context: DebateContext }) => convergedEvent(context),
+} as const;
+
 const unimplemented = (what: string) => () => {
   throw new Error(`${what} must be provided with machine.provide()`);
 };
@@ -74,6 +125,21 @@ export const debateMachine = setup({
   },
   actions: {
     emit: (_, _event: DebateEventBody) => {},
+    /** Records the round's convergence (once per round: a restored round may report ROUND_DONE again). */
+    measureConvergence: assign(({ context }) => ({
+      convergence: [
+        ...(context.convergence ?? []).filter((point) => point.round !== context.round),
+        { round: context.round, score: roundConvergence(context) },
+      ],
+    })),
+    stopEarly: assign(({ context }) => ({
+      stoppedEarly: {
+        afterRound: context.round,
+        plannedRounds: context.rounds,
+        convergence: roundConvergence(context),
+        threshold: context.earlyStop?.threshold ?? 1,
+      },
+    })),
     nextRound: assign(({ context }) => ({
       round: context.round + 1,
       roundInjected: context.queued,
@@ -83,6 +149,7 @@ export const debateMachine = setup({
   },
   guards: {
     isLastRound: ({ context }) => context.round >= context.rounds,
+    converged: ({ context }) => convergedEnough(context),
     pauseRequested: ({ context }) => context.pauseRequested,
     nothingSaid: ({ context }) => context.turns.length === 0,
     newTurn: ({ context, event }) =>
@@ -101,6 +168,8 @@ export const debateMachine = setup({
     roundInjected: [],
     pauseRequested: false,
     skipped: false,
+    convergence: [],
+    stoppedEarly: null,
     verdict: null,
     failure: null,
   }),
@@ -159,7 +228,11 @@ export const debateMachine = setup({
               seats: context.seats,
               previous: context.turns.filter((t) => t.round === context.round - 1),
               injected: context.roundInjected,
-              brief: { question: context.question, context: context.context },
+              brief: {
+                question: context.question,
+                context: context.context,
+                options: context.options ?? null,
+              },
             }),
           },
           on: {
@@ -185,9 +258,24 @@ export const debateMachine = setup({
                   failure: { code: 'PROVIDER_ERROR', message: 'Every debater failed; no argument to judge' },
                 }),
               },
-              { guard: 'isLastRound', target: '#debate.judging' },
-              { guard: 'pauseRequested', target: 'paused' },
-              { target: 'speaking', reenter: true, actions: 'nextRound' },
+              // Every other way out of a round measures its convergence and says so first.
+              {
+                guard: 'isLastRound',
+                target: '#debate.judging',
+                actions: ['measureConvergence', emitConvergence],
+              },
+              // Early stop: the remaining rounds are skipped and the judge reads what was said.
+              {
+                guard: 'converged',
+                target: '#debate.judging',
+                actions: ['measureConvergence', 'stopEarly', emitConvergence],
+              },
+              { guard: 'pauseRequested', target: 'paused', actions: ['measureConvergence', emitConvergence] },
+              {
+                target: 'speaking',
+                reenter: true,
+                actions: ['measureConvergence', emitConvergence, 'nextRound'],
+              },
             ],
           },
         },
@@ -215,12 +303,23 @@ export const debateMachine = setup({
       invoke: {
         src: 'judge',
         input: ({ context }) => ({
-          brief: { question: context.question, context: context.context },
+          brief: { question: context.question, context: context.context, options: context.options ?? null },
           seats: context.seats,
           turns: context.turns,
           missing: context.missing,
         }),
-        onDone: { target: 'completed', actions: assign({ verdict: ({ event }) => event.output }) },
+        onDone: {
+          target: 'completed',
+          // The verdict carries what the engine measured, not the judge: the per-round convergence and why
+          // the debate stopped early.
+          actions: assign({
+            verdict: ({ context, event }) => ({
+              ...event.output,
+              convergence: context.convergence ?? [],
+              ...(context.stoppedEarly ? { stoppedEarly: context.stoppedEarly } : {}),
+            }),
+          }),
+        },
         onError: {
           target: 'failed',
           actions: assign({

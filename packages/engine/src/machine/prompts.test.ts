@@ -21,13 +21,22 @@ describe('the debater prompt', () => {
 
 describe('the debater prompt of a later round', () => {
   const previous = [
-    { agent: 'CFO', round: 1, content: 'Costs first.', model: 'm', targetAgent: null, claimId: 'a2-r1-cfo' },
+    {
+      agent: 'CFO',
+      round: 1,
+      content: 'Costs first.',
+      model: 'm',
+      targetAgent: null,
+      position: null,
+      claimId: 'a2-r1-cfo',
+    },
     {
       agent: 'Risk Analyst',
       round: 1,
       content: 'Risky.',
       model: 'm',
       targetAgent: null,
+      position: null,
       claimId: 'a2-r1-risk-analyst',
     },
   ];

@@ -1,19 +1,24 @@
-import { citationTag } from '@verdict/contracts';
+import { citationTag, type TurnPosition } from '@verdict/contracts';
 import type { Seat } from './panel.ts';
+import { optionLetter, positionInstruction } from './position.ts';
 
 export type Turn = {
   agent: string;
   round: number;
+  /** The argument, without its POSITION line (machine/position.ts). */
   content: string;
   model: string;
   /** The agent this turn answers, for rounds after the first. */
   targetAgent: string | null;
+  /** What the turn stated it stands for; null when unknown (no readable POSITION line). */
+  position: TurnPosition | null;
 };
 
 /** A turn of the round before as a debater is shown it: with the claimId it can be cited by. */
 export type CitableTurn = Turn & { claimId: string };
 
-export type DebateBrief = { question: string; context: string | null };
+/** `options`: a comparison's options, which the agents rank by letter; absent or null otherwise. */
+export type DebateBrief = { question: string; context: string | null; options?: readonly string[] | null };
 
 /** An attachment's text as a prompt carries it: already cut to its share of the budget (core's agent-context). */
 export type AttachedText = { name: string; text: string };
@@ -49,6 +54,7 @@ export function debaterPrompt(
   }
   if (attached.length > 0) lines.push('');
   for (const note of injected) lines.push(`New information from the moderator: ${note}`);
+  // Round one is blind: `previous` is only ever shown from round two, so no agent's opening echoes another's.
   if (round > 1 && previous.length > 0) {
     lines.push('', `Round ${round - 1} arguments:`);
     for (const turn of previous) lines.push(`- [${turn.claimId}] ${turn.agent}: ${turn.content}`);
@@ -60,10 +66,17 @@ export function debaterPrompt(
   } else {
     lines.push('', 'Give your opening argument.');
   }
+  const options = brief.options ?? null;
+  if (options && options.length > 0)
+    lines.push('', `Options: ${options.map((option, i) => `${optionLetter(i)} = ${option}`).join('; ')}`);
+  lines.push(positionInstruction(options));
   return lines.join('\n');
 }
 
-/** The judge sees every turn with its agent's declared lean; the simulated judge reads the same lines. */
+/**
+ * The judge sees every turn with its agent's declared lean and stated position, by seat — never a model or
+ * provider name, so it cannot favour a brand; the simulated judge reads the same lines.
+ */
 export function judgePrompt(brief: DebateBrief, seats: Seat[], turns: Turn[], missing: string[]): string {
   const lines = [`Question: ${brief.question}`];
   if (brief.context) lines.push(`Context: ${brief.context}`);
@@ -72,8 +85,21 @@ export function judgePrompt(brief: DebateBrief, seats: Seat[], turns: Turn[], mi
     if (!missing.includes(seat.name)) lines.push(`- ${seat.name} [${seat.stance}] (${seat.role})`);
   if (missing.length) lines.push(`Missing (provider failed): ${missing.join(', ')}`);
   lines.push('', 'Transcript:');
-  for (const turn of turns) lines.push(`Round ${turn.round}, ${turn.agent}: ${turn.content}`);
+  for (const turn of turns)
+    lines.push(`Round ${turn.round}, ${turn.agent}: ${turn.content}${positionNote(turn.position)}`);
   return lines.join('\n');
+}
+
+/** A turn's stated position as the judge reads it after the argument. */
+function positionNote(position: TurnPosition | null): string {
+  if (!position) return '';
+  const parts = [
+    position.ranking && `ranking ${position.ranking.join(' > ')}`,
+    position.recommendation,
+    position.stance,
+    position.confidence !== undefined && `confidence ${position.confidence}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? ` [position: ${parts.join(', ')}]` : '';
 }
 
 export const JUDGE_SYSTEM_PROMPT = `You are the judge of a structured debate. Answer with ONE JSON object and nothing else:

@@ -26,6 +26,7 @@ export const EVENT_EFFECTS: { readonly [T in DebateEventType]: EventEffect } = {
   'debate.paused': { status: 'paused' },
   'debate.resumed': { status: 'running' },
   'content.injected': 'progress',
+  'round.converged': 'progress',
   // A skip out of a pause goes straight to judging: the row must stop saying paused.
   'synthesis.started': { status: 'running' },
   verdict: 'final',

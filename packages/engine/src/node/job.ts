@@ -299,6 +299,8 @@ const start = (
         mode: debate.mode,
         seats: seatPanel(debate.requested_agents, providers.panel),
         rounds: debate.requested_rounds,
+        earlyStop: debate.early_stop_threshold === null ? null : { threshold: debate.early_stop_threshold },
+        options: debate.compare_options,
       },
       {
         provider: providers.provider,

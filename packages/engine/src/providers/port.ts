@@ -14,6 +14,8 @@ export type SimulationHints = {
   injected: string[];
   /** Names of the documents attached to the debate that this turn's prompt carries. */
   attached?: string[];
+  /** How many options a comparison ranks (0 or absent: not a comparison). */
+  options?: number;
 };
 
 export type LlmRequest = {

@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { citationTag, type Recommendation, type Verdict } from '@verdict/contracts';
+import { citationTag, type Recommendation, type TurnPosition, type Verdict } from '@verdict/contracts';
+import { optionLetter, positionLine } from '../machine/position.ts';
 import {
   LlmCallError,
   type LlmFailureKind,
   type LlmProvider,
   type LlmRequest,
   type LlmResponse,
+  type SimulationHints,
 } from './port.ts';
 import { pick, seededRandom } from './seeded-random.ts';
 
@@ -150,7 +152,41 @@ function simulatedTurn(request: LlmRequest): string {
   for (const note of h.injected)
     parts.push(`Taking into account the new input ("${truncate(note, 60)}"), my view holds.`);
   for (const name of h.attached ?? []) parts.push(`I have read the attached "${truncate(name, 60)}".`);
-  return parts.join(' ');
+  const { position, joined } = simulatedPosition(h);
+  if (joined) parts.push('Having weighed the panel, I now lean with its majority.');
+  return `${parts.join(' ')}\n${positionLine(position)}`;
+}
+
+/** The recommendation each lean argues for on its own. */
+const OWN_VIEW = {
+  for: { recommendation: 'PROCEED', stance: 'for' },
+  against: { recommendation: 'REJECT', stance: 'against' },
+  mixed: { recommendation: 'RECONSIDER', stance: 'mixed' },
+} as const;
+
+/**
+ * The simulated agent's stated position. Each question has a view the panel drifts towards and an
+ * agreeableness (both seeded by the question): an agent states the panel's view with a chance that grows by
+ * round — blind round one rarely, later rounds more often, faster on agreeable questions — and its own lean's
+ * otherwise. A stand-in for agents persuading one another, so convergence and early stop have something to
+ * measure offline; not a model of real debates.
+ */
+export function simulatedPosition(h: SimulationHints): { position: TurnPosition; joined: boolean } {
+  const topic = seededRandom(`${h.question}|consensus`);
+  const agreeable = topic();
+  const panelView = pick(topic, ['for', 'against', 'mixed'] as const);
+  const random = seededRandom(`${h.question}|${h.agent}|${h.round}|position`);
+  const chance = Math.min(1, 0.15 + 0.35 * agreeable + (h.round - 1) * (0.2 + 0.4 * agreeable));
+  const joined = h.stance !== panelView && random() < chance;
+  const confidence = Math.round((0.55 + 0.4 * random()) * 100) / 100;
+  const options = h.options ?? 0;
+  if (options >= 2) {
+    const letters = Array.from({ length: options }, (_, i) => optionLetter(i));
+    const ranking = joined || h.stance === panelView ? shuffle(topic, letters) : shuffle(random, letters);
+    return { position: { ranking }, joined };
+  }
+  const view = OWN_VIEW[joined ? panelView : h.stance];
+  return { position: { ...view, confidence }, joined };
 }
 
 type ShownClaim = { claimId: string; agent: string };

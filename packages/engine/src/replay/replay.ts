@@ -34,6 +34,7 @@ export const REPLAY_RULES: {
   'debate.paused': 'transition',
   'debate.resumed': 'transition',
   'content.injected': 'transition',
+  'round.converged': 'transition',
   'synthesis.started': 'transition',
   verdict: 'transition',
   'debate.completed': 'transition',

@@ -8,6 +8,7 @@ const turn = (agent: string, round: number) => ({
   content: `${agent} says something long in round ${round}`,
   model: 'simulated/sonnet',
   targetAgent: round > 1 ? 'Skeptic' : null,
+  position: { recommendation: 'PROCEED' as const, stance: 'for' as const, confidence: 0.7 },
 });
 
 describe('persisted debate state', () => {

@@ -47,6 +47,7 @@ const turnsOf = (round: number): CitableTurn[] =>
     content: answer,
     model: seat.model,
     targetAgent: null,
+    position: null,
     claimId: claimIdOf({ attempt: 1, round, agent: seat.name }),
   }));
 

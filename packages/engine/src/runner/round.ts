@@ -7,6 +7,7 @@ import { fromCallback } from 'xstate';
 import { logLine } from '../logging.ts';
 import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
 import type { Seat } from '../machine/panel.ts';
+import { optionLetter, readTurn } from '../machine/position.ts';
 import { type AttachedText, debaterPrompt, debaterSystemPrompt, type Turn } from '../machine/prompts.ts';
 import { type SettledTurn, settledKey } from '../replay/replay.ts';
 import { debateSpan } from '../tracing/spans.ts';
@@ -72,16 +73,20 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             opponents: target ? [target] : [],
             injected: round.injected,
             attached: attached.map((document) => document.name),
+            options: round.brief.options?.length ?? 0,
           },
         },
         policy,
       );
+      const letters = round.brief.options?.map((_, i) => optionLetter(i)) ?? null;
+      const { content, position } = readTurn(response.text, letters);
       const turn: Turn = {
         agent: seat.name,
         round: round.round,
-        content: response.text,
+        content,
         model: response.model,
         targetAgent: round.round > 1 ? target : null,
+        position,
       };
       if (deps.recordTurn) {
         yield* deps.recordTurn({
@@ -179,11 +184,17 @@ function turnEvent(turn: Turn, attempt: number): DebateEventBody {
           content: turn.content,
           model: turn.model,
           targetAgent: turn.targetAgent,
+          position: turn.position ?? null,
         },
       }
     : {
         type: 'argument',
-        data: { ...agentRound(turn, attempt), content: turn.content, model: turn.model },
+        data: {
+          ...agentRound(turn, attempt),
+          content: turn.content,
+          model: turn.model,
+          position: turn.position ?? null,
+        },
       };
 }
 

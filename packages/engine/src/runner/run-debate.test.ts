@@ -64,6 +64,7 @@ describe('a debate on the simulated provider', () => {
       'argument',
       'argument',
       'argument',
+      'round.converged',
       'synthesis.started',
       'verdict',
       'debate.completed',

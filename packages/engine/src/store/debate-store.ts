@@ -13,6 +13,7 @@ import {
   queueDebateWebhook,
   queueEmbedding,
   refundDebate,
+  refundUnspokenRounds,
   type WebhookTables,
 } from '@verdict/core';
 import { Context, Effect, Layer } from 'effect';
@@ -202,6 +203,8 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             'preset',
             'routing',
             'funding_source',
+            'early_stop_threshold',
+            'compare_options',
           ])
           .where('id', '=', debateId)
           .executeTakeFirst();
@@ -356,6 +359,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
               'content',
               'model',
               'target_agent',
+              'position',
               'input_tokens',
               'output_tokens',
               'cost_nano_usd',
@@ -382,6 +386,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             content: row.content,
             model: row.model,
             targetAgent: row.target_agent ?? null,
+            position: row.position ?? null,
             inputTokens: row.input_tokens,
             outputTokens: row.output_tokens,
             costNanoUsd: row.cost_nano_usd === null ? null : Number(row.cost_nano_usd),
@@ -464,7 +469,9 @@ async function finishIn(
 ): Promise<boolean> {
   const k = query<Tables>(em);
   const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
-  if (refunded) await lockChargedAccounts(em, lease.debateId);
+  // A debate that stopped early because its agents converged gets its unspoken rounds' share back.
+  const stoppedEarly = outcome.status === 'completed' ? outcome.verdict.stoppedEarly : undefined;
+  if (refunded || stoppedEarly) await lockChargedAccounts(em, lease.debateId);
   const fields =
     outcome.status === 'completed'
       ? {
@@ -491,6 +498,10 @@ async function finishIn(
     .executeTakeFirst();
   if (!stored) return false;
   if (refunded) await refundDebate(em, lease.debateId, at);
+  if (stoppedEarly) {
+    const rounds = { spoken: stoppedEarly.afterRound, planned: stoppedEarly.plannedRounds };
+    await refundUnspokenRounds(em, lease.debateId, rounds, at);
+  }
   const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
   // Independent of one another once the row is final: sent together, the transaction's connection runs them
   // back to back instead of waiting for this process between each (a busy node's event loop is slow to).

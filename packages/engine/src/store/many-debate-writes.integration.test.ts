@@ -130,6 +130,7 @@ describe('writes of many debates in one statement', () => {
       content: `${agent} argues`,
       model: 'simulated',
       targetAgent: null,
+      position: { recommendation: 'REJECT', stance: 'against' },
       inputTokens: 10,
       outputTokens: 20,
       costNanoUsd: 0,

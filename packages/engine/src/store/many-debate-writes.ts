@@ -85,6 +85,7 @@ export function saveTurns(writes: readonly TurnWrite[]) {
       content: turn.content,
       model: turn.model,
       target_agent: turn.targetAgent,
+      position: turn.position,
       input_tokens: turn.inputTokens,
       output_tokens: turn.outputTokens,
       cost_nano_usd: turn.costNanoUsd,
@@ -93,14 +94,14 @@ export function saveTurns(writes: readonly TurnWrite[]) {
   return sql<{ id: string; round: number; agent: string; attempt: number }>`with input as (
     select * from jsonb_to_recordset(${rows}::jsonb)
       as t(id uuid, attempt int, epoch int, round int, agent text, content text, model text,
-           target_agent text, input_tokens int, output_tokens int, cost_nano_usd bigint)
+           target_agent text, position jsonb, input_tokens int, output_tokens int, cost_nano_usd bigint)
   ), owner as (
     ${fenced('share')}
   ), stored as (
-    insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent,
+    insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent, position,
       input_tokens, output_tokens, cost_nano_usd)
     select t.id, t.attempt, t.round, t.agent, t.content, t.model, t.target_agent,
-      t.input_tokens, t.output_tokens, t.cost_nano_usd
+      nullif(t.position, 'null'::jsonb), t.input_tokens, t.output_tokens, t.cost_nano_usd
       from owner o join input t using (id, attempt, epoch)
     on conflict do nothing
   )

@@ -5,6 +5,7 @@ import type {
   DebateMode,
   DebateStatus,
   FundingSource,
+  TurnPosition,
   Verdict,
 } from '@verdict/contracts';
 import type { KeyRouting } from '@verdict/core';
@@ -25,6 +26,10 @@ export type DebateToRun = {
   preset: string | null;
   routing: KeyRouting | null;
   funding_source: FundingSource;
+  /** Stop once the positions converge this far; null: every round. */
+  early_stop_threshold: number | null;
+  /** A comparison's options, which its agents rank; null for any other debate. */
+  compare_options: string[] | null;
 };
 
 /** One finished agent turn as stored: its text and what it cost. */
@@ -34,6 +39,8 @@ export type StoredTurn = {
   content: string;
   model: string;
   targetAgent: string | null;
+  /** What the turn stated it stands for (its POSITION line); null when it stated nothing readable. */
+  position: TurnPosition | null;
   inputTokens: number;
   outputTokens: number;
   /** At list price, in whole nanodollars; null for a turn stored before costs were recorded. */

@@ -7,6 +7,8 @@ import { DebateStore } from '../store/debate-store.ts';
 import type { DebateOutcome, Lease } from '../store/records.ts';
 import { reconcilePass } from '../workers/reconciler.ts';
 
+/** The POSITION line a fake debater ends its reply with, so the engine reads a position from it. */
+export { positionLine } from '../machine/position.ts';
 export { type DebaterTurnRef, debaterTurnOf, isClassification, turnRefKey } from './debater-requests.ts';
 export {
   DEFAULT_FAKE_REPLY_TEXT,

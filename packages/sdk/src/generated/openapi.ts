@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Start a debate; answers at once with its id and stream URL
-         * @description Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a different body is 409. An identical completed debate of the last 24 h answers from cache (cached: true, no charge) unless skipCache.
+         * @description Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a different body is 409. An identical completed debate of the last 24 h answers from cache (cached: true, no charge) unless skipCache. stopWhenConverged: the debate stops once its agents’ positions converge (convergenceThreshold, default 0.8), the judge runs at once, and the unspoken rounds’ share of the credits is refunded; the verdict says so in stoppedEarly.
          */
         post: operations["debates-create"];
         delete?: never;
@@ -1485,7 +1485,7 @@ export interface paths {
         put?: never;
         /**
          * Start a debate (default mode balanced); answers at once with its id and stream URL
-         * @description Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on POST /api/debates.
+         * @description Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on POST /api/debates. A comparison’s agents rank its options. stopWhenConverged (with convergenceThreshold, default 0.8) as on POST /api/debates.
          */
         post: operations["v1-createVerdict"];
         delete?: never;
@@ -2055,6 +2055,8 @@ export interface components {
             agentsUsed: string[];
             /** Format: int64 */
             totalRounds: number;
+            convergence?: components["schemas"]["ConvergencePoint"][];
+            stoppedEarly?: components["schemas"]["StoppedEarly"];
         };
         VerdictCalibration: {
             /** @constant */
@@ -2063,6 +2065,19 @@ export interface components {
             basedOn: number;
             /** @enum {string} */
             scope: "domain" | "owner";
+        };
+        ConvergencePoint: {
+            /** Format: int64 */
+            round: number;
+            score: number;
+        };
+        StoppedEarly: {
+            /** Format: int64 */
+            afterRound: number;
+            /** Format: int64 */
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
         };
         DebateCost: {
             /** Format: int64 */
@@ -2151,6 +2166,8 @@ export interface components {
                 revisitTriggers: string[];
                 /** @default [] */
                 missingAgents: string[];
+                convergence?: components["schemas"]["ConvergencePoint"][];
+                stoppedEarly?: components["schemas"]["StoppedEarly"];
             } | null;
         };
         KeyEvidence: {
@@ -2761,6 +2778,8 @@ export interface components {
             revisitTriggers: string[];
             /** @default [] */
             missingAgents: string[];
+            convergence?: components["schemas"]["ConvergencePoint"][];
+            stoppedEarly?: components["schemas"]["StoppedEarly"];
         };
         TranscriptEntry: {
             claimId: string;
@@ -3376,7 +3395,16 @@ export interface components {
                 claimId: string;
                 content: string;
                 model: string;
+                position?: components["schemas"]["TurnPosition"] | null;
             };
+        };
+        TurnPosition: {
+            /** @enum {string} */
+            recommendation?: "PROCEED" | "RECONSIDER" | "REJECT" | "DEFER" | "MORE_INFO_NEEDED" | "SPLIT_DECISION";
+            /** @enum {string} */
+            stance?: "for" | "against" | "mixed";
+            confidence?: number;
+            ranking?: string[];
         };
         /** @description The `rebuttal` message of a debate stream */
         RebuttalEvent: {
@@ -3395,6 +3423,7 @@ export interface components {
                 content: string;
                 model: string;
                 targetAgent: string;
+                position?: components["schemas"]["TurnPosition"] | null;
             };
         };
         /** @description The `agent.failed` message of a debate stream */
@@ -3451,6 +3480,23 @@ export interface components {
                 content: string;
                 /** Format: int64 */
                 forRound: number;
+            };
+        };
+        /** @description The `round.converged` message of a debate stream */
+        RoundConvergedEvent: {
+            /** @description The event seq (SSE `id:`) */
+            id: string;
+            /**
+             * @description The event type (SSE `event:`)
+             * @constant
+             */
+            event: "round.converged";
+            data: {
+                /** Format: int64 */
+                round: number;
+                score: number;
+                threshold: number | null;
+                stopping: boolean;
             };
         };
         /** @description The `synthesis.started` message of a debate stream */
@@ -3526,7 +3572,7 @@ export interface components {
             };
         };
         /** @description One Server-Sent Events message of a debate stream; `data` is the JSON of the fields below. Keep-alive comments (`: keep-alive`) come in between while a debate runs. */
-        DebateStreamMessage: components["schemas"]["DebateStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["ArgumentEvent"] | components["schemas"]["RebuttalEvent"] | components["schemas"]["AgentFailedEvent"] | components["schemas"]["DebatePausedEvent"] | components["schemas"]["DebateResumedEvent"] | components["schemas"]["ContentInjectedEvent"] | components["schemas"]["SynthesisStartedEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["DebateCompletedEvent"] | components["schemas"]["DebateFailedEvent"];
+        DebateStreamMessage: components["schemas"]["DebateStartedEvent"] | components["schemas"]["RoundStartedEvent"] | components["schemas"]["AgentThinkingEvent"] | components["schemas"]["ArgumentEvent"] | components["schemas"]["RebuttalEvent"] | components["schemas"]["AgentFailedEvent"] | components["schemas"]["DebatePausedEvent"] | components["schemas"]["DebateResumedEvent"] | components["schemas"]["ContentInjectedEvent"] | components["schemas"]["RoundConvergedEvent"] | components["schemas"]["SynthesisStartedEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["DebateCompletedEvent"] | components["schemas"]["DebateFailedEvent"];
         /** @description Body or query fails validation */
         ValidationError: {
             error: {
@@ -4892,6 +4938,10 @@ export interface operations {
                     /** @enum {string} */
                     preset?: "hackathon" | "balanced" | "economy" | "deepseek" | "groq" | "mixed";
                     skipCache?: boolean;
+                    /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
+                    stopWhenConverged?: boolean;
+                    /** @description With stopWhenConverged: the score that stops (default 0.8) */
+                    convergenceThreshold?: number;
                 };
             };
         };
@@ -5070,6 +5120,10 @@ export interface operations {
                     /** @enum {string} */
                     preset?: "hackathon" | "balanced" | "economy" | "deepseek" | "groq" | "mixed";
                     skipCache?: boolean;
+                    /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
+                    stopWhenConverged?: boolean;
+                    /** @description With stopWhenConverged: the score that stops (default 0.8) */
+                    convergenceThreshold?: number;
                 };
             };
         };
@@ -14924,6 +14978,10 @@ export interface operations {
                     context?: string;
                     options?: string[];
                     tags?: string[];
+                    /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
+                    stopWhenConverged?: boolean;
+                    /** @description With stopWhenConverged: the score that stops (default 0.8) */
+                    convergenceThreshold?: number;
                 };
             };
         };
@@ -15090,6 +15148,10 @@ export interface operations {
                     context?: string;
                     options?: string[];
                     tags?: string[];
+                    /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
+                    stopWhenConverged?: boolean;
+                    /** @description With stopWhenConverged: the score that stops (default 0.8) */
+                    convergenceThreshold?: number;
                 };
             };
         };

@@ -225,6 +225,8 @@ export type AppRouterRecord = {
     create: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         agentCount?: undefined | number;
@@ -246,6 +248,8 @@ export type AppRouterRecord = {
     estimate: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         agentCount?: undefined | number;
@@ -349,6 +353,16 @@ export type AppRouterRecord = {
               basedOn: number;
               scope: "domain" | "owner";
             };
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -394,6 +408,16 @@ export type AppRouterRecord = {
             basedOn: number;
             scope: "domain" | "owner";
           };
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
         cost: null | {
           inputTokens: number;
@@ -435,6 +459,16 @@ export type AppRouterRecord = {
               basedOn: number;
               scope: "domain" | "owner";
             };
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -473,6 +507,16 @@ export type AppRouterRecord = {
             method: "platt-shrinkage";
             basedOn: number;
             scope: "domain" | "owner";
+          };
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
           };
           calibratedConfidence?: undefined | number;
         };
@@ -1429,6 +1473,16 @@ export type AppRouterRecord = {
             basedOn: number;
             scope: "domain" | "owner";
           };
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
+          };
         };
         completedAt: null | string;
         panel: Array<{
@@ -1861,6 +1915,16 @@ export type AppRouterRecord = {
               basedOn: number;
               scope: "domain" | "owner";
             };
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -2002,6 +2066,8 @@ export type AppRouterRecord = {
     createVerdict: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -2018,6 +2084,8 @@ export type AppRouterRecord = {
     estimateVerdict: TRPCMutationProcedure<{
       input: {
         question: string;
+        stopWhenConverged?: undefined | boolean;
+        convergenceThreshold?: undefined | number;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -2117,6 +2185,16 @@ export type AppRouterRecord = {
               basedOn: number;
               scope: "domain" | "owner";
             };
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -2163,6 +2241,16 @@ export type AppRouterRecord = {
               basedOn: number;
               scope: "domain" | "owner";
             };
+            convergence?: undefined | Array<{
+              round: number;
+              score: number;
+            }>;
+            stoppedEarly?: undefined | {
+              afterRound: number;
+              plannedRounds: number;
+              convergence: number;
+              threshold: number;
+            };
           };
           cost: null | {
             inputTokens: number;
@@ -2201,6 +2289,16 @@ export type AppRouterRecord = {
             method: "platt-shrinkage";
             basedOn: number;
             scope: "domain" | "owner";
+          };
+          convergence?: undefined | Array<{
+            round: number;
+            score: number;
+          }>;
+          stoppedEarly?: undefined | {
+            afterRound: number;
+            plannedRounds: number;
+            convergence: number;
+            threshold: number;
           };
           calibratedConfidence?: undefined | number;
         };
@@ -2598,6 +2696,12 @@ export type DebateStreamEventData = {
     claimId: string;
     content: string;
     model: string;
+    position?: undefined | null | {
+      recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+      stance?: undefined | "against" | "for" | "mixed";
+      confidence?: undefined | number;
+      ranking?: undefined | Array<string>;
+    };
   };
   rebuttal: {
     agent: string;
@@ -2606,6 +2710,12 @@ export type DebateStreamEventData = {
     content: string;
     model: string;
     targetAgent: string;
+    position?: undefined | null | {
+      recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+      stance?: undefined | "against" | "for" | "mixed";
+      confidence?: undefined | number;
+      ranking?: undefined | Array<string>;
+    };
   };
   "agent.failed": {
     agent: string;
@@ -2621,6 +2731,12 @@ export type DebateStreamEventData = {
   "content.injected": {
     content: string;
     forRound: number;
+  };
+  "round.converged": {
+    round: number;
+    score: number;
+    threshold: null | number;
+    stopping: boolean;
   };
   "synthesis.started": {
     skipped: boolean;

@@ -290,4 +290,69 @@ describe('creating debates', () => {
     );
     expect(read.json.cost).toMatchObject({ credits: 3, estimatedUsd: 0.0012 });
   });
+
+  it('stores the early stop asked for, and refunds a stopped debate’s unspoken rounds once', async () => {
+    const user = await registerUser(h);
+    await setBalance(user, 20);
+    const res = await post(user, {
+      question: QUESTION,
+      mode: 'thorough',
+      stopWhenConverged: true,
+      convergenceThreshold: 0.75,
+      skipCache: true,
+    });
+    expect(res.status).toBe(201);
+    const [stored] = await h.core.db.execute<{ early_stop_threshold: number }>(
+      'select early_stop_threshold from debates where id = ?',
+      [res.json.debateId],
+    );
+    expect(stored?.early_stop_threshold).toBe(0.75);
+    expect(await balance(user)).toBe(12);
+    const stoppedEarly = { afterRound: 1, plannedRounds: 3, convergence: 0.9, threshold: 0.75 };
+    const completed = {
+      status: 'completed' as const,
+      verdict: {
+        recommendation: 'PROCEED' as const,
+        oneLiner: 'Go',
+        confidence: 0.7,
+        narrative: 'Because.',
+        arguments: [],
+        keyEvidence: [],
+        decisionMatrix: [],
+        nextSteps: [],
+        revisitTriggers: [],
+        missingAgents: [],
+        convergence: [{ round: 1, score: 0.9 }],
+        stoppedEarly,
+      },
+      cost: { inputTokens: 10, outputTokens: 20, estimatedUsd: 0, credits: 0, llmCalls: 9 },
+      agentCount: 8,
+      roundCount: 1,
+      agentsUsed: ['simulated/sonnet'],
+      domain: 'business' as const,
+    };
+    expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), completed)).toBe(true);
+    expect(await storeFinalState(h.core, firstAttempt(res.json.debateId), completed)).toBe(false);
+    // Two of three rounds unspoken: ⌊8 × 2 / 3⌋ = 5 back, once.
+    expect(await balance(user)).toBe(17);
+    expect(await ledgerSum(user)).toBe(10 - 8 + 5); // signup, charge, refund (the balance was set by hand)
+    const refunds = await h.core.db.execute<{ delta: number; note: string }>(
+      `select delta, note from credit_ledger where debate_id = ? and reason = 'refund'`,
+      [res.json.debateId],
+    );
+    expect(refunds).toEqual([{ delta: 5, note: 'debate stopped early: 2 of 3 rounds not spoken' }]);
+    const read = await h.request<DebateObject>('GET', `/api/debates/${res.json.debateId}`, {
+      cookie: user.cookie,
+    });
+    expect(read.json.cost?.credits).toBe(3);
+    expect(read.json.verdict).toMatchObject({ stoppedEarly, convergence: [{ round: 1, score: 0.9 }] });
+  });
+
+  it('refuses an early-stop threshold outside 0.5–1', async () => {
+    const user = await registerUser(h);
+    for (const convergenceThreshold of [0.49, 1.01]) {
+      const res = await post(user, { question: QUESTION, stopWhenConverged: true, convergenceThreshold });
+      expect(res.status).toBe(400);
+    }
+  });
 });

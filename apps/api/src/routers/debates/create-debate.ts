@@ -1,4 +1,4 @@
-import { CreateDebateHeaders, CreateDebateInput, CreatedDebate } from '@verdict/contracts';
+import { CreateDebateHeaders, CreateDebateInput, CreatedDebate, earlyStopOf } from '@verdict/contracts';
 import type { DebateRequest } from '@verdict/core';
 import type { Caller } from '../../auth/credentials.ts';
 import type { Context } from '../../trpc/context.ts';
@@ -30,7 +30,9 @@ export const createDebate = userProcedure
         'charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every ' +
         'member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a ' +
         'different body is 409. An identical completed debate of the last 24 h answers from cache ' +
-        '(cached: true, no charge) unless skipCache.',
+        '(cached: true, no charge) unless skipCache. stopWhenConverged: the debate stops once its agents’ ' +
+        'positions converge (convergenceThreshold, default 0.8), the judge runs at once, and the unspoken ' +
+        'rounds’ share of the credits is refunded; the verdict says so in stoppedEarly.',
     },
   })
   .input(CreateDebateInput)
@@ -63,6 +65,7 @@ export async function apiDebateRequest(
     preset: input.preset ?? null,
     routing: routingOf(ctx.caller),
     compare: false,
+    earlyStop: earlyStopOf(input),
     // A cached verdict was reached without these documents: a debate with attachments always runs.
     skipCache: (input.skipCache ?? false) || attachmentIds.length > 0,
     providerKeys: providerKeysOf(ctx),

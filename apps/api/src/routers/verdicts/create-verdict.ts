@@ -1,4 +1,4 @@
-import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput } from '@verdict/contracts';
+import { CreateDebateHeaders, CreatedDebate, CreateVerdictInput, earlyStopOf } from '@verdict/contracts';
 import type { DebateRequest } from '@verdict/core';
 import type { Caller } from '../../auth/credentials.ts';
 import type { Context } from '../../trpc/context.ts';
@@ -32,7 +32,8 @@ export const createVerdict = keyProcedure
       summary: 'Start a debate (default mode balanced); answers at once with its id and stream URL',
       description:
         'Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on ' +
-        'POST /api/debates.',
+        'POST /api/debates. A comparison’s agents rank its options. stopWhenConverged (with ' +
+        'convergenceThreshold, default 0.8) as on POST /api/debates.',
     },
   })
   .input(CreateVerdictInput)
@@ -53,6 +54,8 @@ export function v1DebateRequest(ctx: Context & { caller: Caller }, input: Create
     preset: null,
     routing: routingOf(ctx.caller),
     compare: (input.options?.length ?? 0) >= 2,
+    compareOptions: input.options,
+    earlyStop: earlyStopOf(input),
     skipCache: false,
     providerKeys: providerKeysOf(ctx),
     idempotencyKey: idempotencyKeyOf(ctx),

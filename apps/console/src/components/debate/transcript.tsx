@@ -38,6 +38,7 @@ export function Transcript({ turns, panel, thinking = [], highlight = null, vote
               <ModelName model={turn.model} />
             </header>
             <p>{turn.content}</p>
+            {turn.position ? <p className="muted">Position: {positionText(turn.position)}</p> : null}
             {votes ? <VoteButtons claimId={turn.claimId} votes={votes} /> : null}
           </li>
         ))}
@@ -54,4 +55,15 @@ export function Transcript({ turns, panel, thinking = [], highlight = null, vote
       ) : null}
     </>
   );
+}
+
+/** "PROCEED · for · 70%", or a comparison's "B > A > C". */
+function positionText(position: NonNullable<SpokenTurn['position']>): string {
+  const parts = [
+    position.ranking?.join(' > '),
+    position.recommendation,
+    position.stance,
+    position.confidence !== undefined ? `${Math.round(position.confidence * 100)}%` : undefined,
+  ];
+  return parts.filter(Boolean).join(' · ');
 }

@@ -36,6 +36,11 @@ describe("the state chart's layout", () => {
       source: 'running.speaking',
       target: 'judging',
     });
+    // Early stop: a converged round goes to the judge too, drawn as its own edge.
+    expect(layout.edges.find((e) => e.label?.text === 'ROUND_DONE [converged]')).toMatchObject({
+      source: 'running.speaking',
+      target: 'judging',
+    });
   });
 
   it('lays out a chart it was not built with, once, at run time', async () => {

@@ -81,6 +81,13 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
           {
             "event": "ROUND_DONE",
             "targets": [
+              "judging"
+            ],
+            "guard": "converged"
+          },
+          {
+            "event": "ROUND_DONE",
+            "targets": [
               "running.paused"
             ],
             "guard": "pauseRequested"
@@ -169,7 +176,7 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
     ]
   },
   "layout": {
-    "width": 525.3333333333334,
+    "width": 701.3333333333334,
     "height": 939,
     "states": [
       {
@@ -178,7 +185,7 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "type": "atomic",
         "lines": [],
         "box": {
-          "x": 254.33333333333334,
+          "x": 284.1333333333333,
           "y": 72,
           "width": 140,
           "height": 60
@@ -193,7 +200,7 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
           "INJECT ↺"
         ],
         "box": {
-          "x": 32.33333333333334,
+          "x": 43.73333333333338,
           "y": 244,
           "width": 386,
           "height": 318
@@ -211,7 +218,7 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
           "PAUSE ↺"
         ],
         "box": {
-          "x": 222.33333333333334,
+          "x": 233.73333333333338,
           "y": 426,
           "width": 184,
           "height": 124
@@ -224,7 +231,7 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "type": "atomic",
         "lines": [],
         "box": {
-          "x": 44.33333333333334,
+          "x": 55.73333333333338,
           "y": 300,
           "width": 140,
           "height": 60
@@ -275,13 +282,13 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
     ],
     "initials": [
       {
-        "x": 318.33333333333337,
+        "x": 348.1333333333333,
         "y": 12,
         "width": 12,
         "height": 12
       },
       {
-        "x": 354.33333333333337,
+        "x": 365.73333333333335,
         "y": 384,
         "width": 12,
         "height": 12
@@ -292,23 +299,23 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "initial:",
         "source": "#initial",
         "target": "pending",
-        "d": "M324.3 24 L324.3 72",
+        "d": "M354.1 24 L354.1 72",
         "label": null
       },
       {
         "id": "initial:running",
         "source": "running#initial",
         "target": "running.speaking",
-        "d": "M360.3 396 L360.3 426",
+        "d": "M371.7 396 L371.7 426",
         "label": null
       },
       {
         "id": "pending:0:0",
         "source": "pending",
         "target": "running",
-        "d": "M324.3 132 L324.3 244",
+        "d": "M354.1 132 L354.1 244",
         "label": {
-          "x": 282.33333333333337,
+          "x": 312.1333333333333,
           "y": 180,
           "width": 38,
           "height": 16,
@@ -319,9 +326,9 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "running.speaking:3:0",
         "source": "running.speaking",
         "target": "judging",
-        "d": "M314.3 550 L314.3 651 L140.3 651 L140.3 679",
+        "d": "M270.5 550 L270.5 577 L109.3 577 L109.3 641 L91.3 641 L91.3 679",
         "label": {
-          "x": 279.33333333333337,
+          "x": 74.33333333333331,
           "y": 615,
           "width": 31,
           "height": 16,
@@ -332,9 +339,9 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "running.speaking:4:0",
         "source": "running.speaking",
         "target": "failed",
-        "d": "M360.3 550 L360.3 577 L325.3 577 L325.3 829 L273.3 829 L273.3 867",
+        "d": "M380.9 550 L380.9 577 L501.3 577 L501.3 829 L273.3 829 L273.3 867",
         "label": {
-          "x": 330.33333333333337,
+          "x": 506.33333333333337,
           "y": 709,
           "width": 183,
           "height": 16,
@@ -345,9 +352,9 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "running.speaking:5:0",
         "source": "running.speaking",
         "target": "judging",
-        "d": "M268.3 550 L268.3 641 L105.3 641 L105.3 679",
+        "d": "M307.3 550 L307.3 641 L119.3 641 L119.3 679",
         "label": {
-          "x": 81.33333333333337,
+          "x": 120.33333333333334,
           "y": 615,
           "width": 183,
           "height": 16,
@@ -357,10 +364,23 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
       {
         "id": "running.speaking:6:0",
         "source": "running.speaking",
-        "target": "running.paused",
-        "d": "M314.3 426 L314.3 406 L125.3 406 L125.3 370 L149.3 370 L149.3 360",
+        "target": "judging",
+        "d": "M344.1 550 L344.1 587 L490.3 587 L490.3 651 L147.3 651 L147.3 679",
         "label": {
-          "x": 128.33333333333334,
+          "x": 318.33333333333337,
+          "y": 615,
+          "width": 168,
+          "height": 16,
+          "text": "ROUND_DONE [converged]"
+        }
+      },
+      {
+        "id": "running.speaking:7:0",
+        "source": "running.speaking",
+        "target": "running.paused",
+        "d": "M325.7 426 L325.7 406 L136.7 406 L136.7 370 L160.7 370 L160.7 360",
+        "label": {
+          "x": 139.73333333333338,
           "y": 380,
           "width": 206,
           "height": 16,
@@ -368,12 +388,12 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         }
       },
       {
-        "id": "running.speaking:7:0",
+        "id": "running.speaking:8:0",
         "source": "running.speaking",
         "target": "running.speaking",
-        "d": "M222.3 467.3 L212.3 467.3 L212.3 508.7 L222.3 508.7",
+        "d": "M233.7 467.3 L223.7 467.3 L223.7 508.7 L233.7 508.7",
         "label": {
-          "x": 134.33333333333334,
+          "x": 145.73333333333338,
           "y": 480,
           "width": 76,
           "height": 16,
@@ -384,9 +404,9 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "running.paused:0:0",
         "source": "running.paused",
         "target": "running.speaking",
-        "d": "M114.3 360 L114.3 416 L268.3 416 L268.3 426",
+        "d": "M125.7 360 L125.7 416 L279.7 416 L279.7 426",
         "label": {
-          "x": 66.33333333333334,
+          "x": 77.73333333333338,
           "y": 380,
           "width": 46,
           "height": 16,
@@ -397,9 +417,9 @@ export const GENERATED_LAYOUT: { chart: Chart; layout: LaidOutChart } = {
         "id": "running.paused:1:0",
         "source": "running.paused",
         "target": "judging",
-        "d": "M79.3 360 L79.3 370 L55.3 370 L55.3 577 L70.3 577 L70.3 679",
+        "d": "M90.7 360 L90.7 370 L66.7 370 L66.7 577 L63.3 577 L63.3 679",
         "label": {
-          "x": 35.33333333333337,
+          "x": 28.333333333333258,
           "y": 615,
           "width": 31,
           "height": 16,

@@ -110,7 +110,9 @@ function Debugger({
   return (
     <>
       <div className="chart-workspace">
-        <div className="diagram-scroll">
+        {/* Focusable, so a keyboard can scroll a chart wider than the page (the region's own scrollbars). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard */}
+        <section className="diagram-scroll" tabIndex={0} aria-label="State chart diagram">
           {laid && 'chart' in laid ? (
             <StateChartSvg chart={laid.chart} active={active} previous={previous} />
           ) : laid && 'error' in laid ? (
@@ -118,7 +120,7 @@ function Debugger({
           ) : (
             <p className="loading">Laying the chart out…</p>
           )}
-        </div>
+        </section>
         <TranscriptSoFar debateId={id} turns={turns} />
       </div>
       <section className="timeline-panel" aria-labelledby="moments-heading">

@@ -9,6 +9,7 @@ import { useArgumentVotes } from '../../components/debate/votes.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { data, isNotFound, rest } from '../../lib/api.ts';
 import { useDebateEvents } from '../../lib/debate-events.ts';
+import type { DebateLog } from '../../lib/debate-log.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useLoad } from '../../lib/use-load.ts';
 
@@ -81,6 +82,7 @@ export default function LiveDebate({ id }: { id: string }) {
             Injected for round {item.forRound}: {item.content}
           </p>
         ))}
+        <ConvergenceLine convergence={log.convergence} />
         {log.judging ? <p className="muted">The judge is weighing the arguments…</p> : null}
       </section>
       {log.ended?.status === 'failed' ? (
@@ -120,3 +122,19 @@ function useClaimInHash(): string | null {
 }
 
 const claimOf = (hash: string) => (hash.startsWith('#claim-') ? hash.slice('#claim-'.length) : null);
+
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+/** How far the panel agreed after each round, and whether that stopped the debate early. */
+function ConvergenceLine({ convergence }: { convergence: DebateLog['convergence'] }) {
+  if (convergence.length === 0) return null;
+  const stop = convergence.find((point) => point.stopping);
+  return (
+    <p className="muted">
+      Convergence: {convergence.map((point) => `round ${point.round} ${percent(point.score)}`).join(' · ')}
+      {stop
+        ? ` — the positions converged (threshold ${percent(stop.threshold ?? 1)}), so the remaining rounds were skipped and their credits refunded.`
+        : ''}
+    </p>
+  );
+}

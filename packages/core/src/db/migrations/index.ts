@@ -28,6 +28,7 @@ import { Migration0027ConsumerQueues } from './0027-consumer-queues.ts';
 import { Migration0028KeyPrincipalChanges } from './0028-key-principal-changes.ts';
 import { Migration0029WebhookOutboxTrace } from './0029-webhook-outbox-trace.ts';
 import { Migration0030CalibrationCurves } from './0030-calibration-curves.ts';
+import { Migration0031Convergence } from './0031-convergence.ts';
 import { Migration0032CallCosts } from './0032-call-costs.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
@@ -62,5 +63,6 @@ export const migrations = [
   { name: '0028-key-principal-changes', class: Migration0028KeyPrincipalChanges },
   { name: '0029-webhook-outbox-trace', class: Migration0029WebhookOutboxTrace },
   { name: '0030-calibration-curves', class: Migration0030CalibrationCurves },
+  { name: '0031-convergence', class: Migration0031Convergence },
   { name: '0032-call-costs', class: Migration0032CallCosts },
 ];

@@ -29,6 +29,8 @@ export async function cachedAnswer(
       .where('requested_agents', '=', panel.agents)
       .where('requested_rounds', '=', panel.rounds)
       .where(sql<boolean>`preset is not distinct from ${request.preset}`)
+      // A debate that may stop early is not the debate of every round, nor the reverse.
+      .where(sql<boolean>`early_stop_threshold is not distinct from ${request.earlyStop?.threshold ?? null}`)
       // Only from the same place: a personal answer must not stand in for a workspace's, nor the reverse.
       .where(sql<boolean>`workspace_id is not distinct from ${request.workspaceId ?? null}`)
       .where('status', '=', 'completed')

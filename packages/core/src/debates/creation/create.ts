@@ -81,6 +81,8 @@ export function createDebateCreate(resources: CreationResources) {
         // The free tier runs on the lighter routing unless the caller chose a preset.
         preset: storedPreset(request.preset, fundingSource),
         routing: request.routing,
+        earlyStopThreshold: request.earlyStop?.threshold ?? null,
+        compareOptions: request.compare ? (request.compareOptions ?? null) : null,
         forkedFromId: request.forkedFromId ?? null,
         workspaceId: workspace?.workspaceId ?? null,
         at: now,

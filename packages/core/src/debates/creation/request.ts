@@ -23,6 +23,10 @@ export type DebateRequest = {
   routing: KeyRouting | null;
   /** Options to compare (/v1): priced as a comparison. */
   compare: boolean;
+  /** The options of a comparison, which its agents rank (stored with the debate); absent otherwise. */
+  compareOptions?: string[] | undefined;
+  /** Stop once the positions converge this far (stopWhenConverged); absent or null: every round. */
+  earlyStop?: { threshold: number } | null | undefined;
   skipCache: boolean;
   providerKeys: ByokKeys | null;
   idempotencyKey: string | null;
