@@ -36,9 +36,11 @@ main() {
   NATS_SERVER_BIN="$(nats_server_bin)"
   # The console's browser tests (tests/support/browser.ts) drive this chromium.
   CHROMIUM_BIN="$(chromium_bin)"
-  # The cluster tests (infra/cluster/) make network namespaces with iproute2's `ip`.
+  # The cluster tests (infra/cluster/) make network namespaces with iproute2's `ip`, and start PostgreSQL
+  # servers of their own from these binaries.
   PATH="$(dirname "$(ip_bin)"):$PATH"
-  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN PATH
+  PG_BIN="$(postgres_bindir)"
+  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN PATH PG_BIN
 
   run_vitest "$@"
 }

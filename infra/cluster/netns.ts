@@ -131,5 +131,11 @@ export async function removeNetwork(prefix: string): Promise<void> {
     .map((line) => line.split(' ')[0] ?? '')
     .filter((name) => name.startsWith(`${prefix}-`));
   for (const namespace of namespaces) await ip('netns', 'del', namespace);
-  await ip('link', 'del', `${prefix}br`).catch(() => {});
+  // A namespace's links go with it, but the kernel takes them down in the background: the machine's ends
+  // are removed here, so a network made again at once under the same names finds none of them.
+  const links = (await ip('-o', 'link', 'show')).stdout
+    .split('\n')
+    .map((line) => /^\d+: ([^:@]+)/.exec(line)?.[1] ?? '')
+    .filter((name) => name.startsWith(prefix));
+  for (const link of links) await ip('link', 'del', link).catch(() => {});
 }

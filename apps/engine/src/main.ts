@@ -61,7 +61,8 @@ async function main() {
         );
   if (operator) logger.info({ port: config.metricsPort }, 'serving /metrics, /health and /ready');
   logger.info(
-    { slots: config.engine.slots },
+    // The node's id is what its debates' leases name (debates.lease_owner): an operator's way from one to the other.
+    { slots: config.engine.slots, nodeId: node.nodeId },
     node.simulated
       ? 'engine node started on the SIMULATED provider (no provider key configured)'
       : 'engine node started',

@@ -1,0 +1,260 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createNetwork, type Host, type Network } from './netns.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The test cluster: PostgreSQL, NATS, API processes and engine nodes, each on a host of its own (a network
+ * namespace, netns.ts), so a fault can cut one link and leave the others: an engine from NATS but not from
+ * PostgreSQL, an API process from the bus. The machine (the test, the fake providers it serves) sits on the
+ * bridge at `network.gatewayIp`. Processes are this repository's own entry points on this Node; PostgreSQL
+ * and NATS are the installed binaries (PG_BIN, NATS_SERVER_BIN: what infra/test.sh found or installed).
+ */
+export type ClusterProcess = {
+  name: string;
+  host: Host;
+  /** The process running now (a restart replaces it). */
+  child: () => ChildProcess;
+  output: () => string;
+  /** SIGKILL, then waits for the exit. */
+  kill: () => Promise<void>;
+  /** SIGSTOP: the process stops where it is, its sockets open (a zombie, once its lease is taken). */
+  pause: () => void;
+  resume: () => void;
+  /** Starts it again on the same host, with the same settings; resolves once it is ready. */
+  restart: () => Promise<void>;
+};
+
+export type Cluster = {
+  network: Network;
+  postgres: ClusterProcess;
+  nats: ClusterProcess;
+  apis: (ClusterProcess & { baseUrl: string })[];
+  engines: ClusterProcess[];
+  /** The database URL as the machine reaches it (for checks of what was written). */
+  databaseUrl: string;
+  stop: () => Promise<void>;
+};
+
+export type ClusterOptions = {
+  /** Two to six lowercase letters or digits: names the namespaces and links, so runs can be told apart. */
+  prefix: string;
+  /** The second octet of the cluster's 10.x.0.0/24. */
+  octet: number;
+  apis: number;
+  engines: number;
+  /** Settings of every API process and engine node (provider keys, fake providers' URLs, timings). */
+  env: Record<string, string>;
+  pgBin: string;
+  natsServerBin: string;
+};
+
+const READY_MS = 60_000;
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const network = await createNetwork(options.prefix, options.octet);
+  const dir = await mkdtemp(join(tmpdir(), `verdict-cluster-${options.prefix}-`));
+  const started: ClusterProcess[] = [];
+  try {
+    const postgres = await startPostgres(network, dir, options.pgBin);
+    started.push(postgres);
+    const nats = await startNats(network, dir, options.natsServerBin);
+    started.push(nats);
+    const databaseUrl = `postgres://postgres@${postgres.host.ip}:5432/postgres`;
+    const settings = {
+      ...options.env,
+      DATABASE_URL: databaseUrl,
+      NATS_URL: `nats://${nats.host.ip}:4222`,
+      LOG_LEVEL: 'info',
+    };
+    const apis: Cluster['apis'] = [];
+    for (let i = 1; i <= options.apis; i++) {
+      const host = await network.addHost(`api${i}`);
+      const api = await startNode(host, `api${i}`, 'apps/api/src/main.ts', {
+        ...settings,
+        HOST: '0.0.0.0',
+        PORT: '3000',
+      });
+      started.push(api);
+      apis.push({ ...api, baseUrl: `http://${host.ip}:3000` });
+    }
+    const engines: ClusterProcess[] = [];
+    for (let i = 1; i <= options.engines; i++) {
+      const host = await network.addHost(`eng${i}`);
+      const engine = await startNode(host, `eng${i}`, 'apps/engine/src/main.ts', settings);
+      started.push(engine);
+      engines.push(engine);
+    }
+    return {
+      network,
+      postgres,
+      nats,
+      apis,
+      engines,
+      databaseUrl,
+      stop: async () => {
+        for (const process of started.reverse()) await process.kill().catch(() => {});
+        await network.teardown();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const process of started.reverse()) await process.kill().catch(() => {});
+    await network.teardown();
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A process on `host` made by `spawnIt`, ready once its output matches `ready`; restartable. */
+async function supervised(
+  name: string,
+  host: Host,
+  spawnIt: () => ChildProcess,
+  ready: RegExp,
+): Promise<ClusterProcess> {
+  let child: ChildProcess;
+  let output = '';
+  const start = async () => {
+    child = spawnIt();
+    const startedAt = output.length;
+    const current = child;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        current.kill('SIGKILL');
+        reject(new Error(`${name} was not ready in ${READY_MS} ms:\n${output.slice(startedAt)}`));
+      }, READY_MS);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (ready.test(output.slice(startedAt))) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      current.stdout?.on('data', onData);
+      current.stderr?.on('data', onData);
+      current.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(
+          new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output.slice(startedAt)}`),
+        );
+      });
+    });
+  };
+  await start();
+  const kill = async () => {
+    const current = child;
+    if (current.exitCode !== null || current.signalCode !== null) return;
+    const exited = once(current, 'exit');
+    // A stopped process cannot die of SIGKILL until it runs again: continue it first.
+    current.kill('SIGCONT');
+    current.kill('SIGKILL');
+    await exited;
+  };
+  return {
+    name,
+    host,
+    child: () => child,
+    output: () => output,
+    kill,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    restart: async () => {
+      await kill();
+      await start();
+    },
+  };
+}
+
+/**
+ * A process of this repository on `host`. `ip netns exec` runs it directly (it execs, leaving no shell
+ * between), so signals sent to the child reach the process itself.
+ */
+function startNode(host: Host, name: string, entry: string, env: Record<string, string>) {
+  return supervised(
+    name,
+    host,
+    () =>
+      host.spawn(process.execPath, [entry], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    entry.includes('engine') ? /engine node started/ : /listening at/,
+  );
+}
+
+/** PostgreSQL on a host of its own: a fresh cluster, trusting the cluster's subnet (nothing else reaches it). */
+async function startPostgres(network: Network, dir: string, pgBin: string): Promise<ClusterProcess> {
+  const host = await network.addHost('pg');
+  const data = join(dir, 'postgres');
+  // initdb and postgres refuse to run as root: as root, they run as the Debian package's postgres user.
+  const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  await chmod(dir, 0o755);
+  if (asPostgres.length > 0) await chown(dir, ...(await postgresIds()));
+  const [initdbCommand, ...initdbArgs] = [
+    ...asPostgres,
+    join(pgBin, 'initdb'),
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+  ];
+  const initdb = host.spawn(initdbCommand as string, initdbArgs, { stdio: 'ignore' });
+  const [code] = await once(initdb, 'exit');
+  if (code !== 0) throw new Error(`initdb exited with ${code}`);
+  const subnet = `${network.gatewayIp.replace(/\.1$/, '.0')}/24`;
+  await writeFile(join(data, 'pg_hba.conf'), `host all all ${subnet} trust\nlocal all all trust\n`);
+  const command = [...asPostgres, join(pgBin, 'postgres')];
+  return supervised(
+    'postgres',
+    host,
+    () =>
+      host.spawn(
+        command[0] as string,
+        [
+          ...command.slice(1),
+          '-D',
+          data,
+          '-c',
+          `listen_addresses=${host.ip}`,
+          '-c',
+          `unix_socket_directories=${dir}`,
+          '-c',
+          'max_connections=200',
+          // Deadlocks are an invariant the runs check: each one is logged, with its statement.
+          '-c',
+          'log_lock_waits=on',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+    /database system is ready to accept connections/,
+  );
+}
+
+async function postgresIds(): Promise<[number, number]> {
+  const { execFileSync } = await import('node:child_process');
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  return [uid, gid];
+}
+
+/** NATS with JetStream on a host of its own, its store in the run's folder (kept across its restarts). */
+async function startNats(network: Network, dir: string, natsServerBin: string): Promise<ClusterProcess> {
+  const host = await network.addHost('nats');
+  return supervised(
+    'nats',
+    host,
+    () =>
+      host.spawn(natsServerBin, ['-js', '-a', host.ip, '-p', '4222', '-sd', join(dir, 'nats')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    /Server is ready/,
+  );
+}
