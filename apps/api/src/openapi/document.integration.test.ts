@@ -403,6 +403,7 @@ describe('GET /openapi.json', () => {
       'GET /api/auth/session',
       'GET /api/debates/{id}/argument-graph',
       'GET /api/debates/{id}/comments',
+      'GET /api/debates/{id}/cost',
       'GET /api/debates/{id}/statechart',
       'GET /api/debates/{id}/stream',
       'GET /api/debates/{id}/verdict',
@@ -413,7 +414,9 @@ describe('GET /openapi.json', () => {
       'POST /api/auth/logout',
       'POST /api/auth/register',
       'POST /api/billing/webhook',
+      'POST /api/debates/estimate',
       'POST /api/debates/{id}/comments',
+      'POST /v1/verdicts/estimate',
     ]);
   });
 

@@ -64,7 +64,7 @@ export const DebateSchema = defineEntity({
     preset: p.string().length(50).nullable(),
     /** The creating key's routing config (preset, overrides, allowed providers); never provider keys. */
     routing: p.json<KeyRouting>().nullable(),
-    /** Stop once the positions converge to this score (0.5–1); null: run every round. */
+    /** Stop once the positions converge to this score (0.5–1, as the create routes validate it); null: run every round. */
     earlyStopThreshold: p.double().$type<number>().nullable(),
     /** A comparison's options (/v1 `options`), which its agents rank; null for any other debate. */
     compareOptions: p.json<string[]>().nullable(),

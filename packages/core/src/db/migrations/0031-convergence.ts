@@ -12,9 +12,7 @@ export class Migration0031Convergence extends Migration {
     this.addSql(`alter table "debate_turns" add column "position" jsonb null;`);
     this.addSql(
       `alter table "debates" add column "early_stop_threshold" double precision null,
-        add column "compare_options" jsonb null,
-        add constraint "debates_early_stop_threshold_check"
-          check ("early_stop_threshold" is null or ("early_stop_threshold" >= 0.5 and "early_stop_threshold" <= 1));`,
+        add column "compare_options" jsonb null;`,
     );
   }
 }
