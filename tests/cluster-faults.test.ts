@@ -6,10 +6,13 @@ import { type ApiClient, apiClient, expectBody, registerUser } from './support/a
 import { runAdmin } from './support/processes.ts';
 
 /**
- * Network faults on the test cluster (infra/cluster/): an engine node cut off from NATS while it can still
- * reach PostgreSQL, and an engine paused past its lease (a zombie) that wakes up after another node took its
- * debates. The debaters are the simulated model (the only stand-in: no provider is called). After each
- * fault every debate must complete exactly once, with a gap-free event log and one charge.
+ * Faults on the test cluster (infra/cluster/): two API processes and two engine nodes, each on a host of its
+ * own. An engine cut off from NATS but not PostgreSQL, one cut off from PostgreSQL but not NATS, an engine
+ * paused past its lease (a zombie) that wakes after another took its debates, an API process cut off from
+ * NATS, NATS restarted, PostgreSQL killed and restarted — each while debates run. The debaters are the
+ * simulated model (the only stand-in: no provider is called). After each fault every debate accepted must
+ * complete exactly once, with a gap-free event log and one charge; at the end no process answered a 500
+ * and PostgreSQL logged no deadlock.
  */
 
 const required = (name: string) => {
@@ -20,21 +23,30 @@ const required = (name: string) => {
 
 const SETTINGS = {
   SIMULATED_FIRST_TOKEN_MS: '150',
-  CONCURRENT_DEBATES: '50',
+  CONCURRENT_DEBATES: '100',
+  // Faults are noticed and mended in seconds, so a run is short: the lease, the storage tolerance (a node
+  // cut off from its database hands its debates back) and the reconciler (a job nobody got is queued again).
   ENGINE_LEASE_MS: '3000',
+  ENGINE_STORAGE_TOLERANCE_MS: '4000',
+  ENGINE_RECONCILE_INTERVAL_MS: '1000',
+  ENGINE_STALE_AFTER_MS: '4000',
 };
+
+type Engine = Cluster['engines'][number];
+
+/** An engine node's id, as it logs it on starting and as its debates' leases name it. */
+const nodeIdOf = (engine: Engine) => /"nodeId":"([^"]+)"/.exec(engine.output())?.[1] ?? '';
 
 describe('the cluster under network faults', () => {
   let cluster: Cluster;
   let client: ApiClient;
+  let clientOf: (api: Cluster['apis'][number]) => ApiClient;
   /** The cluster's database, read from the machine: what was written is the record the checks trust. */
   let db: TestCore;
 
   beforeAll(async () => {
     cluster = await startCluster({
-      prefix: 'vcf',
-      octet: 233,
-      apis: 1,
+      apis: 2,
       engines: 2,
       env: SETTINGS,
       pgBin: required('PG_BIN'),
@@ -47,6 +59,7 @@ describe('the cluster under network faults', () => {
     await admin('grant-credits', '--email', user.email, '--amount', '500');
     await admin('set-rate-limit', '--email', user.email, '--per-minute', '100000');
     client = apiClient(baseUrl, { cookie: user.cookie });
+    clientOf = (api) => apiClient(api.baseUrl, { cookie: user.cookie });
     db = await createTestCore({ DATABASE_URL: cluster.databaseUrl, DATABASE_SCHEMA: 'public' });
   }, 180_000);
   afterAll(async () => {
@@ -102,6 +115,48 @@ describe('the cluster under network faults', () => {
     }
   };
 
+  const leases = (ids: string[]) =>
+    db.core.db.execute<{ id: string; lease_owner: string | null; status: string }>(
+      'select id, lease_owner, status from debates where id in (?)',
+      [ids],
+    );
+
+  /** The debates among `ids` that `engine` runs, once it runs any (a fault on a node that held none proves nothing). */
+  const runningOn = async (engine: Engine, ids: string[]) => {
+    const nodeId = nodeIdOf(engine);
+    expect(nodeId, 'the node logs its id as it starts').not.toBe('');
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const held = (await leases(ids))
+        .filter((row) => row.lease_owner === nodeId && row.status === 'running')
+        .map((row) => row.id);
+      if (held.length > 0) return held;
+      if (Date.now() > deadline) throw new Error(`${engine.name} ran none of the debates in 20 s`);
+      await sleep(50);
+    }
+  };
+
+  /** Waits until a debate of `ids` runs: a fault then lands mid-debate, not before any started. */
+  const someRunning = async (ids: string[]) => {
+    const deadline = Date.now() + 20_000;
+    while (!(await leases(ids)).some((row) => row.status === 'running')) {
+      if (Date.now() > deadline) throw new Error('none of the debates ran in 20 s');
+      await sleep(50);
+    }
+  };
+
+  /** Waits until no debate of `held` is `engine`'s any more (taken over, or finished) within `ms`. */
+  const takenOverFrom = async (engine: Engine, held: string[], ms: number) => {
+    const nodeId = nodeIdOf(engine);
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const rows = await leases(held);
+      if (rows.every((row) => row.lease_owner !== nodeId || row.status === 'completed')) return;
+      if (Date.now() > deadline) throw new Error(`not taken over in ${ms} ms: ${JSON.stringify(rows)}`);
+      await sleep(250);
+    }
+  };
+
   it('finishes every debate on the other node while one engine is cut off from NATS but not PostgreSQL', async () => {
     const [cut, other] = cluster.engines as [Cluster['engines'][number], Cluster['engines'][number]];
     await cluster.network.partition(cut.host, cluster.nats.host);
@@ -116,35 +171,13 @@ describe('the cluster under network faults', () => {
 
   it('finishes every debate once when a node is paused past its lease and wakes up after another took over', async () => {
     // The node the test before did not cut: the other one, healed, must take the debates over.
-    const zombie = cluster.engines[1] as Cluster['engines'][number];
-    const zombieId = /"nodeId":"([^"]+)"/.exec(zombie.output())?.[1];
-    expect(zombieId, 'the node logs its id as it starts').toBeTruthy();
-    const heldBy = async (ids: string[]) =>
-      db.core.db.execute<{ id: string; lease_owner: string | null; status: string }>(
-        'select id, lease_owner, status from debates where id in (?)',
-        [ids],
-      );
+    const zombie = cluster.engines[1] as Engine;
     const ids = await createDebates('the zombie', 8);
-    // Paused only once it holds running debates: a pause that held none would prove nothing.
-    let held: string[] = [];
-    const deadline = Date.now() + 20_000;
-    while (held.length === 0 && Date.now() < deadline) {
-      held = (await heldBy(ids))
-        .filter((row) => row.lease_owner === zombieId && row.status === 'running')
-        .map((row) => row.id);
-      if (held.length === 0) await sleep(50);
-    }
-    expect(held.length, 'debates the paused node held').toBeGreaterThan(0);
+    const held = await runningOn(zombie, ids);
     zombie.pause();
     try {
       // Past its lease (3 s): the other node takes each of them over (or they finish there) while it sleeps.
-      const takenOver = Date.now() + 30_000;
-      for (;;) {
-        const rows = await heldBy(held);
-        if (rows.every((row) => row.lease_owner !== zombieId || row.status === 'completed')) break;
-        if (Date.now() > takenOver) throw new Error(`not taken over in 30 s: ${JSON.stringify(rows)}`);
-        await sleep(250);
-      }
+      await takenOverFrom(zombie, held, 30_000);
     } finally {
       zombie.resume();
     }
@@ -154,4 +187,75 @@ describe('the cluster under network faults', () => {
       .poll(() => zombie.output().includes('lease lost; leaving it to its new holder'), { timeout: 15_000 })
       .toBe(true);
   }, 150_000);
+
+  it('finishes every debate of a node cut off from PostgreSQL but not NATS on the other node', async () => {
+    const cut = cluster.engines[0] as Engine;
+    const ids = await createDebates('the node without its database', 8);
+    const held = await runningOn(cut, ids);
+    await cluster.network.partition(cut.host, cluster.postgres.host);
+    try {
+      // It cannot renew its leases: past them (and its storage tolerance) the other node takes over.
+      await takenOverFrom(cut, held, 40_000);
+    } finally {
+      await cluster.network.heal(cut.host, cluster.postgres.host);
+    }
+    await expectCompletedOnce(ids, 90_000);
+  }, 150_000);
+
+  it('answers every create of an API process cut off from NATS without a 500 or a hang, and runs what it accepted', async () => {
+    const [cut, other] = cluster.apis as [Cluster['apis'][number], Cluster['apis'][number]];
+    await cluster.network.partition(cut.host, cluster.nats.host);
+    const accepted: string[] = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const created = await clientOf(cut).POST('/api/debates', {
+          body: {
+            question: `Should the cut API's debate ${i} run?`,
+            agentCount: 2,
+            maxRounds: 2,
+            skipCache: true,
+          },
+          signal: AbortSignal.timeout(20_000),
+        });
+        // Accepted (its job is queued again by the reconciler if the bus did not take it) or refused as
+        // unavailable: never a failure of the server.
+        expect([201, 503], JSON.stringify(created.error ?? null)).toContain(created.response.status);
+        if (created.data) accepted.push(created.data.debateId);
+      }
+      const elsewhere = await clientOf(other).POST('/api/debates', {
+        body: {
+          question: 'Should the other API still take debates?',
+          agentCount: 2,
+          maxRounds: 2,
+          skipCache: true,
+        },
+      });
+      accepted.push(expectBody(elsewhere, 201).debateId);
+    } finally {
+      await cluster.network.heal(cut.host, cluster.nats.host);
+    }
+    await expectCompletedOnce(accepted, 90_000);
+  }, 150_000);
+
+  it('finishes every debate once across a restart of NATS', async () => {
+    const ids = await createDebates('through a NATS restart', 6);
+    await someRunning(ids);
+    await cluster.nats.restart();
+    await expectCompletedOnce(ids, 90_000);
+  }, 150_000);
+
+  it('finishes every debate once across a crash and restart of PostgreSQL', async () => {
+    const ids = await createDebates('through a PostgreSQL crash', 6);
+    await someRunning(ids);
+    // kill -9 of the postmaster: the restart recovers from its write-ahead log.
+    await cluster.postgres.restart();
+    await expectCompletedOnce(ids, 120_000);
+  }, 180_000);
+
+  it('answered no request with a 500, and PostgreSQL logged no deadlock', () => {
+    for (const api of cluster.apis) {
+      expect(api.output(), `${api.name} answered a 500`).not.toMatch(/"status":5(?!03)\d\d/);
+    }
+    expect(cluster.postgres.output()).not.toContain('deadlock detected');
+  });
 });

@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetwork, type Host, type Network } from '../infra/cluster/netns.ts';
 
@@ -43,7 +47,7 @@ describe('the cluster network', () => {
   const servers: ReturnType<typeof echoServer>[] = [];
 
   beforeAll(async () => {
-    network = await createNetwork('vtnet', 231);
+    network = await createNetwork();
     [a, b, c] = [await network.addHost('a'), await network.addHost('b'), await network.addHost('c')];
     for (const host of [b, c]) {
       const server = echoServer(host, 7000);
@@ -66,7 +70,7 @@ describe('the cluster network', () => {
     const [echoed] = await once(socket, 'data');
     socket.destroy();
     expect(String(echoed)).toBe('ping');
-    expect(network.gatewayIp).toBe('10.231.0.1');
+    expect(network.gatewayIp).toMatch(/^10\.\d+\.0\.1$/);
   });
 
   it('loses the packets of a partitioned pair both ways, silently, leaves the others, and heals', async () => {
@@ -82,12 +86,27 @@ describe('the cluster network', () => {
     expect(await reaches(a, b, 7000)).toBe(true);
   });
 
+  it("sweeps a network whose maker is gone, and leaves a live run's", async () => {
+    const abandoned = await createNetwork();
+    await abandoned.addHost('x');
+    // As if the run that made it had been killed: its owner file names a process that does not exist.
+    await writeFile(join(tmpdir(), 'verdict-netns', abandoned.prefix), '2147483646');
+    const next = await createNetwork();
+    try {
+      const namespaces = execFileSync('ip', ['netns', 'list']).toString();
+      expect(namespaces).not.toContain(`${abandoned.prefix}-`);
+      expect(namespaces).toContain(`${network.prefix}-a`);
+      expect(await reaches(a, b, 7000)).toBe(true);
+    } finally {
+      await next.teardown();
+    }
+  });
+
   it('leaves no namespace and no bridge after teardown', async () => {
-    const probe = await createNetwork('vtgone', 232);
+    const probe = await createNetwork();
     await probe.addHost('x');
     await probe.teardown();
-    const { execFileSync } = await import('node:child_process');
-    expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain('vtgone-');
-    expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain('vtgonebr');
+    expect(execFileSync('ip', ['netns', 'list']).toString()).not.toContain(`${probe.prefix}-`);
+    expect(execFileSync('ip', ['link', 'show']).toString()).not.toContain(probe.prefix);
   });
 });

@@ -42,10 +42,6 @@ export type Cluster = {
 };
 
 export type ClusterOptions = {
-  /** Two to six lowercase letters or digits: names the namespaces and links, so runs can be told apart. */
-  prefix: string;
-  /** The second octet of the cluster's 10.x.0.0/24. */
-  octet: number;
   apis: number;
   engines: number;
   /** Settings of every API process and engine node (provider keys, fake providers' URLs, timings). */
@@ -57,8 +53,8 @@ export type ClusterOptions = {
 const READY_MS = 60_000;
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  const network = await createNetwork(options.prefix, options.octet);
-  const dir = await mkdtemp(join(tmpdir(), `verdict-cluster-${options.prefix}-`));
+  const network = await createNetwork();
+  const dir = await mkdtemp(join(tmpdir(), `verdict-cluster-${network.prefix}-`));
   const started: ClusterProcess[] = [];
   try {
     const postgres = await startPostgres(network, dir, options.pgBin);
@@ -194,7 +190,10 @@ async function startPostgres(network: Network, dir: string, pgBin: string): Prom
   const host = await network.addHost('pg');
   const data = join(dir, 'postgres');
   // initdb and postgres refuse to run as root: as root, they run as the Debian package's postgres user.
-  const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  // setpriv, not runuser: runuser forks and waits, so a SIGKILL would reach it and leave the postmaster
+  // running; setpriv execs, so the process a kill -9 reaches is PostgreSQL itself.
+  const asPostgres =
+    process.getuid?.() === 0 ? ['setpriv', '--reuid=postgres', '--regid=postgres', '--init-groups'] : [];
   await chmod(dir, 0o755);
   if (asPostgres.length > 0) await chown(dir, ...(await postgresIds()));
   const [initdbCommand, ...initdbArgs] = [

@@ -1,4 +1,8 @@
 import { execFile, type SpawnOptions, spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -45,19 +49,23 @@ const inNamespace = (namespace: string, ...args: string[]) =>
 /** A locally administered unicast MAC address no interface here has: frames sent to it are lost. */
 const NOWHERE = '02:00:00:00:de:ad';
 
-/** Interface names are at most 15 characters: the prefix keeps to 6, a host name to 6. */
-const PREFIX_PATTERN = /^[a-z][a-z0-9]{1,5}$/;
+/** Interface names are at most 15 characters: the prefix is 6 (`vc` and four hex digits), a host name ≤ 6. */
 const HOST_PATTERN = /^[a-z][a-z0-9]{0,5}$/;
 
+/** Which process made each network, by prefix: a network whose maker is gone is swept by the next one. */
+const OWNERS_DIR = join(tmpdir(), 'verdict-netns');
+
 /**
- * Creates the bridge `<prefix>br` on 10.<octet>.0.1/24. Anything left under the same prefix by an earlier run
- * that did not end cleanly is removed first.
+ * Creates a network of its own: a fresh prefix (`vc` and four hex digits, so runs side by side never share
+ * a name) and a 10.x.0.0/24 that no address of the machine is in, the bridge at 10.x.0.1. Networks left by
+ * runs whose process is gone (a crash, a kill) are removed first; a live run's are left alone.
  */
-export async function createNetwork(prefix: string, octet: number): Promise<Network> {
-  if (!PREFIX_PATTERN.test(prefix))
-    throw new Error(`network prefix ${prefix}: 2–6 lowercase letters or digits`);
-  if (!Number.isInteger(octet) || octet < 1 || octet > 254) throw new Error(`octet ${octet}: 1–254`);
-  await removeNetwork(prefix);
+export async function createNetwork(): Promise<Network> {
+  await sweepAbandoned();
+  const prefix = `vc${randomBytes(2).toString('hex')}`;
+  const octet = await freeOctet();
+  await mkdir(OWNERS_DIR, { recursive: true });
+  await writeFile(join(OWNERS_DIR, prefix), String(process.pid));
   const bridge = `${prefix}br`;
   const gatewayIp = `10.${octet}.0.1`;
   await ip('link', 'add', bridge, 'type', 'bridge');
@@ -119,8 +127,42 @@ export async function createNetwork(prefix: string, octet: number): Promise<Netw
       await mend(a, b);
       await mend(b, a);
     },
-    teardown: () => removeNetwork(prefix),
+    teardown: async () => {
+      await removeNetwork(prefix);
+      await rm(join(OWNERS_DIR, prefix), { force: true });
+    },
   };
+}
+
+/** Removes the networks whose maker is no longer running. */
+async function sweepAbandoned(): Promise<void> {
+  const prefixes = await readdir(OWNERS_DIR).catch(() => [] as string[]);
+  for (const prefix of prefixes) {
+    const owner = Number(await readFile(join(OWNERS_DIR, prefix), 'utf8').catch(() => '0'));
+    if (isAlive(owner)) continue;
+    await removeNetwork(prefix);
+    await rm(join(OWNERS_DIR, prefix), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A second octet x in 100–254 such that no address of the machine is in 10.x.0.0/16, picked at random. */
+async function freeOctet(): Promise<number> {
+  const { stdout } = await ip('-o', '-4', 'addr', 'show');
+  const used = new Set([...stdout.matchAll(/inet 10\.(\d+)\./g)].map((match) => Number(match[1])));
+  const free = Array.from({ length: 155 }, (_, i) => 100 + i).filter((octet) => !used.has(octet));
+  const octet = free[randomInt(free.length)];
+  if (octet === undefined) throw new Error('no free 10.x.0.0/16 for a test network');
+  return octet;
 }
 
 /** Removes the namespaces `<prefix>-*`, their links (which go with them) and the bridge `<prefix>br`. */
