@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { ATTACHMENT_BYTES_MAX, UuidInput } from '@verdict/contracts';
-import { AppError, type AttachmentDownload, type Services } from '@verdict/core';
+import { AppError, type AttachmentDownload, type Services, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
@@ -128,11 +128,9 @@ async function answer(
   try {
     return await handle(headers);
   } catch (error) {
-    const appError =
-      error instanceof AppError
-        ? error
-        : new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
-    if (appError.code === 'INTERNAL_ERROR') noteRequestFailure(request, error);
+    const appError = error instanceof AppError ? error : unexpectedFailure(error);
+    if (appError.code === 'INTERNAL_ERROR' || appError.code === 'SERVICE_UNAVAILABLE')
+      noteRequestFailure(request, error);
     return sendAppError(reply.headers(headers), appError);
   }
 }

@@ -1,5 +1,5 @@
-import { UuidInput } from '@verdict/contracts';
-import { AppError, type Services, type StoredEvent } from '@verdict/core';
+import { errorStatus, UuidInput } from '@verdict/contracts';
+import { AppError, type Services, type StoredEvent, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Credentials, openStream } from '../auth/authenticate.ts';
@@ -67,11 +67,8 @@ export function registerDebateStreams(
         return reply.code(204).headers(headers).send();
       }
     } catch (err) {
-      const appError =
-        err instanceof AppError
-          ? err
-          : new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
-      if (appError.code === 'INTERNAL_ERROR') req.log.error({ err }, 'debate stream failed to start');
+      const appError = err instanceof AppError ? err : unexpectedFailure(err);
+      if (errorStatus(appError.code) >= 500) req.log.error({ err }, 'debate stream failed to start');
       return sendAppError(reply.headers(headers), appError);
     }
     reply.hijack();

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, errorStatus } from '@verdict/contracts';
-import { AppError } from '@verdict/core';
+import { AppError, unexpectedFailure } from '@verdict/core';
 import type { FastifyError, FastifyReply } from 'fastify';
 
 export function envelopeOf(error: AppError): ErrorEnvelope {
@@ -53,5 +53,5 @@ export function fromFastifyError(error: FastifyError): AppError {
       details: [{ path: '', message: 'Malformed JSON', code: 'invalid_json' }],
     });
   }
-  return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
+  return unexpectedFailure(error);
 }

@@ -1,4 +1,5 @@
-import { AppError, type NotificationMark, type Services } from '@verdict/core';
+import { errorStatus } from '@verdict/contracts';
+import { AppError, type NotificationMark, type Services, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
@@ -60,11 +61,8 @@ export function registerNotificationStream(
       userId = (await authenticate(core, req, 'user', headers, options)).userId;
       lastSeenId = lastEventId(req);
     } catch (err) {
-      const appError =
-        err instanceof AppError
-          ? err
-          : new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
-      if (appError.code === 'INTERNAL_ERROR') req.log.error({ err }, 'notification stream failed to start');
+      const appError = err instanceof AppError ? err : unexpectedFailure(err);
+      if (errorStatus(appError.code) >= 500) req.log.error({ err }, 'notification stream failed to start');
       return sendAppError(reply.headers(headers), appError);
     }
     reply.hijack();

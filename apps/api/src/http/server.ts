@@ -76,7 +76,8 @@ export async function buildServer({
   await app.register(fastifyCookie);
   app.setErrorHandler((error, request, reply) => {
     const appError = fromFastifyError(error as FastifyError);
-    if (appError.code === 'INTERNAL_ERROR') noteRequestFailure(request, error);
+    if (appError.code === 'INTERNAL_ERROR' || appError.code === 'SERVICE_UNAVAILABLE')
+      noteRequestFailure(request, error);
     return sendAppError(reply, appError);
   });
   // A request no route takes is refused as it arrives, before its body is read: its 404 or 405 cannot turn

@@ -67,8 +67,11 @@ import { buildOpenApiDocument } from './document.ts';
  */
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 50);
 
-/** Statuses the document says any request may get: wrong method, request too slow, headers too large. */
-const ANY_REQUEST_STATUSES = [405, 408, 431];
+/**
+ * Statuses the document says any request may get: wrong method, request too slow, headers too large, the
+ * database out of reach.
+ */
+const ANY_REQUEST_STATUSES = [405, 408, 431, 503];
 
 type Parameter = {
   name: string;

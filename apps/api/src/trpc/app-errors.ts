@@ -1,7 +1,7 @@
 import type { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { ValidationIssue } from '@verdict/contracts';
-import { AppError } from '@verdict/core';
+import { AppError, unexpectedFailure } from '@verdict/core';
 
 type ZodLikeIssue = { path: PropertyKey[]; message: string; code: string };
 
@@ -65,7 +65,7 @@ function translate(error: TRPCError): AppError {
     case 'TOO_MANY_REQUESTS':
       return new AppError('RATE_LIMITED', 'Rate limit exceeded');
     default:
-      return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: error });
+      return unexpectedFailure(error);
   }
 }
 
