@@ -1,0 +1,35 @@
+import { parseArgs } from 'node:util';
+import { runChaos } from './chaos.ts';
+
+/**
+ * `npm run chaos -- --minutes 30 [--seed 1234]`: a chaos run on the test cluster (chaos.ts), its faults drawn
+ * from the seed (a random one, printed, when none is given: the same seed replays the same faults). Prints
+ * each fault as it happens, then the report as JSON; exits 1 on any invariant violation.
+ */
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' } },
+});
+const minutes = Number(values.minutes);
+if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 240) {
+  console.error('--minutes: a number of minutes, up to 240');
+  process.exit(2);
+}
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const pgBin = process.env.PG_BIN;
+const natsServerBin = process.env.NATS_SERVER_BIN;
+if (!pgBin || !natsServerBin) {
+  console.error(
+    'PG_BIN and NATS_SERVER_BIN must be set: run it as npm run chaos (infra/chaos.sh finds them)',
+  );
+  process.exit(2);
+}
+console.log(`chaos: ${minutes} min, seed ${seed}`);
+const report = await runChaos({
+  seconds: Math.round(minutes * 60),
+  seed,
+  pgBin,
+  natsServerBin,
+  log: (line) => console.log(`chaos: ${line}`),
+});
+console.log(JSON.stringify(report, null, 2));
+process.exit(report.violations.length === 0 ? 0 : 1);
