@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createNetwork, type Host, type Network } from './netns.ts';
 
@@ -107,16 +108,34 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 }
 
-/** A process on `host` made by `spawnIt`, ready once its output matches `ready`; restartable. */
+/**
+ * A process on `host` made by `spawnIt`, ready once its output matches `ready`; restartable. A start that
+ * exits saying what `transient` matches (a killed PostgreSQL's backends still holding its shared memory
+ * for a moment) is tried again shortly, for up to READY_MS.
+ */
 async function supervised(
   name: string,
   host: Host,
   spawnIt: () => ChildProcess,
   ready: RegExp,
+  transient?: RegExp,
 ): Promise<ClusterProcess> {
   let child: ChildProcess;
   let output = '';
   const start = async () => {
+    const giveUpAt = Date.now() + READY_MS;
+    for (;;) {
+      const startedAt = output.length;
+      try {
+        return await startOnce();
+      } catch (error) {
+        const said = output.slice(startedAt);
+        if (!transient?.test(said) || Date.now() > giveUpAt) throw error;
+        await sleep(250);
+      }
+    }
+  };
+  const startOnce = async () => {
     child = spawnIt();
     const startedAt = output.length;
     const current = child;
@@ -234,6 +253,8 @@ async function startPostgres(network: Network, dir: string, pgBin: string): Prom
         { stdio: ['ignore', 'pipe', 'pipe'] },
       ),
     /database system is ready to accept connections/,
+    // After a kill -9, the old backends notice their postmaster is gone and exit, but not at once.
+    /pre-existing shared memory block .* is still in use|lock file "postmaster.pid" already exists/,
   );
 }
 
