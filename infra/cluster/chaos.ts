@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { type Cluster, type ClusterProcess, startCluster } from './cluster.ts';
+import { completedOnceViolations, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -341,51 +342,15 @@ async function recoveryAfter(cluster: Cluster, cookie: string): Promise<number |
 
 /** The run's invariants, from the database and the clients' record: every violation found, as text. */
 async function checkInvariants(cluster: Cluster, db: TestCore, record: WorkloadRecord): Promise<string[]> {
-  const violations: string[] = [];
   const sql = db.core.db;
-  const deadline = Date.now() + 120_000;
-  let unfinished: { id: string; status: string }[] = [];
-  do {
-    unfinished =
-      record.accepted.length === 0
-        ? []
-        : await sql.execute<{ id: string; status: string }>(
-            `select id, status from debates where id in (?) and status <> 'completed'`,
-            [record.accepted],
-          );
-    if (unfinished.length > 0) await sleep(500);
-  } while (unfinished.length > 0 && Date.now() < deadline);
-  for (const row of unfinished) violations.push(`debate ${row.id} accepted but ${row.status}, not completed`);
-  for (const id of record.accepted) {
-    const events = await sql.execute<{ seq: number; type: string }>(
-      'select seq, type from debate_events where debate_id = ? order by seq',
-      [id],
-    );
-    if (events.some((row, i) => row.seq !== i + 1)) violations.push(`debate ${id}: events not numbered 1..n`);
-    const completions = events.filter((row) => row.type === 'debate.completed').length;
-    if (completions !== 1) violations.push(`debate ${id}: ${completions} completions`);
-    const charges = await sql.execute('select 1 from credit_ledger where debate_id = ? and delta < 0', [id]);
-    if (charges.length !== 1) violations.push(`debate ${id}: charged ${charges.length} times`);
-  }
+  const violations = await unfinishedAfter(sql, record.accepted, 120_000);
+  for (const id of record.accepted) violations.push(...(await completedOnceViolations(sql, id)));
   for (const stream of record.streams) {
     for (const problem of stream.problems) violations.push(`stream of ${stream.debateId}: ${problem}`);
     if (stream.lastEvent !== 'debate.completed') {
       violations.push(`stream of ${stream.debateId} ended at ${stream.lastEvent ?? 'nothing'}`);
     }
   }
-  for (const api of cluster.apis) {
-    // Each request's one log line: the first few failures go in the report whole (method, path, error).
-    const failures = api
-      .output()
-      .split('\n')
-      .filter((line) => /"status":5(?!03)\d\d/.test(line));
-    if (failures.length > 0) {
-      violations.push(
-        `${api.name} answered ${failures.length} 5xx other than 503: ${failures.slice(0, 3).join(' | ').slice(0, 2000)}`,
-      );
-    }
-  }
-  if (cluster.postgres.output().includes('deadlock detected'))
-    violations.push('PostgreSQL logged a deadlock');
+  violations.push(...serverFailureViolations(cluster));
   return violations;
 }

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -214,7 +214,7 @@ async function startPostgres(network: Network, dir: string, pgBin: string): Prom
   const asPostgres =
     process.getuid?.() === 0 ? ['setpriv', '--reuid=postgres', '--regid=postgres', '--init-groups'] : [];
   await chmod(dir, 0o755);
-  if (asPostgres.length > 0) await chown(dir, ...(await postgresIds()));
+  if (asPostgres.length > 0) await chown(dir, ...postgresIds());
   const [initdbCommand, ...initdbArgs] = [
     ...asPostgres,
     join(pgBin, 'initdb'),
@@ -258,8 +258,7 @@ async function startPostgres(network: Network, dir: string, pgBin: string): Prom
   );
 }
 
-async function postgresIds(): Promise<[number, number]> {
-  const { execFileSync } = await import('node:child_process');
+function postgresIds(): [number, number] {
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
   return [uid, gid];
