@@ -3,8 +3,8 @@ import { FAULT_KINDS, runChaos, seeded } from '../infra/cluster/chaos.ts';
 
 /**
  * The short chaos run (infra/cluster/chaos.ts): about a minute of faults drawn from a seed while debates
- * are created on two API processes and followed as streams, on three engine nodes; then no invariant may
- * be violated. The seed differs on every run and is printed: `npm run chaos -- --seed S` replays its faults.
+ * are created on two API processes and followed as streams, on three engine nodes, with a webhook receiving
+ * their creation and completion and schedules made due; then no invariant may be violated. The seed differs on every run and is printed: `npm run chaos -- --seed S` replays its faults.
  */
 const required = (name: string) => {
   const value = process.env[name];
@@ -37,6 +37,10 @@ describe('a chaos run', () => {
     expect(report.faults.length).toBeGreaterThanOrEqual(3);
     expect(report.accepted).toBeGreaterThan(20);
     expect(report.streams).toBeGreaterThan(5);
+    // The side work ran too: webhooks delivered, schedules fired, the provider asked for every turn.
+    expect(report.webhookDeliveries).toBeGreaterThan(report.accepted);
+    expect(report.scheduledRuns).toBeGreaterThanOrEqual(3);
+    expect(report.providerRequests).toBeGreaterThan(report.accepted * 4);
     for (const fault of report.faults)
       expect(fault.recoveryMs, `${fault.kind} on ${fault.target}`).not.toBeNull();
   }, 360_000);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../infra/cluster/cluster.ts';
+import { leaseLostEndings } from '../infra/cluster/fenced-writes.ts';
 import {
   completedOnceViolations,
   serverFailureViolations,
@@ -161,10 +162,12 @@ describe('the cluster under network faults', () => {
       zombie.resume();
     }
     await expectCompletedOnce(ids, 90_000);
-    // Awake, the zombie found its leases taken (the epoch fence refused its renewal) and let go.
+    // Awake, the zombie found its leases taken (the epoch fence refused its renewal) and let go: its log says
+    // so, and its metrics count each job it ended so.
     await expect
       .poll(() => zombie.output().includes('lease lost; leaving it to its new holder'), { timeout: 15_000 })
       .toBe(true);
+    expect(await leaseLostEndings(zombie.metricsUrl)).toBeGreaterThan(0);
   }, 150_000);
 
   it('finishes every debate of a node cut off from PostgreSQL but not NATS on the other node', async () => {

@@ -2,17 +2,24 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createTestCore, type TestCore } from '@verdict/core/testing';
+import { createTestCore, type ReceivedDelivery, type TestCore } from '@verdict/core/testing';
+import type { FakeLlmServer } from '@verdict/engine/testing';
 import { type Cluster, type ClusterProcess, startCluster } from './cluster.ts';
-import { completedOnceViolations, serverFailureViolations, unfinishedAfter } from './invariants.ts';
+import { fencedWritesCounter } from './fenced-writes.ts';
+import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
+import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
+import { scheduleViolations, startScheduleClock } from './schedule-clock.ts';
+import { startWebhookWatch, webhookViolations } from './webhook-watch.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * A chaos run on the test cluster (cluster.ts): debates created on both API processes and followed as
- * streams while faults, drawn from a seed, hit the cluster one after another; then the invariants are
- * checked from the database and the clients' own records. The debaters are the simulated model (the only
- * stand-in). `npm run chaos -- --minutes 30` runs it long; tests/cluster-chaos.test.ts runs a short one.
+ * streams, a webhook receiving their creation and completion, schedules made due, while faults drawn from a
+ * seed hit the cluster one after another; then the invariants are checked from the database, the engines'
+ * metrics and the clients' own records (the streams', the webhook receiver's, the fake provider's). The
+ * engines call the fake provider through the real Anthropic SDK (provider-calls.ts).
+ * `npm run chaos -- --minutes 30` runs it long; tests/cluster-chaos.test.ts runs a short one.
  */
 export type FaultKind =
   | 'engine-cut-from-nats'
@@ -45,7 +52,14 @@ export type ChaosReport = {
   accepted: number;
   /** Creates answered otherwise (503 while a dependency is away, a connection cut by a kill). */
   notAccepted: number;
+  /** Creates whose connection was cut before an answer that had made a debate all the same. */
+  madeUnanswered: number;
   streams: number;
+  webhookDeliveries: number;
+  scheduledRuns: number;
+  providerRequests: number;
+  /** Writes the epoch fence refused (engine metrics): a zombie's, or a node's cut off past its lease. */
+  fencedWrites: number;
   violations: string[];
 };
 
@@ -58,13 +72,16 @@ export type ChaosOptions = {
 };
 
 const SETTINGS = {
-  SIMULATED_FIRST_TOKEN_MS: '150',
   CONCURRENT_DEBATES: '1000',
   ENGINE_LEASE_MS: '3000',
   ENGINE_STORAGE_TOLERANCE_MS: '4000',
   ENGINE_RECONCILE_INTERVAL_MS: '1000',
   ENGINE_STALE_AFTER_MS: '4000',
   STREAM_OPENS_PER_MINUTE: '100000',
+  // The webhook receiver is on the bridge, over http.
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  ENGINE_SCHEDULER_INTERVAL_MS: '1000',
 };
 
 /** A small deterministic generator (mulberry32): the same seed draws the same faults in the same order. */
@@ -87,17 +104,29 @@ export function seeded(seed: number) {
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => {});
   const random = seeded(options.seed);
+  let provider: Awaited<ReturnType<typeof startClusterProvider>> | undefined;
   const cluster = await startCluster({
     apis: 2,
     engines: 3,
-    env: SETTINGS,
+    env: async (network) => {
+      provider = await startClusterProvider(network);
+      return { ...SETTINGS, ...provider.env };
+    },
     pgBin: options.pgBin,
     natsServerBin: options.natsServerBin,
   });
+  const fake = (provider as NonNullable<typeof provider>).fake;
   let db: TestCore | undefined;
+  let webhooks: Awaited<ReturnType<typeof startWebhookWatch>> | undefined;
   try {
     const account = await signUp(cluster);
     db = await createTestCore({ DATABASE_URL: cluster.databaseUrl, DATABASE_SCHEMA: 'public' });
+    webhooks = await startWebhookWatch(cluster, account.cookie, { refuseOneIn: 20, random: random.next });
+    const schedules = await startScheduleClock(cluster, account.cookie, db.core.db, {
+      schedules: 3,
+      everyMs: () => random.between(4000, 10_000),
+    });
+    const fenced = fencedWritesCounter(cluster.engines);
     const workload = startWorkload(cluster, account.cookie, random);
     const faults: ChaosReport['faults'] = [];
     const faultsUntil = Date.now() + Math.max(0, options.seconds - 15) * 1000;
@@ -105,27 +134,41 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const kind = random.pick(FAULT_KINDS);
       const holdMs = random.between(3000, 7000);
       log(`fault: ${kind} for ${holdMs} ms`);
-      const target = await inject(cluster, kind, holdMs, random);
+      const target = await inject(cluster, kind, holdMs, random, fenced.beforeKill);
       const recoveryMs = await recoveryAfter(cluster, account.cookie);
       log(`  ${target}: recovered in ${recoveryMs ?? 'never'} ms`);
       faults.push({ kind, target, recoveryMs });
+      await fenced.refresh();
       await sleep(random.between(1000, 3000));
     }
     const workloadRecord = await workload.stop();
+    const dueTimes = await schedules.stop();
     log(`workload: ${workloadRecord.accepted.length} accepted, waiting for them to finish`);
-    const violations = await checkInvariants(cluster, db, workloadRecord);
+    const checked = await checkInvariants(cluster, db.core.db, workloadRecord, {
+      dueTimes,
+      received: webhooks.receiver.received,
+      fake,
+    });
+    await fenced.refresh();
     return {
       seed: options.seed,
       seconds: options.seconds,
       faults,
       accepted: workloadRecord.accepted.length,
-      notAccepted: workloadRecord.notAccepted,
+      notAccepted: workloadRecord.refused.length + workloadRecord.unanswered.length,
+      madeUnanswered: checked.madeUnanswered,
       streams: workloadRecord.streams.length,
-      violations,
+      webhookDeliveries: webhooks.receiver.received.length,
+      scheduledRuns: checked.scheduledRuns,
+      providerRequests: fake.requests.length,
+      fencedWrites: fenced.total(),
+      violations: checked.violations,
     };
   } finally {
     await db?.core.close().catch(() => {});
     await cluster.stop();
+    await webhooks?.receiver.close();
+    await fake.close();
   }
 }
 
@@ -164,7 +207,14 @@ async function admin(cluster: Cluster, args: string[]) {
 
 type StreamRecord = { debateId: string; ids: number[]; lastEvent: string | null; problems: string[] };
 
-type WorkloadRecord = { accepted: string[]; notAccepted: number; streams: StreamRecord[] };
+type WorkloadRecord = {
+  accepted: string[];
+  /** Questions of creates answered with a refusal (503 while a dependency is away): nothing may be written. */
+  refused: string[];
+  /** Questions of creates cut off before any answer (a killed API process): a debate may exist or not. */
+  unanswered: string[];
+  streams: StreamRecord[];
+};
 
 /**
  * Creates a debate every 300 ms on a random API process, and follows half of the accepted ones as
@@ -172,7 +222,7 @@ type WorkloadRecord = { accepted: string[]; notAccepted: number; streams: Stream
  * does. What each create answered and each stream saw is recorded: the clients' own record.
  */
 function startWorkload(cluster: Cluster, cookie: string, random: Random) {
-  const record: WorkloadRecord = { accepted: [], notAccepted: 0, streams: [] };
+  const record: WorkloadRecord = { accepted: [], refused: [], unanswered: [], streams: [] };
   const following: Promise<void>[] = [];
   let running = true;
   const loop = (async () => {
@@ -180,18 +230,20 @@ function startWorkload(cluster: Cluster, cookie: string, random: Random) {
     while (running) {
       const api = random.pick(cluster.apis);
       n += 1;
-      const status = await createDebate(api.baseUrl, cookie, `Should the chaos run's debate ${n} go ahead?`)
-        .then((answer) => {
+      const question = `Should the chaos run's debate ${n} go ahead?`;
+      const id = await createDebate(api.baseUrl, cookie, question).then(
+        (answer) => {
           if (answer.id) record.accepted.push(answer.id);
-          else record.notAccepted += 1;
-          return answer;
-        })
-        .catch(() => {
-          record.notAccepted += 1;
-          return { id: null };
-        });
-      if (status.id && random.next() < 0.5) {
-        const stream: StreamRecord = { debateId: status.id, ids: [], lastEvent: null, problems: [] };
+          else record.refused.push(question);
+          return answer.id;
+        },
+        () => {
+          record.unanswered.push(question);
+          return null;
+        },
+      );
+      if (id && random.next() < 0.5) {
+        const stream: StreamRecord = { debateId: id, ids: [], lastEvent: null, problems: [] };
         record.streams.push(stream);
         following.push(follow(random.pick(cluster.apis).baseUrl, cookie, stream));
       }
@@ -208,6 +260,7 @@ function startWorkload(cluster: Cluster, cookie: string, random: Random) {
   };
 }
 
+/** A create's answer: the debate's id when accepted (201); throws only when no answer came. */
 async function createDebate(baseUrl: string, cookie: string, question: string) {
   const res = await fetch(`${baseUrl}/api/debates`, {
     method: 'POST',
@@ -216,7 +269,6 @@ async function createDebate(baseUrl: string, cookie: string, question: string) {
     signal: AbortSignal.timeout(20_000),
   });
   const text = await res.text();
-  if (res.status >= 500 && res.status !== 503) throw new Error(`create answered ${res.status}: ${text}`);
   return { id: res.status === 201 ? (JSON.parse(text) as { debateId: string }).debateId : null };
 }
 
@@ -267,7 +319,13 @@ async function follow(baseUrl: string, cookie: string, stream: StreamRecord) {
 }
 
 /** Injects one fault for `holdMs`, then mends it; returns what it hit. */
-async function inject(cluster: Cluster, kind: FaultKind, holdMs: number, random: Random): Promise<string> {
+async function inject(
+  cluster: Cluster,
+  kind: FaultKind,
+  holdMs: number,
+  random: Random,
+  beforeKill: (engine: Cluster['engines'][number]) => Promise<void>,
+): Promise<string> {
   const engine = random.pick(cluster.engines);
   const api = random.pick(cluster.apis);
   const cut = async (a: ClusterProcess, b: ClusterProcess) => {
@@ -305,6 +363,7 @@ async function inject(cluster: Cluster, kind: FaultKind, holdMs: number, random:
       await cluster.postgres.restart();
       return 'postgres';
     case 'engine-kill':
+      await beforeKill(engine);
       await engine.kill();
       await sleep(Math.min(holdMs, 3000));
       await engine.restart();
@@ -340,17 +399,49 @@ async function recoveryAfter(cluster: Cluster, cookie: string): Promise<number |
   return null;
 }
 
-/** The run's invariants, from the database and the clients' record: every violation found, as text. */
-async function checkInvariants(cluster: Cluster, db: TestCore, record: WorkloadRecord): Promise<string[]> {
-  const sql = db.core.db;
-  const violations = await unfinishedAfter(sql, record.accepted, 120_000);
-  for (const id of record.accepted) violations.push(...(await completedOnceViolations(sql, id)));
+/**
+ * The run's invariants, from the database, the processes' logs and the clients' records: every violation
+ * found, as text; with what was counted on the way.
+ */
+async function checkInvariants(
+  cluster: Cluster,
+  sql: Sql,
+  record: WorkloadRecord,
+  seen: { dueTimes: Map<string, string[]>; received: ReceivedDelivery[]; fake: FakeLlmServer },
+) {
+  const violations: string[] = [];
+  // A refused create wrote nothing; a create cut off before its answer may have made a debate, which must
+  // then run as any other.
+  const made = await debatesAsked(sql, [...record.refused, ...record.unanswered]);
+  for (const debate of made) {
+    if (record.refused.includes(debate.question)) {
+      violations.push(`debate ${debate.id} was written, but its create was answered with a refusal`);
+    }
+  }
+  const madeUnanswered = made.filter((debate) => record.unanswered.includes(debate.question));
+  const scheduled = await scheduleViolations(sql, seen.dueTimes, 60_000);
+  violations.push(...scheduled.violations);
+  const asked = [...record.accepted, ...madeUnanswered.map((debate) => debate.id)];
+  const all = [...asked, ...scheduled.debates];
+  violations.push(...(await unfinishedAfter(sql, all, 120_000)));
+  for (const id of all) violations.push(...(await completedOnceViolations(sql, id)));
   for (const stream of record.streams) {
     for (const problem of stream.problems) violations.push(`stream of ${stream.debateId}: ${problem}`);
     if (stream.lastEvent !== 'debate.completed') {
       violations.push(`stream of ${stream.debateId} ended at ${stream.lastEvent ?? 'nothing'}`);
     }
   }
+  // Each scheduled debate asks the same question: the provider's record tells the unique ones apart only.
+  violations.push(...(await providerCallViolations(sql, seen.fake, asked)));
+  violations.push(...(await webhookViolations(seen.received, all, 60_000)));
   violations.push(...serverFailureViolations(cluster));
-  return violations;
+  return { violations, madeUnanswered: madeUnanswered.length, scheduledRuns: scheduled.debates.length };
 }
+
+const debatesAsked = (sql: Sql, questions: string[]) =>
+  questions.length === 0
+    ? Promise.resolve([])
+    : sql.execute<{ id: string; question: string }>(
+        'select id, question from debates where question in (?)',
+        [questions],
+      );

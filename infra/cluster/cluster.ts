@@ -36,7 +36,8 @@ export type Cluster = {
   postgres: ClusterProcess;
   nats: ClusterProcess;
   apis: (ClusterProcess & { baseUrl: string })[];
-  engines: ClusterProcess[];
+  /** Each with its operator port's /metrics as the machine reaches it. */
+  engines: (ClusterProcess & { metricsUrl: string })[];
   /** The database URL as the machine reaches it (for checks of what was written). */
   databaseUrl: string;
   stop: () => Promise<void>;
@@ -45,13 +46,18 @@ export type Cluster = {
 export type ClusterOptions = {
   apis: number;
   engines: number;
-  /** Settings of every API process and engine node (provider keys, fake providers' URLs, timings). */
-  env: Record<string, string>;
+  /**
+   * Settings of every API process and engine node (provider keys, fake providers' URLs, timings); a function
+   * when they depend on the network, made before any node starts (a fake provider served on its bridge).
+   */
+  env: Record<string, string> | ((network: Network) => Promise<Record<string, string>>);
   pgBin: string;
   natsServerBin: string;
 };
 
 const READY_MS = 60_000;
+/** Each engine node's operator port (its own host: the same number on every one). */
+const ENGINE_METRICS_PORT = 9464;
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const network = await createNetwork();
@@ -64,7 +70,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     started.push(nats);
     const databaseUrl = `postgres://postgres@${postgres.host.ip}:5432/postgres`;
     const settings = {
-      ...options.env,
+      ...(typeof options.env === 'function' ? await options.env(network) : options.env),
       DATABASE_URL: databaseUrl,
       NATS_URL: `nats://${nats.host.ip}:4222`,
       LOG_LEVEL: 'info',
@@ -80,12 +86,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       started.push(api);
       apis.push({ ...api, baseUrl: `http://${host.ip}:3000` });
     }
-    const engines: ClusterProcess[] = [];
+    const engines: Cluster['engines'] = [];
     for (let i = 1; i <= options.engines; i++) {
       const host = await network.addHost(`eng${i}`);
-      const engine = await startNode(host, `eng${i}`, 'apps/engine/src/main.ts', settings);
+      const engine = await startNode(host, `eng${i}`, 'apps/engine/src/main.ts', {
+        ...settings,
+        HOST: '0.0.0.0',
+        METRICS_PORT: String(ENGINE_METRICS_PORT),
+      });
       started.push(engine);
-      engines.push(engine);
+      engines.push({ ...engine, metricsUrl: `http://${host.ip}:${ENGINE_METRICS_PORT}/metrics` });
     }
     return {
       network,

@@ -25,6 +25,8 @@ export type FakeRequest = {
   body: unknown;
   /** The key the client sent (x-api-key, Bearer token or x-goog-api-key). */
   apiKey: string | undefined;
+  /** When its body had arrived (ms since the epoch): checks compare it with what the service stored when. */
+  receivedAt: number;
 };
 
 /** One scripted answer. */
@@ -66,7 +68,7 @@ export type FakeRequestRecord = FakeRequest & {
 export type FakeOutcome = 'completed' | 'client_closed' | 'server_reset';
 
 export type FakeLlmServer = {
-  /** http://127.0.0.1:<port> */
+  /** http://<host>:<port> (127.0.0.1 unless another address was asked for) */
   url: string;
   /** What each SDK wants as its base URL (OpenAI's ends in /v1). */
   baseUrls: { anthropic: string; openai: string; google: string };
@@ -82,7 +84,9 @@ export const DEFAULT_FAKE_REPLY_TEXT = 'The fake model agrees with itself.';
 
 export async function startFakeLlmServer(
   script: FakeScript = [{ text: DEFAULT_FAKE_REPLY_TEXT }],
+  options: { host?: string } = {},
 ): Promise<FakeLlmServer> {
+  const host = options.host ?? '127.0.0.1';
   let current = script;
   let queuePosition = 0;
   const requests: FakeRequestRecord[] = [];
@@ -128,6 +132,7 @@ export async function startFakeLlmServer(
       stream: route.stream ?? body.stream === true,
       body,
       apiKey: keyOf(req),
+      receivedAt: Date.now(),
     };
     let settle: (outcome: FakeOutcome) => void = () => {};
     let holdOpen: () => void = () => {};
@@ -171,9 +176,9 @@ export async function startFakeLlmServer(
     await writeStream(res, request, chunks, usage, reply, cut, holdOpen);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   return {
     url,
     baseUrls: { anthropic: url, openai: `${url}/v1`, google: url },
