@@ -47,7 +47,7 @@ export async function webhookViolations(
   const deadline = Date.now() + ms;
   for (;;) {
     const violations = check(received, ids);
-    if (violations.length === 0 || Date.now() > deadline) return violations;
+    if (violations.length === 0 || Date.now() >= deadline) return violations;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
