@@ -33,6 +33,7 @@ import {
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
+import { publishThroughReconnects } from './publish-through-reconnects.ts';
 import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
@@ -81,6 +82,9 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     name: options.name ?? 'verdict',
     reconnect: true,
     maxReconnectAttempts: -1,
+    // A restarted server is back within a second or so: the client's 2 s between tries (its default) held
+    // every node's pulls and publishes back for seconds after it was up (the chaos runs' NATS restarts).
+    reconnectTimeWait: 500,
   });
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, {
@@ -150,7 +154,7 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
   return {
     publish: async (event) => {
       // The message id makes a re-published event (a retried write, a restarted node) a no-op.
-      await js.publish(subject(event.debateId), encode(event), {
+      await publishThroughReconnects(js, subject(event.debateId), encode(event), {
         msgID: `${event.debateId}:${event.attempt}:${event.seq}`,
       });
     },
@@ -195,7 +199,10 @@ function natsJobQueue(
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
       const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
       const carrier = currentTraceCarrier();
-      await js.publish(subject, encode(job), { msgID, ...(carrier ? { headers: headersOf(carrier) } : {}) });
+      await publishThroughReconnects(js, subject, encode(job), {
+        msgID,
+        ...(carrier ? { headers: headersOf(carrier) } : {}),
+      });
     },
     waiting: async () => {
       // Getting the consumer fetches its info: the cached copy is current, no second round trip.
