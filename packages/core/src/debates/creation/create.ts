@@ -104,7 +104,7 @@ export function createDebateCreate(resources: CreationResources) {
       }
     };
     if (caller) caller.afterCommit(queue);
-    else await queue();
+    else await atMost(queue(), ANSWER_WAITS_FOR_QUEUE_MS);
     return {
       debateId: result.debateId,
       fundingSource: result.fundingSource,
@@ -112,6 +112,21 @@ export function createDebateCreate(resources: CreationResources) {
       judgeModel: judgeFor(result.plan, result.fundingSource, request),
     };
   };
+}
+
+/**
+ * How long a create's answer waits for its job's publish: normally a millisecond, but with the bus out of
+ * reach (a partition, a restart) the publish keeps trying for seconds and every create would wait with it.
+ * The publish carries on after the answer; a job that never reaches the queue is the reconciler's
+ * (dispatch.ts), as it was when the answer waited.
+ */
+const ANSWER_WAITS_FOR_QUEUE_MS = 1000;
+
+/** Waits for `work` (which never rejects), or `ms`, whichever ends first; the work goes on either way. */
+async function atMost(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** The debate's mode: the caller's, else its workspace's default, else fast. */
