@@ -50,6 +50,7 @@ export async function providerCallViolations(
     [debates],
   );
   const byQuestion = new Map(rows.map((row) => [row.question, row]));
+  const epochs = new Map(rows.map((row) => [row.id, Number(row.epoch)]));
   const asks = new Map<string, number[]>();
   for (const request of fake.requests) {
     const turn = debaterTurnOf(request);
@@ -67,7 +68,7 @@ export async function providerCallViolations(
   for (const turn of stored) {
     const key = `${turn.debate_id} ${turn.round} ${turn.agent}`;
     const times = asks.get(key) ?? [];
-    const epoch = Number(rows.find((row) => row.id === turn.debate_id)?.epoch ?? 1);
+    const epoch = epochs.get(turn.debate_id) ?? 1;
     // created_at is its transaction's start: a request after it came from a node that had the turn stored.
     const storedAt = new Date(turn.at).getTime();
     const after = times.filter((t) => t > storedAt + 1).length;
