@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos.ts';
+import { chaosSummary } from './chaos-summary.ts';
 
 /**
  * `npm run chaos -- --minutes 30 [--seed 1234]`: a chaos run on the test cluster (chaos.ts), its faults drawn
  * from the seed (a random one, printed, when none is given: the same seed replays the same faults). Prints
- * each fault as it happens, then the report as JSON; exits 1 on any invariant violation.
+ * each fault as it happens, then the report as JSON and as BENCHMARKS.md's tables; exits 1 on any invariant
+ * violation.
  */
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' } },
@@ -32,4 +34,5 @@ const report = await runChaos({
   log: (line) => console.log(`chaos: ${line}`),
 });
 console.log(JSON.stringify(report, null, 2));
+console.log(`\n${chaosSummary(report)}`);
 process.exit(report.violations.length === 0 ? 0 : 1);
