@@ -3,7 +3,13 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
-import { type Cluster, type ClusterProcess, startCluster } from './cluster.ts';
+import {
+  type Cluster,
+  type ClusterProcess,
+  type NodeProcess,
+  type Shaping,
+  startCluster,
+} from './cluster.ts';
 import { completedOnceViolations, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +29,9 @@ export type FaultKind =
   | 'nats-restart'
   | 'postgres-restart'
   | 'engine-kill'
-  | 'api-kill';
+  | 'api-kill'
+  | 'engine-slow-link'
+  | 'api-slow-link';
 
 export const FAULT_KINDS: FaultKind[] = [
   'engine-cut-from-nats',
@@ -35,7 +43,12 @@ export const FAULT_KINDS: FaultKind[] = [
   'postgres-restart',
   'engine-kill',
   'api-kill',
+  'engine-slow-link',
+  'api-slow-link',
 ];
+
+/** A slow, lossy link: 200 ms ± 100 ms each way, 5 % of the chunks held a retransmission timeout more. */
+export const SLOW_LINK: Shaping = { delayMs: 200, jitterMs: 100, loss: 0.05 };
 
 export type ChaosReport = {
   seed: number;
@@ -275,6 +288,17 @@ async function inject(cluster: Cluster, kind: FaultKind, holdMs: number, random:
     await sleep(holdMs);
     await cluster.network.heal(a.host, b.host);
   };
+  /** One of `node`'s links, drawn, slowed for the hold; answers e.g. `eng2→nats`. */
+  const slow = async (node: NodeProcess) => {
+    const link = random.pick(['postgres', 'nats'] as const);
+    await node.shape(link, SLOW_LINK);
+    try {
+      await sleep(holdMs);
+    } finally {
+      await node.shape(link, null);
+    }
+    return `${node.name}→${link}`;
+  };
   switch (kind) {
     case 'engine-cut-from-nats':
       await cut(engine, cluster.nats);
@@ -314,6 +338,10 @@ async function inject(cluster: Cluster, kind: FaultKind, holdMs: number, random:
       await sleep(Math.min(holdMs, 3000));
       await api.restart();
       return api.name;
+    case 'engine-slow-link':
+      return slow(engine);
+    case 'api-slow-link':
+      return slow(api);
   }
 }
 
