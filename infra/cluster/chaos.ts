@@ -3,13 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
-import {
-  type Cluster,
-  type ClusterProcess,
-  type NodeProcess,
-  type Shaping,
-  startCluster,
-} from './cluster.ts';
+import { type Cluster, type ClusterProcess, type NodeProcess, SLOW_LINK, startCluster } from './cluster.ts';
 import { completedOnceViolations, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,9 +40,6 @@ export const FAULT_KINDS: FaultKind[] = [
   'engine-slow-link',
   'api-slow-link',
 ];
-
-/** A slow, lossy link: 200 ms ± 100 ms each way, 5 % of the chunks held a retransmission timeout more. */
-export const SLOW_LINK: Shaping = { delayMs: 200, jitterMs: 100, loss: 0.05 };
 
 export type ChaosReport = {
   seed: number;

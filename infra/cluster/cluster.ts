@@ -35,6 +35,9 @@ export type ClusterProcess = {
 
 export type Shaping = { delayMs: number; jitterMs: number; loss: number };
 
+/** A slow, lossy link: 200 ms ± 100 ms each way, 5 % of the chunks held a retransmission timeout more. */
+export const SLOW_LINK: Shaping = { delayMs: 200, jitterMs: 100, loss: 0.05 };
+
 /** An API process or engine node: it reaches PostgreSQL and NATS through its host's link shaper. */
 export type NodeProcess = ClusterProcess & {
   /** Slows that link of this node (link-shaper.ts says how), or with `null` clears it; resolves once in force. */
