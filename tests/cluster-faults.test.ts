@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../infra/cluster/cluster.ts';
+import { type Cluster, SLOW_LINK, startCluster } from '../infra/cluster/cluster.ts';
 import { leaseLostEndings } from '../infra/cluster/fenced-writes.ts';
 import {
   completedOnceViolations,
@@ -15,7 +15,8 @@ import { runAdmin } from './support/processes.ts';
  * Faults on the test cluster (infra/cluster/): two API processes and two engine nodes, each on a host of its
  * own. An engine cut off from NATS but not PostgreSQL, one cut off from PostgreSQL but not NATS, an engine
  * paused past its lease (a zombie) that wakes after another took its debates, an API process cut off from
- * NATS, NATS restarted, PostgreSQL killed and restarted — each while debates run. The debaters are the
+ * NATS, an engine whose links to NATS and PostgreSQL are slow and lossy (its link shaper, link-shaper.ts),
+ * NATS restarted, PostgreSQL killed and restarted — each while debates run. The debaters are the
  * simulated model (the only stand-in: no provider is called). After each fault every debate accepted must
  * complete exactly once, with a gap-free event log and one charge; at the end no process answered a 500
  * and PostgreSQL logged no deadlock.
@@ -218,6 +219,22 @@ describe('the cluster under network faults', () => {
     }
     await expectCompletedOnce(accepted, 90_000);
   }, 150_000);
+
+  it("finishes every debate once while an engine's links to NATS and PostgreSQL are slow and lossy", async () => {
+    const slow = cluster.engines[0] as Engine;
+    const ids = await createDebates('the slow node', 6);
+    // It runs some of them as its links slow down: 200 ± 100 ms each way, 5 % loss, on both.
+    await runningOn(slow, ids);
+    await slow.shape('nats', SLOW_LINK);
+    await slow.shape('postgres', SLOW_LINK);
+    try {
+      ids.push(...(await createDebates('the slow node, slowed', 4)));
+      await expectCompletedOnce(ids, 120_000);
+    } finally {
+      await slow.shape('nats', null);
+      await slow.shape('postgres', null);
+    }
+  }, 180_000);
 
   it('finishes every debate once across a restart of NATS', async () => {
     const ids = await createDebates('through a NATS restart', 6);

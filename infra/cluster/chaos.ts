@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createTestCore, type ReceivedDelivery, type TestCore } from '@verdict/core/testing';
 import type { FakeLlmServer } from '@verdict/engine/testing';
-import { type Cluster, type ClusterProcess, startCluster } from './cluster.ts';
+import { type Cluster, type ClusterProcess, type NodeProcess, SLOW_LINK, startCluster } from './cluster.ts';
 import { fencedWritesCounter } from './fenced-writes.ts';
 import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
@@ -30,7 +30,9 @@ export type FaultKind =
   | 'nats-restart'
   | 'postgres-restart'
   | 'engine-kill'
-  | 'api-kill';
+  | 'api-kill'
+  | 'engine-slow-link'
+  | 'api-slow-link';
 
 export const FAULT_KINDS: FaultKind[] = [
   'engine-cut-from-nats',
@@ -42,6 +44,8 @@ export const FAULT_KINDS: FaultKind[] = [
   'postgres-restart',
   'engine-kill',
   'api-kill',
+  'engine-slow-link',
+  'api-slow-link',
 ];
 
 export type ChaosReport = {
@@ -333,6 +337,17 @@ async function inject(
     await sleep(holdMs);
     await cluster.network.heal(a.host, b.host);
   };
+  /** One of `node`'s links, drawn, slowed for the hold; answers e.g. `eng2→nats`. */
+  const slow = async (node: NodeProcess) => {
+    const link = random.pick(['postgres', 'nats'] as const);
+    await node.shape(link, SLOW_LINK);
+    try {
+      await sleep(holdMs);
+    } finally {
+      await node.shape(link, null);
+    }
+    return `${node.name}→${link}`;
+  };
   switch (kind) {
     case 'engine-cut-from-nats':
       await cut(engine, cluster.nats);
@@ -373,6 +388,10 @@ async function inject(
       await sleep(Math.min(holdMs, 3000));
       await api.restart();
       return api.name;
+    case 'engine-slow-link':
+      return slow(engine);
+    case 'api-slow-link':
+      return slow(api);
   }
 }
 

@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * PostgreSQL, an API process from the bus. The machine (the test, the fake providers it serves) sits on the
  * bridge at `network.gatewayIp`. Processes are this repository's own entry points on this Node; PostgreSQL
  * and NATS are the installed binaries (PG_BIN, NATS_SERVER_BIN: what infra/test.sh found or installed).
+ * API processes and engine nodes reach PostgreSQL and NATS through a link shaper on their own host
+ * (link-shaper.ts), which a fault can slow (`shape`).
  */
 export type ClusterProcess = {
   name: string;
@@ -31,13 +33,24 @@ export type ClusterProcess = {
   restart: () => Promise<void>;
 };
 
+export type Shaping = { delayMs: number; jitterMs: number; loss: number };
+
+/** A slow, lossy link: 200 ms ± 100 ms each way, 5 % of the chunks held a retransmission timeout more. */
+export const SLOW_LINK: Shaping = { delayMs: 200, jitterMs: 100, loss: 0.05 };
+
+/** An API process or engine node: it reaches PostgreSQL and NATS through its host's link shaper. */
+export type NodeProcess = ClusterProcess & {
+  /** Slows that link of this node (link-shaper.ts says how), or with `null` clears it; resolves once in force. */
+  shape: (link: 'postgres' | 'nats', shaping: Shaping | null) => Promise<void>;
+};
+
 export type Cluster = {
   network: Network;
   postgres: ClusterProcess;
   nats: ClusterProcess;
-  apis: (ClusterProcess & { baseUrl: string })[];
+  apis: (NodeProcess & { baseUrl: string })[];
   /** Each with its operator port's /metrics as the machine reaches it. */
-  engines: (ClusterProcess & { metricsUrl: string })[];
+  engines: (NodeProcess & { metricsUrl: string })[];
   /** The database URL as the machine reaches it (for checks of what was written). */
   databaseUrl: string;
   stop: () => Promise<void>;
@@ -69,33 +82,39 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const nats = await startNats(network, dir, options.natsServerBin);
     started.push(nats);
     const databaseUrl = `postgres://postgres@${postgres.host.ip}:5432/postgres`;
+    // Each node reaches PostgreSQL and NATS through the link shaper on its own host (started first, it
+    // outlives the node's kills and restarts): its connections still leave from the node's address.
     const settings = {
       ...(typeof options.env === 'function' ? await options.env(network) : options.env),
-      DATABASE_URL: databaseUrl,
-      NATS_URL: `nats://${nats.host.ip}:4222`,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${SHAPED_PORTS.postgres}/postgres`,
+      NATS_URL: `nats://127.0.0.1:${SHAPED_PORTS.nats}`,
       LOG_LEVEL: 'info',
+    };
+    const startShapedNode = async (name: string, entry: string, env: Record<string, string>) => {
+      const host = await network.addHost(name);
+      const shaper = await startShaper(host, postgres.host, nats.host);
+      started.push(shaper);
+      const node = await startNode(host, name, entry, env);
+      started.push(node);
+      return { ...node, shape: shaper.shape };
     };
     const apis: Cluster['apis'] = [];
     for (let i = 1; i <= options.apis; i++) {
-      const host = await network.addHost(`api${i}`);
-      const api = await startNode(host, `api${i}`, 'apps/api/src/main.ts', {
+      const api = await startShapedNode(`api${i}`, 'apps/api/src/main.ts', {
         ...settings,
         HOST: '0.0.0.0',
         PORT: '3000',
       });
-      started.push(api);
-      apis.push({ ...api, baseUrl: `http://${host.ip}:3000` });
+      apis.push({ ...api, baseUrl: `http://${api.host.ip}:3000` });
     }
     const engines: Cluster['engines'] = [];
     for (let i = 1; i <= options.engines; i++) {
-      const host = await network.addHost(`eng${i}`);
-      const engine = await startNode(host, `eng${i}`, 'apps/engine/src/main.ts', {
+      const engine = await startShapedNode(`eng${i}`, 'apps/engine/src/main.ts', {
         ...settings,
         HOST: '0.0.0.0',
         METRICS_PORT: String(ENGINE_METRICS_PORT),
       });
-      started.push(engine);
-      engines.push({ ...engine, metricsUrl: `http://${host.ip}:${ENGINE_METRICS_PORT}/metrics` });
+      engines.push({ ...engine, metricsUrl: `http://${engine.host.ip}:${ENGINE_METRICS_PORT}/metrics` });
     }
     return {
       network,
@@ -212,6 +231,53 @@ function startNode(host: Host, name: string, entry: string, env: Record<string, 
       }),
     entry.includes('engine') ? /engine node started/ : /listening at/,
   );
+}
+
+/** Where a node's link shaper listens for each link, on the node's host's loopback. */
+const SHAPED_PORTS = { postgres: 15432, nats: 14222 } as const;
+
+/**
+ * The link shaper (link-shaper.ts) on a node's `host`: 127.0.0.1:15432 to PostgreSQL, 127.0.0.1:14222 to
+ * NATS. Its stdin stays open (it exits when the test process goes); `shape` writes a command and waits for
+ * its answer.
+ */
+async function startShaper(host: Host, postgres: Host, nats: Host) {
+  const shaper = await supervised(
+    `${host.name}-shaper`,
+    host,
+    () =>
+      host.spawn(
+        process.execPath,
+        [
+          join(ROOT, 'infra/cluster/link-shaper.ts'),
+          `${SHAPED_PORTS.postgres}=${postgres.ip}:5432`,
+          `${SHAPED_PORTS.nats}=${nats.ip}:4222`,
+        ],
+        { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] },
+      ),
+    /link-shaper ready/,
+  );
+  // One command at a time: each answer is the first line after the output seen when it was sent.
+  let queue = Promise.resolve();
+  const shape = (link: 'postgres' | 'nats', shaping: Shaping | null): Promise<void> => {
+    const command = { port: SHAPED_PORTS[link], ...(shaping ?? { delayMs: 0, jitterMs: 0, loss: 0 }) };
+    const sent = queue.then(async () => {
+      const from = shaper.output().length;
+      shaper.child().stdin?.write(`${JSON.stringify(command)}\n`);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const answer = /^(shaped|error) .*$/m.exec(shaper.output().slice(from));
+        if (answer?.[1] === 'shaped') return;
+        if (answer) throw new Error(`${shaper.name}: ${answer[0]}`);
+        if (Date.now() > deadline)
+          throw new Error(`${shaper.name} did not answer ${JSON.stringify(command)}`);
+        await sleep(10);
+      }
+    });
+    queue = sent.catch(() => {});
+    return sent;
+  };
+  return { ...shaper, shape };
 }
 
 /** PostgreSQL on a host of its own: a fresh cluster, trusting the cluster's subnet (nothing else reaches it). */

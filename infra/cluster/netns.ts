@@ -18,7 +18,8 @@ const run = promisify(execFile);
  * root (CAP_NET_ADMIN) and `ip` (iproute2).
  *
  * Latency and loss are not made here: the kernel of this machine has no `sch_netem` (tc answers "qdisc kind
- * is unknown"), so slow links are a user-space proxy's job (cluster.ts).
+ * is unknown"), so slow links are made in user space by link-shaper.ts, a forwarding sidecar cluster.ts
+ * starts on each node's host (its connections still leave from that host, so a partition cuts them too).
  */
 export type Host = {
   name: string;
