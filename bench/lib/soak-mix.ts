@@ -59,10 +59,11 @@ export type Mix = {
 
 /**
  * Starts the receiver (127.0.0.2, which WEBHOOK_ALLOW_PRIVATE lets the service reach) and registers a
- * webhook for the account of `key` on debate.completed, debate.failed and outcome.recorded.
+ * webhook for the account of each of `keys` on debate.completed, debate.failed and outcome.recorded.
+ * Operation n acts as the account of keys[n % keys.length].
  */
 export async function startMix(
-  api: { baseUrl: string; key: string },
+  api: { baseUrl: string; keys: string[] },
   shape: DebateShape,
   streamEvery: number,
   tag: string,
@@ -98,27 +99,36 @@ export async function startMix(
     return { status: 200, body: 'ok' };
   });
 
-  const headers = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' };
-  const hook = await fetch(`${api.baseUrl}/api/webhooks`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      url: `${receiver.url}/hook`,
-      events: ['debate.completed', 'debate.failed', 'outcome.recorded'],
-    }),
-  });
-  if (hook.status !== 201) {
-    await receiver.close();
-    throw new Error(`POST /api/webhooks answered ${hook.status}: ${await hook.text()}`);
+  const headersOf = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+  for (const key of api.keys) {
+    const hook = await fetch(`${api.baseUrl}/api/webhooks`, {
+      method: 'POST',
+      headers: headersOf(key),
+      body: JSON.stringify({
+        url: `${receiver.url}/hook`,
+        events: ['debate.completed', 'debate.failed', 'outcome.recorded'],
+      }),
+    });
+    if (hook.status !== 201) {
+      await receiver.close();
+      throw new Error(`POST /api/webhooks answered ${hook.status}: ${await hook.text()}`);
+    }
   }
 
   /** The request's parsed answer, or undefined after recording the error (any non-2xx or failure). */
-  const call = async (rec: Recorder, route: Route, method: string, path: string, body?: object) => {
+  const call = async (
+    rec: Recorder,
+    key: string,
+    route: Route,
+    method: string,
+    path: string,
+    body?: object,
+  ) => {
     const at = now();
     try {
       const res = await fetch(`${api.baseUrl}${path}`, {
         method,
-        headers,
+        headers: headersOf(key),
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
@@ -140,9 +150,9 @@ export async function startMix(
   };
 
   /** The stream to its end: every event in order from seq 1, the last debate.completed, the server closing it. */
-  const follow = async (rec: Recorder, path: string): Promise<boolean> => {
+  const follow = async (rec: Recorder, key: string, path: string): Promise<boolean> => {
     const at = now();
-    const fleet = await openSseFleet(`${api.baseUrl}${path}`, { authorization: headers.authorization }, 1);
+    const fleet = await openSseFleet(`${api.baseUrl}${path}`, { authorization: `Bearer ${key}` }, 1);
     if (fleet.connected !== 1) {
       fleet.close();
       rec.errors.push({ at, what: `stream: ${path} did not open: ${fleet.failures[0]}` });
@@ -182,7 +192,8 @@ export async function startMix(
   };
 
   const steps = async (rec: Recorder, n: number): Promise<boolean> => {
-    const created = (await call(rec, 'create', 'POST', '/api/debates', {
+    const key = api.keys[n % api.keys.length] ?? '';
+    const created = (await call(rec, key, 'create', 'POST', '/api/debates', {
       question: `Should team ${tag}-${rec.name}-${n} move its nightly batch jobs to the new region this quarter?`,
       ...shape,
       skipCache: true,
@@ -193,15 +204,15 @@ export async function startMix(
     // streamUrl is absolute on PUBLIC_BASE_URL; the same path on the port the API listens on.
     const streamed =
       n % streamEvery === 0
-        ? follow(rec, new URL(created.streamUrl, api.baseUrl).pathname)
+        ? follow(rec, key, new URL(created.streamUrl, api.baseUrl).pathname)
         : Promise.resolve(true);
-    const read = await call(rec, 'read', 'GET', `/api/debates/${id}`);
-    const list = await call(rec, 'list', 'GET', '/api/debates?limit=20');
+    const read = await call(rec, key, 'read', 'GET', `/api/debates/${id}`);
+    const list = await call(rec, key, 'list', 'GET', '/api/debates?limit=20');
     const status = await finished(id);
     const streamOk = await streamed;
     if (status !== 'completed') {
       // Not completed, or completed without its webhook: the debate's own status tells which.
-      const debate = (await call(rec, 'read', 'GET', `/api/debates/${id}`)) as
+      const debate = (await call(rec, key, 'read', 'GET', `/api/debates/${id}`)) as
         | { status?: string }
         | undefined;
       rec.errors.push({
@@ -213,7 +224,7 @@ export async function startMix(
       });
       return false;
     }
-    const recorded = await call(rec, 'outcome', 'POST', `/api/debates/${id}/outcome`, {
+    const recorded = await call(rec, key, 'outcome', 'POST', `/api/debates/${id}/outcome`, {
       outcomeStatus: 'correct',
     });
     if (recorded === undefined) return false;

@@ -1,12 +1,12 @@
 import { cpus } from 'node:os';
-import { machineBusySeconds, processCpuSeconds } from '../lib/cpu.ts';
+import { cpuDelta, cpuNow, describeCpu, machineBusySeconds } from '../lib/cpu.ts';
 import { type DebatesApi, dropDeployment, newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { type EngineProcess, startEngineProcess } from '../lib/engine-process.ts';
 import { processRssBytes } from '../lib/proc-memory.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { ascending, now, percentile } from '../lib/scale-debates.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
-import { closedLoopCapacity, openLoop } from '../lib/soak-load.ts';
+import { closedLoopCapacity, openLoop, untilQuiet } from '../lib/soak-load.ts';
 import { type Mix, newRecorder, type Recorder, ROUTES, type Route, startMix } from '../lib/soak-mix.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
@@ -17,7 +17,7 @@ import type { Suite, SuiteContext } from '../lib/suite.ts';
  * stand-in. One mix operation (bench/lib/soak-mix.ts): create a debate, read it, list the account's
  * debates, follow its stream to the end (every STREAM_EVERY-th), wait for its debate.completed webhook at a
  * local receiver, record its outcome (one outcome.recorded webhook more).
- *  1. Capacity: a closed loop of the mix stepped up (4, 8, 16, … workers) until the throughput stops rising
+ *  1. Capacity: a closed loop of the mix stepped up (8, 16, 32, … workers) until the throughput stops rising
  *     or an operation fails: operations completed per second at that point.
  *  2. Soak: open-loop arrivals at LOAD_SHARE of it. Per window (a minute; a quarter of the soak when it is
  *     shorter than 3 minutes): p99 per route, RSS of the API and the engine process (VmRSS, sampled), errors.
@@ -38,7 +38,12 @@ const FIRST_TOKEN_MS = 400;
 /** ENGINE_SLOTS's default. */
 const SLOTS = 50;
 const STREAM_EVERY = 2;
-const LEVELS = [4, 8, 16, 32, 64, 128];
+/**
+ * Accounts the operations take turns on, each with its key and webhook: one account would serialize every
+ * create on its row lock and make each score refresh read every outcome of the run.
+ */
+const ACCOUNTS = 20;
+const LEVELS = [8, 16, 32, 64, 128, 256];
 const SETTLE_MS = 4000;
 const MEASURE_MS = 8000;
 /** The local receiver is on 127.0.0.2 over http: both processes must be allowed to reach it. */
@@ -46,7 +51,8 @@ const WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' 
 
 const mib = (bytes: number) => bytes / 1048576;
 
-type MemorySample = { at: number; api: number | null; engine: number | null };
+/** RSS of each process, and the machine's busy CPU seconds so far (all processes, the other sessions' too). */
+type MemorySample = { at: number; api: number | null; engine: number | null; busy: number };
 
 type Window = {
   from: number;
@@ -54,6 +60,8 @@ type Window = {
   counts: Partial<Record<Route, number>>;
   errors: number;
   rss: { api: number; engine: number };
+  /** Cores of the machine busy over the window, whatever process used them. */
+  busyCores: number;
 };
 
 /** p99, counts, errors and mean RSS of each window of `windowMs` from t0; samples past the last are left out. */
@@ -80,18 +88,32 @@ function windows(rec: Recorder, memory: MemorySample[], t0: number, windowMs: nu
       counts,
       errors: rec.errors.filter((e) => index(e.at) === w).length,
       rss: { api: mean((m) => m.api), engine: mean((m) => m.engine) },
+      busyCores:
+        inWindow.length > 1
+          ? ((inWindow.at(-1)?.busy ?? 0) - (inWindow[0]?.busy ?? 0)) /
+            (((inWindow.at(-1)?.at ?? 0) - (inWindow[0]?.at ?? 0)) / 1000)
+          : Number.NaN,
     };
   });
 }
 
 function formatWindows(all: Window[], windowMs: number): string {
-  const head = ['window (s)', 'ops', ...ROUTES.map((r) => `${r} p99`), 'API RSS', 'engine RSS', 'errors'];
+  const head = [
+    'window (s)',
+    'ops',
+    ...ROUTES.map((r) => `${r} p99`),
+    'API RSS',
+    'engine RSS',
+    'busy cores',
+    'errors',
+  ];
   const rows = all.map((w) => [
     `${w.from.toFixed(0)}–${(w.from + windowMs / 1000).toFixed(0)}`,
     String(w.counts.create ?? 0),
     ...ROUTES.map((r) => (w.p99[r] === undefined ? '–' : `${w.p99[r]?.toFixed(0)} ms`)),
     `${mib(w.rss.api).toFixed(0)} MiB`,
     `${mib(w.rss.engine).toFixed(0)} MiB`,
+    w.busyCores.toFixed(2),
     String(w.errors),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
@@ -99,18 +121,18 @@ function formatWindows(all: Window[], windowMs: number): string {
 }
 
 async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
-  const SOAK_MINUTES = soakMinutes();
-  const soakMs = SOAK_MINUTES * 60_000;
-  const windowMs = SOAK_MINUTES >= 3 ? 60_000 : soakMs / 4;
+  const minutes = soakMinutes();
+  const soakMs = minutes * 60_000;
+  const windowMs = minutes >= 3 ? 60_000 : soakMs / 4;
   const windowCount = Math.round(soakMs / windowMs);
   const d = newDeployment(settings.databaseUrl, BENCH_NATS_URL);
-  log(`API + production engine process (schema ${d.schema}), simulated debaters, ${SOAK_MINUTES} min soak`);
+  log(`API + production engine process (schema ${d.schema}), simulated debaters, ${minutes} min soak`);
   let api: DebatesApi | undefined;
   let engine: EngineProcess | undefined;
   let mix: Mix | undefined;
   try {
     // One after the other: the API runs the migrations the engine then finds.
-    api = await startDebatesApi(d, { env: WEBHOOK_ENV });
+    api = await startDebatesApi(d, { users: ACCOUNTS, env: WEBHOOK_ENV });
     engine = await startEngineProcess({
       databaseUrl: d.databaseUrl,
       schema: d.schema,
@@ -121,7 +143,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       env: WEBHOOK_ENV,
       label: 'soak',
     });
-    mix = await startMix({ baseUrl: api.baseUrl, key: api.keys[0] ?? '' }, SHAPE, STREAM_EVERY, d.schema);
+    mix = await startMix({ baseUrl: api.baseUrl, keys: api.keys }, SHAPE, STREAM_EVERY, d.schema);
 
     const probe = newRecorder('capacity');
     const current = mix;
@@ -141,29 +163,31 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     for (const e of probe.errors.slice(0, 5)) log(`  probe error: ${e.what}`);
     if (capacity <= 0)
       throw new Error(`no capacity measured: ${probe.errors[0]?.what ?? 'no operation completed'}`);
+    const pids = { api: api.pid, engine: engine.pid };
+    // What the probe left queued (deliveries, score refreshes) is not the soak's to carry.
+    const quietMs = await untilQuiet([pids.api, pids.engine], 0.1, 30_000);
+    log(`API and engine quiet after ${(quietMs / 1000).toFixed(1)} s`);
 
     const rate = capacity * LOAD_SHARE;
-    log(`soak: ${rate.toFixed(1)} operations/s for ${SOAK_MINUTES} min, windows of ${windowMs / 1000} s`);
+    log(`soak: ${rate.toFixed(1)} operations/s for ${minutes} min, windows of ${windowMs / 1000} s`);
     const rec = newRecorder('soak');
     const memory: MemorySample[] = [];
-    const pids = { api: api.pid, engine: engine.pid };
     const sampleMemory = () =>
-      memory.push({ at: now(), api: processRssBytes(pids.api), engine: processRssBytes(pids.engine) });
+      memory.push({
+        at: now(),
+        api: processRssBytes(pids.api),
+        engine: processRssBytes(pids.engine),
+        busy: machineBusySeconds(),
+      });
     const sampler = setInterval(sampleMemory, Math.min(10_000, windowMs / 3));
-    const cpu0 = {
-      api: processCpuSeconds(pids.api),
-      engine: processCpuSeconds(pids.engine),
-      all: machineBusySeconds(),
-    };
+    const cpu0 = { split: cpuNow(pids), all: machineBusySeconds() };
     sampleMemory();
     const { t0, started } = await openLoop((n) => current.operation(rec, n), rate, soakMs);
     clearInterval(sampler);
     const wallS = (now() - t0) / 1000;
-    const cpu = {
-      api: processCpuSeconds(pids.api) - cpu0.api,
-      engine: processCpuSeconds(pids.engine) - cpu0.engine,
-      all: machineBusySeconds() - cpu0.all,
-    };
+    const split = cpuDelta(cpu0.split, cpuNow(pids));
+    const busy = machineBusySeconds() - cpu0.all;
+    const others = busy - Object.values(split).reduce((a, b) => a + b, 0);
     await mix.settleDeliveries(rec, 30_000);
 
     const all = windows(rec, memory, t0, windowMs, windowCount);
@@ -178,14 +202,15 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     const ratio = (a: number | undefined, b: number | undefined) =>
       a === undefined || b === undefined || !(b > 0) ? Number.NaN : a / b;
     const what =
-      `${SOAK_MINUTES} min at ${rate.toFixed(1)} operations/s (${LOAD_SHARE * 100} % of the capacity ` +
+      `${minutes} min at ${rate.toFixed(1)} operations/s (${LOAD_SHARE * 100} % of the capacity ` +
       `${capacity.toFixed(1)}/s: closed loop ${stepsText}), ${started} operations started; one operation = ` +
       `POST /api/debates (${SHAPE.mode}, ${SHAPE.agentCount} agents × ${SHAPE.maxRounds} rounds, simulated ` +
       `debaters at ${FIRST_TOKEN_MS} ms a call, the only stand-in), GET it, GET the list, its SSE stream to ` +
       `the end (every ${STREAM_EVERY}th), its debate.completed webhook, POST its outcome (an outcome.recorded ` +
-      `webhook); one API process and the production engine process (${SLOTS} slots), distributed mode; ` +
-      `windows of ${windowMs / 1000} s; CPU over the load: API ${cpu.api.toFixed(0)} s, engine ` +
-      `${cpu.engine.toFixed(0)} s, whole machine ${(cpu.all / wallS).toFixed(2)} of ${cpus().length} cores busy`;
+      `webhook), the operations taking turns on ${ACCOUNTS} accounts; one API process and the production engine process (${SLOTS} slots), distributed mode; ` +
+      `windows of ${windowMs / 1000} s; CPU s over the ${wallS.toFixed(0)} s of load: ` +
+      `${describeCpu(split, 'runner (clients, receiver)')}, anything else on the machine ${others.toFixed(0)}; ` +
+      `${(busy / wallS).toFixed(2)} of ${cpus().length} cores busy`;
     log(what);
     const perWindow = (pick: (w: Window) => string) => all.map(pick).join(', ');
 
