@@ -25,10 +25,11 @@ import type { Suite, SuiteContext } from '../lib/suite.ts';
  * first's; the timings themselves are reported, not asserted.
  */
 
-/** SOAK_MINUTES, read when the suite runs (the runner loads every suite, also those it does not run). */
-function soakMinutes(): number {
-  const value = Number(process.env.SOAK_MINUTES || '10');
-  if (!Number.isFinite(value) || value <= 0) throw new Error('SOAK_MINUTES must be a positive number');
+/** An environment knob, read when the suite runs (the runner loads every suite, also those it does not run). */
+function knob(name: string, fallback: number, integer = false): number {
+  const value = Number(process.env[name] || fallback);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}`);
   return value;
 }
 const LOAD_SHARE = 0.7;
@@ -39,8 +40,8 @@ const FIRST_TOKEN_MS = 400;
 const SLOTS = 50;
 const STREAM_EVERY = 2;
 /**
- * Accounts the operations take turns on, each with its key and webhook: one account would serialize every
- * create on its row lock and make each score refresh read every outcome of the run.
+ * Accounts the operations take turns on (SOAK_ACCOUNTS), each with its key and webhook: one account would
+ * serialize every create on its row lock and make each score refresh read every outcome of the run.
  */
 const ACCOUNTS = 20;
 const LEVELS = [8, 16, 32, 64, 128, 256];
@@ -121,7 +122,8 @@ function formatWindows(all: Window[], windowMs: number): string {
 }
 
 async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
-  const minutes = soakMinutes();
+  const minutes = knob('SOAK_MINUTES', 10);
+  const accounts = knob('SOAK_ACCOUNTS', ACCOUNTS, true);
   const soakMs = minutes * 60_000;
   const windowMs = minutes >= 3 ? 60_000 : soakMs / 4;
   const windowCount = Math.round(soakMs / windowMs);
@@ -132,7 +134,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
   let mix: Mix | undefined;
   try {
     // One after the other: the API runs the migrations the engine then finds.
-    api = await startDebatesApi(d, { users: ACCOUNTS, env: WEBHOOK_ENV });
+    api = await startDebatesApi(d, { users: accounts, env: WEBHOOK_ENV });
     engine = await startEngineProcess({
       databaseUrl: d.databaseUrl,
       schema: d.schema,
@@ -207,7 +209,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       `POST /api/debates (${SHAPE.mode}, ${SHAPE.agentCount} agents × ${SHAPE.maxRounds} rounds, simulated ` +
       `debaters at ${FIRST_TOKEN_MS} ms a call, the only stand-in), GET it, GET the list, its SSE stream to ` +
       `the end (every ${STREAM_EVERY}th), its debate.completed webhook, POST its outcome (an outcome.recorded ` +
-      `webhook), the operations taking turns on ${ACCOUNTS} accounts; one API process and the production engine process (${SLOTS} slots), distributed mode; ` +
+      `webhook), the operations taking turns on ${accounts} accounts; one API process and the production engine process (${SLOTS} slots), distributed mode; ` +
       `windows of ${windowMs / 1000} s; CPU s over the ${wallS.toFixed(0)} s of load: ` +
       `${describeCpu(split, 'runner (clients, receiver)')}, anything else on the machine ${others.toFixed(0)}; ` +
       `${(busy / wallS).toFixed(2)} of ${cpus().length} cores busy`;
