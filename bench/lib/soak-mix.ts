@@ -51,7 +51,7 @@ export type Mix = {
   /**
    * Once the load stopped: waits up to `timeoutMs` for deliveries still due, then records as errors every
    * debate without exactly one completion delivery and every outcome without exactly one outcome.recorded,
-   * and adds the deliveries' lags to `recorder` as `webhook` samples.
+   * and adds the completion deliveries' lags to `recorder` as `webhook` samples.
    */
   settleDeliveries: (recorder: Recorder, timeoutMs: number) => Promise<void>;
   close: () => Promise<void>;
@@ -258,14 +258,10 @@ export async function startMix(
       const count = (event === 'outcome.recorded' ? outcomes : completions).get(id)?.count ?? 0;
       rec.errors.push({ at: now(), what: `${event} of debate ${id}: ${count} deliveries, expected 1` });
     }
-    for (const [ids, delivered] of [
-      [rec.debates, completions],
-      [rec.outcomes, outcomes],
-    ] as const) {
-      for (const id of ids) {
-        const d = delivered.get(id);
-        if (d) rec.samples.push({ route: 'webhook', at: d.eventAt, ms: d.lagMs });
-      }
+    // The lag timed is the debate's end → its completion delivery; the outcomes' deliveries are counted only.
+    for (const id of rec.debates) {
+      const d = completions.get(id);
+      if (d) rec.samples.push({ route: 'webhook', at: d.eventAt, ms: d.lagMs });
     }
   };
 
