@@ -208,7 +208,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       `${capacity.toFixed(1)}/s: closed loop ${stepsText}), ${started} operations started; one operation = ` +
       `POST /api/debates (${SHAPE.mode}, ${SHAPE.agentCount} agents × ${SHAPE.maxRounds} rounds, simulated ` +
       `debaters at ${FIRST_TOKEN_MS} ms a call, the only stand-in), GET it, GET the list, its SSE stream to ` +
-      `the end (every ${STREAM_EVERY}th), its debate.completed webhook, POST its outcome (an outcome.recorded ` +
+      `the end (one operation in ${STREAM_EVERY}), its debate.completed webhook, POST its outcome (an outcome.recorded ` +
       `webhook), the operations taking turns on ${accounts} accounts; one API process and the production engine process (${SLOTS} slots), distributed mode; ` +
       `windows of ${windowMs / 1000} s; CPU s over the ${wallS.toFixed(0)} s of load: ` +
       `${describeCpu(split, 'runner (clients, receiver)')}, anything else on the machine ${others.toFixed(0)}; ` +
