@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import { cpuDelta, cpuNow, describeCpu, machineBusySeconds } from '../lib/cpu.ts';
+import { type Cpu, cpuDelta, cpuNow, describeCpu, machineBusySeconds } from '../lib/cpu.ts';
 import { type DebatesApi, dropDeployment, newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { type EngineProcess, startEngineProcess } from '../lib/engine-process.ts';
 import { processRssBytes } from '../lib/proc-memory.ts';
@@ -52,8 +52,11 @@ const WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' 
 
 const mib = (bytes: number) => bytes / 1048576;
 
-/** RSS of each process, and the machine's busy CPU seconds so far (all processes, the other sessions' too). */
-type MemorySample = { at: number; api: number | null; engine: number | null; busy: number };
+/**
+ * RSS of each process, the machine's busy CPU seconds so far (all processes, the other sessions' too) and the
+ * run's own share of them (API, engine, PostgreSQL, NATS, the runner).
+ */
+type MemorySample = { at: number; api: number | null; engine: number | null; busy: number; cpu: Cpu };
 
 type Window = {
   from: number;
@@ -61,11 +64,21 @@ type Window = {
   counts: Partial<Record<Route, number>>;
   errors: number;
   rss: { api: number; engine: number };
-  /** Cores of the machine busy over the window, whatever process used them. */
-  busyCores: number;
+  /** Cores busy over the window: the service's (API, engine, PostgreSQL, NATS), and the rest but the runner. */
+  serviceCores: number;
+  otherCores: number;
 };
 
 /** p99, counts, errors and mean RSS of each window of `windowMs` from t0; samples past the last are left out. */
+/** Cores the service and everything else but the runner used between two samples. */
+function cores(a: MemorySample | undefined, b: MemorySample | undefined) {
+  const seconds = a && b ? (b.at - a.at) / 1000 : 0;
+  if (!a || !b || seconds <= 0) return { serviceCores: Number.NaN, otherCores: Number.NaN };
+  const d = cpuDelta(a.cpu, b.cpu);
+  const service = d.api + d.engine + d.postgres + d.nats;
+  return { serviceCores: service / seconds, otherCores: (b.busy - a.busy - service - d.runner) / seconds };
+}
+
 function windows(rec: Recorder, memory: MemorySample[], t0: number, windowMs: number, n: number): Window[] {
   const index = (at: number) => Math.floor((at - t0) / windowMs);
   return Array.from({ length: n }, (_, w) => {
@@ -89,11 +102,7 @@ function windows(rec: Recorder, memory: MemorySample[], t0: number, windowMs: nu
       counts,
       errors: rec.errors.filter((e) => index(e.at) === w).length,
       rss: { api: mean((m) => m.api), engine: mean((m) => m.engine) },
-      busyCores:
-        inWindow.length > 1
-          ? ((inWindow.at(-1)?.busy ?? 0) - (inWindow[0]?.busy ?? 0)) /
-            (((inWindow.at(-1)?.at ?? 0) - (inWindow[0]?.at ?? 0)) / 1000)
-          : Number.NaN,
+      ...cores(inWindow[0], inWindow.at(-1)),
     };
   });
 }
@@ -105,7 +114,8 @@ function formatWindows(all: Window[], windowMs: number): string {
     ...ROUTES.map((r) => `${r} p99`),
     'API RSS',
     'engine RSS',
-    'busy cores',
+    'service cores',
+    'other cores',
     'errors',
   ];
   const rows = all.map((w) => [
@@ -114,7 +124,8 @@ function formatWindows(all: Window[], windowMs: number): string {
     ...ROUTES.map((r) => (w.p99[r] === undefined ? '–' : `${w.p99[r]?.toFixed(0)} ms`)),
     `${mib(w.rss.api).toFixed(0)} MiB`,
     `${mib(w.rss.engine).toFixed(0)} MiB`,
-    w.busyCores.toFixed(2),
+    w.serviceCores.toFixed(2),
+    w.otherCores.toFixed(2),
     String(w.errors),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
@@ -180,6 +191,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
         api: processRssBytes(pids.api),
         engine: processRssBytes(pids.engine),
         busy: machineBusySeconds(),
+        cpu: cpuNow(pids),
       });
     const sampler = setInterval(sampleMemory, Math.min(10_000, windowMs / 3));
     const cpu0 = { split: cpuNow(pids), all: machineBusySeconds() };
