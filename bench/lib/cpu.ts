@@ -73,3 +73,29 @@ export function machineBusySeconds(): number {
     return 0;
   }
 }
+
+/**
+ * CPU seconds so far of each side of a distributed run on this machine: the API and engine processes, every
+ * PostgreSQL backend, the NATS server and the runner itself. Two snapshots (cpuDelta) split a window's CPU.
+ */
+export function cpuNow(pids: { api: number; engine: number }) {
+  const self = process.cpuUsage();
+  return {
+    api: processCpuSeconds(pids.api),
+    engine: processCpuSeconds(pids.engine),
+    nats: commandCpuSeconds('nats-server').seconds,
+    postgres: commandCpuSeconds('postgres').seconds,
+    runner: (self.user + self.system) / 1e6,
+  };
+}
+export type Cpu = ReturnType<typeof cpuNow>;
+export const cpuDelta = (a: Cpu, b: Cpu): Cpu => ({
+  api: b.api - a.api,
+  engine: b.engine - a.engine,
+  nats: b.nats - a.nats,
+  postgres: b.postgres - a.postgres,
+  runner: b.runner - a.runner,
+});
+export const describeCpu = (c: Cpu, runner: string) =>
+  `API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, NATS ${c.nats.toFixed(2)}, ${runner} ` +
+  `${c.runner.toFixed(2)}, engine ${c.engine.toFixed(2)}`;

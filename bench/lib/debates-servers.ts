@@ -83,7 +83,14 @@ export type DebatesApi = {
   stop: () => Promise<void>;
 };
 
-export async function startDebatesApi(d: Deployment, options: { users?: number } = {}): Promise<DebatesApi> {
+export async function startDebatesApi(
+  d: Deployment,
+  options: {
+    users?: number;
+    /** More of the API's configuration (e.g. WEBHOOK_ALLOW_HTTP for a local webhook receiver). */
+    env?: Record<string, string>;
+  } = {},
+): Promise<DebatesApi> {
   const server = await spawnServer<{ port: number; keys: string[]; userIds: string[] }>(
     join(SERVERS, 'debates-api-server.ts'),
     {
@@ -95,6 +102,7 @@ export async function startDebatesApi(d: Deployment, options: { users?: number }
         // refuse all but the first 60.
         STREAM_OPENS_PER_MINUTE: '100000',
         BENCH_USERS: String(options.users ?? 1),
+        ...options.env,
       },
       unset: UNSET,
       execArgv: ['--expose-gc'],

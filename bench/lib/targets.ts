@@ -3,7 +3,8 @@ import type { BenchResult } from './results.ts';
 /**
  * The performance targets of the service (issue "Performance: the front door, the streams and the engine
  * near their limits"), each on a figure a suite reports. Rates are ratios to bare Fastify in the same run,
- * so they compare across runs and hosts; latencies and memory are absolute.
+ * so they compare across runs and hosts; latencies and memory are absolute. The soak's are ratios within its
+ * own run (its last window against its first), and its error count.
  */
 export const TARGETS: {
   name: string;
@@ -125,6 +126,29 @@ export const TARGETS: {
     boundBy:
       'the SDK per request: a span, its attributes and context, the batch processor, and the export (protobuf encoding, an HTTP post per batch)',
   },
+  {
+    name: 'soak.errors',
+    target: 0,
+    better: 'lower',
+    what: 'soak: errors (non-2xx, failed streams, debates not completed, webhooks missing)',
+    boundBy: "the errors listed in the figure's detail and the suite's log: each one is a bug to find",
+  },
+  ...(['api', 'engine'] as const).map((proc) => ({
+    name: `soak.${proc}.rss_last_to_first`,
+    target: 1.3,
+    better: 'lower' as const,
+    what: `soak: ${proc === 'api' ? 'API' : 'engine'} process RSS, last window / first`,
+    boundBy:
+      'memory kept per debate, stream or delivery that is never released (heap snapshots of the process in a long run tell what)',
+  })),
+  ...(['create', 'read'] as const).map((route) => ({
+    name: `soak.${route}.p99_last_to_first`,
+    target: 2,
+    better: 'lower' as const,
+    what: `soak: ${route === 'create' ? 'POST /api/debates' : 'GET /api/debates/:id'} p99, last window / first`,
+    boundBy:
+      "a cost that grows with the data the soak leaves (the account's debates, outcomes, deliveries) or with what piles up in a process, or other work on the machine (the per-window busy cores in the log)",
+  })),
 ];
 
 /** Each target with this run's figure and whether it is met; a figure whose suite did not run says so. */

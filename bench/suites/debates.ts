@@ -4,7 +4,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import { expectOk, startBareServer } from '../lib/api-servers.ts';
-import { commandCpuSeconds, processCpuSeconds } from '../lib/cpu.ts';
+import { type Cpu, cpuDelta, cpuNow, describeCpu } from '../lib/cpu.ts';
 import {
   type ApiStats,
   type DebatesApi,
@@ -280,28 +280,6 @@ async function eventConsumers(nc: NatsConnection, d: Deployment): Promise<number
   const name = `${d.prefix.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase()}DEBATE_EVENTS`;
   return (await jsm.streams.info(name)).state.consumer_count;
 }
-
-function cpuNow(pids: { api: number; engine: number }) {
-  const self = process.cpuUsage();
-  return {
-    api: processCpuSeconds(pids.api),
-    engine: processCpuSeconds(pids.engine),
-    nats: commandCpuSeconds('nats-server').seconds,
-    postgres: commandCpuSeconds('postgres').seconds,
-    runner: (self.user + self.system) / 1e6,
-  };
-}
-type Cpu = ReturnType<typeof cpuNow>;
-const cpuDelta = (a: Cpu, b: Cpu): Cpu => ({
-  api: b.api - a.api,
-  engine: b.engine - a.engine,
-  nats: b.nats - a.nats,
-  postgres: b.postgres - a.postgres,
-  runner: b.runner - a.runner,
-});
-const describeCpu = (c: Cpu, runner: string) =>
-  `API ${c.api.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, NATS ${c.nats.toFixed(2)}, ${runner} ` +
-  `${c.runner.toFixed(2)}, engine ${c.engine.toFixed(2)}`;
 
 type Check = { ok: boolean; problems: string[] };
 
