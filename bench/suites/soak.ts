@@ -69,7 +69,6 @@ type Window = {
   otherCores: number;
 };
 
-/** p99, counts, errors and mean RSS of each window of `windowMs` from t0; samples past the last are left out. */
 /** Cores the service and everything else but the runner used between two samples. */
 function cores(a: MemorySample | undefined, b: MemorySample | undefined) {
   const seconds = a && b ? (b.at - a.at) / 1000 : 0;
@@ -79,6 +78,7 @@ function cores(a: MemorySample | undefined, b: MemorySample | undefined) {
   return { serviceCores: service / seconds, otherCores: (b.busy - a.busy - service - d.runner) / seconds };
 }
 
+/** p99, counts, errors and mean RSS of each window of `windowMs` from t0; samples past the last are left out. */
 function windows(rec: Recorder, memory: MemorySample[], t0: number, windowMs: number, n: number): Window[] {
   const index = (at: number) => Math.floor((at - t0) / windowMs);
   return Array.from({ length: n }, (_, w) => {
