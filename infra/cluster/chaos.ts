@@ -9,6 +9,7 @@ import { fencedWritesCounter } from './fenced-writes.ts';
 import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
 import { scheduleViolations, startScheduleClock } from './schedule-clock.ts';
+import { writeViolationReport } from './violation-report.ts';
 import { startWebhookWatch, webhookViolations } from './webhook-watch.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,8 +52,8 @@ export const FAULT_KINDS: FaultKind[] = [
 export type ChaosReport = {
   seed: number;
   seconds: number;
-  /** Each fault: its kind, what it hit, and ms from its end until a debate created then completed. */
-  faults: { kind: FaultKind; target: string; recoveryMs: number | null }[];
+  /** Each fault: its kind, what it hit, when it began, and ms from its end until a debate created then completed. */
+  faults: { kind: FaultKind; target: string; at: string; recoveryMs: number | null }[];
   accepted: number;
   /** Creates answered otherwise (503 while a dependency is away, a connection cut by a kill). */
   notAccepted: number;
@@ -138,10 +139,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const kind = random.pick(FAULT_KINDS);
       const holdMs = random.between(3000, 7000);
       log(`fault: ${kind} for ${holdMs} ms`);
+      const at = new Date().toISOString();
       const target = await inject(cluster, kind, holdMs, random, fenced.beforeKill);
       const recoveryMs = await recoveryAfter(cluster, account.cookie);
       log(`  ${target}: recovered in ${recoveryMs ?? 'never'} ms`);
-      faults.push({ kind, target, recoveryMs });
+      faults.push({ kind, target, at, recoveryMs });
       await fenced.refresh();
       await sleep(random.between(1000, 3000));
     }
@@ -154,6 +156,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       fake,
     });
     await fenced.refresh();
+    if (checked.violations.length > 0) {
+      const path = await writeViolationReport(
+        cluster,
+        db.core.db,
+        fake,
+        faults,
+        checked.violations,
+        options.seed,
+      );
+      log(`violations: what the cluster knew of them is in ${path}`);
+    }
     return {
       seed: options.seed,
       seconds: options.seconds,

@@ -23,6 +23,7 @@ export async function startScheduleClock(
       body: JSON.stringify({
         question: `Should the chaos run's schedule ${i} go ahead?`,
         frequency: 'daily',
+        timeOfDay: farFromNow(),
       }),
     });
     if (res.status !== 201) throw new Error(`schedule creation answered ${res.status}: ${await res.text()}`);
@@ -50,6 +51,15 @@ export async function startScheduleClock(
       return dueTimes;
     },
   };
+}
+
+/**
+ * A time of day 12 hours from now: each run moves a schedule on to its next daily time, which must not come
+ * due by itself during the run (a run is at most 4 hours) and be mistaken for a firing the run never set.
+ */
+function farFromNow(): string {
+  const hour = (new Date().getUTCHours() + 12) % 24;
+  return `${String(hour).padStart(2, '0')}:00`;
 }
 
 const hasFired = async (sql: Sql, scheduleId: string, runAt: string) =>
