@@ -108,7 +108,12 @@ export function seeded(seed: number) {
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => {});
+  // The faults draw from a generator of their own, one draw after another in the fault loop, so a seed
+  // replays the same faults; the workload, the receiver and the clock draw from theirs whenever they run.
   const random = seeded(options.seed);
+  const workloadRandom = seeded(options.seed + 1);
+  const receiverRandom = seeded(options.seed + 2);
+  const clockRandom = seeded(options.seed + 3);
   let provider: Awaited<ReturnType<typeof startClusterProvider>> | undefined;
   const cluster = await startCluster({
     apis: 2,
@@ -126,13 +131,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     const account = await signUp(cluster);
     db = await createTestCore({ DATABASE_URL: cluster.databaseUrl, DATABASE_SCHEMA: 'public' });
-    webhooks = await startWebhookWatch(cluster, account.cookie, { refuseOneIn: 20, random: random.next });
+    webhooks = await startWebhookWatch(cluster, account.cookie, {
+      refuseOneIn: 20,
+      random: receiverRandom.next,
+    });
     const schedules = await startScheduleClock(cluster, account.cookie, db.core.db, {
       schedules: 3,
-      everyMs: () => random.between(4000, 10_000),
+      everyMs: () => clockRandom.between(4000, 10_000),
     });
     const fenced = fencedWritesCounter(cluster.engines);
-    const workload = startWorkload(cluster, account.cookie, random);
+    const workload = startWorkload(cluster, account.cookie, workloadRandom);
     const faults: ChaosReport['faults'] = [];
     const faultsUntil = Date.now() + Math.max(0, options.seconds - 15) * 1000;
     while (Date.now() < faultsUntil) {
