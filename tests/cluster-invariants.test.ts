@@ -1,4 +1,9 @@
-import { createTestCore, type ReceivedDelivery, type TestCore } from '@verdict/core/testing';
+import {
+  createTestCore,
+  insertStoredDebate,
+  type ReceivedDelivery,
+  type TestCore,
+} from '@verdict/core/testing';
 import { type FakeLlmServer, startFakeLlmServer } from '@verdict/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerCallViolations } from '../infra/cluster/provider-calls.ts';
@@ -78,24 +83,7 @@ describe('the provider-call check', () => {
     test = await createTestCore();
     fake = await startFakeLlmServer([{ text: 'A point.' }]);
     const owner = await test.core.accounts.createUser({ email: 'checked@example.com', name: 'Checked' });
-    await test.core.accounts.setPlan(owner.id, 'pro');
-    await test.core.billing.grantCredits(owner.id, 10);
-    ({ debateId } = await test.core.debateCreation.create({
-      ownerId: owner.id,
-      route: 'api',
-      question,
-      context: null,
-      mode: 'fast',
-      agents: 2,
-      rounds: 2,
-      preset: null,
-      routing: null,
-      compare: false,
-      skipCache: true,
-      providerKeys: null,
-      idempotencyKey: null,
-      fingerprint: question,
-    }));
+    debateId = await insertStoredDebate(test.core, { ownerId: owner.id, question, status: 'running' });
   });
   afterAll(async () => {
     await fake?.close();
