@@ -859,7 +859,9 @@ function checkAnswer(requested: Operation, request: FuzzRequest, answer: Answer)
     // A path that cannot be decoded (a broken escape, or escapes that are not UTF-8 such as `%C0%AF`) is
     // refused before any routing, whichever path it is.
     const undecodable = isDecodable(answer.pathname) ? [] : [400];
-    const expected = [...(known ? [405] : knownWithSlash ? [404, 405] : [404]), ...undecodable];
+    // Headers past the server's limit are refused as they are read, before any routing (431), as on every
+    // operation's path (ANY_REQUEST_STATUSES).
+    const expected = [...(known ? [405] : knownWithSlash ? [404, 405] : [404]), ...undecodable, 431];
     const crossSite = request.credential.headers.origin !== undefined && BODY_METHODS.has(requested.method);
     expect([...expected, ...(crossSite ? [403] : [])], `a path no operation has: ${where}`).toContain(
       answer.status,
