@@ -167,6 +167,9 @@ describe('a debate in a separate engine process', () => {
       round: 2,
       injected: ['Budget cut 20%'],
     });
-    expect(await core.bus.commands.send(debate.id, { type: 'pause' })).toBe('no_engine');
+    // Finished, the debate is no engine's once its job ends: until then its actor refuses as completed.
+    await expect
+      .poll(() => core.bus.commands.send(debate.id, { type: 'pause' }), { timeout: 10_000 })
+      .toBe('no_engine');
   });
 });
