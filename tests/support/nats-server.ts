@@ -27,8 +27,11 @@ export type PrivateNatsServer = {
   storeDir: string;
   /** Stops the server (SIGKILL for a crash); resolves once the process is gone. */
   stop: (signal?: NodeJS.Signals) => Promise<void>;
-  /** Starts it again on the same port and store directory; resolves once it is ready. */
-  start: () => Promise<void>;
+  /**
+   * Starts it again on the same port and store directory; resolves once it is ready. `jetstream: false`
+   * brings it back without JetStream: a server whose streams are still recovering, as clients see it.
+   */
+  start: (options?: { jetstream?: boolean }) => Promise<void>;
   /** Everything the server logged, across restarts. */
   output: () => string;
   /** Stops the server and removes its store directory. */
@@ -45,9 +48,10 @@ export async function startNatsServer(timeoutMs = 15_000): Promise<PrivateNatsSe
   let child: ChildProcess | null = null;
   let output = '';
 
-  const start = async () => {
+  const start = async ({ jetstream = true }: { jetstream?: boolean } = {}) => {
     if (child) throw new Error('the private nats-server is already running');
-    const proc = spawn(NATS_SERVER, ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], {
+    const args = [...(jetstream ? ['-js', '-sd', storeDir] : []), '-a', '127.0.0.1', '-p', String(port)];
+    const proc = spawn(NATS_SERVER, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;

@@ -1,6 +1,5 @@
 import {
   AckPolicy,
-  type Consumer,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
@@ -11,8 +10,6 @@ import {
 } from '@nats-io/jetstream';
 import {
   connect,
-  headers,
-  type MsgHdrs,
   type NatsConnection,
   NoRespondersError,
   nanos,
@@ -21,6 +18,8 @@ import {
 } from '@nats-io/transport-node';
 import { type DebateEvent, type Notification, subjects } from '@verdict/contracts';
 import { withTimeout } from '../shared/with-timeout.ts';
+import { decode, encode } from './nats-codec.ts';
+import { natsJobQueue } from './nats-job-queue.ts';
 import {
   type Bus,
   COMMAND_TIMEOUT_MS,
@@ -28,13 +27,10 @@ import {
   type CommandReply,
   type DebateCommand,
   type EventBus,
-  type JobHandle,
-  type JobQueue,
   type KeyCourier,
   type NotificationChannel,
 } from './ports.ts';
 import { publishThroughReconnects } from './publish-through-reconnects.ts';
-import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
@@ -52,11 +48,6 @@ export type NatsBusOptions = {
    */
   onTrouble?: TroubleReport;
 };
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const encode = (value: unknown) => encoder.encode(JSON.stringify(value));
-const decode = <T>(data: Uint8Array) => JSON.parse(decoder.decode(data)) as T;
 
 /** The bus on NATS JetStream: a work-queue stream for jobs, a limits stream for events, core NATS for commands. */
 export type NatsBus = Bus & {
@@ -104,7 +95,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
   return {
     connection: nc,
     events: natsEventBus(js, names.events, names.eventsSubject),
-    jobs: natsJobQueue(js, names.jobs, names.jobsSubject, onTrouble),
+    jobs: natsJobQueue(nc, js, names.jobs, names.jobsSubject, onTrouble),
     commands: natsCommandBus(nc, names.commandSubject, onTrouble),
     keys: natsKeyCourier(nc, names.keysSubject, onTrouble),
     notifications: natsNotificationChannel(nc, names.notificationSubject, onTrouble),
@@ -177,92 +168,6 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
 }
 
 /** A trace carrier as NATS message headers, and back: the job's trace context crosses the hop in them. */
-function headersOf(carrier: TraceCarrier): MsgHdrs {
-  const hdrs = headers();
-  for (const [key, value] of Object.entries(carrier)) hdrs.set(key, value);
-  return hdrs;
-}
-
-function carrierOf(hdrs: MsgHdrs | undefined): TraceCarrier | undefined {
-  if (!hdrs) return undefined;
-  return Object.fromEntries(hdrs.keys().map((key) => [key.toLowerCase(), hdrs.get(key)]));
-}
-
-function natsJobQueue(
-  js: JetStreamClient,
-  stream: string,
-  subject: string,
-  onTrouble: TroubleReport,
-): JobQueue {
-  return {
-    enqueue: async (job, copy) => {
-      // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
-      const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
-      const carrier = currentTraceCarrier();
-      await publishThroughReconnects(js, subject, encode(job), {
-        msgID,
-        ...(carrier ? { headers: headersOf(carrier) } : {}),
-      });
-    },
-    waiting: async () => {
-      // Getting the consumer fetches its info: the cached copy is current, no second round trip.
-      const consumer = await js.consumers.get(stream, 'engine');
-      return (await consumer.info(true)).num_pending;
-    },
-    consume: (slots, handle) => {
-      let stopped = false;
-      const stops: (() => void)[] = [];
-      // One streak for all slots: they fail together when NATS is away.
-      const pulls = troubleStreak(onTrouble, 'job pulls failing; each slot pulls again every 500 ms');
-      const pull = async () => {
-        const consumer: Consumer = await js.consumers.get(stream, 'engine');
-        pulls.recovered();
-        // One message in flight per slot: a busy node does not hoard jobs other nodes could run. The iterator
-        // sends its next pull request only when the loop asks for the next message, that is once the handler
-        // has returned, so a busy slot holds no job it has not started (tested in the bus contract).
-        const messages = await consumer.consume({ max_messages: 1 });
-        stops.push(() => void messages.stop());
-        for await (const message of messages) {
-          if (stopped) {
-            message.nak();
-            break;
-          }
-          const jobHandle: JobHandle = {
-            job: decode(message.data),
-            redelivered: message.redelivered,
-            // The stream's time of the publish: a redelivery keeps it.
-            enqueuedAt: message.time.getTime(),
-            trace: jobTraceOf(carrierOf(message.headers)),
-            heartbeat: () => message.working(),
-            ack: async () => {
-              await message.ackAck();
-            },
-            retry: (delayMs) => message.nak(delayMs),
-          };
-          await handle(jobHandle);
-        }
-      };
-      // A slot outlives NATS restarts: when its pull ends or fails, it starts pulling again (so a failed pull
-      // needs no handling beyond the pause below and a log line per streak; the job it may have held comes
-      // back after its ack wait).
-      const slot = async () => {
-        while (!stopped) {
-          await pull().catch(pulls.failed);
-          if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-      };
-      const running = Array.from({ length: slots }, () => slot());
-      return {
-        stop: async () => {
-          stopped = true;
-          for (const stop of stops) stop();
-          await Promise.allSettled(running);
-        },
-      };
-    },
-  };
-}
-
 function natsCommandBus(
   nc: NatsConnection,
   subject: (id: string) => string,
