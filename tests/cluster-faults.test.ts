@@ -175,7 +175,9 @@ describe('the cluster under network faults', () => {
     // Awake, the zombie found its leases taken (the epoch fence refused its renewal) and let go: its log says
     // so, and its metrics count each job it ended so.
     await expect
-      .poll(() => zombie.output().includes('lease lost; leaving it to its new holder'), { timeout: 15_000 })
+      .poll(() => zombie.output().includes('lease lost; leaving it and its job to its new holder'), {
+        timeout: 15_000,
+      })
       .toBe(true);
     expect(await leaseLostEndings(zombie.metricsUrl)).toBeGreaterThan(0);
   }, 150_000);

@@ -234,15 +234,17 @@ describe('engine nodes racing for the same debates', () => {
       () => rows('select 1 from debate_turns where debate_id = ?', [id]),
       (r) => r.length >= 2,
     );
-    // Another node claimed it (and then vanished): the epoch moves on and the lease has run out. The
-    // vanished node's job comes back once its ack wait is over; the node that lost the lease drops its own.
+    // Another node claimed it (and then vanished): the epoch moves on and the lease has run out. That node
+    // claimed it through this very job, redelivered to it, as a node that stalls past its ack wait sees
+    // happen: the node that lost the lease must leave the job alone (an ack of any delivery removes it),
+    // and the job, unacked, comes back once its ack wait is over. No other job and no reconciler pass here
+    // (their period is a minute): without the job the debate would stay unfinished.
     await rows(
       `update debates set lease_epoch = lease_epoch + 1, lease_owner = 'vanished-node',
          lease_expires_at = now() - interval '1 second' where id = ?`,
       [id],
     );
     await eventually(async () => logs.some((line) => line.includes(`debate ${id}: lease lost`)), Boolean);
-    await a.core.bus.jobs.enqueue({ debateId: id, attempt: 1 }, 'vanished-node');
     const done = await finished(id);
     expect(done?.status).toBe('completed');
     await expectCleanStream(id, 'debate.completed');
@@ -331,11 +333,12 @@ describe('engine nodes racing for the same debates', () => {
     await first.release(lease);
     // The holder's heartbeat that was already on its way lands after the release: the lease stays free.
     expect([...(await first.renew([lease]))]).toEqual([]);
-    const [stored] = await rows<{ lease_owner: string | null; lease_expires_at: Date | null }>(
-      'select lease_owner, lease_expires_at from debates where id = ?',
+    // Free, and run out as of its release (not never taken: see the reconciler test below).
+    const [stored] = await rows<{ lease_owner: string | null; run_out: boolean | null }>(
+      'select lease_owner, lease_expires_at <= now() as run_out from debates where id = ?',
       [id],
     );
-    expect(stored).toEqual({ lease_owner: null, lease_expires_at: null });
+    expect(stored).toEqual({ lease_owner: null, run_out: true });
     // Released, not taken over: no hand-over to count.
     expect(await second.claim(job)).toEqual({
       kind: 'claimed',
@@ -454,5 +457,39 @@ describe('engine nodes racing for the same debates', () => {
     expect(await reconcile()).toBe(1);
     expect((await finished(first))?.status).toBe('completed');
     expect((await finished(second))?.status).toBe('completed');
+  });
+
+  it('re-queues a released debate whose job was lost one stale period after its release, backlog or not', async () => {
+    for (const running of nodes.splice(0)) await running.stop();
+    const [row] = await rows<{ id: string }>(
+      `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
+       values (?, 'Released, its job lost: who brings it back?', 'fast', 'pending', 'user_credits', 3, 1)
+       returning id`,
+      [ownerId],
+    );
+    const id = row!.id;
+    const job = { debateId: id, attempt: 1 };
+    // A holder ran it and gave it back (interrupted), and the job meant to bring it back is gone: acked by a
+    // node it was taken from, or lost with a crashed NATS. Other jobs wait in the queue meanwhile.
+    const holder = storeAsNode(a.core, 'node-interrupted');
+    const claim = await holder.claim(job);
+    if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    await holder.markRunning(claim.lease);
+    await holder.release(claim.lease);
+    for (let i = 0; i < 2; i++) await a.core.bus.jobs.enqueue({ debateId: randomUUID(), attempt: 1 });
+    expect(await a.core.bus.jobs.waiting()).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // One stale period (1 s) after the release: not the ten a never-claimed debate gets behind a backlog.
+    const queued: string[] = [];
+    await reconcileOnce(a.core, 1000, {
+      ...a.core.bus.jobs,
+      enqueue: async (requeued, copy) => {
+        queued.push(requeued.debateId);
+        await a.core.bus.jobs.enqueue(requeued, copy);
+      },
+    });
+    expect(queued).toContain(id);
+    node(a.core);
+    expect((await finished(id))?.status).toBe('completed');
   });
 });

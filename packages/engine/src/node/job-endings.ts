@@ -39,11 +39,16 @@ export type JobEnding =
       readonly cause: unknown;
     };
 
-/** What the node does with the job: done for good, back to the queue after a delay, or failed for good first. */
+/**
+ * What the node does with the job: done for good, back to the queue after a delay, failed for good first, or
+ * left alone (`leave`): the debate's new holder may be running this very message, redelivered to it, and an
+ * ack of any delivery removes the message from the queue (JetStream does not check which delivery acks).
+ * Left alone, the message stays the holder's while it heartbeats, and comes back after its ack wait if not.
+ */
 export type JobDisposal = {
   /** Give the lease up first, so the next holder need not wait for it to expire. */
   readonly release?: boolean;
-  readonly job: 'ack' | 'failAndAck' | { readonly retryAfterMs: number };
+  readonly job: 'ack' | 'failAndAck' | 'leave' | { readonly retryAfterMs: number };
   readonly log?: readonly [LogLevel, string];
 };
 
@@ -69,11 +74,11 @@ export const JOB_ENDINGS: {
           job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
           log: ['warn', `${status}; its last events not published, job returned to the queue`],
         }
-      : {
-          job: 'ack',
-          // Nothing stored means another node took the debate over (its own job carries it) or it was deleted.
-          log: stored ? ['info', status] : ['warn', 'lease lost before its final state was stored'],
-        },
+      : stored
+        ? { job: 'ack', log: ['info', status] }
+        : // Another node took the debate over (perhaps through this job) or it was deleted (the job comes back
+          // and finds it gone).
+          { job: 'leave', log: ['warn', 'lease lost before its final state was stored'] },
   Gone: () => ({ job: 'ack' }),
   Unpublished: () => ({
     job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
@@ -92,7 +97,9 @@ export const JOB_ENDINGS: {
   }),
   // Should the delete not happen, the released debate is free for the reconciler to resume.
   Cancelled: () => ({ release: true, job: 'ack', log: ['info', 'cancelled'] }),
-  LeaseLost: () => ({ job: 'ack', log: ['warn', 'lease lost; leaving it to its new holder'] }),
+  // The new holder may have claimed it through this job's redelivery: acking would take the job from under it,
+  // and a holder that then released the debate would leave it with no job at all (only the reconciler's).
+  LeaseLost: () => ({ job: 'leave', log: ['warn', 'lease lost; leaving it and its job to its new holder'] }),
   // Everything up to the last step is stored: whichever node takes the job next restores it from there.
   Stopping: () => ({
     release: true,

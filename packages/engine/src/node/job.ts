@@ -489,6 +489,7 @@ const dispose = (handle: JobHandle, ending: JobEnding) =>
         Effect.catch((error) => logLine('warn', `debate ${debateId}: lease not released`, { error })),
       );
     }
+    if (disposal.job === 'leave') return;
     if (typeof disposal.job === 'object') {
       handle.retry(disposal.job.retryAfterMs);
       return;

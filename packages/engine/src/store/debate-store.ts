@@ -305,12 +305,15 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
         return new Set(rows.rows.map((row) => row.id));
       }),
 
-    // Clearing the owner also stops a renewal already in flight from extending the lease again.
+    // Clearing the owner also stops a renewal already in flight from extending the lease again. Released, the
+    // lease reads as run out now, not as never taken: should the job meant to bring the debate back be lost,
+    // the reconciler takes it a stale period later, not after the longer wait it gives never-claimed debates
+    // while the queue has a backlog (they are most likely in it; a released one left it).
     release: (lease: Lease) =>
       attempt(() =>
         k()
           .updateTable('debates')
-          .set({ lease_owner: null, lease_expires_at: null })
+          .set({ lease_owner: null, lease_expires_at: sql<Date>`now()` })
           .where('id', '=', lease.debateId)
           .where('lease_epoch', '=', lease.epoch)
           .execute(),
