@@ -25,6 +25,16 @@ if (!pgBin || !natsServerBin) {
   );
   process.exit(2);
 }
+// The first Ctrl-C (or SIGTERM) ends the run at the next fault and tears the cluster down: its processes and
+// namespaces would otherwise outlive this one. A second one exits at once, leaving them.
+const interrupted = new AbortController();
+const interrupt = () => {
+  if (interrupted.signal.aborted) process.exit(130);
+  console.log('chaos: interrupted; tearing the cluster down after the fault in hand (again to quit now)');
+  interrupted.abort();
+};
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
 console.log(`chaos: ${minutes} min, seed ${seed}`);
 const report = await runChaos({
   seconds: Math.round(minutes * 60),
@@ -32,6 +42,11 @@ const report = await runChaos({
   pgBin,
   natsServerBin,
   log: (line) => console.log(`chaos: ${line}`),
+  signal: interrupted.signal,
+}).catch((error: unknown) => {
+  if (!interrupted.signal.aborted) throw error;
+  console.log('chaos: interrupted; the cluster is torn down, nothing was checked');
+  process.exit(130);
 });
 console.log(JSON.stringify(report, null, 2));
 console.log(`\n${chaosSummary(report)}`);

@@ -74,6 +74,8 @@ export type ChaosOptions = {
   pgBin: string;
   natsServerBin: string;
   log?: (line: string) => void;
+  /** Aborted, the run stops injecting faults, skips the checks and tears the cluster down (Ctrl-C). */
+  signal?: AbortSignal;
 };
 
 const SETTINGS = {
@@ -143,7 +145,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const workload = startWorkload(cluster, account.cookie, workloadRandom);
     const faults: ChaosReport['faults'] = [];
     const faultsUntil = Date.now() + Math.max(0, options.seconds - 15) * 1000;
-    while (Date.now() < faultsUntil) {
+    while (Date.now() < faultsUntil && !options.signal?.aborted) {
       const kind = random.pick(FAULT_KINDS);
       const holdMs = random.between(3000, 7000);
       log(`fault: ${kind} for ${holdMs} ms`);
@@ -157,6 +159,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     const workloadRecord = await workload.stop();
     const dueTimes = await schedules.stop();
+    if (options.signal?.aborted) throw new Error('chaos run interrupted: no checks made');
     log(`workload: ${workloadRecord.accepted.length} accepted, waiting for them to finish`);
     const checked = await checkInvariants(cluster, db.core.db, workloadRecord, {
       dueTimes,
