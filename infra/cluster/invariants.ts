@@ -45,7 +45,7 @@ export async function completedOnceViolations(sql: Sql, id: string): Promise<str
   return violations;
 }
 
-/** API answers of 5xx other than 503 (each request's one log line, the first few whole), and deadlocks. */
+/** API answers of 5xx other than 503 (each request's one log line, the first few whole), deadlocks, stalls. */
 export function serverFailureViolations(cluster: Cluster): string[] {
   const violations: string[] = [];
   for (const api of cluster.apis) {
@@ -61,5 +61,16 @@ export function serverFailureViolations(cluster: Cluster): string[] {
   }
   if (cluster.postgres.output().includes('deadlock detected'))
     violations.push('PostgreSQL logged a deadlock');
+  // The stall guard hands a stuck debate back, and it then completes: the invariants above would pass, and the
+  // hang it recovered from would go unseen.
+  for (const engine of cluster.engines) {
+    const stalls = engine
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(': stalled, no step in'));
+    if (stalls.length > 0) {
+      violations.push(`${engine.name}: ${stalls.length} debate(s) stalled: ${stalls[0]?.slice(0, 1500)}`);
+    }
+  }
   return violations;
 }

@@ -30,6 +30,7 @@ import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { countEnding } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+import { type Stalled, stallGuard, stallLimitMs } from './stall-guard.ts';
 import { verdictCalibrator } from './verdict-calibration.ts';
 
 /** What the jobs of one running node share: which debates it handles, which actors run, whether it stops. */
@@ -59,7 +60,8 @@ type JobStop =
   | BusUnavailable
   | LeaseLost
   | Stopping
-  | ActorStopped;
+  | ActorStopped
+  | Stalled;
 
 /** What the phases of one claimed job share. */
 type ClaimedJob = {
@@ -72,6 +74,8 @@ type ClaimedJob = {
   readonly ready: Deferred.Deferred<RunningDebate | null>;
   cancelled: boolean;
   log: DurableLog | null;
+  /** Snapshots the actor has taken: the stall guard's measure of progress. */
+  steps: number;
 };
 
 const stopWith = (job: ClaimedJob, stop: JobStop) => Deferred.doneUnsafe(job.fatal, Effect.fail(stop));
@@ -145,6 +149,7 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
         ready: yield* Deferred.make<RunningDebate | null>(),
         cancelled: false,
         log: null,
+        steps: 0,
       };
       yield* keeper.keep(lease, () => stopWith(job, new LeaseLost({ debateId: lease.debateId })));
       yield* heartbeats.keep(handle);
@@ -213,6 +218,7 @@ const phases = (job: ClaimedJob) =>
     const running = yield* start(job, providers, restoration, {
       onStateChange: (state) => {
         latest = state;
+        job.steps += 1;
         log.stateChanged();
       },
       onJudging: () => Deferred.doneUnsafe(judging, Effect.void),
@@ -330,17 +336,24 @@ const start = (
 
 /**
  * Phase: the actor runs to a final state, unless the job has to stop first (its lease lost, its log failed,
- * the node stopping): then the actor is stopped where it is, and everything up to its last step is stored.
+ * the node stopping, the actor stalled): then the actor is stopped where it is, and everything up to its last
+ * step is stored.
  */
 const run = (job: ClaimedJob, running: RunningDebate) =>
   Effect.gen(function* () {
     const { stopping } = yield* NodeJobs;
+    const { policy, storage } = yield* EngineSettings;
     const finished = Effect.tryPromise({
       try: () => running.done,
       catch: (cause) => new ActorStopped({ cause }),
     });
     const nodeStops = Effect.andThen(Deferred.await(stopping), Effect.fail(new Stopping()));
-    return yield* Effect.raceAllFirst([finished, Deferred.await(job.fatal), nodeStops]).pipe(
+    const stalls = stallGuard(running, () => job.steps, stallLimitMs(policy, storage.toleranceMs)).pipe(
+      Effect.tapError(({ quietMs, state }) =>
+        logLine('error', `debate ${job.lease.debateId}: stalled, no step in ${quietMs} ms at ${state}`),
+      ),
+    );
+    return yield* Effect.raceAllFirst([finished, Deferred.await(job.fatal), nodeStops, stalls]).pipe(
       Effect.onError(() => Effect.sync(() => running.actor.stop())),
     ) as Effect.Effect<SnapshotFrom<typeof debateMachine>, JobStop>;
   });
