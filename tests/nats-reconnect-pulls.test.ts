@@ -58,6 +58,18 @@ describe('job slots after a NATS restart', () => {
       await expect.poll(() => round.size, { timeout: RESUMED_WITHIN_MS, interval: 50 }).toBe(SLOTS);
       return Date.now() - started;
     };
+    /** Until `ask` succeeds: the client is connected, or JetStream answers. */
+    const answering = (ask: () => Promise<unknown>) =>
+      expect
+        .poll(
+          () =>
+            ask().then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
     try {
       await aRound();
       for (let restart = 0; restart < RESTARTS; restart++) {
@@ -65,40 +77,13 @@ describe('job slots after a NATS restart', () => {
         // Back, but its JetStream not yet (as while a big store recovers): the clients reconnect, and the
         // slots' check of their consumer fails.
         await nats.start({ jetstream: false });
-        await expect
-          .poll(
-            () =>
-              bus.ping(500).then(
-                () => true,
-                () => false,
-              ),
-            { timeout: 10_000 },
-          )
-          .toBe(true);
+        await answering(() => bus.ping(500));
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await nats.stop('SIGKILL');
         await nats.start();
         // The client is back and JetStream answers: from here on, every slot must pull soon.
-        await expect
-          .poll(
-            () =>
-              bus.ping(500).then(
-                () => true,
-                () => false,
-              ),
-            { timeout: 10_000 },
-          )
-          .toBe(true);
-        await expect
-          .poll(
-            () =>
-              bus.jobs.waiting().then(
-                () => true,
-                () => false,
-              ),
-            { timeout: 10_000 },
-          )
-          .toBe(true);
+        await answering(() => bus.ping(500));
+        await answering(() => bus.jobs.waiting());
         expect(await aRound()).toBeLessThan(RESUMED_WITHIN_MS);
       }
     } finally {
