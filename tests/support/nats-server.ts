@@ -32,6 +32,10 @@ export type PrivateNatsServer = {
    * brings it back without JetStream: a server whose streams are still recovering, as clients see it.
    */
   start: (options?: { jetstream?: boolean }) => Promise<void>;
+  /** Freezes the server (SIGSTOP): its connections stay open and go silent, as a vanished host's do. */
+  pause: () => void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume: () => void;
   /** Everything the server logged, across restarts. */
   output: () => string;
   /** Stops the server and removes its store directory. */
@@ -97,6 +101,8 @@ export async function startNatsServer(timeoutMs = 15_000): Promise<PrivateNatsSe
     storeDir,
     stop,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     output: () => output,
     close: async () => {
       await stop('SIGKILL');

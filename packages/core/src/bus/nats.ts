@@ -47,7 +47,16 @@ export type NatsBusOptions = {
    * Once per streak (trouble-streak.ts), not once per retry.
    */
   onTrouble?: TroubleReport;
+  /**
+   * How often the client pings the server; three pings unanswered and it drops the connection and reconnects.
+   * Default 20 s. nats.js's own (2 min, two pings) left a connection that went silent (its server's host gone
+   * without a reset, a partition, a middlebox forgetting it) unnoticed for 4–6 minutes, pulling no job.
+   */
+  pingIntervalMs?: number;
 };
+
+/** A silent connection is dropped after this many pings go unanswered. */
+const MAX_PINGS_OUT = 3;
 
 /** The bus on NATS JetStream: a work-queue stream for jobs, a limits stream for events, core NATS for commands. */
 export type NatsBus = Bus & {
@@ -76,6 +85,8 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     // A restarted server is back within a second or so: the client's 2 s between tries (its default) held
     // every node's pulls and publishes back for seconds after it was up (the chaos runs' NATS restarts).
     reconnectTimeWait: 500,
+    pingInterval: options.pingIntervalMs ?? 20_000,
+    maxPingOut: MAX_PINGS_OUT,
   });
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, {
