@@ -29,7 +29,7 @@ import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.
 import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { countEnding } from './job-metrics.ts';
-import { LeaseKeeper } from './lease-keeper.ts';
+import { behindLease, type HeldLease, LeaseKeeper } from './lease-keeper.ts';
 import { type Stalled, stallGuard, stallLimitMs } from './stall-guard.ts';
 import { verdictCalibrator } from './verdict-calibration.ts';
 
@@ -68,6 +68,8 @@ type ClaimedJob = {
   readonly handle: JobHandle;
   readonly debate: DebateToRun;
   readonly lease: Lease;
+  /** The lease as its keeper holds it: the provider waits on it (`confirmed`) before each call. */
+  readonly held: HeldLease;
   /** Failed once when the job cannot go on: its lease is gone, its log failed, its actor's round broke. */
   readonly fatal: Deferred.Deferred<never, JobStop>;
   /** The actor once it runs, or null when this node gives the debate up before starting it. */
@@ -113,8 +115,10 @@ const claimAndRun = (handle: JobHandle) =>
         const debate = yield* store.find(handle.job.debateId);
         if (!debate || debate.attempt !== handle.job.attempt) return { kind: 'gone' } as const;
         if (debate.status === 'completed' || debate.status === 'failed') return { kind: 'finished' } as const;
+        // The lease runs from the claim's statement at the earliest: it holds until then plus its period.
+        const claimedAt = Date.now();
         const claim = yield* store.claim(handle.job);
-        return claim.kind === 'claimed' ? { ...claim, debate } : claim;
+        return claim.kind === 'claimed' ? { ...claim, debate, claimedAt } : claim;
       }),
     );
     if (looked._tag === 'Failure') return { _tag: 'Unclaimable', cause: looked.failure } satisfies JobEnding;
@@ -128,7 +132,9 @@ const claimAndRun = (handle: JobHandle) =>
         return { _tag: 'HeldElsewhere', remainingMs: claim.remainingMs } satisfies JobEnding;
       case 'claimed':
         (yield* EngineMetrics).claimed(handle, claim.takenFrom);
-        return yield* countedIfInterrupted(yield* runClaimed(handle, claim.debate, claim.lease));
+        return yield* countedIfInterrupted(
+          yield* runClaimed(handle, claim.debate, claim.lease, claim.claimedAt),
+        );
     }
   });
 
@@ -136,22 +142,28 @@ const claimAndRun = (handle: JobHandle) =>
  * The life of a claimed job as one scope: the lease renewal, the queue heartbeat and the command
  * subscription are acquired here and released when the job ends, however it ends.
  */
-const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease) =>
+const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claimedAt: number) =>
   Effect.scoped(
     Effect.gen(function* () {
       const keeper = yield* LeaseKeeper;
       const heartbeats = yield* JobHeartbeats;
+      const fatal = yield* Deferred.make<never, JobStop>();
+      const held = yield* keeper.keep(
+        lease,
+        () => Deferred.doneUnsafe(fatal, Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
+        claimedAt,
+      );
       const job: ClaimedJob = {
         handle,
         debate,
         lease,
-        fatal: yield* Deferred.make<never, JobStop>(),
+        held,
+        fatal,
         ready: yield* Deferred.make<RunningDebate | null>(),
         cancelled: false,
         log: null,
         steps: 0,
       };
-      yield* keeper.keep(lease, () => stopWith(job, new LeaseLost({ debateId: lease.debateId })));
       yield* heartbeats.keep(handle);
       yield* serveCommands(job);
       const ran = yield* Effect.result(phases(job));
@@ -270,7 +282,9 @@ const chooseProviders = (job: ClaimedJob) =>
     const metrics = yield* EngineMetrics;
     const { storage } = yield* EngineSettings;
     const chosen = yield* choice.providersFor(job.debate).pipe(retryThroughBlips(storage));
-    return 'unavailable' in chosen ? chosen : { ...chosen, provider: metrics.meter(chosen.provider) };
+    return 'unavailable' in chosen
+      ? chosen
+      : { ...chosen, provider: behindLease(metrics.meter(chosen.provider), job.held) };
   });
 
 /** Phase: the actor starts, fresh or from where the restoration says; commands waiting for it are answered. */
