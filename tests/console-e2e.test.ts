@@ -9,6 +9,7 @@ import {
   sessionOf,
   setField,
   transcriptItems,
+  UI_TIMEOUT_MS,
   until,
   visible,
 } from './support/console-pages.ts';
@@ -370,7 +371,9 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     // The stream drops with the process; the page reconnects to the same address with Last-Event-ID (in
     // embedded mode the engine restarts with it and restores the debate).
     await stack.restartApi({ samePort: true });
-    await visible(form.page.getByRole('heading', { name: 'Verdict' }));
+    // The page waits for the process to come back, reconnects, and (embedded) the restored debate finishes:
+    // on a loaded machine that took more than the usual 20 s (a clean-clone CI run at twice its usual time).
+    await visible(form.page.getByRole('heading', { name: 'Verdict' }), 3 * UI_TIMEOUT_MS);
     const shown = await transcriptItems(form.page).evaluateAll((items) => items.map((item) => item.id));
     expect(new Set(shown).size, JSON.stringify(shown)).toBe(shown.length);
     const session = await sessionOf(context, stack.baseUrl);
@@ -397,7 +400,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     form.problems.splice(0, form.problems.length, ...form.problems.filter((p) => !networkNotes.includes(p)));
     await checkPage(form, mode, 'live-after-reconnect');
     await form.page.close();
-  });
+  }, 150_000);
 
   if (mode === 'distributed') {
     it('marks the hand-over on the chart when the engine node running a debate is killed', async () => {

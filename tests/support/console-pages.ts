@@ -17,8 +17,9 @@ export async function until<T>(read: () => Promise<T>, accept: (value: T) => boo
   return last;
 }
 
-/** Waits for the locator to be visible. */
-export const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+/** Waits for the locator to be visible (longer where the page waits on a process starting again). */
+export const visible = (locator: Locator, timeout = UI_TIMEOUT_MS) =>
+  locator.waitFor({ state: 'visible', timeout });
 
 /** A form field whatever its control: a select gets the option, anything else is typed into. */
 export async function setField(field: Locator, value: string) {
