@@ -370,9 +370,10 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     const { form, id } = await startFromForm('debates-reconnect', question, 2);
     // The stream drops with the process; the page reconnects to the same address with Last-Event-ID (in
     // embedded mode the engine restarts with it and restores the debate).
-    await stack.restartApi({ samePort: true });
-    // The page waits for the process to come back, reconnects, and (embedded) the restored debate finishes:
-    // on a loaded machine that took more than the usual 20 s (a clean-clone CI run at twice its usual time).
+    // Down for longer than a few of the server's reconnect hints, as a restart on a loaded machine can be: a
+    // client that waited the hint each time gave up before the process was back (clean-clone CI runs).
+    await stack.restartApi({ samePort: true, downMs: 12_000 });
+    // The page backs off until the process is back, reconnects, and (embedded) the restored debate finishes.
     await visible(form.page.getByRole('heading', { name: 'Verdict' }), 3 * UI_TIMEOUT_MS);
     const shown = await transcriptItems(form.page).evaluateAll((items) => items.map((item) => item.id));
     expect(new Set(shown).size, JSON.stringify(shown)).toBe(shown.length);

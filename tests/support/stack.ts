@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import type { Plan } from '@verdict/contracts';
 import {
   createTestCore,
@@ -42,14 +43,16 @@ export type Stack = {
   grantCredits: (email: string, amount: number) => Promise<void>;
   /** The account's own rate limit (requests per minute). */
   setRateLimit: (email: string, perMinute: number) => Promise<void>;
-  /** Stops the API process (SIGTERM) and starts it again on the same data. */
   /**
-   * Stops the API process and starts it again, on a new port unless `samePort` (what a page that is open
-   * across the restart needs: its origin is the old address).
+   * Stops the API process (SIGTERM) and starts it again on the same data, on a new port unless `samePort`
+   * (what a page that is open across the restart needs: its origin is the old address), `downMs` after it
+   * exited (a restart as slow as a loaded machine's or a deploy's).
    */
-  restartApi: (options?: { samePort?: boolean }) => Promise<void>;
+  restartApi: (options?: RestartOptions) => Promise<void>;
   stop: () => Promise<void>;
 };
+
+export type RestartOptions = { samePort?: boolean; downMs?: number };
 
 /** A distributed stack, for what needs its processes apart: its engine node, settings and database. */
 export type DistributedStack = Stack & {
@@ -98,8 +101,7 @@ export async function startDistributedStack(
     },
     ...operatorCommands({ DATABASE_URL: settings.DATABASE_URL, DATABASE_SCHEMA: settings.DATABASE_SCHEMA }),
     restartApi: async (options) => {
-      await api.stop();
-      api = await startApi(options?.samePort ? { ...settings, PORT: portOf(api) } : settings);
+      api = await restarted(api, settings, options);
     },
     engine,
     db,
@@ -135,14 +137,23 @@ async function startEmbeddedStack(label: string, env: Record<string, string>): P
     },
     ...operatorCommands({ DATA_DIR: dataDir }),
     restartApi: async (options) => {
-      await api.stop();
-      api = await startApi(options?.samePort ? { ...settings, PORT: portOf(api) } : settings);
+      api = await restarted(api, settings, options);
     },
     stop: () => inOrder([() => api.stop(), () => rm(dataDir, { recursive: true, force: true })]),
   };
 }
 
 const portOf = (api: RunningProcess) => new URL(api.baseUrl).port;
+
+async function restarted(
+  api: RunningProcess,
+  settings: Record<string, string>,
+  options: RestartOptions = {},
+) {
+  await api.stop();
+  if (options.downMs) await setTimeout(options.downMs);
+  return startApi(options.samePort ? { ...settings, PORT: portOf(api) } : settings);
+}
 
 /** Runs every step, one after the other, whatever fails; then fails with the first failure, if any. */
 async function inOrder(steps: (() => Promise<unknown>)[]) {

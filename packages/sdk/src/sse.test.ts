@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VerdictError } from './errors.ts';
 import { parseSse, reconnectingSse } from './sse.ts';
 
 /** A body delivered in the given chunks, as a network may split it. */
@@ -75,5 +76,32 @@ describe('the reconnecting stream', () => {
     const waited = (connects[1]?.at ?? 0) - (connects[0]?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(35);
     expect(waited).toBeLessThan(5_000);
+  });
+
+  it('backs off from the retry hint while the server stays away, and resumes when it is back', async () => {
+    const hintMs = 100;
+    const refusals = 3;
+    const connects: { lastEventId: string | null; at: number }[] = [];
+    const connect = async (lastEventId: string | null) => {
+      connects.push({ lastEventId, at: performance.now() });
+      if (connects.length === 1)
+        return new Response(body(`id: 1\nevent: a\ndata: {}\n\nretry: ${hintMs}\n\n`));
+      // The server is restarting: connections are refused, as fetch reports it.
+      if (connects.length <= 1 + refusals)
+        throw new VerdictError({ status: 0, code: 'CONNECTION_ERROR', message: 'refused' });
+      return new Response(body('id: 2\nevent: last\ndata: {}\n\n'));
+    };
+    const events = [];
+    for await (const message of reconnectingSse(connect, (m) => m.event === 'last')) {
+      events.push(message.event);
+    }
+    expect(events).toEqual(['a', 'last']);
+    expect(connects.map((c) => c.lastEventId)).toEqual([null, ...Array(refusals + 1).fill('1')]);
+    const waits = connects.slice(1).map((c, i) => c.at - (connects[i]?.at ?? 0));
+    // The hint first, then each wait at least half of the hint doubled once more (the jitter's floor).
+    expect(waits[0]).toBeGreaterThanOrEqual(hintMs - 5);
+    for (let attempt = 1; attempt < waits.length; attempt++) {
+      expect(waits[attempt], JSON.stringify(waits)).toBeGreaterThanOrEqual(hintMs * 2 ** (attempt - 1) * 0.9);
+    }
   });
 });

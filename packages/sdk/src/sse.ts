@@ -67,7 +67,10 @@ export type StreamOptions = {
   signal?: AbortSignal;
   /** Resume after this event id (what Last-Event-ID carries on a reconnect). */
   lastEventId?: string | null;
-  /** Consecutive failed connection attempts before the iterator throws (default 8). */
+  /**
+   * Consecutive failed connection attempts before the iterator throws (default 8: at the default back-off,
+   * a server gone for about a minute and a half).
+   */
   maxReconnects?: number;
   backoff?: Backoff;
 };
@@ -126,10 +129,9 @@ export async function* reconnectingSse(
         }
       }
       if (signal.aborted) return;
-      await sleep(
-        backoffDelay(failures, waitMs ?? serverRetryMs, options.backoff ?? { initialDelayMs: 1000 }),
-        signal,
-      ).catch(() => undefined);
+      await sleep(reconnectDelay(failures, waitMs, serverRetryMs, options.backoff), signal).catch(
+        () => undefined,
+      );
       if (signal.aborted) return;
       failures++;
     }
@@ -137,6 +139,27 @@ export async function* reconnectingSse(
     // Breaking out of the loop (or an error) closes the connection still open.
     controller.abort();
   }
+}
+
+/** The least a wait grown from a `retry:` hint starts from: a hint of 0 must not make the attempts a spin. */
+const MIN_HINT_BACKOFF_MS = 100;
+
+/**
+ * The wait before the next connection attempt, `failures` attempts having failed since the last message. A
+ * Retry-After is obeyed as given. The stream's `retry:` hint is the first wait, as EventSource's; the waits
+ * after a failed attempt grow from it as the back-off's do. A server restarting can take longer than a few
+ * hints to come back (a loaded machine, a deploy), and waiting the hint each time spent every attempt the
+ * iterator has within seconds.
+ */
+function reconnectDelay(
+  failures: number,
+  retryAfterMs: number | null,
+  hintMs: number | null,
+  backoff: Backoff = { initialDelayMs: 1000 },
+): number {
+  if (retryAfterMs !== null || hintMs === null) return backoffDelay(failures, retryAfterMs, backoff);
+  if (failures === 0) return Math.min(hintMs, backoff.maxDelayMs ?? 30_000);
+  return backoffDelay(failures, null, { ...backoff, initialDelayMs: Math.max(hintMs, MIN_HINT_BACKOFF_MS) });
 }
 
 const reconnectable = (error: VerdictError) =>
