@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, natsBus } from '@verdict/core';
+import type { NatsBus } from '@verdict/core';
 import { createTestCore, type TestCore, uniqueSchema } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrivateNatsServer, startNatsServer } from './support/nats-server.ts';
+import { busOnPrivateNats, type PrivateNatsServer, startNatsServer } from './support/nats-server.ts';
 
 /**
  * A job queued while the bus's connection is down (NATS killed and started again, the client reconnecting)
@@ -12,17 +12,13 @@ import { type PrivateNatsServer, startNatsServer } from './support/nats-server.t
  */
 describe('a job queued while NATS restarts', () => {
   let nats: PrivateNatsServer;
-  let bus: Bus & { deleteStreams: () => Promise<void> };
+  let bus: NatsBus;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    bus = await natsBus({ servers: [nats.url], prefix: `${uniqueSchema('reconnect')}.`, jobAckWaitMs: 2000 });
+    ({ nats, bus, close } = await busOnPrivateNats('reconnect', { jobAckWaitMs: 2000 }));
   });
-  afterAll(async () => {
-    await bus?.deleteStreams().catch(() => {});
-    await bus?.close().catch(() => {});
-    await nats?.close();
-  });
+  afterAll(() => close?.());
 
   it('is queued once when the connection is back, and its publish resolves', async () => {
     const received: string[] = [];

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type NatsBus, natsBus } from '@verdict/core';
-import { uniqueSchema } from '@verdict/core/testing';
+import type { NatsBus } from '@verdict/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrivateNatsServer, startNatsServer } from './support/nats-server.ts';
+import { busOnPrivateNats, type PrivateNatsServer } from './support/nats-server.ts';
 
 const SLOTS = 6;
 const RESTARTS = 3;
@@ -23,16 +22,12 @@ const RESUMED_WITHIN_MS = 3500;
 describe('job slots after a NATS restart', () => {
   let nats: PrivateNatsServer;
   let bus: NatsBus;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    bus = await natsBus({ servers: [nats.url], prefix: `${uniqueSchema('pulls')}.`, jobAckWaitMs: 30_000 });
+    ({ nats, bus, close } = await busOnPrivateNats('pulls', { jobAckWaitMs: 30_000 }));
   });
-  afterAll(async () => {
-    await bus?.deleteStreams().catch(() => {});
-    await bus?.close().catch(() => {});
-    await nats?.close();
-  });
+  afterAll(() => close?.());
 
   it(`all ${SLOTS} slots take a job within ${RESUMED_WITHIN_MS} ms of the server being back`, async () => {
     // Each slot holds its job until the round's jobs are all taken: a round completes only when every slot pulls.

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type NatsBus, natsBus } from '@verdict/core';
-import { uniqueSchema } from '@verdict/core/testing';
+import type { NatsBus } from '@verdict/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrivateNatsServer, startNatsServer } from './support/nats-server.ts';
+import { busOnPrivateNats, type PrivateNatsServer } from './support/nats-server.ts';
 
 const PING_MS = 500;
 
@@ -14,21 +13,12 @@ const PING_MS = 500;
 describe('a NATS connection gone silent', () => {
   let nats: PrivateNatsServer;
   let bus: NatsBus;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    bus = await natsBus({
-      servers: [nats.url],
-      prefix: `${uniqueSchema('silent')}.`,
-      pingIntervalMs: PING_MS,
-    });
+    ({ nats, bus, close } = await busOnPrivateNats('silent', { pingIntervalMs: PING_MS }));
   });
-  afterAll(async () => {
-    nats?.resume();
-    await bus?.deleteStreams().catch(() => {});
-    await bus?.close().catch(() => {});
-    await nats?.close();
-  });
+  afterAll(() => close?.());
 
   it('is dropped after three unanswered pings, and the bus pulls jobs again once the server answers', async () => {
     const received: string[] = [];

@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type NatsBus, type NatsBusOptions, natsBus } from '@verdict/core';
+import { uniqueSchema } from '@verdict/core/testing';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
@@ -109,4 +111,36 @@ export async function startNatsServer(timeoutMs = 15_000): Promise<PrivateNatsSe
       await rm(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A private NATS server and a bus on it, for tests that take the server away from the bus. */
+export type BusOnPrivateNats = {
+  nats: PrivateNatsServer;
+  bus: NatsBus;
+  /** Resumes the server if paused, removes the bus's streams, closes the bus, and removes the server. */
+  close: () => Promise<void>;
+};
+
+/** Starts a NATS server of the test's own and a bus on it, under a prefix named after `label`. */
+export async function busOnPrivateNats(
+  label: string,
+  options: Omit<NatsBusOptions, 'servers' | 'prefix'> = {},
+): Promise<BusOnPrivateNats> {
+  const nats = await startNatsServer();
+  try {
+    const bus = await natsBus({ servers: [nats.url], prefix: `${uniqueSchema(label)}.`, ...options });
+    return {
+      nats,
+      bus,
+      close: async () => {
+        nats.resume();
+        await bus.deleteStreams().catch(() => {});
+        await bus.close().catch(() => {});
+        await nats.close();
+      },
+    };
+  } catch (err) {
+    await nats.close();
+    throw err;
+  }
 }
