@@ -178,9 +178,13 @@ async function openPostgres(
     // start on an empty database. Only `npm run admin -- create-database` creates one.
     ensureDatabase: false,
     pool: { min: 0, max: 10 },
-    // search_path makes raw SQL and migrations land in the configured schema (tests use one each).
+    // search_path makes raw SQL and migrations land in the configured schema (tests use one each). The server
+    // ends a session idle in a transaction past twice the guard's bound: the guard rolls a stuck transaction
+    // back only while its process runs, and one paused (SIGSTOP, a frozen VM) or cut off mid-transaction held
+    // its row locks for as long, blocking the node taking its debates over (a debate row locked by a paused
+    // engine could not be claimed whatever its lease said).
     driverOptions: {
-      options: `-c search_path=${config.schema}`,
+      options: `-c search_path=${config.schema} -c idle_in_transaction_session_timeout=${guard.timeoutMs * 2}`,
       // A database that accepts connections but never answers must not pin the pool forever.
       connectionTimeoutMillis: 5000,
       query_timeout: 30_000,

@@ -126,3 +126,29 @@ describe.each(modes)('the transaction guard on %s', (mode) => {
     await db.execute('delete from guard_probe');
   });
 });
+
+describe('the transaction bound on the PostgreSQL server', () => {
+  it("bounds a session idle in a transaction at twice the guard's bound on the server, which a paused process cannot stop", async () => {
+    const schema = uniqueSchema('idle');
+    const db = await openDatabase(
+      { kind: 'postgres', url: testDatabaseUrl(), schema },
+      { entities, transactionTimeoutMs: TIMEOUT_MS, onTransactionTimeout: () => {} },
+    );
+    try {
+      // Every connection of the pool gets it: the guard's timers cannot run in a paused process, the server's can.
+      const settings = await Promise.all(
+        [1, 2, 3].map(() =>
+          db.em().transactional((em) =>
+            sql<{
+              value: string;
+            }>`select current_setting('idle_in_transaction_session_timeout') as value`.execute(query(em)),
+          ),
+        ),
+      );
+      expect(settings.map((result) => result.rows[0]?.value)).toEqual(Array(3).fill(`${TIMEOUT_MS * 2}ms`));
+    } finally {
+      await db.execute(`drop schema if exists "${schema}" cascade`);
+      await db.close();
+    }
+  });
+});
