@@ -179,6 +179,24 @@ export type DebateStateChart = z.infer<typeof DebateStateChart>;
 
 export const DebatePresetName = z.enum(['hackathon', 'balanced', 'economy', 'deepseek', 'groq', 'mixed']);
 
+/**
+ * The panel and cache fields both create bodies take: the spec's on POST /api/debates, extensions on
+ * POST /v1/verdicts (an optional parameter, which the spec's versioning lets a minor release add).
+ */
+const PanelFields = {
+  agentCount: z.number().int().min(2).max(7).optional().meta({
+    description:
+      "Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel " +
+      "larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits",
+  }),
+  maxRounds: z.number().int().min(1).max(5).optional().meta({
+    description: "Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says",
+  }),
+  skipCache: z.boolean().optional().meta({
+    description: 'Run afresh even when an identical debate of yours completed recently (a cached answer is free)',
+  }),
+};
+
 /** POST /api/debates. */
 export const CreateDebateInput = z.strictObject({
   question: visibleText(10, 2000),
@@ -186,15 +204,13 @@ export const CreateDebateInput = z.strictObject({
     description: "Default fast; in a workspace, the workspace's defaultDebateMode",
   }),
   context: visibleText(1, 5000).optional(),
-  agentCount: z.number().int().min(2).max(7).optional(),
-  maxRounds: z.number().int().min(1).max(5).optional(),
+  ...PanelFields,
   enableSearch: z.boolean().optional(),
   attachmentIds: z.array(UuidInput).max(5).optional(),
   workspaceId: UuidInput.optional().meta({
     description: "Create it in this workspace (member or above): its members read it; its owner's plan pays",
   }),
   preset: DebatePresetName.optional(),
-  skipCache: z.boolean().optional(),
   ...EarlyStopFields,
 });
 export type CreateDebateInput = z.infer<typeof CreateDebateInput>;
@@ -206,6 +222,7 @@ export const CreateVerdictInput = z.strictObject({
   context: visibleText(1, 5000).optional(),
   options: z.array(visibleText(1, 200)).min(2).max(5).optional(),
   tags: z.array(visibleText(1, 50)).max(20).optional(),
+  ...PanelFields,
   ...EarlyStopFields,
 });
 export type CreateVerdictInput = z.infer<typeof CreateVerdictInput>;

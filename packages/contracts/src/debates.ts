@@ -8,7 +8,7 @@ export type DebateStatus = z.infer<typeof DebateStatus>;
 
 /**
  * Agents, rounds and credits per mode (v1 guide): the one table of what a mode is and costs on hosted keys.
- * `agentCount` 2–7 and `maxRounds` 1–5 override the panel; they never change the price.
+ * `agentCount` 2–7 and `maxRounds` 1–5 override the panel; `debateCredits` says what that does to the price.
  */
 export const MODE_PANEL: Record<DebateMode, { agents: number; rounds: number; credits: number }> = {
   fast: { agents: 3, rounds: 1, credits: 1 },
@@ -18,6 +18,34 @@ export const MODE_PANEL: Record<DebateMode, { agents: number; rounds: number; cr
 
 /** Credits for a comparison (`compare`), whatever its mode. */
 export const COMPARE_CREDITS = 5;
+
+/**
+ * Agent-turns (agents × rounds) one credit buys past a mode's own panel: the rate the three modes share
+ * (3 turns for 1, 10 for 3, 24 for 8, rounded down), so a mode's own panel costs exactly the mode's price.
+ */
+export const AGENT_TURNS_PER_CREDIT = 3;
+
+/**
+ * What a debate costs in credits on hosted keys. The spec prices by mode, so a debate never costs less than
+ * its mode's price (or a comparison's): an override may make the panel smaller, and it still costs that.
+ * An override may also make the panel larger than the mode's, and then the debate costs what a panel of its
+ * size costs at the modes' shared rate, ⌊agents × rounds ÷ 3⌋: a larger panel is never bought at a smaller
+ * mode's price.
+ *
+ * @example
+ * debateCredits({ mode: 'fast', agents: 3, rounds: 1 }) // 1, fast's price
+ * debateCredits({ mode: 'fast', agents: 7, rounds: 5 }) // 11: 35 agent-turns
+ * debateCredits({ mode: 'thorough', agents: 2, rounds: 1 }) // 8, thorough's price
+ */
+export function debateCredits(debate: {
+  mode: DebateMode;
+  agents: number;
+  rounds: number;
+  compare?: boolean;
+}): number {
+  const floor = debate.compare ? COMPARE_CREDITS : MODE_PANEL[debate.mode].credits;
+  return Math.max(floor, Math.floor((debate.agents * debate.rounds) / AGENT_TURNS_PER_CREDIT));
+}
 
 /**
  * What a list of someone's picks (a chain, a collection) shows of each debate: the one summary shape.

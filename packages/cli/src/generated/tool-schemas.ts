@@ -27,14 +27,20 @@ export const TOOL_INPUT_SCHEMAS = {
         "maxLength": 5000
       },
       "agentCount": {
+        "description": "Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits",
         "type": "integer",
         "minimum": 2,
         "maximum": 7
       },
       "maxRounds": {
+        "description": "Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says",
         "type": "integer",
         "minimum": 1,
         "maximum": 5
+      },
+      "skipCache": {
+        "description": "Run afresh even when an identical debate of yours completed recently (a cached answer is free)",
+        "type": "boolean"
       },
       "enableSearch": {
         "type": "boolean"
@@ -49,9 +55,6 @@ export const TOOL_INPUT_SCHEMAS = {
           "groq",
           "mixed"
         ]
-      },
-      "skipCache": {
-        "type": "boolean"
       },
       "stopWhenConverged": {
         "description": "Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded",

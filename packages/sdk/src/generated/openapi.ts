@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Start a debate; answers at once with its id and stream URL
-         * @description Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a different body is 409. An identical completed debate of the last 24 h answers from cache (cached: true, no charge) unless skipCache. stopWhenConverged: the debate stops once its agents’ positions converge (convergenceThreshold, default 0.8), the judge runs at once, and the unspoken rounds’ share of the credits is refunded; the verdict says so in stoppedEarly.
+         * @description Paid in credits (fast 1, balanced 3, thorough 8; never less than the mode, and ⌊agents × rounds ÷ 3⌋ for a panel agentCount / maxRounds make larger than the mode’s) when the balance covers it; free-plan accounts then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a different body is 409. An identical completed debate of the last 24 h answers from cache (cached: true, no charge) unless skipCache. stopWhenConverged: the debate stops once its agents’ positions converge (convergenceThreshold, default 0.8), the judge runs at once, and the unspoken rounds’ share of the credits is refunded; the verdict says so in stoppedEarly.
          */
         post: operations["debates-create"];
         delete?: never;
@@ -1485,7 +1485,7 @@ export interface paths {
         put?: never;
         /**
          * Start a debate (default mode balanced); answers at once with its id and stream URL
-         * @description Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on POST /api/debates. A comparison’s agents rank its options. stopWhenConverged (with convergenceThreshold, default 0.8) as on POST /api/debates.
+         * @description Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5; a panel made larger than the mode’s with agentCount / maxRounds costs ⌊agents × rounds ÷ 3⌋. Idempotency-Key as on POST /api/debates. A comparison’s agents rank its options. Extensions, as on POST /api/debates: agentCount, maxRounds, skipCache, stopWhenConverged (with convergenceThreshold, default 0.8).
          */
         post: operations["v1-createVerdict"];
         delete?: never;
@@ -4924,10 +4924,18 @@ export interface operations {
                      */
                     mode?: "fast" | "balanced" | "thorough";
                     context?: string;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits
+                     */
                     agentCount?: number;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says
+                     */
                     maxRounds?: number;
+                    /** @description Run afresh even when an identical debate of yours completed recently (a cached answer is free) */
+                    skipCache?: boolean;
                     enableSearch?: boolean;
                     attachmentIds?: string[];
                     /**
@@ -4937,7 +4945,6 @@ export interface operations {
                     workspaceId?: string;
                     /** @enum {string} */
                     preset?: "hackathon" | "balanced" | "economy" | "deepseek" | "groq" | "mixed";
-                    skipCache?: boolean;
                     /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
                     stopWhenConverged?: boolean;
                     /** @description With stopWhenConverged: the score that stops (default 0.8) */
@@ -5106,10 +5113,18 @@ export interface operations {
                      */
                     mode?: "fast" | "balanced" | "thorough";
                     context?: string;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits
+                     */
                     agentCount?: number;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says
+                     */
                     maxRounds?: number;
+                    /** @description Run afresh even when an identical debate of yours completed recently (a cached answer is free) */
+                    skipCache?: boolean;
                     enableSearch?: boolean;
                     attachmentIds?: string[];
                     /**
@@ -5119,7 +5134,6 @@ export interface operations {
                     workspaceId?: string;
                     /** @enum {string} */
                     preset?: "hackathon" | "balanced" | "economy" | "deepseek" | "groq" | "mixed";
-                    skipCache?: boolean;
                     /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
                     stopWhenConverged?: boolean;
                     /** @description With stopWhenConverged: the score that stops (default 0.8) */
@@ -14978,6 +14992,18 @@ export interface operations {
                     context?: string;
                     options?: string[];
                     tags?: string[];
+                    /**
+                     * Format: int32
+                     * @description Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits
+                     */
+                    agentCount?: number;
+                    /**
+                     * Format: int32
+                     * @description Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says
+                     */
+                    maxRounds?: number;
+                    /** @description Run afresh even when an identical debate of yours completed recently (a cached answer is free) */
+                    skipCache?: boolean;
                     /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
                     stopWhenConverged?: boolean;
                     /** @description With stopWhenConverged: the score that stops (default 0.8) */
@@ -15148,6 +15174,18 @@ export interface operations {
                     context?: string;
                     options?: string[];
                     tags?: string[];
+                    /**
+                     * Format: int32
+                     * @description Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits
+                     */
+                    agentCount?: number;
+                    /**
+                     * Format: int32
+                     * @description Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says
+                     */
+                    maxRounds?: number;
+                    /** @description Run afresh even when an identical debate of yours completed recently (a cached answer is free) */
+                    skipCache?: boolean;
                     /** @description Skip the remaining rounds once the agents’ positions converge (score ≥ convergenceThreshold after a round); the judge then runs at once and the skipped rounds’ share of the credits is refunded */
                     stopWhenConverged?: boolean;
                     /** @description With stopWhenConverged: the score that stops (default 0.8) */

@@ -227,15 +227,15 @@ export type AppRouterRecord = {
         question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
-        mode?: undefined | "balanced" | "fast" | "thorough";
-        context?: undefined | string;
-        agentCount?: undefined | number;
-        maxRounds?: undefined | number;
         enableSearch?: undefined | boolean;
         attachmentIds?: undefined | Array<string>;
         workspaceId?: undefined | string;
         preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
         skipCache?: undefined | boolean;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
       };
       output: {
         debateId: string;
@@ -250,15 +250,15 @@ export type AppRouterRecord = {
         question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
-        mode?: undefined | "balanced" | "fast" | "thorough";
-        context?: undefined | string;
-        agentCount?: undefined | number;
-        maxRounds?: undefined | number;
         enableSearch?: undefined | boolean;
         attachmentIds?: undefined | Array<string>;
         workspaceId?: undefined | string;
         preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
         skipCache?: undefined | boolean;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
       };
       output: {
         mode: "balanced" | "fast" | "thorough";
@@ -2068,6 +2068,9 @@ export type AppRouterRecord = {
         question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
+        skipCache?: undefined | boolean;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -2086,6 +2089,9 @@ export type AppRouterRecord = {
         question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
+        skipCache?: undefined | boolean;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;

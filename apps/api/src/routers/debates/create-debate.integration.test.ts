@@ -241,6 +241,56 @@ describe('creating debates', () => {
     expect(await balance(user)).toBe(10);
   });
 
+  it('prices a panel of its own never below its mode, and a larger one by its size, on both routes and on retry', async () => {
+    const user = await registerUser(h);
+    await h.core.accounts.setPlan(user.session.user.id, 'pro');
+    await setBalance(user, 100);
+    const cases = [
+      // The mode's own panel: the mode's price.
+      [{ mode: 'fast' }, 1],
+      [{ mode: 'balanced', agentCount: 5, maxRounds: 2 }, 3],
+      // Smaller than the mode's: still the mode's price.
+      [{ mode: 'thorough', agentCount: 2, maxRounds: 1 }, 8],
+      [{ mode: 'balanced', agentCount: 2 }, 3],
+      // Larger than the mode's: ⌊agents × rounds ÷ 3⌋.
+      [{ mode: 'fast', agentCount: 7, maxRounds: 5 }, 11],
+      [{ mode: 'fast', maxRounds: 2 }, 2],
+      [{ mode: 'thorough', agentCount: 7, maxRounds: 4 }, 9],
+    ] as const;
+    for (const [panel, credits] of cases) {
+      const before = await balance(user);
+      const res = await post(user, { question: QUESTION, skipCache: true, ...panel });
+      expect(res.status, JSON.stringify(panel)).toBe(201);
+      expect(before - (await balance(user)), JSON.stringify(panel)).toBe(credits);
+    }
+    const { key } = await createKey(h, user);
+    const before = await balance(user);
+    const v1 = await h.request<CreatedDebate>('POST', '/v1/verdicts', {
+      key,
+      body: { question: QUESTION, mode: 'fast', agentCount: 7, maxRounds: 5, skipCache: true },
+    });
+    expect(v1.status, v1.text).toBe(201);
+    expect(before - (await balance(user))).toBe(11);
+    const [stored] = await h.core.db.execute<{ agents: number; rounds: number }>(
+      'select requested_agents as agents, requested_rounds as rounds from debates where id = ?',
+      [v1.json.debateId],
+    );
+    expect(stored).toEqual({ agents: 7, rounds: 5 });
+
+    // A failed provider refunds the 11; the retry takes the same 11 again, not fast's 1.
+    const failed = {
+      status: 'failed' as const,
+      code: 'PROVIDER_ERROR',
+      message: 'judge failed',
+      cost: { inputTokens: 0, outputTokens: 0, estimatedUsd: 0, credits: 11, llmCalls: 1 },
+    };
+    expect(await storeFinalState(h.core, firstAttempt(v1.json.debateId), failed)).toBe(true);
+    expect(await balance(user)).toBe(before);
+    const retried = await h.request('POST', `/api/debates/${v1.json.debateId}/retry`, { cookie: user.cookie });
+    expect(retried.status, retried.text).toBe(200);
+    expect(before - (await balance(user))).toBe(11);
+  });
+
   it('refunds the credits of a debate that fails for its provider, once', async () => {
     const user = await registerUser(h);
     const res = await post(user, { question: QUESTION, mode: 'balanced' });

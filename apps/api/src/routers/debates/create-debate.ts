@@ -25,7 +25,8 @@ export const createDebate = userProcedure
       path: '/api/debates',
       summary: 'Start a debate; answers at once with its id and stream URL',
       description:
-        'Paid in credits (fast 1, balanced 3, thorough 8) when the balance covers it; free-plan accounts ' +
+        'Paid in credits (fast 1, balanced 3, thorough 8; never less than the mode, and ⌊agents × rounds ÷ 3⌋ ' +
+        'for a panel agentCount / maxRounds make larger than the mode’s) when the balance covers it; free-plan accounts ' +
         'then get a monthly allowance on a lighter judge; BYOK plans send X-Provider-Keys and are not ' +
         'charged. In a workspace (member or above) the workspace owner’s plan and credits pay, and every ' +
         'member reads the debate. Idempotency-Key: the same key and body within 24 h returns the first debate; a ' +

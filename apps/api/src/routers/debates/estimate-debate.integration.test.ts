@@ -33,11 +33,20 @@ describe('estimating a debate', () => {
         fc.integer({ min: 0, max: 10 }),
         fc.constantFrom(undefined, 'fast' as const, 'balanced' as const, 'thorough' as const),
         fc.boolean(),
-        async (plan, credits, mode, freeUsed) => {
+        // A panel of the caller's own, in part or whole, or the mode's.
+        fc.option(fc.integer({ min: 2, max: 7 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+        async (plan, credits, mode, freeUsed, agentCount, maxRounds) => {
           const user = await registerUser(h);
           await h.core.accounts.setPlan(user.session.user.id, plan);
           await setBalance(user, credits);
-          const body = { question: `Should we estimate this, at ${credits} credits?`, skipCache: true, mode };
+          const body = {
+            question: `Should we estimate this, at ${credits} credits?`,
+            skipCache: true,
+            mode,
+            agentCount,
+            maxRounds,
+          };
           if (freeUsed) {
             // The month's one free debate, taken at a balance of 0.
             await setBalance(user, 0);
@@ -68,6 +77,11 @@ describe('estimating a debate', () => {
           });
           expect(debate.json.fundingSource).toBe(estimate.json.fundingSource);
           expect(debate.json.mode).toBe(estimate.json.mode);
+          const [panel] = await h.core.db.execute<{ agents: number; rounds: number }>(
+            'select requested_agents as agents, requested_rounds as rounds from debates where id = ?',
+            [created.json.debateId],
+          );
+          expect(panel).toEqual({ agents: estimate.json.agents, rounds: estimate.json.rounds });
         },
       ),
       { numRuns: 25 },

@@ -31,9 +31,10 @@ export const createVerdict = keyProcedure
       path: '/v1/verdicts',
       summary: 'Start a debate (default mode balanced); answers at once with its id and stream URL',
       description:
-        'Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5. Idempotency-Key as on ' +
-        'POST /api/debates. A comparison’s agents rank its options. stopWhenConverged (with ' +
-        'convergenceThreshold, default 0.8) as on POST /api/debates.',
+        'Credits: fast 1, balanced 3, thorough 8, a comparison (options) 5; a panel made larger than the ' +
+        'mode’s with agentCount / maxRounds costs ⌊agents × rounds ÷ 3⌋. Idempotency-Key as on ' +
+        'POST /api/debates. A comparison’s agents rank its options. Extensions, as on POST /api/debates: ' +
+        'agentCount, maxRounds, skipCache, stopWhenConverged (with convergenceThreshold, default 0.8).',
     },
   })
   .input(CreateVerdictInput)
@@ -51,12 +52,14 @@ export function v1DebateRequest(ctx: Context & { caller: Caller }, input: Create
     question: input.question,
     context: contextWithOptions(input),
     mode: input.mode,
+    agents: input.agentCount,
+    rounds: input.maxRounds,
     preset: null,
     routing: routingOf(ctx.caller),
     compare: (input.options?.length ?? 0) >= 2,
     compareOptions: input.options,
     earlyStop: earlyStopOf(input),
-    skipCache: false,
+    skipCache: input.skipCache ?? false,
     providerKeys: providerKeysOf(ctx),
     idempotencyKey: idempotencyKeyOf(ctx),
     fingerprint: input,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   type DebateMode,
+  debateCredits,
   type FundingSource,
-  MODE_CREDITS,
   MODE_PANEL,
   PLANS,
   type Plan,
@@ -63,7 +63,7 @@ export function createDebateCreate(resources: CreationResources) {
         {
           ownerId: request.ownerId,
           payer,
-          credits: creditsOf(request, mode),
+          credits: creditsOf(request, mode, panel),
           route: request.route,
           hasProviderKeys: request.providerKeys !== null,
         },
@@ -135,9 +135,9 @@ export const modeOf = (
   workspace: { defaultDebateMode: DebateMode } | null,
 ): DebateMode => request.mode ?? workspace?.defaultDebateMode ?? 'fast';
 
-/** What the debate costs in credits on hosted keys: the mode's price, or a comparison's. */
-export const creditsOf = (request: Pick<DebateRequest, 'compare'>, mode: DebateMode): number =>
-  request.compare ? MODE_CREDITS.compare : MODE_CREDITS[mode];
+/** What the debate costs in credits on hosted keys: its mode's (or a comparison's) price, or its panel's. */
+export const creditsOf = (request: Pick<DebateRequest, 'compare'>, mode: DebateMode, panel: Panel): number =>
+  debateCredits({ mode, ...panel, compare: request.compare });
 
 /** Agents × rounds: the mode's (v1 guide), unless the caller overrode them. */
 export const panelFor = (

@@ -30,7 +30,7 @@ export function createDebateEstimate(resources: CreationResources) {
       const mode = modeOf(request, workspace);
       const panel = panelFor({ ...request, mode });
       const cached = await cachedAnswer(resources, em, { ...request, mode }, panel, now);
-      const credits = creditsOf(request, mode);
+      const credits = creditsOf(request, mode, panel);
       let funding: Funding | null = null;
       let refusal: DebateEstimate['refusal'] = null;
       try {

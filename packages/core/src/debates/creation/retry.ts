@@ -1,4 +1,4 @@
-import { MODE_CREDITS } from '@verdict/contracts';
+import { debateCredits } from '@verdict/contracts';
 import { chargedFor } from '../../billing/ledger.ts';
 import { query } from '../../db/kysely.ts';
 import { AppError, notFound } from '../../shared/app-error.ts';
@@ -33,7 +33,7 @@ export function createDebateRetry(resources: CreationResources) {
       const { payer } = await payerFor(resources, em, { ownerId: userId, workspaceId: place?.workspace_id });
       const debate = await k
         .selectFrom('debates')
-        .select(['status', 'mode', 'funding_source', 'attempt'])
+        .select(['status', 'mode', 'funding_source', 'attempt', 'requested_agents', 'requested_rounds', 'compare_options'])
         .where('id', '=', id)
         .where('owner_id', '=', userId)
         .where('deleted_at', 'is', null)
@@ -49,7 +49,13 @@ export function createDebateRetry(resources: CreationResources) {
           ],
         });
       }
-      const credits = MODE_CREDITS[debate.mode];
+      // The price of the debate as it was created: its mode, panel and whether it compares options.
+      const credits = debateCredits({
+        mode: debate.mode,
+        agents: debate.requested_agents,
+        rounds: debate.requested_rounds,
+        compare: debate.compare_options !== null,
+      });
       // Who pays now may differ from the first attempt (the debate moved into or out of a workspace):
       // the attempt runs as the payer's plan funds it.
       let fundingSource = debate.funding_source;
