@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { loggedUrl } from './url-redaction.ts';
 
 /** Failures noted while a request was served, to go on its one log line (keyed by the raw request). */
 const failures = new WeakMap<object, unknown>();
@@ -24,7 +25,8 @@ function clientRequestId(req: FastifyRequest): string | undefined {
 
 /**
  * One line per request, when it completes: method, path, status, duration, and the failure behind a 5xx
- * (noted by the error handlers instead of logged on a line of its own).
+ * (noted by the error handlers instead of logged on a line of its own). The URL's secrets (the parameters its
+ * route declares secret, and query parameters named like credentials) are [redacted]: url-redaction.ts.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}
@@ -33,7 +35,7 @@ export class OneLinePerRequest extends LogController {
     const failure = error ?? failures.get(request.raw);
     const line = {
       method: request.method,
-      url: request.url,
+      url: loggedUrl(request),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ...(clientRequestId(request) ? { clientRequestId: clientRequestId(request) } : {}),

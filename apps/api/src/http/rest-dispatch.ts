@@ -63,9 +63,11 @@ export function registerRestDispatch(rest: FastifyInstance, options: RestDispatc
     const openapi = procedure._def.meta?.openapi;
     if (!openapi || procedure._def.type === ('subscription' as string)) continue;
     const operation = prepare(name, procedure, openapi.method);
+    const secretParameters = procedure._def.meta?.secretParameters;
     rest.route({
       method: openapi.method,
       url: routeTemplate(openapi.path),
+      ...(secretParameters ? { config: { secretParameters } } : {}),
       handler: (request, reply) => dispatch(operation, request, reply, createContext, options.onError),
     });
   }

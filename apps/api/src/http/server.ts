@@ -72,6 +72,8 @@ export async function buildServer({
   traceRequests(app);
 
   const routes = createRouteTable(app, router as OpenApiRouter);
+  // Every log line and span, whichever plugin's route served the request, redacts by the routes' declarations.
+  app.decorate('urlSecrets', routes);
   await registerSecurity(app, config);
   await app.register(fastifyCookie);
   app.setErrorHandler((error, request, reply) => {

@@ -10,6 +10,7 @@ import {
 } from '@opentelemetry/api';
 import { tracingOn, withRequestId } from '@verdict/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { tracedPath } from './url-redaction.ts';
 
 /** Each request's server span and the context its handler runs in, by request. */
 const spans = new WeakMap<FastifyRequest, { span: Span; ctx: Context }>();
@@ -43,8 +44,8 @@ export function traceRequests(app: FastifyInstance) {
         attributes: {
           'http.request.method': request.method,
           'http.route': route,
-          // The path only: a query string can hold a token.
-          'url.path': request.url.split('?')[0] ?? '',
+          // The path only (a query string can hold a token), its secret parameters redacted (a share token).
+          'url.path': tracedPath(request),
           'verdict.request.id': request.id,
         },
       },

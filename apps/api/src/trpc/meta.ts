@@ -23,6 +23,11 @@ export type Meta = OpenApiMeta<{
   extension?: boolean;
   /** Its success sets (or clears) the session cookie: Set-Cookie in the document. */
   setsSessionCookie?: boolean;
+  /**
+   * Input fields that are secrets when they arrive in the URL (a path or query parameter, or tRPC's `input`):
+   * request log lines and spans show them as [redacted] (http/url-redaction.ts).
+   */
+  secretParameters?: readonly string[];
 }>;
 
 const templates = new Map<string, string>();

@@ -71,7 +71,9 @@ export function registerConsole(app: FastifyInstance, core: Services): { served:
     wantsHtml(request) ? sendPage(reply, plainPage) : reply.send(POINTERS),
   );
 
-  app.get<{ Params: { token: string } }>('/share/:token', withConsolePolicy, async (request, reply) => {
+  // The token opens the debate: no log line or span shows it.
+  const sharePage = { config: { ...withConsolePolicy.config, secretParameters: ['token'] } };
+  app.get<{ Params: { token: string } }>('/share/:token', sharePage, async (request, reply) => {
     const preview = await sharePreview(core, request.params.token, `${core.config.appUrl}${request.url}`);
     // A link nobody can read is still the page (it says so); only its preview is generic.
     return sendPage(reply, page(preview));

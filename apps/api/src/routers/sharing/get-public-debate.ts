@@ -11,6 +11,8 @@ import { publicProcedure } from '../../trpc/init.ts';
 export const getPublicDebate = publicProcedure
   .meta({
     rateLimitHeaders: true,
+    // The token opens the debate: a log line or span shows /api/public/debates/[redacted].
+    secretParameters: ['token'],
     errors: {
       NOT_FOUND: 'No live link with this token (never issued, rotated, revoked, or its debate deleted)',
       UNAUTHORIZED: 'The link requires sign-in and no valid session or key came with the request',
