@@ -1,4 +1,4 @@
-import type { TaskName } from '@verdict/contracts';
+import type { TaskName, TurnPosition } from '@verdict/contracts';
 
 /**
  * What the simulated provider reads to stay coherent. Real adapters ignore it: they see only the prompts.
@@ -16,6 +16,11 @@ export type SimulationHints = {
   attached?: string[];
   /** How many options a comparison ranks (0 or absent: not a comparison). */
   options?: number;
+  /**
+   * What each agent that spoke in the round before stated (empty in round 1), so a simulated agent says it
+   * moved, and to the panel's majority, only when it did. Absent: unknown, and no move is claimed.
+   */
+  previous?: { agent: string; position: TurnPosition | null }[];
 };
 
 export type LlmRequest = {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { citationTag, type Recommendation, type TurnPosition, type Verdict } from '@verdict/contracts';
+import { citationTag, type TurnPosition } from '@verdict/contracts';
 import { optionLetter, positionLine } from '../machine/position.ts';
 import {
   LlmCallError,
@@ -10,10 +10,12 @@ import {
   type SimulationHints,
 } from './port.ts';
 import { pick, seededRandom } from './seeded-random.ts';
+import { simulatedVerdictJson } from './simulated-judge.ts';
+import { LEAN_VIEW, SIMULATED_LABEL, viewOf } from './simulated-views.ts';
 
 /**
- * SIMULATED debater and judge: no network, no keys. Used in embedded mode when no provider key is
- * configured, and labelled "simulated" in every model name, turn and verdict it produces.
+ * SIMULATED debater and judge (simulated-judge.ts): no network, no keys. Used in embedded mode when no
+ * provider key is configured, and labelled "simulated" in every model name, turn and verdict it produces.
  */
 export type SimulatedOptions = {
   /** Delay before the first token, per call. */
@@ -24,7 +26,7 @@ export type SimulatedOptions = {
   fail?: (request: LlmRequest) => LlmFailureKind | null;
 };
 
-export const SIMULATED_LABEL = '[simulated]';
+export { SIMULATED_LABEL };
 
 const OPENERS = {
   for: [
@@ -75,7 +77,7 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
         request.task === 'classifier'
           ? simulatedDomain(request.prompt)
           : request.json
-            ? simulatedVerdictJson(request)
+            ? simulatedVerdictJson(request.prompt)
             : simulatedTurn(request);
       // An aborted wait ends early and rejects; the abort is answered just below.
       if (firstTokenMs > 0) await sleep(firstTokenMs, undefined, { signal: request.signal }).catch(() => {});
@@ -131,8 +133,15 @@ function simulatedTurn(request: LlmRequest): string {
   const h = request.hints;
   if (!h) return `${SIMULATED_LABEL} No debate context was given.`;
   const random = seededRandom(`${h.question}|${h.agent}|${h.round}`);
-  const [first, second] = shuffle(random, POINTS[h.stance]);
-  const parts = [`${SIMULATED_LABEL} ${h.agent} (${h.role}): ${pick(random, OPENERS[h.stance])}`];
+  const { position } = simulatedPosition(h);
+  // It argues the side it states, which is not always its seat's lean.
+  const side = position.stance ?? h.stance;
+  const [first, second] = shuffle(random, POINTS[side]);
+  const opener = position.ranking
+    ? `Of the options, I rank ${position.ranking[0]} first.`
+    : pick(random, OPENERS[side]);
+  const parts = [`${SIMULATED_LABEL} ${h.agent} (${h.role}): ${opener}`];
+  // Round one is blind: nothing in it may refer to another agent, so only later rounds rebut and cite.
   if (h.round > 1 && h.opponents.length > 0) {
     const opponent = pick(random, h.opponents);
     const shown = shownClaims(request.prompt);
@@ -149,20 +158,47 @@ function simulatedTurn(request: LlmRequest): string {
     parts.push(`On "${truncate(h.question, 80)}", my first point is that ${first}.`);
   }
   parts.push(`Second, ${second}.`);
+  const why = h.round === 1 ? ownReading(h, position) : changeOfView(h, position);
+  if (why) parts.push(why);
   for (const note of h.injected)
-    parts.push(`Taking into account the new input ("${truncate(note, 60)}"), my view holds.`);
+    parts.push(`I have taken the moderator's new input ("${truncate(note, 60)}") into account.`);
   for (const name of h.attached ?? []) parts.push(`I have read the attached "${truncate(name, 60)}".`);
-  const { position, joined } = simulatedPosition(h);
-  if (joined) parts.push('Having weighed the panel, I now lean with its majority.');
   return `${parts.join(' ')}\n${positionLine(position)}`;
 }
 
-/** The recommendation each lean argues for on its own. */
-const OWN_VIEW = {
-  for: { recommendation: 'PROCEED', stance: 'for' },
-  against: { recommendation: 'REJECT', stance: 'against' },
-  mixed: { recommendation: 'RECONSIDER', stance: 'mixed' },
-} as const;
+const BRIEF = { for: 'argue for', against: 'argue against', mixed: 'weigh both sides' } as const;
+
+/**
+ * Why an agent states other than its seat's lean when it has stated nothing before (always so in round
+ * one, where nobody has spoken): its own reading. A comparison's ranking has no lean to differ from.
+ */
+function ownReading(h: SimulationHints, position: TurnPosition): string | null {
+  if (!position.recommendation || position.recommendation === LEAN_VIEW[h.stance].recommendation) return null;
+  const of = h.round === 1 ? 'the question' : 'the debate so far';
+  return `My brief is to ${BRIEF[h.stance]}, but my own reading of ${of} comes down on ${position.recommendation}.`;
+}
+
+/**
+ * From round two, what moved the agent when its view differs from the one it stated the round before: the
+ * panel's majority (more than half of that round's speakers stated the view it now takes), or, back on its
+ * lean, its own reading, or else the arguments. Nothing when its view holds or the round before is not
+ * known (no hint); with no readable position of its own the round before, it explains itself as in round one.
+ */
+function changeOfView(h: SimulationHints, position: TurnPosition): string | null {
+  const now = viewOf(position);
+  if (!h.previous || now === null) return null;
+  const before = viewOf(h.previous.find((turn) => turn.agent === h.agent)?.position);
+  if (before === null) return ownReading(h, position);
+  if (before === now) return null;
+  const backing = h.previous.filter((turn) => viewOf(turn.position) === now).length;
+  if (backing * 2 > h.previous.length)
+    return `Having weighed the panel, I now lean with its majority: ${now}.`;
+  if (position.ranking)
+    return `The arguments of round ${h.round - 1} have changed my view: I now rank ${now} first.`;
+  if (now === LEAN_VIEW[h.stance].recommendation)
+    return `On reflection I return to my own reading: I come down on ${now}.`;
+  return `The arguments of round ${h.round - 1} have changed my view: I now come down on ${now}.`;
+}
 
 /**
  * The simulated agent's stated position. Each question has a view the panel drifts towards and an
@@ -185,7 +221,7 @@ export function simulatedPosition(h: SimulationHints): { position: TurnPosition;
     const ranking = joined || h.stance === panelView ? shuffle(topic, letters) : shuffle(random, letters);
     return { position: { ranking }, joined };
   }
-  const view = OWN_VIEW[joined ? panelView : h.stance];
+  const view = LEAN_VIEW[joined ? panelView : h.stance];
   return { position: { ...view, confidence }, joined };
 }
 
@@ -197,41 +233,6 @@ const shownClaims = (prompt: string): ShownClaim[] =>
     claimId: m[1] ?? '',
     agent: m[2] ?? '',
   }));
-
-/** The judge: counts the stances it was shown and answers with a verdict that matches them. */
-function simulatedVerdictJson(request: LlmRequest): string {
-  const stances = [...request.prompt.matchAll(/^- (.+?) \[(for|against|mixed)\]/gm)].map((m) => ({
-    agent: m[1] ?? '',
-    stance: m[2] as 'for' | 'against' | 'mixed',
-  }));
-  const pro = stances.filter((s) => s.stance === 'for').length;
-  const con = stances.filter((s) => s.stance === 'against').length;
-  const recommendation: Recommendation =
-    stances.length === 0
-      ? 'MORE_INFO_NEEDED'
-      : pro > con
-        ? 'PROCEED'
-        : con > pro
-          ? 'REJECT'
-          : 'SPLIT_DECISION';
-  const margin = stances.length ? Math.abs(pro - con) / stances.length : 0;
-  const verdict: Omit<Verdict, 'missingAgents'> = {
-    recommendation,
-    oneLiner: `${SIMULATED_LABEL} ${pro} for, ${con} against: ${recommendation.toLowerCase().replace('_', ' ')}.`,
-    confidence: Math.round((0.5 + margin / 2) * 100) / 100,
-    narrative: `${SIMULATED_LABEL} This verdict comes from the simulated judge, not a language model. It weighed ${stances.length} agents.`,
-    arguments: stances.map((s) => ({
-      agent: s.agent,
-      stance: s.stance,
-      keyPoints: [`${SIMULATED_LABEL} argued ${s.stance}`],
-    })),
-    keyEvidence: [],
-    decisionMatrix: [],
-    nextSteps: [`${SIMULATED_LABEL} Run this debate with a real provider key for a substantive verdict.`],
-    revisitTriggers: [],
-  };
-  return JSON.stringify(verdict);
-}
 
 function shuffle<T>(random: () => number, items: readonly T[]): T[] {
   const copy = [...items];

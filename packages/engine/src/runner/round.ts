@@ -74,6 +74,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             injected: round.injected,
             attached: attached.map((document) => document.name),
             options: round.brief.options?.length ?? 0,
+            previous: round.previous.map((t) => ({ agent: t.agent, position: t.position ?? null })),
           },
         },
         policy,
