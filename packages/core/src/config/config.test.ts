@@ -84,6 +84,21 @@ describe('loadConfig', () => {
       '127.0.0.1',
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
+    // Yes/no in any usual spelling; a number stays a hop count.
+    expect(loadConfig({ TRUST_PROXY: 'Yes' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+  });
+
+  it('reads a yes/no setting as true/false, 1/0, yes/no or on/off in any case, and refuses anything else', () => {
+    expect(loadConfig({}).webhooks).toMatchObject({ allowHttp: false, allowPrivate: false });
+    for (const yes of ['true', '1', 'yes', 'on', 'TRUE', ' Yes '])
+      expect(loadConfig({ WEBHOOK_ALLOW_HTTP: yes }).webhooks.allowHttp, yes).toBe(true);
+    for (const no of ['false', '0', 'no', 'off', 'False'])
+      expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: no }).webhooks.allowPrivate, no).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'maybe' })).toThrow(
+      /WEBHOOK_ALLOW_HTTP.*true\/false, 1\/0, yes\/no or on\/off/,
+    );
   });
 
   it('leaves billing unconfigured without STRIPE_*, and splits STRIPE_API_URL as the SDK takes it', () => {

@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { FLAG_SPELLINGS, readFlag } from './flag.ts';
 
 const Url = z.url({ protocol: /^https?$/ });
+
+/** A yes/no setting, in any of the usual spellings (config/flag.ts). */
+const Flag = z.string().transform((value, ctx) => {
+  const flag = readFlag(value);
+  if (flag === null) ctx.addIssue({ code: 'custom', message: `expected ${FLAG_SPELLINGS}` });
+  return flag ?? false;
+});
 
 /** Every variable the service reads, with its default: the one description of the environment. */
 export const EnvSchema = z.object({
@@ -35,14 +43,15 @@ export const EnvSchema = z.object({
   /**
    * Which proxies in front of the API to believe about the client's address (X-Forwarded-For), which the
    * per-IP limits count by: unset trusts none; a number trusts that many hops; otherwise a comma-separated
-   * list of addresses or CIDRs (e.g. 10.0.0.0/8). "true" trusts any sender: only behind a proxy that
-   * overwrites the header.
+   * list of addresses or CIDRs (e.g. 10.0.0.0/8). "true" (or yes, on) trusts any sender: only behind a
+   * proxy that overwrites the header; "false" (no, off) trusts none. A number is always a hop count.
    */
   TRUST_PROXY: z
     .string()
+    .trim()
     .regex(
-      /^(true|false|\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/,
-      'true, a hop count, or addresses/CIDRs',
+      /^(true|false|yes|no|on|off|\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/i,
+      'true, false, a hop count, or addresses/CIDRs',
     )
     .optional(),
   /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
@@ -156,9 +165,9 @@ export const EnvSchema = z.object({
   /** Another address for the processor's API (a local fake in tests), e.g. http://127.0.0.1:12111. */
   STRIPE_API_URL: Url.optional(),
   /** Local development only: webhooks may use http:// URLs. */
-  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_HTTP: Flag.default(false),
   /** Local development only: webhooks may target loopback and private addresses (never metadata or multicast). */
-  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: Flag.default(false),
   /** How often each engine node fans new events out to webhooks, and how often an idle sender looks for work. */
   ENGINE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   /** Webhook deliveries one engine node sends at once (a slow receiver holds one of them, up to 10 s). */

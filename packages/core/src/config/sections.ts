@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { BillingConfig, Config } from './config.ts';
 import { ConfigError } from './config-error.ts';
+import { readFlag } from './flag.ts';
 import type { Env } from './env-schema.ts';
 
 /**
@@ -86,8 +87,8 @@ export function billingOf(e: Env): BillingConfig {
 
 export function webhooksOf(e: Env): Config['webhooks'] {
   return {
-    allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
-    allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    allowHttp: e.WEBHOOK_ALLOW_HTTP,
+    allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     intervalMs: e.ENGINE_WEBHOOK_INTERVAL_MS,
     senders: e.WEBHOOK_SENDERS,
     retentionDays: e.WEBHOOK_RETENTION_DAYS,
@@ -102,9 +103,11 @@ function stripeAddress(url: string): BillingConfig['api'] {
 }
 
 function trustProxyOf(value: string | undefined): boolean | number | string[] {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
+  if (value === undefined) return false;
+  // A number first: "1" is one hop here, not "yes".
   if (/^\d+$/.test(value)) return Number(value);
+  const flag = readFlag(value);
+  if (flag !== null) return flag;
   return value.split(',').map((entry) => entry.trim());
 }
 

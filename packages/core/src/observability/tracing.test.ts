@@ -35,8 +35,10 @@ describe('tracing off', () => {
     tracing = startTracing('verdict-test', {});
     expect(tracingOn()).toBe(false);
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
-    tracing = startTracing('verdict-test', { ...endpoint, OTEL_SDK_DISABLED: 'true' });
-    expect(tracingOn()).toBe(false);
+    for (const disabled of ['true', '1', 'YES', 'on']) {
+      tracing = startTracing('verdict-test', { ...endpoint, OTEL_SDK_DISABLED: disabled });
+      expect(tracingOn(), disabled).toBe(false);
+    }
     tracing = startTracing('verdict-test', { ...endpoint, OTEL_TRACES_EXPORTER: 'none' });
     expect(tracingOn()).toBe(false);
   });

@@ -15,6 +15,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { readFlag } from '../config/flag.ts';
 
 /**
  * Tracing is off unless an OTLP endpoint is configured: code everywhere speaks `@opentelemetry/api`, whose
@@ -161,8 +162,9 @@ export function installTracing(options: {
  */
 export function startTracing(defaultServiceName: string, env: Env = process.env): Tracing {
   const url = otlpTracesUrl(env);
+  // OpenTelemetry's own spelling is `true`; 1, yes and on mean the same here, as in every yes/no setting.
   const disabled =
-    env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim() === 'none';
+    readFlag(env.OTEL_SDK_DISABLED ?? '') === true || env.OTEL_TRACES_EXPORTER?.trim() === 'none';
   if (!url || disabled) return carryRequestIdsOnly();
   const resourceAttributes = resourceAttributesFrom(env);
   return installTracing({
