@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { BillingConfig, Config } from './config.ts';
 import { ConfigError } from './config-error.ts';
-import { readFlag } from './flag.ts';
 import type { Env } from './env-schema.ts';
+import { readFlag } from './flag.ts';
 
 /**
  * The sections of the configuration, each from the validated environment: where the service answers and
