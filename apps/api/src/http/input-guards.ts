@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
+import { pipeline, Transform } from 'node:stream';
 import { type ErrorCode, errorStatus } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
@@ -30,13 +32,18 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
 
 /**
  * JSON bodies: an empty body is accepted (a bodyless POST is legitimate here and Fastify's parser would
- * refuse it), and a body nested deeper than MAX_JSON_DEPTH is refused before it is parsed.
+ * refuse it), a body that is not UTF-8 (JSON's only encoding, RFC 8259) is refused rather than read with
+ * U+FFFD in place of its bad bytes (a name stored as "caf\uFFFD"), and a body nested deeper than
+ * MAX_JSON_DEPTH is refused before it is parsed.
  */
 export function installJsonBodyParser(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  // Bytes, not text: Fastify's 'string' decodes them with toString, which replaces bad bytes without a word.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    if (!isUtf8(bytes)) return done(notUtf8());
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     if (jsonDepthExceeds(text)) {
       return done(
@@ -46,6 +53,49 @@ export function installJsonBodyParser(app: FastifyInstance) {
       );
     }
     return parseJson(request, text, done);
+  });
+}
+
+const notUtf8 = () =>
+  new AppError('VALIDATION_ERROR', 'Request body is not valid UTF-8', {
+    details: [{ path: '', message: 'Request body is not valid UTF-8', code: 'invalid_encoding' }],
+  });
+
+const isJsonType = (contentType: string | undefined) =>
+  (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+
+/**
+ * tRPC's JSON bodies are checked for UTF-8 as their bytes arrive: @trpc/server's Fastify plugin installs a
+ * JSON parser of its own in its scope (the text as Fastify decodes it, bad bytes replaced), which
+ * installJsonBodyParser's cannot replace. Register it in a scope around that plugin.
+ */
+export function refuseNonUtf8JsonBodies(scope: FastifyInstance) {
+  scope.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!isJsonType(request.headers['content-type'])) return done(null, payload);
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const checked = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        try {
+          decoder.decode(chunk, { stream: true });
+          next(null, chunk);
+        } catch {
+          next(notUtf8());
+        }
+      },
+      flush(next) {
+        try {
+          decoder.decode(); // a sequence cut short at the end
+          next();
+        } catch {
+          next(notUtf8());
+        }
+      },
+    });
+    // The body parser hears the failure as an error of the stream it reads: answered 400 in the envelope.
+    done(
+      null,
+      pipeline(payload, checked, () => {}),
+    );
   });
 }
 

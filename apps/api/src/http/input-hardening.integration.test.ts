@@ -1,10 +1,12 @@
 import { connect } from 'node:net';
 import { TEST_PASSWORD } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../auth/credentials.ts';
 import {
   createKey,
   expectError,
   type Harness,
+  type HttpResult,
   registerUser,
   startServer,
   type TestUser,
@@ -34,6 +36,42 @@ function parseRaw(text: string) {
     body: JSON.parse(body) as { error: { code: string; message: string } },
   };
 }
+
+/** POSTs a JSON body given as bytes (the harness sends text, always valid UTF-8). */
+async function postBytes(
+  baseUrl: string,
+  path: string,
+  bytes: Uint8Array,
+  cookie?: string,
+): Promise<HttpResult> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+    },
+    body: bytes,
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text ? JSON.parse(text) : undefined,
+  };
+}
+
+/** A JSON text with raw bytes spliced in where `…` stands. */
+const jsonBytes = (text: string, bytes: number[]) => {
+  const [before = '', after = ''] = text.split('…');
+  return Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
+};
+
+/**
+ * Byte sequences that are not UTF-8: Latin-1's é, a stray continuation byte, an overlong "/", an encoded
+ * surrogate, a sequence cut short, a byte UTF-8 never uses.
+ */
+const NOT_UTF8 = [[0xe9], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xff]];
 
 const INVISIBLE = ['\u200b\u200c\u200d', '\u202e\u2066\u2069', ' \u00ad\ufeff ', '\u2800\u3164'];
 
@@ -201,5 +239,42 @@ describe('input that cannot crash the server', () => {
     });
     expect(res.status).toBe(201);
     expect(res.json.name).toBe('zero\u200bwidth');
+  });
+
+  it.each(NOT_UTF8.map((bytes) => [Buffer.from(bytes).toString('hex'), bytes]))(
+    'refuses a JSON body that is not valid UTF-8 (%s) with 400 VALIDATION_ERROR and stores nothing',
+    async (_hex, bytes) => {
+      const email = `bytes-${Buffer.from(bytes).toString('hex')}@example.com`;
+      const bodies = {
+        '/api/keys': jsonBytes('{"name":"caf…"}', bytes),
+        '/api/debates': jsonBytes('{"question":"Should we open a caf… on the corner?"}', bytes),
+        '/api/auth/register': jsonBytes(
+          `{"email":"${email}","password":"${TEST_PASSWORD}","name":"Ren…e"}`,
+          bytes,
+        ),
+        '/trpc/keys.create': jsonBytes('{"name":"caf…"}', bytes),
+      };
+      // tRPC's body goes through the same parser, so it is refused in the same envelope.
+      for (const [path, body] of Object.entries(bodies)) {
+        const res = await postBytes(h.baseUrl, path, body, user.cookie);
+        expect(expectError(res, 'VALIDATION_ERROR').details, path).toEqual([
+          { path: '', message: 'Request body is not valid UTF-8', code: 'invalid_encoding' },
+        ]);
+      }
+      expect((await keyNames()).filter((name) => name.startsWith('caf'))).toEqual([]);
+      const debates = await h.request<{ total: number }>('GET', '/api/debates', { cookie: user.cookie });
+      expect(debates.json.total).toBe(0);
+      const login = await h.request('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD } });
+      expect(login.status).toBe(401);
+    },
+  );
+
+  it('takes a JSON body in UTF-8 of any script, and its byte order mark', async () => {
+    const name = 'café ✓ 日本 🙂';
+    const res = await postBytes(h.baseUrl, '/api/keys', Buffer.from(JSON.stringify({ name })), user.cookie);
+    expect(res.status, res.text).toBe(201);
+    expect((res.json as { name: string }).name).toBe(name);
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"bom"}')]);
+    expect((await postBytes(h.baseUrl, '/api/keys', withBom, user.cookie)).status).toBe(201);
   });
 });

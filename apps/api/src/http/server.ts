@@ -22,6 +22,7 @@ import { fromFastifyError, sendAppError } from './envelope.ts';
 import { fastifyOptions } from './fastify-options.ts';
 import { closeWithinGrace } from './graceful-close.ts';
 import { registerHealth } from './health.ts';
+import { refuseNonUtf8JsonBodies } from './input-guards.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { measureRequests, serveMetrics } from './metrics.ts';
 import { registerNotificationStream } from './notification-stream.ts';
@@ -98,14 +99,18 @@ export async function buildServer({
     bodyLimitBytes: config.bodyLimitBytes,
     onError: noteProcedureFailure,
   });
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router,
-      createContext: contextFactory(core, 'trpc'),
-      responseMeta,
-      onError: noteProcedureFailure,
-    },
+  // A scope around tRPC's plugin, whose own JSON parser takes any bytes: its bodies are checked as they arrive.
+  await app.register(async (trpc) => {
+    refuseNonUtf8JsonBodies(trpc);
+    await trpc.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router,
+        createContext: contextFactory(core, 'trpc'),
+        responseMeta,
+        onError: noteProcedureFailure,
+      },
+    });
   });
 
   const webConsole = registerConsole(app, core);
