@@ -52,10 +52,18 @@ export const DebateObject = z
     roundCount: z.number().int().nullable(),
     createdAt: z.iso.datetime(),
     completedAt: z.iso.datetime().nullable(),
-    ownerId: z.string(),
+    ownerId: z.string().nullable().meta({
+      description:
+        "The creator's id; null to a reader outside the creator's account and the debate's workspace (a " +
+        'public debate of someone else), who, as on its share link, is not shown who owns it',
+    }),
     workspaceId: z.string().nullable(),
     verdict: VerdictSummary.nullable(),
-    cost: DebateCost.nullable(),
+    cost: DebateCost.nullable().meta({
+      description:
+        'Once completed. To a reader outside the creator’s account and the debate’s workspace, only when the ' +
+        'owner shows the cost on its share link (showCost); null otherwise',
+    }),
   })
   .meta({ id: 'Debate' });
 export type DebateObject = z.infer<typeof DebateObject>;

@@ -62,7 +62,7 @@ export {
   type DebateRequest,
 } from './debates/creation.ts';
 export type { Debate } from './debates/debate.entity.ts';
-export { createDebateAccess, type DebateAccess } from './debates/debate-access.ts';
+export { createDebateAccess, type DebateAccess, type Disclosure } from './debates/debate-access.ts';
 export type { DebateInspection } from './debates/debate-control.ts';
 export type { DebateEvents, StoredEvent, TimedEvent } from './debates/debate-events.ts';
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';

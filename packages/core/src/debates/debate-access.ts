@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
+import type { SharingTables } from '../sharing/tables.ts';
 import { findMembership, type Membership, membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
@@ -19,6 +20,25 @@ const STRANGER: Standing = { isCreator: false, membership: null };
  */
 export const mayRead = (debate: { isPublic: boolean }, standing: Standing): boolean =>
   debate.isPublic || standing.isCreator || standing.membership !== null;
+
+/**
+ * What a reader of a debate is shown beyond its question, status and verdict: who owns it, and what it cost
+ * (the debate object's `cost`, GET /api/debates/:id/cost).
+ */
+export type Disclosure = { owner: boolean; cost: boolean };
+
+/** All of it: what the debate's creator and the members of its workspace are shown. */
+export const INSIDER: Disclosure = { owner: true, cost: true };
+
+/**
+ * Who is shown a debate's owner and cost, the one rule: its creator and the members of its workspace, always.
+ * Anyone else reads it only because it is public, and is shown what its share view shows: never the owner,
+ * and the cost only when the owner's share link says `showCost` (no link: the defaults, cost hidden).
+ */
+export const disclosureTo = (standing: Standing, showCost: boolean): Disclosure =>
+  isInsider(standing) ? INSIDER : { owner: false, cost: showCost };
+
+const isInsider = (standing: Standing) => standing.isCreator || standing.membership !== null;
 
 /** A debate the caller asked about, where they stand to it, and whether they may read it. */
 export type DebateReader = { debate: Debate; standing: Standing; mayRead: boolean };
@@ -83,6 +103,25 @@ export function createDebateAccess(db: Database) {
       const read = await reader(userId, id);
       if (!read.mayRead) throw notFound('Debate');
       return read.debate;
+    },
+
+    /**
+     * A debate the caller may read ("not found" otherwise, as `visible`), and what of it they are shown
+     * (disclosureTo): a public debate of someone else without its owner, and without its cost unless the
+     * owner's share link shows it.
+     */
+    shown: async (userId: string, id: string): Promise<{ debate: Debate; shows: Disclosure }> => {
+      const read = await reader(userId, id);
+      if (!read.mayRead) throw notFound('Debate');
+      // The share link is asked only about a reader from outside.
+      const link = isInsider(read.standing)
+        ? null
+        : await query<SharingTables>(db.em())
+            .selectFrom('share_links')
+            .select('show_cost')
+            .where('debate_id', '=', id)
+            .executeTakeFirst();
+      return { debate: read.debate, shows: disclosureTo(read.standing, link?.show_cost === true) };
     },
 
     /**

@@ -3,6 +3,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { usdOfNano } from '../routing/prices.ts';
 import { PROVIDERS } from '../routing/providers.ts';
+import { notFound } from '../shared/app-error.ts';
 import type { DebateAccess } from './debate-access.ts';
 import type { DebateTables } from './tables.ts';
 
@@ -12,11 +13,14 @@ type Row = Omit<DebateCallCost, 'costUsd'> & { nano: number | null };
  * GET /api/debates/:id/cost: every priced call of the debate's current attempt — its turns (debate_turns) and
  * its judge and classifier calls (debate_calls, stored with the final state) — with totals per model. Costs
  * are summed in whole nanodollars, so `totalUsd` is exactly the debate's `cost.estimatedUsd` once it is
- * finished (the engine counts the same calls the same way). Readable by whoever may read the debate.
+ * finished (the engine counts the same calls the same way). Readable by whoever is shown the debate's cost
+ * (debate-access.ts, disclosureTo): its creator and workspace, and the readers of a public debate whose owner
+ * shows the cost on its share link; anyone else finds nothing, as with the owner's other reads.
  */
 export function createDebateCosts(db: Database, access: DebateAccess) {
   return async (userId: string, id: string): Promise<DebateCostBreakdown> => {
-    const debate = await access.visible(userId, id);
+    const { debate, shows } = await access.shown(userId, id);
+    if (!shows.cost) throw notFound('Debate');
     const k = query<DebateTables>(db.em());
     const [turns, others] = await Promise.all([
       k

@@ -45,7 +45,8 @@ export function createDebateReads(db: Database, clock: Clock, access: DebateAcce
         offset: offsetOf(query),
       });
       return {
-        debates: debates.map(toDebateObject),
+        // The caller's own debates, or their workspace's: all of each (no index passed as a disclosure).
+        debates: debates.map((debate) => toDebateObject(debate)),
         ...pageOf(query, total),
       };
     },

@@ -1,8 +1,12 @@
 import type { DebateObject, Verdict } from '@verdict/contracts';
 import type { Debate } from './debate.entity.ts';
+import { type Disclosure, INSIDER } from './debate-access.ts';
 
-/** The spec's debate object: counts, verdict and cost only once the debate completed. */
-export function toDebateObject(debate: Debate): DebateObject {
+/**
+ * The spec's debate object: counts, verdict and cost only once the debate completed; the owner and the cost
+ * only as far as `shows` says (debate-access.ts, disclosureTo), everything for its creator and workspace.
+ */
+export function toDebateObject(debate: Debate, shows: Disclosure = INSIDER): DebateObject {
   const completed = debate.status === 'completed';
   return {
     id: debate.id,
@@ -15,7 +19,7 @@ export function toDebateObject(debate: Debate): DebateObject {
     roundCount: completed ? (debate.roundCount ?? null) : null,
     createdAt: debate.createdAt.toISOString(),
     completedAt: debate.completedAt ? debate.completedAt.toISOString() : null,
-    ownerId: debate.owner.id,
+    ownerId: shows.owner ? debate.owner.id : null,
     workspaceId: debate.workspace?.id ?? null,
     verdict:
       completed && debate.verdict
@@ -30,7 +34,7 @@ export function toDebateObject(debate: Debate): DebateObject {
             ...(debate.verdict.stoppedEarly ? { stoppedEarly: debate.verdict.stoppedEarly } : {}),
           }
         : null,
-    cost: completed ? (debate.cost ?? null) : null,
+    cost: completed && shows.cost ? (debate.cost ?? null) : null,
   };
 }
 

@@ -174,7 +174,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One debate (own, or public); counts, verdict and cost once completed */
+        /**
+         * One debate (own, or public); counts, verdict and cost once completed
+         * @description A public debate read from outside its owner's account and workspace shows what its share link shows: ownerId null, and cost null unless the owner chose showCost.
+         */
         get: operations["debates-get"];
         put?: never;
         post?: never;
@@ -337,7 +340,7 @@ export interface paths {
          * Tokens and list-price USD of each call of the debate's current attempt, and per model
          * @description **Extension**: not named by the interface specification.
          *
-         *     Turns as they are stored; the judge's and classifier's calls once the debate is finished. totalUsd is the exact sum of the calls' costUsd and, once finished, the debate's cost.estimatedUsd.
+         *     Turns as they are stored; the judge's and classifier's calls once the debate is finished. totalUsd is the exact sum of the calls' costUsd and, once finished, the debate's cost.estimatedUsd. For the debate's creator and the members of its workspace; for another reader of a public debate only when its owner shows the cost on its share link (showCost), as the share view does.
          */
         get: operations["debates-cost"];
         put?: never;
@@ -2038,9 +2041,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             completedAt: string | null;
-            ownerId: string;
+            /** @description The creator's id; null to a reader outside the creator's account and the debate's workspace (a public debate of someone else), who, as on its share link, is not shown who owns it */
+            ownerId: string | null;
             workspaceId: string | null;
             verdict: components["schemas"]["VerdictSummary"] | null;
+            /** @description Once completed. To a reader outside the creator’s account and the debate’s workspace, only when the owner shows the cost on its share link (showCost); null otherwise */
             cost: components["schemas"]["DebateCost"] | null;
         };
         VerdictSummary: {
@@ -6428,7 +6433,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description NOT_FOUND: Missing, deleted, or a private debate of another account */
+            /** @description NOT_FOUND: Missing, deleted, a private debate of another account, or a public one whose owner's share link does not show the cost (showCost) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

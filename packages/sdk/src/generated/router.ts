@@ -339,7 +339,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: string;
+          ownerId: null | string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -394,7 +394,7 @@ export type AppRouterRecord = {
         roundCount: null | number;
         createdAt: string;
         completedAt: null | string;
-        ownerId: string;
+        ownerId: null | string;
         workspaceId: null | string;
         verdict: null | {
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -445,7 +445,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: string;
+          ownerId: null | string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -1901,7 +1901,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: string;
+          ownerId: null | string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -2177,7 +2177,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: string;
+          ownerId: null | string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -2233,7 +2233,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: string;
+          ownerId: null | string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";

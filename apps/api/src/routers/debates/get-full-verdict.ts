@@ -8,10 +8,10 @@ export async function readFullVerdict(
   userId: string,
   id: string,
 ): Promise<VerdictDetail> {
-  const debate = await services.debateAccess.visible(userId, id);
+  const { debate, shows } = await services.debateAccess.shown(userId, id);
   const verdict = debate.status === 'completed' ? debate.verdict : null;
   return {
-    debate: toDebateObject(debate),
+    debate: toDebateObject(debate, shows),
     verdict: verdict
       ? {
           ...verdict,
