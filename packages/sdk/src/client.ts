@@ -10,7 +10,13 @@ import {
 import type { paths } from './generated/openapi.ts';
 import type * as T from './rest-types.ts';
 import { reconnectingSse, type SseMessage, type StreamOptions } from './sse.ts';
-import { type RequestOptions, send, type TransportConfig } from './transport.ts';
+import {
+  type RequestOptions,
+  type RetryWait,
+  send,
+  sleepBeforeRetry,
+  type TransportConfig,
+} from './transport.ts';
 
 export type VerdictClientOptions = {
   /** The API's base URL, e.g. `http://localhost:3000`; default VERDICT_URL where an environment exists. */
@@ -19,9 +25,25 @@ export type VerdictClientOptions = {
   apiKey?: string;
   /** Time allowed for each attempt of a call, in ms (default 60 s). */
   timeoutMs?: number;
-  /** Retries of calls that are safe to repeat (default 2). */
+  /**
+   * Retries of a failed call (default 2): on a rate limit that will lift, an overloaded or unreachable
+   * server; a call the rate limit refused always, others only where repeating is safe (GET, a create).
+   */
   maxRetries?: number;
   backoff?: Backoff;
+  /**
+   * Sits out the pause before each retry (default: waits `delayMs`). Replace it to show the wait, or to
+   * give up: a rejection ends the call with that reason.
+   *
+   * @example
+   * new Verdict({
+   *   waitBeforeRetry: async ({ delayMs, error }) => {
+   *     console.error(`${error.code}: retrying in ${Math.ceil(delayMs / 1000)} s`);
+   *     await new Promise((resolve) => setTimeout(resolve, delayMs));
+   *   },
+   * });
+   */
+  waitBeforeRetry?: (wait: RetryWait, signal?: AbortSignal) => Promise<void>;
   /** A fetch implementation (default the global one). */
   fetch?: typeof globalThis.fetch;
   /** Headers sent with every call. */
@@ -66,6 +88,7 @@ export class Verdict {
       timeoutMs: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 2,
       backoff: options.backoff ?? {},
+      waitBeforeRetry: options.waitBeforeRetry ?? sleepBeforeRetry,
     };
     const headers: Record<string, string> = { ...options.headers };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;

@@ -25,7 +25,7 @@ export type {
 } from './generated/router.ts';
 export type * from './rest-types.ts';
 export type { SseMessage, StreamOptions } from './sse.ts';
-export type { RequestOptions } from './transport.ts';
+export type { RequestOptions, RetryWait } from './transport.ts';
 export { createVerdictTRPCClient, type VerdictTRPCClientOptions } from './trpc.ts';
 
 /** This SDK's version: its major pairs with the API's (SDK 1.x for API v1). */

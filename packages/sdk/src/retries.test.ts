@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from './backoff.ts';
 import { errorFromResponse, retryAfterMs, VerdictError } from './errors.ts';
-import { isIdempotentCreate, isTransient } from './transport.ts';
+import { isIdempotentCreate, isTransient, type RetryWait, send, type TransportConfig } from './transport.ts';
 
 const answer = (status: number, code: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error: { code, message: 'm', limit: 5 } }), {
@@ -60,5 +60,66 @@ describe('retries and back-off', () => {
     });
     const bare = await errorFromResponse(new Response('<html>', { status: 502, statusText: 'Bad Gateway' }));
     expect(bare).toMatchObject({ status: 502, code: 'HTTP_502', requestId: null });
+  });
+});
+
+describe('the transport’s retries', () => {
+  const config = (answers: Response[], waits: RetryWait[] = []) => {
+    const sent: string[] = [];
+    return {
+      sent,
+      waits,
+      transport: {
+        fetch: async (url: string | URL | Request, init?: RequestInit) => {
+          sent.push(`${init?.method} ${new URL(String(url)).pathname}`);
+          const next = answers.shift();
+          if (!next) throw new Error('no answer left');
+          return next;
+        },
+        timeoutMs: 1_000,
+        maxRetries: 2,
+        backoff: { maxDelayMs: 60_000 },
+        waitBeforeRetry: async (wait: RetryWait) => {
+          waits.push(wait);
+        },
+      } satisfies TransportConfig,
+    };
+  };
+  const ok = () => new Response('{"outcomeStatus":"wrong"}', { status: 200 });
+  const post = (path: string) =>
+    new Request(`http://api.test${path}`, { method: 'POST', body: '{"outcomeStatus":"wrong"}' });
+
+  it('repeats a POST the rate limit refused, after the wait Retry-After names, through waitBeforeRetry', async () => {
+    const { transport, sent, waits } = config([answer(429, 'RATE_LIMITED', { 'retry-after': '42' }), ok()]);
+    const response = await send(transport, post('/api/debates/8c5d/outcome'));
+    expect(await response.json()).toEqual({ outcomeStatus: 'wrong' });
+    expect(sent).toEqual(['POST /api/debates/8c5d/outcome', 'POST /api/debates/8c5d/outcome']);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatchObject({ attempt: 1, delayMs: 42_000, error: { code: 'RATE_LIMITED' } });
+  });
+
+  it('never repeats a POST that is not a create after a failure the server may have acted on', async () => {
+    const { transport, sent } = config([answer(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' }), ok()]);
+    await expect(send(transport, post('/api/debates/8c5d/outcome'))).rejects.toMatchObject({ status: 503 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('ends the call with the reason waitBeforeRetry rejects with, and sends nothing more', async () => {
+    const { transport, sent } = config([answer(429, 'RATE_LIMITED', { 'retry-after': '90' }), ok()]);
+    const giveUp = new Error('not waiting 90 s');
+    transport.waitBeforeRetry = async () => {
+      throw giveUp;
+    };
+    await expect(send(transport, new Request('http://api.test/api/scores/me'))).rejects.toBe(giveUp);
+    expect(sent).toEqual(['GET /api/scores/me']);
+  });
+
+  it('fails at once with maxRetries 0, without waiting', async () => {
+    const { transport, sent, waits } = config([answer(429, 'RATE_LIMITED', { 'retry-after': '5' }), ok()]);
+    await expect(
+      send(transport, new Request('http://api.test/api/scores/me'), { maxRetries: 0 }),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterMs: 5_000 });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** Time allowed for each attempt, answer body included, in ms; overrides the client's `timeoutMs`. */
   timeoutMs?: number;
-  /** Retries of a call that is safe to repeat; overrides the client's `maxRetries`. */
+  /** Retries of this call (where repeating is safe, see `send`); overrides the client's `maxRetries`. */
   maxRetries?: number;
   /** The Idempotency-Key of a create; one is generated when absent. */
   idempotencyKey?: string;
@@ -15,12 +15,27 @@ export type RequestOptions = {
   headers?: Record<string, string>;
 };
 
+/** One pause before a retry, as the client's `waitBeforeRetry` is told of it. */
+export type RetryWait = {
+  /** Which retry the pause comes before: 1 for the first. */
+  attempt: number;
+  /** The pause in ms: Retry-After (capped by `backoff.maxDelayMs`), else the back-off's. */
+  delayMs: number;
+  /** The answer that is retried; `error.retryAfterMs` is what the server asked for, uncapped. */
+  error: VerdictError;
+};
+
 export type TransportConfig = {
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
   maxRetries: number;
   backoff: Backoff;
+  /** Sits out the pause before a retry; a rejection ends the call with that reason. */
+  waitBeforeRetry: (wait: RetryWait, signal?: AbortSignal) => Promise<void>;
 };
+
+/** Pauses for the retry's delay: the default `waitBeforeRetry`. */
+export const sleepBeforeRetry = (wait: RetryWait, signal?: AbortSignal) => sleep(wait.delayMs, signal);
 
 /** Creates the server de-duplicates by Idempotency-Key: the only POSTs that may be sent twice. */
 const IDEMPOTENT_CREATES = [/^\/api\/debates$/, /^\/v1\/verdicts$/, /^\/api\/debates\/[^/]+\/fork$/];
@@ -38,13 +53,26 @@ export function isTransient(error: VerdictError): boolean {
   return error.status === 502 || error.status === 503 || error.status === 504;
 }
 
+/**
+ * A 429 RATE_LIMITED is the budget's refusal, given before the call is acted on: repeating it is safe
+ * whatever the method (a POST that is not a create included). Other transient failures (a 503, a lost
+ * connection) may come after the server acted, so only calls safe to repeat are retried on those.
+ */
+export const refusedBeforeActing = (error: VerdictError) =>
+  error.status === 429 && error.code === 'RATE_LIMITED';
+
+/** Whether a failed attempt is tried again: a transient failure, of a call it is safe to repeat. */
+export const mayRetry = (error: VerdictError, repeatable: boolean) =>
+  isTransient(error) && (repeatable || refusedBeforeActing(error));
+
 const newIdempotencyKey = () => `sdk-${globalThis.crypto.randomUUID()}`;
 
 /**
  * Sends one call: the per-attempt timeout, retries where repeating is safe (GET, HEAD, a create carrying an
- * Idempotency-Key, which one is added to) with back-off honouring Retry-After, and an error answer turned
- * into a VerdictError. `stream: true` hands back the response once its headers arrive (the timeout then
- * covers only the wait for them); otherwise the body is read within the timeout.
+ * Idempotency-Key, which one is added to; any call the rate limit refused) with back-off honouring
+ * Retry-After, waited out by `waitBeforeRetry`, and an error answer turned into a VerdictError.
+ * `stream: true` hands back the response once its headers arrive (the timeout then covers only the wait for
+ * them); otherwise the body is read within the timeout.
  */
 export async function send(
   config: TransportConfig,
@@ -59,7 +87,7 @@ export async function send(
     headers.set('idempotency-key', options.idempotencyKey ?? newIdempotencyKey());
   }
   const repeatable = method === 'GET' || method === 'HEAD' || headers.has('idempotency-key');
-  const maxRetries = repeatable ? (options.maxRetries ?? config.maxRetries) : 0;
+  const maxRetries = options.maxRetries ?? config.maxRetries;
   const body = method === 'GET' || method === 'HEAD' ? undefined : await request.arrayBuffer();
   const callerSignals = [options.signal, request.signal].filter((s): s is AbortSignal => s !== undefined);
   const caller = callerSignals.length > 0 ? AbortSignal.any(callerSignals) : undefined;
@@ -81,8 +109,10 @@ export async function send(
       if (!(err instanceof VerdictError)) throw err;
       error = err;
     }
-    if (attempt >= maxRetries || !isTransient(error)) throw error;
-    await sleep(backoffDelay(attempt, error.retryAfterMs, config.backoff), caller);
+    if (attempt >= maxRetries || !mayRetry(error, repeatable)) throw error;
+    const delayMs = backoffDelay(attempt, error.retryAfterMs, config.backoff);
+    await config.waitBeforeRetry({ attempt: attempt + 1, delayMs, error }, caller);
+    if (caller?.aborted) throw caller.reason;
   }
 }
 
