@@ -8,6 +8,22 @@ import { type RunningProcess, runAdmin, startApi } from './support/processes.ts'
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
+/** Lines of `key: value` output, every one of them labelled. */
+const labelled = (stdout: string) => {
+  const lines = stdout.trim().split('\n');
+  for (const line of lines) expect(line).toMatch(/^[A-Za-z0-9 -]+: \S/);
+  return lines;
+};
+
+/**
+ * Rate limits count in windows aligned to the minute: a test that spends a budget and then runs into it
+ * starts no later than `marginMs` before a window ends, so the window cannot turn in between.
+ */
+async function awayFromMinuteEnd(marginMs: number) {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 250));
+}
+
 // The `verdict` command as a user runs it, against `npm start`'s embedded default.
 describe('the verdict CLI', () => {
   let dataDir: string;
@@ -145,6 +161,99 @@ describe('the verdict CLI', () => {
     expect(afterRevoke.code).toBe(3);
   }, 60_000);
 
+  it('prints the score with each figure named: "no resolved outcomes yet" at first, 1 - Brier after a wrong verdict', async () => {
+    const scorer = { ...env, VERDICT_API_KEY: await newKey('score') };
+    const asked = await runCli(
+      ['ask', 'Should the score name its figures?', '--rounds', '1', '--json'],
+      scorer,
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    const id = (JSON.parse(asked.stdout.split('\n')[0] ?? '{}') as { debateId: string }).debateId;
+
+    const before = await runCli(['score'], scorer);
+    expect(before.code, before.stderr).toBe(0);
+    // totalTracked follows the debate's outcome record asynchronously, as the score does.
+    expect(labelled(before.stdout)).toEqual([
+      expect.stringMatching(/^resolved: 0 of [01] tracked$/),
+      'Brier score: no resolved outcomes yet',
+      '1 - Brier: no resolved outcomes yet',
+      'correct streak: 0',
+    ]);
+
+    expect((await runCli(['outcome', id, 'wrong'], scorer)).stdout).toContain('recorded wrong');
+    // The score is recalculated asynchronously, within seconds.
+    let api = { totalResolved: 0, brierScore: 0, accuracyPercentage: 0 };
+    for (let i = 0; i < 50 && api.totalResolved === 0; i++) {
+      api = JSON.parse((await runCli(['score', '--json'], scorer)).stdout);
+      if (api.totalResolved === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(api.totalResolved).toBe(1);
+    const after = await runCli(['score'], scorer);
+    const lines = labelled(after.stdout);
+    expect(lines).toContain(`Brier score: ${api.brierScore.toFixed(3)} (0 best, 1 worst)`);
+    expect(lines).toContain(
+      `1 - Brier: ${api.accuracyPercentage.toFixed(1)}% (not the share of verdicts that came true)`,
+    );
+    expect(lines).toContain('resolved: 1 of 1 tracked');
+    expect(after.stdout).not.toMatch(/accuracy/i);
+    const tty = plain((await runCli(['score'], scorer, { tty: true })).stdout);
+    expect(tty).toMatch(/Brier score:\s+\d\.\d{3} \(0 best, 1 worst\)/);
+  }, 60_000);
+
+  it('records outcomes in the API’s words, takes the old ones too, and lists the API’s in its help', async () => {
+    const id = (await runCli(['list'], env)).stdout.trim().split('\n')[0]?.split('\t')[0] as string;
+    const help = await runCli(['outcome', '--help'], env);
+    expect(help.stdout).toContain('correct, partially_correct, wrong, too_early');
+    const outcome = () =>
+      apiClient(api.baseUrl, { key }).GET('/api/debates/{id}/outcome', { params: { path: { id } } });
+    for (const [word, status] of [
+      ['incorrect', 'wrong'],
+      ['partially_correct', 'partially_correct'],
+      ['wrong', 'wrong'],
+      ['partial', 'partially_correct'],
+    ]) {
+      const run = await runCli(['outcome', id, word as string], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(`recorded ${status} for ${id}`);
+      expect((await outcome()).data?.outcomeStatus).toBe(status);
+    }
+  });
+
+  it('waits out a rate limit and goes on: a countdown in place on a terminal, one line on stderr otherwise', async () => {
+    const user = await registerUser(api.baseUrl, 'waits');
+    const session = apiClient(api.baseUrl, { cookie: user.cookie });
+    const created = await session.POST('/api/keys', { body: { name: 'waits', config: { rateLimit: 2 } } });
+    const waiting = { ...env, VERDICT_API_KEY: created.data?.key ?? '' };
+    // The debate is the session's (a budget apart from the key's), so the key's two requests are left.
+    const debate = await session.POST('/api/debates', {
+      body: { question: 'Should the command line wait for the limit?', maxRounds: 1 },
+    });
+    const id = debate.data?.debateId as string;
+    for (let i = 0; i < 100; i++) {
+      const read = await session.GET('/api/debates/{id}', { params: { path: { id } } });
+      if (read.data?.status === 'completed') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await awayFromMinuteEnd(15_000);
+    const keyed = apiClient(api.baseUrl, { key: waiting.VERDICT_API_KEY });
+    for (let i = 0; i < 2; i++) expect((await keyed.GET('/api/scores/me')).response.status).toBe(200);
+    expect((await keyed.GET('/api/scores/me')).response.status).toBe(429);
+
+    const [outcome, score] = await Promise.all([
+      runCli(['outcome', id, 'incorrect'], waiting),
+      runCli(['score'], waiting, { tty: true }),
+    ]);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout.trim()).toBe(`recorded wrong for ${id}`);
+    expect(outcome.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^verdict: rate limited \(At most 2 requests per minute\); retrying in \d+ s$/),
+    ]);
+    expect(score.code, score.stdout).toBe(0);
+    // One line counting down in place (carriage returns, no new line), then the score.
+    expect(score.stdout).toMatch(/retrying in \d+ s[^\n]*\r[^\n]*retrying in \d+ s/);
+    expect(plain(score.stdout)).toContain('resolved:');
+  }, 150_000);
+
   it('exits 2 on a usage error: an unknown command, a bad option, input the API refuses', async () => {
     expect((await runCli(['frobnicate'], env)).code).toBe(2);
     expect((await runCli(['ask', 'Is the mode checked here?', '--mode', 'eternal'], env)).code).toBe(2);
@@ -204,11 +313,24 @@ describe('the verdict CLI', () => {
     expect(run.stderr).toMatch(/NOT_FOUND.*request [0-9a-f-]{36}/);
   });
 
-  it('exits 4 at a limit: the key’s requests of the minute used up (VERDICT_MAX_RETRIES=0: no waiting)', async () => {
-    const limited = { ...env, VERDICT_API_KEY: await newKey('limits', 1), VERDICT_MAX_RETRIES: '0' };
+  it('exits 4 at a limit without waiting with --no-retry or VERDICT_MAX_RETRIES=0, saying when to retry', async () => {
+    const limitedKey = await newKey('limits', 1);
+    const limited = { ...env, VERDICT_API_KEY: limitedKey, VERDICT_MAX_RETRIES: '0' };
+    await awayFromMinuteEnd(15_000);
     expect((await runCli(['list'], limited)).code).toBe(0);
     const over = await runCli(['list'], limited);
     expect(over.code).toBe(4);
     expect(over.stderr).toContain('RATE_LIMITED');
+    for (const args of [
+      ['list', '--no-retry'],
+      ['--no-retry', 'outcome', MISSING, 'wrong'],
+    ]) {
+      const started = Date.now();
+      const refused = await runCli(args, { ...env, VERDICT_API_KEY: limitedKey });
+      expect(refused.code, refused.stderr).toBe(4);
+      expect(refused.stderr).toMatch(/RATE_LIMITED: .*retry in \d+ s/);
+      expect(refused.stderr).not.toContain('retrying');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
   });
 });

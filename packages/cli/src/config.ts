@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Verdict } from '@verdict/sdk';
 import { CliError, EXIT } from './exit-codes.ts';
+import { MAX_RATE_LIMIT_WAIT_MS, type NoticeStream, retryWaiter } from './retry-wait.ts';
 
 export type StoredConfig = { url?: string; apiKey?: string };
 
@@ -42,12 +43,46 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+/** How a command's calls retry: `retry: false` (--no-retry) fails at once; waits are told on `notices`. */
+export type RetryPolicy = { retry: boolean; notices: NoticeStream };
+
+/**
+ * A client whose calls wait out a rate limit of up to a minute (telling `notices`, stderr) and retry, as
+ * often as VERDICT_MAX_RETRIES says (default the SDK's 2); with `retry: false`, or VERDICT_MAX_RETRIES=0,
+ * they fail at once.
+ */
+export function newClient(
+  credentials: { url: string; apiKey: string },
+  policy: RetryPolicy,
+  env: NodeJS.ProcessEnv = process.env,
+): Verdict {
+  const retries = env.VERDICT_MAX_RETRIES;
+  const fromEnv = retries !== undefined && /^\d+$/.test(retries) ? Number(retries) : undefined;
+  const maxRetries = policy.retry ? fromEnv : 0;
+  return new Verdict({
+    baseUrl: credentials.url,
+    apiKey: credentials.apiKey,
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    // Retry-After as the server says it, up to the longest wait the CLI sits out (the SDK caps it at 30 s).
+    backoff: { maxDelayMs: MAX_RATE_LIMIT_WAIT_MS },
+    waitBeforeRetry: retryWaiter(policy.notices),
+  });
+}
+
 /** A client for commands that need a key; exits 3 when there is none. */
-export async function clientFromConfig(env: NodeJS.ProcessEnv = process.env): Promise<Verdict> {
+export async function clientFromConfig(
+  policy: RetryPolicy,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Verdict> {
   const { url, apiKey } = await resolveCredentials(env);
   if (!apiKey) throw new CliError('Not logged in: run `verdict login` or set VERDICT_API_KEY', EXIT.auth);
-  // VERDICT_MAX_RETRIES: scripts that would rather fail at once than wait out a rate limit set 0.
-  const retries = env.VERDICT_MAX_RETRIES;
-  const maxRetries = retries !== undefined && /^\d+$/.test(retries) ? Number(retries) : undefined;
-  return new Verdict({ baseUrl: url, apiKey, ...(maxRetries !== undefined ? { maxRetries } : {}) });
+  return newClient({ url, apiKey }, policy, env);
 }
+
+/** What every command gets from the program: its client, the retry policy and where its exit code goes. */
+export type CommandContext = {
+  /** The logged-in client (exit 3 without a key), retrying as the command line says. */
+  connect: () => Promise<Verdict>;
+  policy: () => RetryPolicy;
+  setExit: (code: number) => void;
+};

@@ -2,7 +2,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION, type Verdict, VerdictError } from '@verdict/sdk';
-import { clientFromConfig } from './config.ts';
 import { TOOL_INPUT_SCHEMAS } from './generated/tool-schemas.ts';
 
 type ToolName = keyof typeof TOOL_INPUT_SCHEMAS;
@@ -41,9 +40,11 @@ const HANDLERS: Record<ToolName, (client: Verdict, args: Args) => Promise<unknow
 
 const isTool = (name: string): name is ToolName => Object.hasOwn(TOOL_INPUT_SCHEMAS, name);
 
-/** The MCP server over stdio (`verdict mcp`): the tools call the API with the CLI's login. */
-export async function serveMcp(): Promise<void> {
-  const client = await clientFromConfig();
+/**
+ * The MCP server over stdio (`verdict mcp`): the tools call the API with the CLI's login. A rate-limited
+ * call waits as the CLI's do (a plain line on stderr, which hosts log) before the tool answers.
+ */
+export async function serveMcp(client: Verdict): Promise<void> {
   const server = new Server({ name: 'verdict', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: Object.entries(TOOL_INPUT_SCHEMAS).map(([name, inputSchema]) => ({

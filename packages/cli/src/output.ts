@@ -10,6 +10,8 @@ export type Output = {
   /** One NDJSON record. */
   record: (value: unknown) => void;
   table: (head: string[], rows: (string | number)[][]) => void;
+  /** One record as `label: value` lines; on a TTY the labels bold and the values aligned. */
+  fields: (rows: [label: string, value: string][]) => void;
 };
 
 export function outputFor(stream: NodeJS.WriteStream, json: boolean): Output {
@@ -29,6 +31,11 @@ export function outputFor(stream: NodeJS.WriteStream, json: boolean): Output {
       const table = new Table({ head: head.map((h) => pc.bold(h)), wordWrap: true });
       table.push(...rows.map((row) => row.map(String)));
       stream.write(`${table.toString()}\n`);
+    },
+    fields: (rows) => {
+      const width = Math.max(0, ...rows.map(([label]) => label.length + 1));
+      for (const [label, value] of rows)
+        stream.write(tty ? `${pc.bold(`${label}:`.padEnd(width))} ${value}\n` : `${label}: ${value}\n`);
     },
   };
 }

@@ -1,7 +1,13 @@
 import { createInterface } from 'node:readline/promises';
-import { Verdict } from '@verdict/sdk';
 import type { Command } from 'commander';
-import { clientFromConfig, configPath, readConfig, resolveCredentials, writeConfig } from '../config.ts';
+import {
+  type CommandContext,
+  configPath,
+  newClient,
+  readConfig,
+  resolveCredentials,
+  writeConfig,
+} from '../config.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import { outputFor } from '../output.ts';
 
@@ -19,7 +25,7 @@ async function readKey(): Promise<string> {
   }
 }
 
-export function registerAccountCommands(program: Command) {
+export function registerAccountCommands(program: Command, { connect, policy }: CommandContext) {
   program
     .command('login')
     .description(`Store an API key (and the API's URL) in ${configPath()}, readable by you only`)
@@ -30,7 +36,7 @@ export function registerAccountCommands(program: Command) {
       const url = options.url ?? process.env.VERDICT_URL ?? current.url;
       const apiKey = options.key ?? (await readKey());
       if (!apiKey) throw new CliError('No key given', EXIT.usage);
-      const me = await new Verdict({ baseUrl: url, apiKey }).account.me();
+      const me = await newClient({ url, apiKey }, policy()).account.me();
       const path = await writeConfig({ ...(await readConfig()), url, apiKey });
       process.stdout.write(`Logged in as ${me.email} at ${url} (saved in ${path})\n`);
     });
@@ -42,7 +48,7 @@ export function registerAccountCommands(program: Command) {
     .option('--json', 'the created key as JSON')
     .description('Create a key; its value is shown once')
     .action(async (name: string, options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const created = await client.keys.create({ name });
       const out = outputFor(process.stdout, Boolean(options.json));
       if (out.json) out.record(created);
@@ -57,7 +63,7 @@ export function registerAccountCommands(program: Command) {
     .option('--json', 'one JSON key per line')
     .description('Your active keys')
     .action(async (options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const list = await client.keys.list();
       const out = outputFor(process.stdout, Boolean(options.json));
       if (out.json) for (const key of list.keys) out.record(key);
@@ -72,7 +78,7 @@ export function registerAccountCommands(program: Command) {
     .argument('<id>', 'the key id (not its value)')
     .description('Revoke a key for good')
     .action(async (id: string) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       await client.keys.revoke(id);
       process.stdout.write(`revoked ${id}\n`);
     });
@@ -82,7 +88,7 @@ export function registerAccountCommands(program: Command) {
     .description("This key's requests this month")
     .option('--json', 'the usage as JSON')
     .action(async (options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const usage = await client.account.usage();
       const out = outputFor(process.stdout, Boolean(options.json));
       if (out.json) return out.record(usage);

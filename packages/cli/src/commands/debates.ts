@@ -2,23 +2,13 @@ import { readFile } from 'node:fs/promises';
 import type { Verdict } from '@verdict/sdk';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { clientFromConfig } from '../config.ts';
+import type { CommandContext } from '../config.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import { followDebate } from '../live.ts';
 import { type Output, outputFor, percent, recommendationColour } from '../output.ts';
 
 const MODES = ['fast', 'balanced', 'thorough'] as const;
 type Mode = (typeof MODES)[number];
-
-/** The CLI's outcome words and the API's statuses (the API's own names are accepted as well). */
-const OUTCOMES = {
-  correct: 'correct',
-  incorrect: 'wrong',
-  wrong: 'wrong',
-  partial: 'partially_correct',
-  partially_correct: 'partially_correct',
-  too_early: 'too_early',
-} as const;
 
 const integer = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number`, EXIT.usage);
@@ -89,7 +79,7 @@ async function watchToEnd(client: Verdict, id: string, out: Output): Promise<num
   return debate.status === 'completed' ? EXIT.ok : EXIT.failed;
 }
 
-export function registerDebateCommands(program: Command, setExit: (code: number) => void) {
+export function registerDebateCommands(program: Command, { connect, setExit }: CommandContext) {
   program
     .command('ask')
     .description('Start a debate and follow it live to its verdict')
@@ -141,7 +131,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
         }
         // Sent as X-Provider-Keys, used by the server for this debate only and never stored.
         const providerKeys = options.providerKey?.join(',') || process.env.VERDICT_PROVIDER_KEYS;
-        const client = await clientFromConfig();
+        const client = await connect();
         const out = jsonOut(options);
         const created = await client.debates.create(
           {
@@ -168,7 +158,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     .argument('<id>', 'debate id')
     .option('--json', 'NDJSON events on stdout')
     .action(async (id: string, options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       setExit(await watchToEnd(client, id, jsonOut(options)));
     });
 
@@ -179,7 +169,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     .option('--limit <n>', 'how many (default 20)', integer('limit'), 20)
     .option('--json', 'one JSON debate per line')
     .action(async (options: { status?: string; limit: number; json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const out = jsonOut(options);
       const rows: (string | number)[][] = [];
       const query = options.status ? { status: options.status as 'completed' } : {};
@@ -203,7 +193,7 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     .argument('<id>', 'debate id')
     .option('--json', 'the debate and verdict as JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const out = jsonOut(options);
       const debate = await client.debates.retrieve(id);
       if (!out.json) {
@@ -214,56 +204,12 @@ export function registerDebateCommands(program: Command, setExit: (code: number)
     });
 
   program
-    .command('outcome')
-    .description('Say what became of a decision: correct, incorrect, partial (or too_early)')
-    .argument('<id>', 'debate id')
-    .argument('<result>', Object.keys(OUTCOMES).join(', '))
-    .option('--notes <text>', 'notes (max 500 characters)')
-    .option('--json', 'the outcome record as JSON')
-    .action(async (id: string, result: string, options: { notes?: string; json?: boolean }) => {
-      const status = OUTCOMES[result as keyof typeof OUTCOMES];
-      if (!status)
-        throw new CliError(`result must be one of ${Object.keys(OUTCOMES).join(', ')}`, EXIT.usage);
-      const client = await clientFromConfig();
-      const record = await client.outcomes.record(id, {
-        outcomeStatus: status,
-        ...(options.notes ? { outcomeNotes: options.notes } : {}),
-      });
-      const out = jsonOut(options);
-      if (out.json) out.record(record);
-      else out.line(`recorded ${status} for ${id}`);
-    });
-
-  program
-    .command('score')
-    .description('Your decision score')
-    .option('--json', 'the score as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const client = await clientFromConfig();
-      const score = await client.scores.me();
-      const out = jsonOut(options);
-      if (out.json) return out.record(score);
-      out.table(
-        ['accuracy', 'brier score', 'resolved', 'tracked', 'streak'],
-        [
-          [
-            `${score.accuracyPercentage.toFixed(1)}%`,
-            score.brierScore.toFixed(3),
-            score.totalResolved,
-            score.totalTracked,
-            score.streak,
-          ],
-        ],
-      );
-    });
-
-  program
     .command('share')
     .description('Share a debate by link (rotates an existing link)')
     .argument('<id>', 'debate id')
     .option('--json', 'the share link as JSON')
     .action(async (id: string, options: { json?: boolean }) => {
-      const client = await clientFromConfig();
+      const client = await connect();
       const link = await client.sharing.share(id);
       const out = jsonOut(options);
       if (out.json) out.record(link);
