@@ -6,7 +6,7 @@ import { ScoreFigures } from './scores/score-figures.tsx';
 import { TrendChart } from './scores/trend-chart.tsx';
 import { useScores } from './scores/use-scores.ts';
 
-/** How good the verdicts have been: Brier score, accuracy, calibration, trend and domains. */
+/** How good the verdicts have been: Brier score (and 1 − Brier), calibration, trend and domains. */
 export default function ScoresPage() {
   const scores = useScores();
   const loaded = scores.data;
@@ -36,7 +36,7 @@ export default function ScoresPage() {
           <ScoreFigures score={loaded.score} readAt={loaded.readAt} />
           {loaded.score.totalResolved === 0 ? (
             <p className="empty">
-              Nothing resolved yet. Record what became of a decision on the{' '}
+              No resolved outcomes yet. Record what became of a decision on the{' '}
               <Link href="/outcomes">Outcomes</Link> page and your score appears here within seconds.
             </p>
           ) : (

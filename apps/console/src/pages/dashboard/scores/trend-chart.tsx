@@ -32,13 +32,13 @@ const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
   scales: { x: { time: true }, accuracy: { range: [0, 100] }, brier: { range: [0, 1] } },
   axes: [
     {},
-    { scale: 'accuracy', label: 'Accuracy (30-day)', values: (_u, ticks) => ticks.map((t) => `${t}%`) },
+    { scale: 'accuracy', label: '1 − Brier (30-day)', values: (_u, ticks) => ticks.map((t) => `${t}%`) },
     { scale: 'brier', side: 1, label: 'Brier score', grid: { show: false } },
   ],
   series: [
     {},
     {
-      label: 'Accuracy, 30-day rolling',
+      label: '1 − Brier, 30-day rolling',
       scale: 'accuracy',
       stroke: CHART_COLORS.primary,
       width: 2,
@@ -71,11 +71,11 @@ export function TrendChart({ points }: { points: Schemas['TrendPoint'][] }) {
             options={OPTIONS}
             data={chartData}
             height={280}
-            label={`Line chart of accuracy and Brier score over ${points.length} days; the table that follows gives the values.`}
+            label={`Line chart of 1 − Brier and the Brier score over ${points.length} days; the table that follows gives the values.`}
           />
           <VisuallyHiddenTable
             caption="Score by day"
-            headers={['Day', 'Accuracy, 30-day rolling', 'Brier score, cumulative', 'Outcomes in window']}
+            headers={['Day', '1 − Brier, 30-day rolling', 'Brier score, cumulative', 'Outcomes in window']}
             rows={points.map((p) => [
               formatUtcDay(p.date),
               `${p.rollingAccuracy.toFixed(1)}%`,
