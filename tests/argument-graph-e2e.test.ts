@@ -166,7 +166,7 @@ describe('the argument graph end to end', () => {
         error: {
           code: 'BYOK_REQUIRED',
           message:
-            'The argument graph heatmap needs the pro, byok_pro or enterprise plan; this account is on free',
+            'The argument graph heatmap needs the Pro, BYOK Pro or Enterprise plan; this account is on Free',
           requiredPlan: 'pro',
           upgradeUrl: 'https://app.verdict.test/pricing',
         },

@@ -85,6 +85,16 @@ export const PLANS: Record<Plan, PlanTerms> = {
   },
 };
 
+/** Each plan as people read it (the price table's names): what messages and pages show, never the id. */
+export const PLAN_NAMES: Record<Plan, string> = {
+  free: 'Free',
+  starter: 'Starter',
+  pro: 'Pro',
+  byok: 'BYOK',
+  byok_pro: 'BYOK Pro',
+  enterprise: 'Enterprise',
+};
+
 /** The cheapest plan that includes a feature: named by a gate that refuses, so the caller knows what to buy. */
 export const PLAN_FOR_FEATURE: Record<PlanFeature, Plan> = {
   workspaces: 'byok_pro',

@@ -1,4 +1,10 @@
-import { CREDIT_PACKS, type CreditPack, type HostedPage, type SubscriptionPlan } from '@verdict/contracts';
+import {
+  CREDIT_PACKS,
+  type CreditPack,
+  type HostedPage,
+  PLAN_NAMES,
+  type SubscriptionPlan,
+} from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
 import type { BillingConfig } from '../config/config.ts';
 import { query } from '../db/kysely.ts';
@@ -82,7 +88,7 @@ export function createCheckout(db: Database, clock: Clock, config: BillingConfig
     if (!isSubscriptionOwned(user.plan)) {
       throw new AppError(
         'CONFLICT',
-        `This account is on the ${user.plan} plan, set by the operator; a subscription would not change it`,
+        `This account is on the ${PLAN_NAMES[user.plan]} plan, set by the operator; a subscription would not change it`,
       );
     }
     if ((await grantingSubscriptions(em, userId, new Date(clock.now()))).length > 0) {

@@ -31,7 +31,7 @@ describe('plan gates', () => {
     })() as AppError;
     expect(refusal).toMatchObject({ code: 'BYOK_REQUIRED', extra: { requiredPlan: 'pro' } });
     expect(refusal.message).toBe(
-      'The argument graph heatmap needs the pro, byok_pro or enterprise plan; this account is on byok',
+      'The argument graph heatmap needs the Pro, BYOK Pro or Enterprise plan; this account is on BYOK',
     );
   });
 
@@ -48,7 +48,10 @@ describe('plan gates', () => {
       code: 'BYOK_REQUIRED',
       extra: { requiredPlan: 'byok_pro', upgradeUrl: 'https://app.example/pricing' },
     });
-    expect((refusal as AppError).message).toContain('byok');
+    // The plans by the names people know, never their ids.
+    expect((refusal as AppError).message).toBe(
+      'Attachments need the BYOK Pro or Enterprise plan; this account is on BYOK',
+    );
   });
 
   it('count seats with the owner included, unlimited for enterprise', () => {

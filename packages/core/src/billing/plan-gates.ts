@@ -1,4 +1,4 @@
-import { PLAN_FOR_FEATURE, PLANS, Plan, type PlanFeature } from '@verdict/contracts';
+import { PLAN_FOR_FEATURE, PLAN_NAMES, PLANS, Plan, type PlanFeature } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 
 /** What a refusal says the feature is, with the verb that agrees with it. */
@@ -8,9 +8,9 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
   argumentGraph: 'The argument graph heatmap needs',
 };
 
-/** "pro, byok_pro or enterprise": every plan that includes the feature, as a refusal names them. */
+/** "Pro, BYOK Pro or Enterprise": every plan that includes the feature, as a refusal names them. */
 const plansWith = (feature: PlanFeature) => {
-  const plans = Plan.options.filter((plan) => PLANS[plan].features[feature]);
+  const plans = Plan.options.filter((plan) => PLANS[plan].features[feature]).map((plan) => PLAN_NAMES[plan]);
   return plans.length > 1 ? `${plans.slice(0, -1).join(', ')} or ${plans.at(-1)}` : (plans[0] ?? 'another');
 };
 
@@ -28,7 +28,7 @@ export function assertPlanIncludes(
   const requiredPlan = PLAN_FOR_FEATURE[feature];
   throw new AppError(
     'BYOK_REQUIRED',
-    `${FEATURE_NAMES[feature]} the ${plansWith(feature)} plan; ${whose} is on ${plan}`,
+    `${FEATURE_NAMES[feature]} the ${plansWith(feature)} plan; ${whose} is on ${PLAN_NAMES[plan]}`,
     { extra: { requiredPlan, upgradeUrl } },
   );
 }

@@ -3,6 +3,7 @@ import {
   CREDIT_PACKS,
   CreditPack,
   type InvoiceStatus,
+  PLAN_NAMES,
   PLANS,
   type Plan,
   UuidInput,
@@ -96,7 +97,7 @@ export async function recordSubscriptionInvoice(
       user_id: account.userId,
       workspace_id: account.workspaceId,
       type: 'subscription',
-      description: invoice.description ?? `${account.plan} plan, monthly`,
+      description: invoice.description ?? `${PLAN_NAMES[account.plan]} plan, monthly`,
       amount_cents: account.paid ? invoice.amount_paid : invoice.amount_due,
       currency: invoice.currency.toLowerCase(),
       status,
@@ -123,7 +124,7 @@ export async function recordSubscriptionInvoice(
       credits: monthly,
       reason: 'monthly_grant',
       reference: `invoice:${invoice.id}`,
-      note: `${account.plan} plan, monthly credits`,
+      note: `${PLAN_NAMES[account.plan]} plan, monthly credits`,
       at: account.now,
     });
   }
