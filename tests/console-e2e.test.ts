@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH } from '@verdict/contracts';
 import { newUserCredentials } from '@verdict/core/testing';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { apiClient, expectBody } from './support/api-client.ts';
 import { checkPage, countScriptBytes, launchBrowser, watchPage } from './support/browser.ts';
 import {
   chartOf,
+  fieldIssueOf,
   readTimeline,
   sessionOf,
   setField,
@@ -133,7 +135,30 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await signIn.page.getByRole('button', { name: 'Create an account' }).click();
     await signIn.page.getByLabel('Name').fill(user.name);
     await signIn.page.getByLabel('Email').fill(user.email);
-    await signIn.page.getByLabel('Password').fill(user.password);
+    const password = signIn.page.getByLabel('Password');
+    // The form's rules are the contract's, and what is wrong shows at the field it is about.
+    expect(await password.getAttribute('minlength')).toBe(String(MIN_PASSWORD_LENGTH));
+    const refusedAt = async (value: string, issue: RegExp) => {
+      await password.fill(value);
+      await signIn.page.getByRole('button', { name: 'Create account' }).click();
+      await until(
+        () => fieldIssueOf(password),
+        (text) => issue.test(text),
+        `the password's issue matching ${issue}`,
+      );
+      expect(await password.getAttribute('aria-invalid')).toBe('true');
+      expect(await signIn.page.getByRole('alert').textContent()).toBe('Please correct the marked fields.');
+    };
+    // Too short: the contract's check, before anything is sent.
+    await refusedAt('short', new RegExp(`>=${MIN_PASSWORD_LENGTH} characters`));
+    // Long enough but common: the server's refusal, at the same field.
+    await refusedAt('qwertyuiop', /most commonly used/);
+    // The browser notes the refused request (400), which the page handled by showing it: the only problem.
+    const refusal = /^console error: .* status of 400 .*\/api\/auth\/register\)$/;
+    expect(signIn.problems.filter((p) => refusal.test(p))).toHaveLength(1);
+    signIn.problems.splice(0, signIn.problems.length, ...signIn.problems.filter((p) => !refusal.test(p)));
+    await checkPage(signIn, mode, 'sign-up-refused');
+    await password.fill(user.password);
     await checkPage(signIn, mode, 'sign-up');
     await signIn.page.getByRole('button', { name: 'Create account' }).click();
     await visible(signIn.page.getByRole('heading', { name: 'Debates', level: 1 }));
@@ -161,19 +186,72 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await signIn.page.close();
   });
 
+  it('sets the panel of the mode chosen, prices exactly what the form sends, and refuses a panel at its field', async () => {
+    const form = await open('/', 'debates-pricing');
+    const { page } = form;
+    const field = (label: string) => page.getByLabel(label, { exact: true });
+    const estimate = () => page.getByRole('status').filter({ hasText: /^(Runs|Enter|Working|Cannot|Check)/ });
+    const priced = (text: string) =>
+      until(
+        () => estimate().textContent(),
+        (shown) => shown === text,
+        `the estimate "${text}"`,
+      );
+    await visible(field('Question'));
+    await priced('Enter a question of at least 10 characters to see what the debate costs.');
+    await field('Question').fill('Should our team try pricing experiments in the browser?');
+    const panels = [
+      ['thorough', '8', '3', 'Runs 8 agents × 3 rounds. Costs 8 credits.'],
+      ['balanced', '5', '2', 'Runs 5 agents × 2 rounds. Costs 3 credits.'],
+      ['fast', '3', '1', 'Runs 3 agents × 1 round. Costs 1 credit.'],
+    ] as const;
+    for (const [chosen, agents, rounds, line] of panels) {
+      await setField(field('Mode'), chosen);
+      expect([await field('Agents').inputValue(), await field('Rounds').inputValue()]).toEqual([
+        agents,
+        rounds,
+      ]);
+      await priced(line);
+    }
+    // A larger panel than fast's costs what its size costs: 7 × 4 agent-turns, ⌊28 ÷ 3⌋ = 9 credits.
+    await setField(field('Agents'), '7');
+    await setField(field('Rounds'), '4');
+    await priced('Runs 7 agents × 4 rounds. Costs 9 credits.');
+    // Past the contract's bounds: refused at the field, nothing created.
+    await setField(field('Agents'), '9');
+    await priced('Check the agents and rounds to see what the debate costs.');
+    await page.getByRole('button', { name: 'Start debate' }).click();
+    await until(
+      () => fieldIssueOf(field('Agents')),
+      (text) => /<=7/.test(text),
+      "the agents' issue",
+    );
+    expect(new URL(page.url()).pathname).toBe('/');
+    await checkPage(form, mode, 'debates-refused-panel');
+    await page.close();
+  });
+
   it('starts a debate from the form and follows it live, paused and resumed', async () => {
     const form = await open('/', 'debates');
+    const session = await sessionOf(context, stack.baseUrl);
+    const balance = async () => expectBody(await session.GET('/api/billing/balance'), 200).balance;
+    const before = await balance();
     await form.page.getByLabel('Question').fill(debate.question);
     await setField(form.page.getByLabel('Mode'), 'balanced');
     await setField(form.page.getByLabel('Agents'), '2');
     await setField(form.page.getByLabel('Rounds'), '3');
     await form.page.getByLabel('Context').fill('Twelve people, two of them on call each week.');
+    // A smaller panel than balanced's: still balanced's price (the spec prices by mode).
+    await until(
+      () => form.page.getByRole('status').filter({ hasText: /^Runs/ }).textContent(),
+      (text) => text === 'Runs 2 agents × 3 rounds. Costs 3 credits.',
+      'the estimate of the panel chosen',
+    );
     await form.check();
     await form.page.getByRole('button', { name: 'Start debate' }).click();
     await form.page.waitForURL(/\/debates\/[0-9a-f-]{36}$/);
     debate.id = new URL(form.page.url()).pathname.split('/')[2] ?? '';
     const { page } = form;
-    const session = await sessionOf(context, stack.baseUrl);
     const status = async () =>
       expectBody(await session.GET('/api/debates/{id}', { params: { path: { id: debate.id } } }), 200).status;
 
@@ -188,6 +266,9 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await visible(page.getByRole('button', { name: 'Resume' }));
     await until(status, (s) => s === 'paused', 'the debate paused');
+    // Paused, the controls say so (not still "pausing").
+    await visible(page.getByText('Paused: nothing more is said until you resume.'));
+    expect(await page.getByText(/^Pausing/).count()).toBe(0);
     // Paused, nothing more arrives: the turns in flight were in before the status changed.
     const whilePaused = await transcriptItems(page).count();
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -204,10 +285,20 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await visible(page.getByRole('heading', { name: 'Verdict' }));
     expect(await status()).toBe('completed');
     expect(await transcriptItems(page).count()).toBeGreaterThanOrEqual(2 * 3);
+    // "Round 3 of 3" on one line beside its bar, not broken word by word.
+    const roundLine = page.getByText(/^Round \d of \d$/);
+    expect(await roundLine.evaluate((text) => text.getClientRects().length)).toBe(1);
     const rounds = page.getByRole('progressbar', { name: 'Rounds' });
     expect(
       await rounds.evaluate((bar) => [(bar as unknown as { value: number }).value, bar.getAttribute('max')]),
     ).toEqual([3, '3']);
+    // The debate that ran is the one the form priced: its panel, its charge.
+    const ran = expectBody(
+      await session.GET('/api/debates/{id}', { params: { path: { id: debate.id } } }),
+      200,
+    );
+    expect(ran).toMatchObject({ mode: 'balanced', agentCount: 2, roundCount: 3, cost: { credits: 3 } });
+    expect(before - (await balance())).toBe(3);
     // A finished debate offers no controls for a running one.
     expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
     await checkPage(form, mode, 'live-completed');
@@ -220,6 +311,11 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await visible(diagram);
     await visible(timeline);
     await until(activeState, (state) => state === 'completed', 'the finished debate highlighted');
+    // The whole diagram is in view: nothing (an edge label at its right) is cut off behind a scroll.
+    const scroll = chart.page.getByRole('region', { name: 'State chart diagram' });
+    expect(await scroll.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0);
+    // A finished debate is said to be finished, in words a newcomer knows.
+    await visible(chart.page.getByText('finished', { exact: true }));
     await chart.check();
     const steps = await readTimeline(chart.page);
     // The paused and resumed debate went through each of these, in this order.

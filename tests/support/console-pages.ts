@@ -28,6 +28,19 @@ export async function setField(field: Locator, value: string) {
   else await field.fill(value);
 }
 
+type DescribingNode = { classList: { contains(name: string): boolean }; textContent: string | null } | null;
+
+/** The text that describes what is wrong with a form control (its aria-describedby issue), or ''. */
+export const fieldIssueOf = (control: Locator): Promise<string> =>
+  control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id: string) => (id ? element.ownerDocument.getElementById(id) : null))
+      .filter((node: DescribingNode) => node?.classList.contains('field-issue'))
+      .map((node: DescribingNode) => node?.textContent ?? '')
+      .join(' '),
+  );
+
 /** An API client on the browser context's session cookie: what the page's user may do, over HTTP. */
 export async function sessionOf(context: BrowserContext, baseUrl: string): Promise<ApiClient> {
   const session = (await context.cookies(baseUrl)).find((cookie) => cookie.name === 'verdict_session');

@@ -1,8 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { useFieldIssues } from '../components/field-issue.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { rest } from '../lib/api.ts';
+import { LoginInput, MIN_PASSWORD_LENGTH, RegisterInput } from '../lib/contracts.ts';
+import { checked } from '../lib/form-issues.ts';
 import { useSession } from '../lib/session.tsx';
+
+const MAX_PASSWORD_LENGTH = RegisterInput.shape.password.maxLength ?? undefined;
+const MAX_NAME_LENGTH = RegisterInput.shape.name.maxLength ?? undefined;
 
 /** Sign in, or create an account; either sets the session cookie and returns to the page asked for. */
 export default function SignIn() {
@@ -11,6 +17,7 @@ export default function SignIn() {
   const [busy, setBusy] = useState(false);
   const { refresh } = useSession();
   const [, navigate] = useLocation();
+  const fields = useFieldIssues(error);
   const next = new URLSearchParams(useSearch()).get('next');
   // Only a path on this site: an open redirect would let a link send a signed-in user anywhere.
   const destination = next?.startsWith('/') && !next.startsWith('//') ? next : '/';
@@ -23,9 +30,10 @@ export default function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      if (mode === 'sign-up')
-        await rest.POST('/api/auth/register', { body: { email, password, name: String(form.get('name')) } });
-      else await rest.POST('/api/auth/login', { body: { email, password } });
+      if (mode === 'sign-up') {
+        const body = checked(RegisterInput, { email, password, name: String(form.get('name')) });
+        await rest.POST('/api/auth/register', { body });
+      } else await rest.POST('/api/auth/login', { body: checked(LoginInput, { email, password }) });
       refresh();
       navigate(destination, { replace: true });
     } catch (caught) {
@@ -38,28 +46,44 @@ export default function SignIn() {
   return (
     <main id="main" className="narrow">
       <h1>{mode === 'sign-in' ? 'Sign in to Verdict' : 'Create your Verdict account'}</h1>
-      <form onSubmit={submit} className="stack">
+      {/* The contract's checks, not the browser's, so every rule reads the same before and after sending. */}
+      <form onSubmit={submit} className="stack" noValidate>
         {mode === 'sign-up' ? (
-          <label>
-            Name
-            <input name="name" autoComplete="name" required maxLength={100} />
-          </label>
+          <div className="field">
+            <label>
+              Name
+              <input {...fields.control('name')} autoComplete="name" required maxLength={MAX_NAME_LENGTH} />
+            </label>
+            {fields.issue('name')}
+          </div>
         ) : null}
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="email" required />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
-            required
-            minLength={mode === 'sign-up' ? 8 : 1}
-          />
-        </label>
-        <FormError error={error} />
+        <div className="field">
+          <label>
+            Email
+            <input {...fields.control('email')} type="email" autoComplete="email" required />
+          </label>
+          {fields.issue('email')}
+        </div>
+        <div className="field">
+          <label>
+            Password
+            <input
+              {...fields.control('password', mode === 'sign-up' ? 'password-rules' : undefined)}
+              type="password"
+              autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
+              required
+              minLength={mode === 'sign-up' ? MIN_PASSWORD_LENGTH : undefined}
+              maxLength={MAX_PASSWORD_LENGTH}
+            />
+          </label>
+          {fields.issue('password')}
+          {mode === 'sign-up' ? (
+            <p id="password-rules" className="hint muted">
+              At least {MIN_PASSWORD_LENGTH} characters, and not one of the most commonly used passwords.
+            </p>
+          ) : null}
+        </div>
+        <FormError error={error} fields={['name', 'email', 'password']} />
         <button type="submit" disabled={busy}>
           {mode === 'sign-in' ? 'Sign in' : 'Create account'}
         </button>

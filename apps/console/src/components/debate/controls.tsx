@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { rest } from '../../lib/api.ts';
 import { FormError } from '../form-error.tsx';
@@ -17,6 +17,10 @@ export function DebateControls({ id, paused, running }: Props) {
   const [status, setStatus] = useState('');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [, navigate] = useLocation();
+  // What a pause or resume click said is over once the stream shows the debate paused or running again
+  // (from here or elsewhere): the line then says where the debate is, not what was asked.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever `paused` changes
+  useEffect(() => setStatus(''), [paused]);
 
   const act = async (label: string, call: () => Promise<unknown>) => {
     setBusy(true);
@@ -53,14 +57,14 @@ export function DebateControls({ id, paused, running }: Props) {
       <h2 id="controls-heading">Controls</h2>
       <div className="controls">
         {paused ? (
-          <button type="button" disabled={busy} onClick={() => void command('resume', 'Resumed')}>
+          <button type="button" disabled={busy} onClick={() => void command('resume', 'Resuming…')}>
             Resume
           </button>
         ) : (
           <button
             type="button"
             disabled={busy}
-            onClick={() => void command('pause', 'Pausing after this round')}
+            onClick={() => void command('pause', 'Pausing once the turns being spoken are finished…')}
           >
             Pause
           </button>
@@ -108,7 +112,7 @@ export function DebateControls({ id, paused, running }: Props) {
         </button>
       </form>
       <p className="muted" role="status">
-        {status}
+        {status || (paused ? 'Paused: nothing more is said until you resume.' : '')}
       </p>
       <FormError error={error} />
     </section>

@@ -43,6 +43,14 @@ describe("the state chart's layout", () => {
     });
   });
 
+  it('makes the drawing large enough for every state and every label in it', () => {
+    const { layout } = GENERATED_LAYOUT;
+    const drawing = { x: 0, y: 0, width: layout.width, height: layout.height };
+    for (const state of layout.states) expect(contains(drawing, state.box), state.path).toBe(true);
+    for (const edge of layout.edges)
+      if (edge.label) expect(contains(drawing, edge.label), edge.label.text).toBe(true);
+  });
+
   it('lays out a chart it was not built with, once, at run time', async () => {
     const chart = {
       id: 'tiny',

@@ -1,18 +1,9 @@
 import { FormError } from '../../components/form-error.tsx';
-import { humanize } from '../../components/format.ts';
 import { data, rest } from '../../lib/api.ts';
+import { PLAN_NAMES } from '../../lib/contracts.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { MonthTable } from './usage/month-table.tsx';
 import { loadMonthUsage } from './usage/month-usage.ts';
-
-const PLAN_NAMES: Record<string, string> = {
-  free: 'Free',
-  starter: 'Starter',
-  pro: 'Pro',
-  byok: 'BYOK',
-  byok_pro: 'BYOK Pro',
-  enterprise: 'Enterprise',
-};
 
 /** Credits, plan and this month's debates. */
 export default function UsagePage() {
@@ -47,7 +38,7 @@ export default function UsagePage() {
         </div>
         <div>
           <dt>Plan</dt>
-          <dd>{balance.data ? (PLAN_NAMES[balance.data.plan] ?? humanize(balance.data.plan)) : '…'}</dd>
+          <dd>{balance.data ? PLAN_NAMES[balance.data.plan] : '…'}</dd>
         </div>
         <div>
           <dt>Debates in {monthName}</dt>

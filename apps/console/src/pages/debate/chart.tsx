@@ -34,18 +34,24 @@ export default function StateChartPage({ id }: { id: string }) {
         <Link href={`/debates/${id}/graph`}>Argument graph</Link>
       </nav>
       <p>
-        {chart.current.live ? (
-          <span className="badge running">live</span>
-        ) : (
-          <span className="badge">not held by an engine</span>
-        )}{' '}
-        Now in <strong>{chart.current.state}</strong>
+        <StateBadge live={chart.current.live} state={chart.current.state} /> Now in{' '}
+        <strong>{chart.current.state}</strong>
         {chart.attempt && chart.attempt > 1 ? `, attempt ${chart.attempt}` : ''}.
       </p>
       {error !== undefined && <p className="error">Could not refresh: {messageOf(error)}</p>}
       <Debugger id={id} chart={chart} events={events} laid={laid} />
     </section>
   );
+}
+
+/**
+ * Whether the chart shows the debate as it runs now or as it was last stored: live while an engine node
+ * runs it; otherwise finished, or not running at the moment (waiting, paused between nodes, or stopped).
+ */
+function StateBadge({ live, state }: { live: boolean; state: string }) {
+  if (live) return <span className="badge running">live</span>;
+  if (state === 'completed' || state === 'failed') return <span className="badge">finished</span>;
+  return <span className="badge">not running right now: shown as last saved</span>;
 }
 
 function Failure({ error }: { error: unknown }) {

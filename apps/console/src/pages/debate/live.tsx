@@ -59,8 +59,10 @@ export default function LiveDebate({ id }: { id: string }) {
       </p>
       {rounds ? (
         <p>
-          <label className="inline">
-            Round {Math.min(Math.max(log.round, 1), rounds)} of {rounds}
+          <label className="inline round-progress">
+            <span>
+              Round {Math.min(Math.max(log.round, 1), rounds)} of {rounds}
+            </span>
             <progress aria-label="Rounds" max={rounds} value={roundsDone} />
           </label>
         </p>

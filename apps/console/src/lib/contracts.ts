@@ -1,0 +1,14 @@
+// First, before any schema is built: zod compiles object parsers with `new Function` unless told not to,
+// and the console's Content-Security-Policy forbids eval (the attempt alone is reported as a violation).
+import './zod-without-eval.ts';
+
+/** The contracts the server validates with, for the console's forms to check against before sending. */
+export type { DebateMode } from '@verdict/contracts';
+export {
+  CreateDebateInput,
+  LoginInput,
+  MIN_PASSWORD_LENGTH,
+  MODE_PANEL,
+  PLAN_NAMES,
+  RegisterInput,
+} from '@verdict/contracts';
