@@ -52,11 +52,7 @@ export const DebateObject = z
     roundCount: z.number().int().nullable(),
     createdAt: z.iso.datetime(),
     completedAt: z.iso.datetime().nullable(),
-    ownerId: z.string().nullable().meta({
-      description:
-        "The creator's id; null to a reader outside the creator's account and the debate's workspace (a " +
-        'public debate of someone else), who, as on its share link, is not shown who owns it',
-    }),
+    ownerId: z.string(),
     workspaceId: z.string().nullable(),
     verdict: VerdictSummary.nullable(),
     cost: DebateCost.nullable().meta({
@@ -192,16 +188,23 @@ export const DebatePresetName = z.enum(['hackathon', 'balanced', 'economy', 'dee
  * POST /v1/verdicts (an optional parameter, which the spec's versioning lets a minor release add).
  */
 const PanelFields = {
-  agentCount: z.number().int().min(2).max(7).optional().meta({
-    description:
-      "Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel " +
-      "larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits",
-  }),
+  agentCount: z
+    .number()
+    .int()
+    .min(2)
+    .max(7)
+    .optional()
+    .meta({
+      description:
+        "Agents instead of the mode's (fast 3, balanced 5, thorough 8). Never cheaper than the mode; a panel " +
+        "larger than the mode's costs ⌊agents × rounds ÷ 3⌋ credits",
+    }),
   maxRounds: z.number().int().min(1).max(5).optional().meta({
     description: "Rounds instead of the mode's (fast 1, balanced 2, thorough 3); priced as agentCount says",
   }),
   skipCache: z.boolean().optional().meta({
-    description: 'Run afresh even when an identical debate of yours completed recently (a cached answer is free)',
+    description:
+      'Run afresh even when an identical debate of yours completed recently (a cached answer is free)',
   }),
 };
 

@@ -22,21 +22,21 @@ export const mayRead = (debate: { isPublic: boolean }, standing: Standing): bool
   debate.isPublic || standing.isCreator || standing.membership !== null;
 
 /**
- * What a reader of a debate is shown beyond its question, status and verdict: who owns it, and what it cost
- * (the debate object's `cost`, GET /api/debates/:id/cost).
+ * What a reader of a debate is shown beyond its question, status, owner id and verdict: what it cost (the
+ * debate object's `cost`, GET /api/debates/:id/cost).
  */
-export type Disclosure = { owner: boolean; cost: boolean };
+export type Disclosure = { cost: boolean };
 
 /** All of it: what the debate's creator and the members of its workspace are shown. */
-export const INSIDER: Disclosure = { owner: true, cost: true };
+export const INSIDER: Disclosure = { cost: true };
 
 /**
- * Who is shown a debate's owner and cost, the one rule: its creator and the members of its workspace, always.
- * Anyone else reads it only because it is public, and is shown what its share view shows: never the owner,
- * and the cost only when the owner's share link says `showCost` (no link: the defaults, cost hidden).
+ * Who is shown a debate's cost, the one rule: its creator and the members of its workspace, always. Anyone
+ * else reads it only because it is public, and is shown what its share view shows: the cost only when the
+ * owner's share link says `showCost` (no link: the defaults, cost hidden).
  */
 export const disclosureTo = (standing: Standing, showCost: boolean): Disclosure =>
-  isInsider(standing) ? INSIDER : { owner: false, cost: showCost };
+  isInsider(standing) ? INSIDER : { cost: showCost };
 
 const isInsider = (standing: Standing) => standing.isCreator || standing.membership !== null;
 
@@ -107,8 +107,7 @@ export function createDebateAccess(db: Database) {
 
     /**
      * A debate the caller may read ("not found" otherwise, as `visible`), and what of it they are shown
-     * (disclosureTo): a public debate of someone else without its owner, and without its cost unless the
-     * owner's share link shows it.
+     * (disclosureTo): a public debate of someone else without its cost unless the owner's share link shows it.
      */
     shown: async (userId: string, id: string): Promise<{ debate: Debate; shows: Disclosure }> => {
       const read = await reader(userId, id);

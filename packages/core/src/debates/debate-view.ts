@@ -3,8 +3,8 @@ import type { Debate } from './debate.entity.ts';
 import { type Disclosure, INSIDER } from './debate-access.ts';
 
 /**
- * The spec's debate object: counts, verdict and cost only once the debate completed; the owner and the cost
- * only as far as `shows` says (debate-access.ts, disclosureTo), everything for its creator and workspace.
+ * The spec's debate object: counts, verdict and cost only once the debate completed; the cost only as far as
+ * `shows` says (debate-access.ts, disclosureTo), always for its creator and workspace.
  */
 export function toDebateObject(debate: Debate, shows: Disclosure = INSIDER): DebateObject {
   const completed = debate.status === 'completed';
@@ -19,7 +19,7 @@ export function toDebateObject(debate: Debate, shows: Disclosure = INSIDER): Deb
     roundCount: completed ? (debate.roundCount ?? null) : null,
     createdAt: debate.createdAt.toISOString(),
     completedAt: debate.completedAt ? debate.completedAt.toISOString() : null,
-    ownerId: shows.owner ? debate.owner.id : null,
+    ownerId: debate.owner.id,
     workspaceId: debate.workspace?.id ?? null,
     verdict:
       completed && debate.verdict

@@ -13,9 +13,10 @@ import {
   type TestUser,
 } from '../../testing/http-harness.ts';
 
-// The share view of a public debate hides its owner, and its cost unless the owner chose showCost: every other
-// read of the debate by someone outside the owner's account and workspace shows no more than that.
-describe("a public debate's cost and owner, by reader", () => {
+// The share view of a public debate hides its cost unless the owner chose showCost: every other read of the
+// debate by someone outside the owner's account and workspace shows no more than that. (The debate object's
+// ownerId, which the spec gives every debate object, is an opaque id and stays.)
+describe("a public debate's cost, by reader", () => {
   let h: Harness;
   let engine: EngineNode;
   let alice: TestUser; // the owner
@@ -95,54 +96,46 @@ describe("a public debate's cost and owner, by reader", () => {
     await h?.close();
   });
 
-  it('hides the cost and the owner from another reader while the share link does not show the cost', async () => {
+  it('hides the cost from another reader while the share link does not show the cost', async () => {
     await showCost(false);
     const reads = await readsBy(bob, bobKey);
     // Still readable: it is public.
-    expect(ok(reads.debate)).toMatchObject({ id: debateId, status: 'completed', ownerId: null, cost: null });
-    expect(ok(reads.verdict).debate).toMatchObject({ ownerId: null, cost: null });
+    expect(ok(reads.debate)).toMatchObject({ id: debateId, status: 'completed', cost: null });
+    expect(ok(reads.verdict).debate).toMatchObject({ cost: null });
     expect(ok(reads.verdict).verdict).not.toBeNull();
-    expect(ok(reads.v1 as HttpResult<VerdictDetail>).debate).toMatchObject({ ownerId: null, cost: null });
+    expect(ok(reads.v1 as HttpResult<VerdictDetail>).debate).toMatchObject({ cost: null });
     // As the owner's other reads (analytics) answer a reader they are not for.
     expectError(reads.cost, 'NOT_FOUND');
-    for (const read of Object.values(reads)) {
-      expect(read.text.includes(alice.session.user.id), "the owner's id").toBe(false);
-    }
   });
 
-  it('hides them from another reader of a public debate that has no share link at all', async () => {
+  it('hides it from another reader of a public debate that has no share link at all', async () => {
     const id = await insertStoredDebate(h.core, {
       ownerId: alice.session.user.id,
       question: 'Is a public debate without a link showing its cost?',
       isPublic: true,
     });
     const debate = await h.request<DebateObject>('GET', `/api/debates/${id}`, { cookie: bob.cookie });
-    expect(ok(debate)).toMatchObject({ id, ownerId: null, cost: null });
+    expect(ok(debate)).toMatchObject({ id, cost: null });
     expectError(await h.request('GET', `/api/debates/${id}/cost`, { cookie: bob.cookie }), 'NOT_FOUND');
-    expect(
-      ok(await h.request<DebateObject>('GET', `/api/debates/${id}`, { cookie: alice.cookie })).ownerId,
-    ).toBe(alice.session.user.id);
+    expect((await h.request('GET', `/api/debates/${id}/cost`, { cookie: alice.cookie })).status).toBe(200);
   });
 
-  it('shows another reader the cost once the owner shows it on the share link, and never the owner', async () => {
+  it('shows another reader the cost once the owner shows it on the share link', async () => {
     await showCost(true);
     const owners = await readsBy(alice);
     const reads = await readsBy(bob, bobKey);
     const cost = ok(owners.debate).cost;
     expect(cost?.llmCalls).toBeGreaterThan(0);
-    expect(ok(reads.debate)).toMatchObject({ ownerId: null, cost });
-    expect(ok(reads.verdict).debate).toMatchObject({ ownerId: null, cost });
-    expect(ok(reads.v1 as HttpResult<VerdictDetail>).debate).toMatchObject({ ownerId: null, cost });
+    expect(ok(reads.debate)).toMatchObject({ cost });
+    expect(ok(reads.verdict).debate).toMatchObject({ cost });
+    expect(ok(reads.v1 as HttpResult<VerdictDetail>).debate).toMatchObject({ cost });
     const breakdown = ok(reads.cost);
     expect(breakdown).toEqual(ok(owners.cost));
     expect(breakdown.calls.length).toBe(cost?.llmCalls);
-    for (const read of Object.values(reads)) {
-      expect(read.text.includes(alice.session.user.id), "the owner's id").toBe(false);
-    }
     await showCost(false);
   });
 
-  it('always shows the owner and the members of its workspace the cost and the owner', async () => {
+  it('always shows the owner and the members of its workspace the cost', async () => {
     for (const setting of [false, true]) {
       await showCost(setting);
       for (const [who, user] of [

@@ -33,7 +33,15 @@ export function createDebateRetry(resources: CreationResources) {
       const { payer } = await payerFor(resources, em, { ownerId: userId, workspaceId: place?.workspace_id });
       const debate = await k
         .selectFrom('debates')
-        .select(['status', 'mode', 'funding_source', 'attempt', 'requested_agents', 'requested_rounds', 'compare_options'])
+        .select([
+          'status',
+          'mode',
+          'funding_source',
+          'attempt',
+          'requested_agents',
+          'requested_rounds',
+          'compare_options',
+        ])
         .where('id', '=', id)
         .where('owner_id', '=', userId)
         .where('deleted_at', 'is', null)
