@@ -5,10 +5,14 @@ import './zod-without-eval.ts';
 /** The contracts the server validates with, for the console's forms to check against before sending. */
 export type { DebateMode } from '@verdict/contracts';
 export {
+  CreateApiKeyInput,
   CreateDebateInput,
+  CreateWorkspaceInput,
+  InviteMemberInput,
   LoginInput,
   MIN_PASSWORD_LENGTH,
   MODE_PANEL,
   PLAN_NAMES,
+  RecordOutcomeInput,
   RegisterInput,
 } from '@verdict/contracts';

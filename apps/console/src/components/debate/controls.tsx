@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { rest } from '../../lib/api.ts';
+import { useFieldIssues } from '../field-issue.tsx';
 import { FormError } from '../form-error.tsx';
 
 type Props = { id: string; paused: boolean; running: boolean };
@@ -16,6 +17,7 @@ export function DebateControls({ id, paused, running }: Props) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const fields = useFieldIssues(error);
   const [, navigate] = useLocation();
   // What a pause or resume click said is over once the stream shows the debate paused or running again
   // (from here or elsewhere): the line then says where the debate is, not what was asked.
@@ -40,7 +42,7 @@ export function DebateControls({ id, paused, running }: Props) {
   const inject = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const content = String(new FormData(form).get('content') ?? '').trim();
+    const content = String(new FormData(form).get('payload') ?? '').trim();
     if (!content) return;
     void act('Content queued for the next round', async () => {
       await rest.POST('/api/debates/{id}/commands', {
@@ -103,10 +105,14 @@ export function DebateControls({ id, paused, running }: Props) {
         )}
       </div>
       <form className="row" onSubmit={inject}>
-        <label>
-          Inject content for the next round
-          <input name="content" maxLength={5000} />
-        </label>
+        <div className="field">
+          <label>
+            Inject content for the next round
+            {/* The API names the text `payload.content`: its issues are the `payload` field's. */}
+            <input {...fields.control('payload')} maxLength={5000} />
+          </label>
+          {fields.issue('payload')}
+        </div>
         <button type="submit" className="secondary" disabled={busy}>
           Inject
         </button>
@@ -114,7 +120,7 @@ export function DebateControls({ id, paused, running }: Props) {
       <p className="muted" role="status">
         {status || (paused ? 'Paused: nothing more is said until you resume.' : '')}
       </p>
-      <FormError error={error} />
+      <FormError error={error} fields={['payload']} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { data, rest } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
+import { useFieldIssues } from '../field-issue.tsx';
 import { FormError } from '../form-error.tsx';
 
 /** A shared debate's comments (plain text, never HTML), and a form for a signed-in reader. */
@@ -10,6 +11,7 @@ export function Comments({ debateId, signedIn }: { debateId: string; signedIn: b
     [debateId],
   );
   const [error, setError] = useState<unknown>(null);
+  const fields = useFieldIssues(error);
   const post = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -45,11 +47,14 @@ export function Comments({ debateId, signedIn }: { debateId: string; signedIn: b
       )}
       {signedIn ? (
         <form className="stack" onSubmit={post}>
-          <label>
-            Your comment
-            <textarea name="content" maxLength={2000} rows={3} required />
-          </label>
-          <FormError error={error} />
+          <div className="field">
+            <label>
+              Your comment
+              <textarea {...fields.control('content')} maxLength={2000} rows={3} required />
+            </label>
+            {fields.issue('content')}
+          </div>
+          <FormError error={error} fields={['content']} />
           <button type="submit">Post comment</button>
         </form>
       ) : (

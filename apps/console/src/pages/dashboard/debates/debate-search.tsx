@@ -1,6 +1,7 @@
 import type { SearchResults } from '@verdict/sdk';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'wouter';
+import { useFieldIssues } from '../../../components/field-issue.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { formatDateTime, humanize } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
@@ -15,6 +16,7 @@ export function DebateSearch() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const headingId = useId();
+  const fields = useFieldIssues(error);
 
   const run = async (q: string, page: number) => {
     setBusy(true);
@@ -38,10 +40,19 @@ export function DebateSearch() {
       <h2 id={headingId}>Search</h2>
       <search>
         <form className="row" onSubmit={submit}>
-          <label>
-            Search your debates
-            <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200} />
-          </label>
+          <div className="field">
+            <label>
+              Search your debates
+              <input
+                {...fields.control('q')}
+                type="search"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                maxLength={200}
+              />
+            </label>
+            {fields.issue('q')}
+          </div>
           <button type="submit" disabled={busy || !query.trim()}>
             Search
           </button>
@@ -59,7 +70,7 @@ export function DebateSearch() {
           ) : null}
         </form>
       </search>
-      <FormError error={error} />
+      <FormError error={error} fields={['q']} />
       <div aria-live="polite">
         {results ? (
           <p className="muted">

@@ -1,8 +1,11 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'wouter';
+import { useFieldIssues } from '../../../components/field-issue.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { formatDate, humanize, percent } from '../../../components/format.ts';
 import { client, data, rest, type Schemas } from '../../../lib/api.ts';
+import { RecordOutcomeInput } from '../../../lib/contracts.ts';
+import { checked } from '../../../lib/form-issues.ts';
 
 type Outcome = Schemas['OutcomeRecord'];
 type Told = 'correct' | 'partially_correct' | 'wrong' | 'too_early';
@@ -24,6 +27,7 @@ export function PendingOutcome({
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const fields = useFieldIssues(error);
 
   const act = async (call: () => Promise<Outcome>, announcement: string) => {
     setBusy(true);
@@ -44,11 +48,14 @@ export function PendingOutcome({
     const satisfaction = String(form.get('satisfactionScore') ?? '');
     void act(
       () =>
-        client.outcomes.record(outcome.debateId, {
-          outcomeStatus: status,
-          ...(notes ? { outcomeNotes: notes } : {}),
-          ...(satisfaction ? { satisfactionScore: Number(satisfaction) } : {}),
-        }),
+        client.outcomes.record(
+          outcome.debateId,
+          checked(RecordOutcomeInput, {
+            outcomeStatus: status,
+            ...(notes ? { outcomeNotes: notes } : {}),
+            ...(satisfaction ? { satisfactionScore: Number(satisfaction) } : {}),
+          }),
+        ),
       `Outcome recorded: ${humanize(status)}.`,
     );
   };
@@ -67,11 +74,11 @@ export function PendingOutcome({
         {humanize(outcome.recommendation)} at {percent(outcome.confidence)} confidence ·{' '}
         {humanize(outcome.domain)} · decided {formatDate(outcome.createdAt)}
       </p>
-      <form className="stack" onSubmit={record} aria-labelledby={`${id}-q`}>
+      <form className="stack" onSubmit={record} aria-labelledby={`${id}-q`} noValidate>
         <div className="row">
-          <label>
-            Outcome
-            <select name="outcomeStatus" required defaultValue="">
+          <div className="field">
+            <label htmlFor={`${id}-status`}>Outcome</label>
+            <select {...fields.control('outcomeStatus')} id={`${id}-status`} required defaultValue="">
               <option value="" disabled>
                 Choose…
               </option>
@@ -81,10 +88,11 @@ export function PendingOutcome({
                 </option>
               ))}
             </select>
-          </label>
-          <label>
-            Satisfaction
-            <select name="satisfactionScore" defaultValue="">
+            {fields.issue('outcomeStatus')}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-satisfaction`}>Satisfaction</label>
+            <select {...fields.control('satisfactionScore')} id={`${id}-satisfaction`} defaultValue="">
               <option value="">Not given</option>
               {[1, 2, 3, 4, 5].map((n) => (
                 <option key={n} value={n}>
@@ -92,13 +100,21 @@ export function PendingOutcome({
                 </option>
               ))}
             </select>
-          </label>
+            {fields.issue('satisfactionScore')}
+          </div>
         </div>
-        <label>
-          Notes
-          <textarea name="outcomeNotes" maxLength={500} rows={2} />
-        </label>
-        <FormError error={error} />
+        <div className="field">
+          <label>
+            Notes
+            <textarea
+              {...fields.control('outcomeNotes')}
+              maxLength={RecordOutcomeInput.shape.outcomeNotes.unwrap().maxLength ?? undefined}
+              rows={2}
+            />
+          </label>
+          {fields.issue('outcomeNotes')}
+        </div>
+        <FormError error={error} fields={['outcomeStatus', 'satisfactionScore', 'outcomeNotes']} />
         <div className="controls">
           <button type="submit" disabled={busy}>
             Record outcome

@@ -1,6 +1,12 @@
 import { type FormEvent, useState } from 'react';
+import { useFieldIssues } from '../../../components/field-issue.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { data, rest, type Schemas } from '../../../lib/api.ts';
+import { CreateWorkspaceInput } from '../../../lib/contracts.ts';
+import { checked } from '../../../lib/form-issues.ts';
+
+const { name: NAME, slug: SLUG } = CreateWorkspaceInput.shape;
+const DESCRIPTION = CreateWorkspaceInput.shape.description.unwrap().unwrap();
 
 /** The slug a name suggests: lowercase letters, digits and single hyphens. */
 const slugOf = (name: string) =>
@@ -18,6 +24,7 @@ export function CreateWorkspaceForm({ onCreated }: { onCreated: (workspace: Sche
   const [slugEdited, setSlugEdited] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldIssues(error);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -27,7 +34,11 @@ export function CreateWorkspaceForm({ onCreated }: { onCreated: (workspace: Sche
     try {
       const workspace = await data(
         rest.POST('/api/workspaces', {
-          body: { name: name.trim(), slug, ...(description ? { description } : {}) },
+          body: checked(CreateWorkspaceInput, {
+            name: name.trim(),
+            slug,
+            ...(description ? { description } : {}),
+          }),
         }),
       );
       onCreated(workspace);
@@ -38,46 +49,59 @@ export function CreateWorkspaceForm({ onCreated }: { onCreated: (workspace: Sche
   };
 
   return (
-    <form className="panel stack" onSubmit={submit} aria-labelledby="create-workspace-heading">
+    <form className="panel stack" onSubmit={submit} aria-labelledby="create-workspace-heading" noValidate>
       <h2 id="create-workspace-heading">Create a workspace</h2>
       <p className="muted small">Workspaces come with the BYOK Pro and Enterprise plans.</p>
       <div className="row">
-        <label>
-          Name
-          <input
-            value={name}
-            required
-            maxLength={100}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (!slugEdited) setSlug(slugOf(e.target.value));
-            }}
-          />
-        </label>
-        <label>
-          Slug
-          <input
-            value={slug}
-            required
-            minLength={2}
-            maxLength={48}
-            pattern="[a-z0-9\-]+"
-            aria-describedby="workspace-slug-hint"
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugEdited(true);
-            }}
-          />
-        </label>
+        <div className="field">
+          <label>
+            Name
+            <input
+              {...fields.control('name')}
+              value={name}
+              required
+              maxLength={NAME.maxLength ?? undefined}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (!slugEdited) setSlug(slugOf(e.target.value));
+              }}
+            />
+          </label>
+          {fields.issue('name')}
+        </div>
+        <div className="field">
+          <label>
+            Slug
+            <input
+              {...fields.control('slug', 'workspace-slug-hint')}
+              value={slug}
+              required
+              minLength={SLUG.minLength ?? undefined}
+              maxLength={SLUG.maxLength ?? undefined}
+              onChange={(e) => {
+                setSlug(e.target.value);
+                setSlugEdited(true);
+              }}
+            />
+          </label>
+          {fields.issue('slug')}
+        </div>
       </div>
       <p id="workspace-slug-hint" className="hint muted">
-        2–48 lowercase letters, digits and hyphens; unique across the service.
+        {SLUG.minLength}–{SLUG.maxLength} lowercase letters, digits and hyphens; unique across the service.
       </p>
-      <label>
-        Description
-        <textarea name="description" maxLength={500} rows={2} />
-      </label>
-      <FormError error={error} />
+      <div className="field">
+        <label>
+          Description
+          <textarea
+            {...fields.control('description')}
+            maxLength={DESCRIPTION.maxLength ?? undefined}
+            rows={2}
+          />
+        </label>
+        {fields.issue('description')}
+      </div>
+      <FormError error={error} fields={['name', 'slug', 'description']} />
       <div>
         <button type="submit" disabled={busy}>
           Create workspace

@@ -1,6 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+import { useFieldIssues } from '../../../components/field-issue.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { data, rest } from '../../../lib/api.ts';
+import { InviteMemberInput } from '../../../lib/contracts.ts';
+import { checked } from '../../../lib/form-issues.ts';
 
 type Role = 'admin' | 'member' | 'viewer';
 
@@ -17,20 +20,24 @@ export function InviteForm({
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState('');
+  const fields = useFieldIssues(error);
+  const roleId = useId();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const fields = new FormData(form);
-    const email = String(fields.get('email')).trim();
+    const values = new FormData(form);
+    const email = String(values.get('email')).trim();
+    const role = String(values.get('role')) as Role;
     setBusy(true);
     setError(null);
     setDone('');
     try {
+      checked(InviteMemberInput, { id: workspaceId, email, role });
       const member = await data(
         rest.POST('/api/workspaces/{id}/members', {
           params: { path: { id: workspaceId } },
-          body: { email, role: String(fields.get('role')) as Role },
+          body: { email, role },
         }),
       );
       setDone(`${member.name} added as ${member.role}.`);
@@ -44,27 +51,31 @@ export function InviteForm({
   };
 
   return (
-    <form className="panel stack" onSubmit={submit} aria-labelledby="invite-heading">
+    <form className="panel stack" onSubmit={submit} aria-labelledby="invite-heading" noValidate>
       <h3 id="invite-heading">Invite someone</h3>
       <div className="row">
-        <label>
-          Email
-          <input name="email" type="email" required maxLength={254} autoComplete="off" />
-        </label>
-        <label>
-          Role
-          <select name="role" defaultValue="member">
+        <div className="field">
+          <label>
+            Email
+            <input {...fields.control('email')} type="email" required maxLength={254} autoComplete="off" />
+          </label>
+          {fields.issue('email')}
+        </div>
+        <div className="field">
+          <label htmlFor={roleId}>Role</label>
+          <select {...fields.control('role')} id={roleId} defaultValue="member">
             {canInviteAdmins ? <option value="admin">Admin</option> : null}
             <option value="member">Member</option>
             <option value="viewer">Viewer</option>
           </select>
-        </label>
+          {fields.issue('role')}
+        </div>
         <button type="submit" disabled={busy}>
           Invite
         </button>
       </div>
       <p className="hint muted">They need a Verdict account already.</p>
-      <FormError error={error} />
+      <FormError error={error} fields={['email', 'role']} />
       <p role="status">{done}</p>
     </form>
   );
