@@ -21,6 +21,7 @@ const UNAUTHENTICATED = [
   'openapi.json#/paths/~1api~1auth~1login',
   'openapi.json#/paths/~1api~1auth~1logout',
   'openapi.json#/paths/~1api~1auth~1session',
+  'openapi.json#/paths/~1api~1auth~1state',
   'openapi.json#/paths/~1health',
   'openapi.json#/paths/~1ready',
   'openapi.json#/paths/~1v1~1health',

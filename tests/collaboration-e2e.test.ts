@@ -1,6 +1,6 @@
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, expectBody } from './support/api-client.ts';
+import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
 import { readSse } from './support/sse.ts';
 import { MODES, type ProUser, type Stack, signUpPro, startStack } from './support/stack.ts';
 
@@ -64,6 +64,19 @@ describe.each(MODES)('collaboration end to end over HTTP (%s)', (mode) => {
       params: { path: { token: rotated.token } },
     });
     expect(revoked.response.status).toBe(404);
+  });
+
+  it("tells a share link's visitor who is signed in, 200 either way: nobody, the reader, nobody after sign-out", async () => {
+    expect(expectBody(await anonymous.GET('/api/auth/state'), 200)).toEqual({ signedIn: false });
+    const state = expectBody(await reader.client.GET('/api/auth/state'), 200);
+    expect(state.signedIn ? state.user.id : null).toBe(reader.userId);
+    const leaving = await registerUser(stack.baseUrl, 'leaving');
+    const session = apiClient(stack.baseUrl, { cookie: leaving.cookie });
+    expect(expectBody(await session.GET('/api/auth/state'), 200)).toMatchObject({ signedIn: true });
+    expect((await session.POST('/api/auth/logout')).response.status).toBe(204);
+    expect(expectBody(await session.GET('/api/auth/state'), 200)).toEqual({ signedIn: false });
+    // GET /api/auth/session keeps its 401 for the same question.
+    expect((await session.GET('/api/auth/session')).response.status).toBe(401);
   });
 
   it('makes the debate public; others vote on its claims and in its poll, anyone reads the tallies', async () => {

@@ -45,6 +45,22 @@ export const SessionInfo = z
   .meta({ id: 'Session' });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
+/**
+ * GET /api/auth/state: who the session cookie signs in, answered 200 either way. `signedIn` tells the two
+ * apart; only a signed-in answer has a `user` and `expiresAt`, as GET /api/auth/session gives them.
+ *
+ * @example
+ * const state = SignInState.parse(await (await fetch('/api/auth/state')).json());
+ * const user = state.signedIn ? state.user : null;
+ */
+export const SignInState = z
+  .union([
+    z.object({ signedIn: z.literal(false) }).meta({ id: 'SignedOut' }),
+    SessionInfo.extend({ signedIn: z.literal(true) }).meta({ id: 'SignedIn' }),
+  ])
+  .meta({ id: 'SignInState' });
+export type SignInState = z.infer<typeof SignInState>;
+
 /** GET /v1/me. */
 export const Profile = z
   .object({ id: z.uuid(), name: z.string(), email: z.string(), plan: Plan, createdAt: z.iso.datetime() })

@@ -198,6 +198,8 @@ describe('GET /openapi.json', () => {
     expect(statuses('get', '/v1/health')).toEqual(['200', '500']);
     expect(statuses('get', '/api/keys')).toEqual(['200', '401', '429', '500']);
     expect(statuses('get', '/api/auth/session')).toEqual(['200', '401', '500']);
+    // Signed out is an answer there, not an error: nothing but a failure of the server refuses it.
+    expect(statuses('get', '/api/auth/state')).toEqual(['200', '500']);
     expect(statuses('post', '/api/auth/logout')).not.toContain('401');
     expect(statuses('post', '/api/auth/logout')).not.toContain('429');
     expect(statuses('get', '/v1/me')).toEqual(['200', '401', '429', '500']);
@@ -401,6 +403,7 @@ describe('GET /openapi.json', () => {
     expect(extensions).toEqual([
       'DELETE /api/debates/{id}/comments/{commentId}',
       'GET /api/auth/session',
+      'GET /api/auth/state',
       'GET /api/debates/{id}/argument-graph',
       'GET /api/debates/{id}/comments',
       'GET /api/debates/{id}/cost',

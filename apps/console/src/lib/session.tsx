@@ -1,8 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
-import { data, isUnauthorized, rest, type Schemas } from './api.ts';
+import { data, rest, type Schemas } from './api.ts';
 import { type Loaded, useLoad } from './use-load.ts';
 
-type SessionUser = Schemas['Session']['user'];
+type SessionUser = Schemas['SessionUser'];
 type Session = {
   /** The signed-in user; null when signed out; undefined while the first check runs. */
   user: SessionUser | null | undefined;
@@ -16,16 +16,12 @@ const SessionContext = createContext<Session>({
   signOut: async () => {},
 });
 
-/** Who is signed in, from the session cookie (`GET /api/auth/session`). */
+/**
+ * Who is signed in, from the session cookie (`GET /api/auth/state`): it answers 200 signed out too, so a
+ * signed-out visit leaves no failed request in the browser's console (GET /api/auth/session answers 401).
+ */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const session = useLoad(
-    (signal) =>
-      data(rest.GET('/api/auth/session', { signal })).catch((error: unknown) => {
-        if (isUnauthorized(error)) return null;
-        throw error;
-      }),
-    [],
-  );
+  const session = useLoad((signal) => data(rest.GET('/api/auth/state', { signal })), []);
   const { reload } = session;
   const signOut = useCallback(async () => {
     await rest.POST('/api/auth/logout', {});
@@ -49,8 +45,8 @@ export const useSession = () => useContext(SessionContext);
  * Unknown while a check runs, even when an earlier one answered: right after signing in, that earlier
  * answer (signed out) would send the new session straight back to the sign-in page.
  */
-function userOf(session: Loaded<Schemas['Session'] | null>): Session['user'] {
+function userOf(session: Loaded<Schemas['SignInState']>): Session['user'] {
   if (session.loading) return undefined;
   if (session.data === undefined) return session.error ? null : undefined;
-  return session.data?.user ?? null;
+  return session.data.signedIn ? session.data.user : null;
 }

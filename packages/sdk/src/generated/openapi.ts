@@ -85,6 +85,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the session cookie signs in, if anyone (200 either way)
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     signedIn false when no cookie came, or it is unknown, expired or signed out; otherwise signedIn true with the user and the expiry, as GET /api/auth/session answers them. API keys are ignored.
+         */
+        get: operations["auth-state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1970,6 +1992,18 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        SignInState: components["schemas"]["SignedOut"] | components["schemas"]["SignedIn"];
+        SignedOut: {
+            /** @constant */
+            signedIn: false;
+        };
+        SignedIn: {
+            user: components["schemas"]["SessionUser"];
+            /** Format: date-time */
+            expiresAt: string;
+            /** @constant */
+            signedIn: true;
+        };
         CreatedApiKey: {
             /** Format: uuid */
             id: string;
@@ -2041,8 +2075,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             completedAt: string | null;
-            /** @description The creator's id; null to a reader outside the creator's account and the debate's workspace (a public debate of someone else), who, as on its share link, is not shown who owns it */
-            ownerId: string | null;
+            ownerId: string;
             workspaceId: string | null;
             verdict: components["schemas"]["VerdictSummary"] | null;
             /** @description Once completed. To a reader outside the creator’s account and the debate’s workspace, only when the owner shows the cost on its share link (showCost); null otherwise */
@@ -4303,6 +4336,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "auth-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInState"];
                 };
             };
             /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */

@@ -93,6 +93,24 @@ export type AppRouterRecord = {
       };
       meta: object;
     }>;
+    state: TRPCQueryProcedure<{
+      input: void;
+      output: {
+        signedIn: false;
+      } | {
+        user: {
+          id: string;
+          name: string;
+          email: string;
+          plan: "byok" | "byok_pro" | "enterprise" | "free" | "pro" | "starter";
+          credits: number;
+          createdAt: string;
+        };
+        expiresAt: string;
+        signedIn: true;
+      };
+      meta: object;
+    }>;
   };
   keys: {
     create: TRPCMutationProcedure<{
@@ -339,7 +357,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: null | string;
+          ownerId: string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -394,7 +412,7 @@ export type AppRouterRecord = {
         roundCount: null | number;
         createdAt: string;
         completedAt: null | string;
-        ownerId: null | string;
+        ownerId: string;
         workspaceId: null | string;
         verdict: null | {
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -445,7 +463,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: null | string;
+          ownerId: string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -1901,7 +1919,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: null | string;
+          ownerId: string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -2177,7 +2195,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: null | string;
+          ownerId: string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
@@ -2233,7 +2251,7 @@ export type AppRouterRecord = {
           roundCount: null | number;
           createdAt: string;
           completedAt: null | string;
-          ownerId: null | string;
+          ownerId: string;
           workspaceId: null | string;
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
