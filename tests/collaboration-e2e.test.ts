@@ -38,6 +38,8 @@ describe.each(MODES)('collaboration end to end over HTTP (%s)', (mode) => {
     const path = { debateId };
     const link = expectBody(await owner.client.POST('/api/share/{debateId}', { params: { path } }), 200);
     expect(link.shareUrl).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+    // No APP_URL or PUBLIC_BASE_URL here: the link is on the address the owner's request came to.
+    expect(new URL(link.shareUrl).origin).toBe(new URL(stack.baseUrl).origin);
     const settings = expectBody(
       await owner.client.PATCH('/api/share/{debateId}', {
         params: { path },

@@ -47,7 +47,10 @@ export type UpdateShareInput = z.infer<typeof UpdateShareInput>;
 export const ShareLink = z
   .object({
     debateId: z.uuid(),
-    shareUrl: z.url().meta({ description: '{APP_URL}/share/<token>' }),
+    shareUrl: z.url().meta({
+      description:
+        '{APP_URL}/share/<token>; with neither APP_URL nor PUBLIC_BASE_URL set, on the origin the request came to',
+    }),
     token: z.string().meta({ description: 'The link token (43 characters, 256 random bits)' }),
     settings: ShareSettings,
     createdAt: z.iso.datetime(),

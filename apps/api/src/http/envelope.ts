@@ -2,11 +2,13 @@ import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, errorStatus } from '@verdict/contracts';
 import { AppError, unexpectedFailure } from '@verdict/core';
 import type { FastifyError, FastifyReply } from 'fastify';
+import { type RequestLinks, rebaseExtra } from '../trpc/request-links.ts';
 
-export function envelopeOf(error: AppError): ErrorEnvelope {
+/** The error's envelope; `links`: the answer's link bases, which its links (upgradeUrl) are put on. */
+export function envelopeOf(error: AppError, links?: RequestLinks): ErrorEnvelope {
   return {
     error: {
-      ...error.extra,
+      ...rebaseExtra(error.extra, links),
       code: error.code,
       message: error.message,
       ...(error.details ? { details: error.details } : {}),
@@ -28,7 +30,7 @@ export function sendAppError(reply: FastifyReply, error: AppError) {
     .code(errorStatus(error.code))
     .headers(error.headers)
     .type('application/json')
-    .send(envelopeOf(error));
+    .send(envelopeOf(error, reply.server.linksOf?.(reply.request)));
 }
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {

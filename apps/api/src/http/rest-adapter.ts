@@ -1,7 +1,8 @@
-import type { Services } from '@verdict/core';
+import type { Config, Services } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import { buildOpenApiDocument } from '../openapi/document.ts';
+import { buildOpenApiDocument, documentOn } from '../openapi/document.ts';
+import { requestLinks } from '../trpc/request-links.ts';
 import { keepBodyTypesStrict } from './body-coercion.ts';
 import { sendAppError } from './envelope.ts';
 import { installJsonBodyParser, keepEmptyQueryValues, refuseNonObjectBody } from './input-guards.ts';
@@ -11,7 +12,8 @@ import { registerRestDispatch } from './rest-dispatch.ts';
 export type RestAdapterOptions = {
   router: OpenApiRouter;
   services: Services;
-  publicBaseUrl: string;
+  /** The addresses the document names (config.publicBaseUrl, or the request's: request-links.ts). */
+  config: Pick<Config, 'publicBaseUrl' | 'appUrl' | 'linksFollowRequest'>;
   bodyLimitBytes: number;
   onError: (failure: { error: { code: string; cause?: unknown }; req: unknown }) => void;
 };
@@ -71,6 +73,10 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
   // Document completion: the generator knows neither each route's errors, its real success status, the
   // security alternatives, the rate-limit and request-id headers, nor the plain routes (health, streams);
   // a client generated from the bare document would not compile against the real answers.
-  const document = buildOpenApiDocument(router, options.publicBaseUrl);
-  app.get('/openapi.json', (_request, reply) => reply.send(document));
+  const { config } = options;
+  const document = buildOpenApiDocument(router, config.publicBaseUrl);
+  app.get('/openapi.json', (request, reply) => {
+    const { api } = requestLinks(request, config);
+    return reply.send(api === config.publicBaseUrl ? document : documentOn(document, api));
+  });
 }

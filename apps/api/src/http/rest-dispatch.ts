@@ -136,7 +136,7 @@ async function dispatch(
     return answer(
       reply,
       responseMeta({ ctx, errors: [error] }),
-      JSON.stringify(envelopeOf(toAppError(error))),
+      JSON.stringify(envelopeOf(toAppError(error), reply.server.linksOf?.(request))),
     );
   }
 }

@@ -12,6 +12,7 @@ import Fastify, {
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { type AppRouter, appRouter } from '../router.ts';
 import { contextFactory } from '../trpc/context.ts';
+import { requestLinks } from '../trpc/request-links.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
 import { registerAttachmentRoutes } from './attachment-routes.ts';
 import { registerConsole } from './console/routes.ts';
@@ -75,6 +76,8 @@ export async function buildServer({
   const routes = createRouteTable(app, router as OpenApiRouter);
   // Every log line and span, whichever plugin's route served the request, redacts by the routes' declarations.
   app.decorate('urlSecrets', routes);
+  // Every error answer, whichever plugin's route gave it, puts its links on the request's bases.
+  app.decorate('linksOf', (request: FastifyRequest) => requestLinks(request, config));
   await registerSecurity(app, config);
   await app.register(fastifyCookie);
   app.setErrorHandler((error, request, reply) => {
@@ -95,7 +98,7 @@ export async function buildServer({
   await registerRestAdapter(app, {
     router: router as OpenApiRouter,
     services: core,
-    publicBaseUrl: config.publicBaseUrl,
+    config,
     bodyLimitBytes: config.bodyLimitBytes,
     onError: noteProcedureFailure,
   });

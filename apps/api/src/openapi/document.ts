@@ -128,6 +128,18 @@ export function buildOpenApiDocument(router: OpenApiRouter, baseUrl: string): Op
   return doc;
 }
 
+/**
+ * The document as served to a request that came to `baseUrl` (request-links.ts): its server and its contact
+ * link there; everything else is the same document, not a copy.
+ */
+export function documentOn(doc: OpenAPIObject, baseUrl: string): OpenAPIObject {
+  return {
+    ...doc,
+    info: { ...doc.info, contact: { ...doc.info.contact, url: `${baseUrl}/docs` } },
+    servers: [{ url: baseUrl, 'x-internal': false }],
+  };
+}
+
 /** Only the components the paths refer to: a code no route answers with is not part of this API. */
 function referenced(kind: 'schemas' | 'headers', components: Record<string, unknown>, paths: unknown) {
   const pattern = new RegExp(`#/components/${kind}/([\\w.-]+)`, 'g');

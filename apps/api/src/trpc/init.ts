@@ -8,13 +8,14 @@ import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
 import { type AuthKind, type Meta, routeTemplate } from './meta.ts';
 import { findNulPath, nulRefused } from './nul-characters.ts';
+import { rebaseExtra, requestLinks } from './request-links.ts';
 
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
     isDev: false,
-    errorFormatter: ({ shape, error }) => {
+    errorFormatter: ({ shape, error, ctx }) => {
       const app = toAppError(error);
       const httpStatus = errorStatus(app.code);
       const trpcCode = trpcCodeForStatus(httpStatus);
@@ -29,7 +30,8 @@ const t = initTRPC
           appCode: app.code,
           appMessage: app.message,
           details: app.details,
-          extra: app.extra,
+          // Its links (upgradeUrl) on the request's bases, as REST's envelope has them.
+          extra: ctx ? rebaseExtra(app.extra, requestLinks(ctx.req, ctx.services.config)) : app.extra,
         },
       };
     },

@@ -29,6 +29,19 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  it('lets links follow the request only where their address is not configured', () => {
+    expect(loadConfig({}).linksFollowRequest).toEqual({ api: true, app: true });
+    expect(loadConfig({ APP_URL: 'https://app.example.com' }).linksFollowRequest).toEqual({
+      api: true,
+      app: false,
+    });
+    // APP_URL defaults to PUBLIC_BASE_URL: the web app's links follow it too.
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com' }).linksFollowRequest).toEqual({
+      api: false,
+      app: false,
+    });
+  });
+
   it('fails at start with one readable line per bad variable', () => {
     let error: unknown;
     try {

@@ -8,8 +8,16 @@ export { ConfigError };
 export type Config = {
   port: number;
   host: string;
+  /** PUBLIC_BASE_URL, else `http://localhost:$PORT`: links made without a request (emails, webhooks). */
   publicBaseUrl: string;
+  /** APP_URL, else publicBaseUrl. */
   appUrl: string;
+  /**
+   * Which links in an answer take the origin the request came to instead (the API's trpc/request-links.ts):
+   * the API's own (streamUrl) while PUBLIC_BASE_URL is unset, the web app's (shareUrl, upgradeUrl) while
+   * APP_URL is unset too. A configured address always wins.
+   */
+  linksFollowRequest: { api: boolean; app: boolean };
   secureCookies: boolean;
   /** Origins of browser apps trusted with CORS and cookie-authenticated writes. */
   corsOrigins: string[];

@@ -11,7 +11,14 @@ import { readFlag } from './flag.ts';
 
 type Addresses = Pick<
   Config,
-  'port' | 'host' | 'publicBaseUrl' | 'appUrl' | 'secureCookies' | 'corsOrigins' | 'trustProxy'
+  | 'port'
+  | 'host'
+  | 'publicBaseUrl'
+  | 'appUrl'
+  | 'linksFollowRequest'
+  | 'secureCookies'
+  | 'corsOrigins'
+  | 'trustProxy'
 >;
 
 /** Where the service answers, the addresses its links use, and whom it trusts (CORS, proxies). */
@@ -34,6 +41,10 @@ export function addressesOf(e: Env): Addresses {
     host: e.HOST,
     publicBaseUrl,
     appUrl,
+    linksFollowRequest: {
+      api: e.PUBLIC_BASE_URL === undefined,
+      app: e.PUBLIC_BASE_URL === undefined && e.APP_URL === undefined,
+    },
     secureCookies: publicBaseUrl.startsWith('https://'),
     corsOrigins,
     trustProxy: trustProxyOf(e.TRUST_PROXY),

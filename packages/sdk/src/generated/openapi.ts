@@ -955,7 +955,7 @@ export interface paths {
         put?: never;
         /**
          * Share a debate by link, or rotate its link
-         * @description Answers a new token and shareUrl ({APP_URL}/share/<token>); a link the debate already had stops working at once, and its settings carry over. The token is shown here only: it is stored hashed.
+         * @description Answers a new token and shareUrl ({APP_URL}/share/<token>; without APP_URL and PUBLIC_BASE_URL, on the origin this request came to); a link the debate already had stops working at once, and its settings carry over. The token is shown here only: it is stored hashed.
          */
         post: operations["sharing-share"];
         /** Stop sharing a debate: its link stops working at once */
@@ -2733,7 +2733,7 @@ export interface components {
             debateId: string;
             /**
              * Format: uri
-             * @description {APP_URL}/share/<token>
+             * @description {APP_URL}/share/<token>; with neither APP_URL nor PUBLIC_BASE_URL set, on the origin the request came to
              */
             shareUrl: string;
             /** @description The link token (43 characters, 256 random bits) */

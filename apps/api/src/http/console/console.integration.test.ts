@@ -81,9 +81,7 @@ describe('the web console, served by the API process', () => {
     expect(page.text).toContain(
       '<meta property="og:description" content="Yes — but test it on 5% first." />',
     );
-    expect(page.text).toContain(
-      `<meta property="og:url" content="${h.core.config.appUrl}/share/${token}" />`,
-    );
+    expect(page.text).toContain(`<meta property="og:url" content="${h.baseUrl}/share/${token}" />`);
     expect(page.text).not.toContain('<script>alert');
 
     const settings = await h.request('PATCH', `/api/share/${id}`, {

@@ -1,5 +1,6 @@
 import type { Services } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestLinks } from '../../trpc/request-links.ts';
 import { POINTERS } from '../entry-points.ts';
 import type { ContentSecurityPolicy } from '../security-headers.ts';
 import { type ConsoleAsset, consoleDist, loadConsoleBundle } from './assets.ts';
@@ -74,7 +75,8 @@ export function registerConsole(app: FastifyInstance, core: Services): { served:
   // The token opens the debate: no log line or span shows it.
   const sharePage = { config: { ...withConsolePolicy.config, secretParameters: ['token'] } };
   app.get<{ Params: { token: string } }>('/share/:token', sharePage, async (request, reply) => {
-    const preview = await sharePreview(core, request.params.token, `${core.config.appUrl}${request.url}`);
+    const url = `${requestLinks(request, core.config).app}${request.url}`;
+    const preview = await sharePreview(core, request.params.token, url);
     // A link nobody can read is still the page (it says so); only its preview is generic.
     return sendPage(reply, page(preview));
   });

@@ -44,7 +44,8 @@ describe('creating debates', () => {
     const user = await registerUser(h);
     const res = await post(user, { question: QUESTION });
     expect(res.status).toBe(201);
-    expect(res.json.streamUrl).toBe(`${h.core.config.publicBaseUrl}/api/debates/${res.json.debateId}/stream`);
+    // No PUBLIC_BASE_URL: on the address the request came to.
+    expect(res.json.streamUrl).toBe(`${h.baseUrl}/api/debates/${res.json.debateId}/stream`);
     expect(res.json.judgeModel).toBe('simulated/opus');
     expect(res.json.cached).toBe(false);
     expect(await balance(user)).toBe(9);
@@ -78,7 +79,7 @@ describe('creating debates', () => {
     }
     const refused = await post(user, { question: `${QUESTION} free 3` });
     const error = expectError(refused, 'MONTHLY_LIMIT_REACHED', { extras: ['limit', 'upgradeUrl'] });
-    expect(error).toMatchObject({ limit: 2, upgradeUrl: `${h.core.config.appUrl}/pricing` });
+    expect(error).toMatchObject({ limit: 2, upgradeUrl: `${h.baseUrl}/pricing` });
   });
 
   it('limits simultaneous debates with CONCURRENT_LIMIT {activeCount, limit}', async () => {
@@ -117,7 +118,7 @@ describe('creating debates', () => {
       body: { question: 'Hire a CFO?' },
     });
     expect(ok.status).toBe(201);
-    expect(ok.json.streamUrl).toBe(`${h.core.config.publicBaseUrl}/v1/verdicts/${ok.json.debateId}/stream`);
+    expect(ok.json.streamUrl).toBe(`${h.baseUrl}/v1/verdicts/${ok.json.debateId}/stream`);
     expect(ok.json.judgeModel).toBeUndefined(); // not the free plan
     expect(await balance(user)).toBe(7);
     const compare = await h.request('POST', '/v1/verdicts', {

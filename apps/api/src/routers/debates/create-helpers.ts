@@ -2,6 +2,7 @@ import type { CreatedDebate } from '@verdict/contracts';
 import { AppError, type CreationResult, type DebateRequest, parseProviderKeysHeader } from '@verdict/core';
 import type { Caller } from '../../auth/credentials.ts';
 import type { Context } from '../../trpc/context.ts';
+import { requestLinks } from '../../trpc/request-links.ts';
 
 /** Idempotency-Key: an opaque string of 1–200 printable characters. */
 export function idempotencyKeyOf(ctx: Context): string | null {
@@ -35,7 +36,7 @@ export function routingOf(caller: Caller): DebateRequest['routing'] {
 export function createdResponse(ctx: Context, result: CreationResult, streamPath: string): CreatedDebate {
   const response: CreatedDebate = {
     debateId: result.debateId,
-    streamUrl: `${ctx.services.config.publicBaseUrl}${streamPath}`,
+    streamUrl: `${requestLinks(ctx.req, ctx.services.config).api}${streamPath}`,
     cached: result.cached,
   };
   if (result.judgeModel !== null) response.judgeModel = result.judgeModel;
