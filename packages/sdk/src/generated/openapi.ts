@@ -978,7 +978,7 @@ export interface paths {
         };
         /**
          * Read a shared debate by its link token
-         * @description The sanitized debate (question, status, mode, panel, verdict, transcript with claimIds) and the events of its current attempt in order, as the debate stream sends them. Never the owner's id or email, keys or routing; the cost only when the owner chose showCost. Each read counts as a view. CORS: any origin may read it (Access-Control-Allow-Origin *).
+         * @description The sanitized debate (question, the owner's context as the agents were given it, status, mode, panel, verdict, transcript with claimIds) and the events of its current attempt in order, as the debate stream sends them. Never the owner's id or email, attachments, keys or routing; the cost only when the owner chose showCost. Each read counts as a view. CORS: any origin may read it (Access-Control-Allow-Origin *).
          */
         get: operations["sharing-publicDebate"];
         put?: never;
