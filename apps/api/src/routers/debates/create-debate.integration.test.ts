@@ -287,7 +287,9 @@ describe('creating debates', () => {
     };
     expect(await storeFinalState(h.core, firstAttempt(v1.json.debateId), failed)).toBe(true);
     expect(await balance(user)).toBe(before);
-    const retried = await h.request('POST', `/api/debates/${v1.json.debateId}/retry`, { cookie: user.cookie });
+    const retried = await h.request('POST', `/api/debates/${v1.json.debateId}/retry`, {
+      cookie: user.cookie,
+    });
     expect(retried.status, retried.text).toBe(200);
     expect(before - (await balance(user))).toBe(11);
   });
