@@ -420,18 +420,38 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     await visible(link);
     const shareUrl = (await link.getAttribute('href')) ?? '';
     expect(shareUrl).toMatch(/\/share\/[\w-]+$/);
+    // No PUBLIC_BASE_URL or APP_URL here: the link is on the address the console was opened on.
+    expect(new URL(shareUrl).origin).toBe(new URL(stack.baseUrl).origin);
     await live.check();
     await live.page.close();
+    // Comments allowed on the link of this private debate: for signed-in holders of the link only.
+    const session = await sessionOf(context, stack.baseUrl);
+    expectBody(
+      await session.PATCH('/api/share/{debateId}', {
+        params: { path: { debateId: debate.id } },
+        body: { settings: { allowComments: true } },
+      }),
+      200,
+    );
 
     // A fresh context: no cookie, no cache, as a visitor who was sent the link.
     const visitor = await browser.newContext();
     try {
       const watched = await watchPage(visitor);
       const scripts = countScriptBytes(watched.page);
-      await watched.page.goto(`${stack.baseUrl}${new URL(shareUrl).pathname}`);
+      const authReads: string[] = [];
+      watched.page.on('response', (response) => {
+        const path = new URL(response.url()).pathname;
+        if (path.startsWith('/api/auth/')) authReads.push(`${response.status()} ${path}`);
+      });
+      await watched.page.goto(shareUrl);
       await visible(watched.page.getByRole('heading', { name: debate.question }));
       await visible(watched.page.getByRole('heading', { name: 'Verdict' }));
+      // Signed out, the page asks who is signed in without a failed request, and offers to sign in for
+      // the comments instead of asking for them (a refusal the browser would log).
+      await visible(watched.page.getByText('to read and write comments.'));
       await watched.page.waitForLoadState('networkidle');
+      expect(authReads).toEqual(['200 /api/auth/state']);
       const sent = await scripts.stop();
       expect(sent.scripts.length).toBeGreaterThan(0);
       for (const script of sent.scripts) {

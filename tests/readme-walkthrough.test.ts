@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, outputOf } from './support/cli.ts';
 import { packWorkspaces, ROOT } from './support/packages.ts';
 import { type RunningProcess, startApi } from './support/processes.ts';
 import { type CodeBlock, codeBlocksUnder } from './support/readme.ts';
@@ -13,8 +13,6 @@ const README_ADDRESS = 'http://localhost:3000';
 
 /** The shell variables the README's blocks hand on to the next block, as one shell session would. */
 const CARRIED = ['B', 'KEY', 'ID'];
-
-type Shell = { code: number; stdout: string; stderr: string };
 
 // A newcomer's first hour, as the README tells it: the code blocks of "Try it", "Clients", "SDK" and "CLI",
 // read from README.md and run in order against the embedded default, so the README cannot drift from what
@@ -36,7 +34,7 @@ describe('the README walk-through, run as written', () => {
    * Runs one block in bash (errexit, nounset, pipefail) in `cwd`, with the variables earlier blocks set, and
    * keeps the ones it sets for the next block.
    */
-  const shell = async (block: CodeBlock, cwd: string, env: Record<string, string> = {}): Promise<Shell> => {
+  const shell = async (block: CodeBlock, cwd: string, env: Record<string, string> = {}): Promise<CliRun> => {
     const state = join(home, 'shell-state');
     const script = [
       'set -euo pipefail',
@@ -60,16 +58,7 @@ describe('the README walk-through, run as written', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = (await once(child, 'exit')) as [number];
-    return { code, stdout, stderr };
+    return outputOf(child);
   };
 
   beforeAll(async () => {

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { ROOT } from './packages.ts';
 
@@ -28,6 +29,13 @@ export async function runCli(args: string[], env: Record<string, string>, option
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return outputOf(child);
+}
+
+/** What a child process printed on stdout and stderr, and its exit code, once it has exited. */
+export async function outputOf(
+  child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, Readable, Readable>,
+) {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -84,7 +84,17 @@ function SharedDebate({ debate, signedIn }: { debate: PublicDebate; signedIn: bo
         <Transcript turns={turns} panel={debate.panel} votes={debate.isPublic ? votes : undefined} />
       </section>
       {debate.settings.allowFork && signedIn ? <ForkButton id={debate.id} /> : null}
-      {debate.settings.allowComments ? <Comments debateId={debate.id} signedIn={signedIn} /> : null}
+      {debate.settings.allowComments ? (
+        // A private debate's comments are for signed-in holders of its link; a public one's for anyone.
+        signedIn || debate.isPublic ? (
+          <Comments debateId={debate.id} signedIn={signedIn} />
+        ) : (
+          <p>
+            <a href={`/sign-in?next=${encodeURIComponent(window.location.pathname)}`}>Sign in</a> to read and
+            write comments.
+          </p>
+        )
+      ) : null}
     </article>
   );
 }
