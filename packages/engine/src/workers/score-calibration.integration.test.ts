@@ -37,8 +37,12 @@ describe('calibrated confidence: the score worker refits, the engine applies', (
       'select scope, domain, based_on from calibration_curves where owner_id = ? order by scope',
       [ownerId],
     );
+  /**
+   * A simulated debate of `ownerId` on TECH. Three rounds: its panel converges (the simulated judge then says
+   * 0.86), a confident verdict for an overconfident owner's curve to lower; one round would split it (0.29).
+   */
   const run = async (ownerId: string) => {
-    const { id } = await insertPendingDebate(test.core, { ownerId, question: TECH, agents: 3, rounds: 1 });
+    const { id } = await insertPendingDebate(test.core, { ownerId, question: TECH, agents: 3, rounds: 3 });
     expect((await debateReaching(test.core, id))?.status).toBe('completed');
     const [row] = await test.core.db.execute<{ verdict: Verdict }>(
       'select verdict from debates where id = ?',

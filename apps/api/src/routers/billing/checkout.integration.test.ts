@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BillingBalance, HostedPage } from '@verdict/contracts';
+import { BillingBalance, HostedPage, PLAN_NAMES } from '@verdict/contracts';
 import { type FakeStripe, startFakeStripe } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -282,7 +282,10 @@ describe('billing: checkout, portal and balance', () => {
       async (plan) => {
         const alice = await registerUser(h);
         await h.core.accounts.setPlan(alice.session.user.id, plan);
-        expect(expectError(await subscribe(alice), 'CONFLICT').message).toContain(plan);
+        // The plan by the name the price table gives it.
+        expect(expectError(await subscribe(alice), 'CONFLICT').message).toContain(
+          `the ${PLAN_NAMES[plan]} plan`,
+        );
         const pack = await h.request('POST', '/api/billing/credit-checkout', {
           ...as(alice),
           body: { pack: 'credits_100' },
