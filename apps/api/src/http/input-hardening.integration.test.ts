@@ -1,12 +1,10 @@
 import { connect } from 'node:net';
 import { TEST_PASSWORD } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../auth/credentials.ts';
 import {
   createKey,
   expectError,
   type Harness,
-  type HttpResult,
   registerUser,
   startServer,
   type TestUser,
@@ -34,30 +32,6 @@ function parseRaw(text: string) {
     status: Number(head.split(' ')[1]),
     contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1],
     body: JSON.parse(body) as { error: { code: string; message: string } },
-  };
-}
-
-/** POSTs a JSON body given as bytes (the harness sends text, always valid UTF-8). */
-async function postBytes(
-  baseUrl: string,
-  path: string,
-  bytes: Uint8Array,
-  cookie?: string,
-): Promise<HttpResult> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
-    },
-    body: bytes,
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    json: text ? JSON.parse(text) : undefined,
   };
 }
 
@@ -256,7 +230,7 @@ describe('input that cannot crash the server', () => {
       };
       // tRPC's body goes through the same parser, so it is refused in the same envelope.
       for (const [path, body] of Object.entries(bodies)) {
-        const res = await postBytes(h.baseUrl, path, body, user.cookie);
+        const res = await h.request('POST', path, { rawBody: body, cookie: user.cookie });
         expect(expectError(res, 'VALIDATION_ERROR').details, path).toEqual([
           { path: '', message: 'Request body is not valid UTF-8', code: 'invalid_encoding' },
         ]);
@@ -271,10 +245,15 @@ describe('input that cannot crash the server', () => {
 
   it('takes a JSON body in UTF-8 of any script, and its byte order mark', async () => {
     const name = 'café ✓ 日本 🙂';
-    const res = await postBytes(h.baseUrl, '/api/keys', Buffer.from(JSON.stringify({ name })), user.cookie);
+    const res = await h.request('POST', '/api/keys', {
+      rawBody: Buffer.from(JSON.stringify({ name })),
+      cookie: user.cookie,
+    });
     expect(res.status, res.text).toBe(201);
     expect((res.json as { name: string }).name).toBe(name);
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"bom"}')]);
-    expect((await postBytes(h.baseUrl, '/api/keys', withBom, user.cookie)).status).toBe(201);
+    expect((await h.request('POST', '/api/keys', { rawBody: withBom, cookie: user.cookie })).status).toBe(
+      201,
+    );
   });
 });

@@ -18,8 +18,8 @@ import type { AppRouter } from '../router.ts';
 export type RequestOptions = {
   /** Sent as JSON with Content-Type application/json. */
   body?: unknown;
-  /** Sent verbatim; Content-Type is `contentType` (default application/json). */
-  rawBody?: string;
+  /** Sent verbatim, as text or as bytes (which need not be UTF-8); Content-Type is `contentType` (default application/json). */
+  rawBody?: string | Uint8Array;
   contentType?: string;
   /** Session cookie value (the token only). */
   cookie?: string;
@@ -102,7 +102,7 @@ export async function httpRequest<T = unknown>(
   options: RequestOptions = {},
 ): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) {
     body = options.rawBody;
     headers['content-type'] = options.contentType ?? 'application/json';
