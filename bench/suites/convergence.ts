@@ -1,7 +1,7 @@
 import {
   DEFAULT_CONVERGENCE_THRESHOLD,
   type DebateMode,
-  MODE_CREDITS,
+  debateCredits,
   MODE_PANEL,
   unspokenRoundsRefund,
 } from '@verdict/contracts';
@@ -44,7 +44,7 @@ async function debate(question: string, mode: DebateMode, threshold: number | nu
   );
   const final = await running.done;
   const spoken = final.context.round;
-  const charged = MODE_CREDITS[mode];
+  const charged = debateCredits({ mode, ...panel });
   return {
     rounds: spoken,
     tokens: running.usage.inputTokens + running.usage.outputTokens,

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { EarlyStopFields } from './convergence.ts';
 import {
-  COMPARE_CREDITS,
   ConvergencePoint,
   DebateCost,
   DebateMode,
   DebateStatus,
-  MODE_PANEL,
   Recommendation,
   StoppedEarly,
   Verdict,
@@ -275,14 +273,6 @@ export const CreatedDebate = z
   })
   .meta({ id: 'CreatedDebate' });
 export type CreatedDebate = z.infer<typeof CreatedDebate>;
-
-/** Credits per debate on hosted keys, as MODE_PANEL and COMPARE_CREDITS set them. */
-export const MODE_CREDITS: Readonly<Record<DebateMode | 'compare', number>> = {
-  fast: MODE_PANEL.fast.credits,
-  balanced: MODE_PANEL.balanced.credits,
-  thorough: MODE_PANEL.thorough.credits,
-  compare: COMPARE_CREDITS,
-};
 
 /** GET /v1/verdicts query. */
 export const VerdictListQuery = z.object({
