@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EvidenceMode, KeyEvidence } from './evidence.ts';
 
 export const DebateMode = z.enum(['fast', 'balanced', 'thorough']);
 export type DebateMode = z.infer<typeof DebateMode>;
@@ -82,23 +83,6 @@ export const confidencePercent = (fraction: number) => Math.min(100, Math.max(0,
 export const Stance = z.enum(['for', 'against', 'mixed']);
 export type Stance = z.infer<typeof Stance>;
 
-/**
- * One piece of evidence the judge relied on. The spec leaves the shape open; this is ours.
- *
- * @example
- * { claim: 'Churn doubled after the last price rise', source: 'risk-analyst, round 1',
- *   supports: 'against', weight: 'high' }
- */
-export const KeyEvidence = z
-  .object({
-    claim: z.string().min(1),
-    /** Who or what put it forward: an agent and round, or an attachment. */
-    source: z.string(),
-    supports: Stance,
-    weight: z.enum(['low', 'medium', 'high']),
-  })
-  .meta({ id: 'KeyEvidence' });
-export type KeyEvidence = z.infer<typeof KeyEvidence>;
 
 /**
  * One row of the decision matrix: an option scored against one criterion, 0 (worst) to 10 (best).
@@ -174,6 +158,10 @@ export const Verdict = z
     calibration: VerdictCalibration.optional(),
     narrative: z.string().min(1),
     arguments: z.array(AgentArgument),
+    /**
+     * With the evidence engine on, built by the engine from verified citations (CitedEvidence); off, as
+     * the judge wrote it (JudgedEvidence).
+     */
     keyEvidence: z.array(KeyEvidence),
     decisionMatrix: z.array(DecisionMatrixRow),
     nextSteps: z.array(z.string()),
@@ -184,6 +172,12 @@ export const Verdict = z
     convergence: z.array(ConvergencePoint).optional(),
     /** Set when the debate stopped before its last round because the positions converged. */
     stoppedEarly: StoppedEarly.optional(),
+    /**
+     * Whether the evidence engine grounded the debate: on, the agents read retrieved passages and cite
+     * them; off (plans without it), attachments went into prompts as excerpts. Absent on verdicts stored
+     * before the evidence engine.
+     */
+    evidence: EvidenceMode.optional(),
   })
   .meta({ id: 'Verdict' });
 export type Verdict = z.infer<typeof Verdict>;

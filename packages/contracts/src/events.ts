@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TurnPosition } from './convergence.ts';
 import { DebateMode, Recommendation, VerdictCalibration } from './debates.ts';
+import { Citation } from './evidence.ts';
 
 const AgentRef = z.object({ agent: z.string(), round: z.number().int().min(1) });
 
@@ -30,6 +31,8 @@ export const DebateEventData = {
     content: z.string(),
     model: z.string(),
     position: TurnPosition.nullable().optional(),
+    /** The passages it cites, as the engine checked them (evidence engine on; absent otherwise). */
+    citations: z.array(Citation).optional(),
   }),
   rebuttal: AgentRef.extend({
     claimId: z.string(),
@@ -37,6 +40,7 @@ export const DebateEventData = {
     model: z.string(),
     targetAgent: z.string(),
     position: TurnPosition.nullable().optional(),
+    citations: z.array(Citation).optional(),
   }),
   'agent.failed': AgentRef.extend({ reason: z.string() }),
   'debate.paused': z.object({ afterRound: z.number().int().min(0) }),

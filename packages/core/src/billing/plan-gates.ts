@@ -6,6 +6,7 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
   workspaces: 'Workspaces need',
   attachments: 'Attachments need',
   argumentGraph: 'The argument graph heatmap needs',
+  evidence: 'The evidence engine needs',
 };
 
 /** "Pro, BYOK Pro or Enterprise": every plan that includes the feature, as a refusal names them. */

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { TurnPosition } from '@verdict/contracts';
+import type { Citation, TurnPosition } from '@verdict/contracts';
 import { Debate } from './debate.entity.ts';
 
 /**
@@ -23,6 +23,8 @@ export const DebateTurnSchema = defineEntity({
     costNanoUsd: p.bigint('number').nullable(),
     /** The position the turn stated (its `POSITION:` line, read by the engine); null when it stated none. */
     position: p.json<TurnPosition>().nullable(),
+    /** The passages it cited, as the engine checked them on storing it; null without the evidence engine. */
+    citations: p.json<Citation[]>().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

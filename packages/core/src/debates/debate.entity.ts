@@ -68,6 +68,11 @@ export const DebateSchema = defineEntity({
     earlyStopThreshold: p.double().$type<number>().nullable(),
     /** A comparison's options (/v1 `options`), which its agents rank; null for any other debate. */
     compareOptions: p.json<string[]>().nullable(),
+    /**
+     * Runs with the evidence engine (the owner's plan includes it, decided at creation): agents read
+     * retrieved passages and cite them; false: attachments go into prompts as excerpts.
+     */
+    evidenceEngine: p.boolean().default(false),
     agentCount: p.integer().nullable(),
     roundCount: p.integer().nullable(),
     verdict: p.json<Verdict>().nullable(),
