@@ -23,6 +23,16 @@ export type SimulationHints = {
   previous?: { agent: string; position: TurnPosition | null }[];
 };
 
+/**
+ * A passage of the debate's corpus offered to a debater: cited as `[E3]`. Adapters whose provider grounds
+ * citations in supplied documents (Anthropic) send each as a document; the others write them into the
+ * prompt (providers/documents.ts), so the prompt the engine builds never carries them itself.
+ */
+export type EvidenceDocument = { evidenceId: string; title: string; text: string };
+
+/** A citation the provider itself grounded in one of the request's documents, mapped to its passage. */
+export type GroundedCitation = { evidenceId: string; quote: string };
+
 export type LlmRequest = {
   task: TaskName;
   model: string;
@@ -33,9 +43,21 @@ export type LlmRequest = {
   json: boolean;
   signal: AbortSignal;
   hints?: SimulationHints;
+  /** The passages this turn may cite (evidence engine on); absent or empty otherwise. */
+  documents?: readonly EvidenceDocument[];
 };
 
-export type LlmResponse = { text: string; model: string; inputTokens: number; outputTokens: number };
+export type LlmResponse = {
+  text: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /**
+   * Citations the provider grounded itself (Anthropic's `char_location`), each also tagged `[E<n>]` in
+   * `text` after the words it supports; the engine checks them like any other.
+   */
+  citations?: GroundedCitation[];
+};
 
 /** One port, several adapters (Anthropic, OpenAI, Google, OpenAI-compatible, simulated). */
 export type LlmProvider = {
