@@ -78,6 +78,19 @@ export {
   liveHolder,
   lockDataDir,
 } from './embedded/data-dir-lock.ts';
+export {
+  type CitationMention,
+  checkCitations,
+  citationsInText,
+  withGrounded,
+} from './evidence/citation-check.ts';
+export {
+  type CitingClaim,
+  KEY_EVIDENCE_MAX,
+  keyEvidenceFrom,
+  type PassageText,
+} from './evidence/key-evidence.ts';
+export { quoteOffsetIn } from './evidence/quote-match.ts';
 export type { ApiKeys, KeyPrincipal } from './keys/api-keys.ts';
 export { KEY_PREFIX } from './keys/api-keys.ts';
 export {

@@ -33,6 +33,8 @@ export type NewDebate = {
   earlyStopThreshold: number | null;
   /** A comparison's options; null otherwise. */
   compareOptions: string[] | null;
+  /** Runs with the evidence engine: the plan that pays for it includes it. */
+  evidenceEngine: boolean;
   forkedFromId: string | null;
   workspaceId: string | null;
   at: Date;
@@ -56,6 +58,7 @@ export async function insertDebate(em: EntityManager, debate: NewDebate): Promis
       routing: debate.routing ? sql`${JSON.stringify(debate.routing)}::jsonb` : null,
       early_stop_threshold: debate.earlyStopThreshold,
       compare_options: debate.compareOptions ? sql`${JSON.stringify(debate.compareOptions)}::jsonb` : null,
+      evidence_engine: debate.evidenceEngine,
       attempt: 1,
       forked_from_id: debate.forkedFromId,
       workspace_id: debate.workspaceId,

@@ -1,4 +1,4 @@
-import { citationTag, type TurnPosition } from '@verdict/contracts';
+import { type Citation, citationTag, evidenceTag, type TurnPosition } from '@verdict/contracts';
 import type { Seat } from './panel.ts';
 import { optionLetter, positionInstruction } from './position.ts';
 
@@ -12,6 +12,8 @@ export type Turn = {
   targetAgent: string | null;
   /** What the turn stated it stands for; null when unknown (no readable POSITION line). */
   position: TurnPosition | null;
+  /** The passages it cited, as checked when it was stored (evidence engine on; absent otherwise). */
+  citations?: Citation[] | null;
 };
 
 /** A turn of the round before as a debater is shown it: with the claimId it can be cited by. */
@@ -31,12 +33,22 @@ export function debaterSystemPrompt(seat: Seat): string {
   ].join('\n');
 }
 
+/**
+ * How a debater is asked to cite the passages that come with its message (evidence engine on): the
+ * engine reads the tags and quotes back (core's evidence/citation-check.ts) and checks each one.
+ */
+export const EVIDENCE_INSTRUCTION = [
+  `Passages of the debate's documents come with this message, each headed with its id. Ground your claims in them: cite a passage inline as ${evidenceTag('E3')};`,
+  `to quote it, put its exact words in double quotes right before the tag, as "exact words" ${evidenceTag('E3')}. Quote only words the passage contains; every citation is checked.`,
+].join(' ');
+
 export function debaterPrompt(
   brief: DebateBrief,
   round: number,
   previous: CitableTurn[],
   injected: string[],
   attached: AttachedText[] = [],
+  evidence = false,
 ): string {
   const lines = [`Question: ${brief.question}`];
   if (brief.context) lines.push(`Context: ${brief.context}`);
@@ -53,6 +65,7 @@ export function debaterPrompt(
     );
   }
   if (attached.length > 0) lines.push('');
+  if (evidence) lines.push('', EVIDENCE_INSTRUCTION);
   for (const note of injected) lines.push(`New information from the moderator: ${note}`);
   // Round one is blind: `previous` is only ever shown from round two, so no agent's opening echoes another's.
   if (round > 1 && previous.length > 0) {
@@ -77,7 +90,21 @@ export function debaterPrompt(
  * The judge sees every turn with its agent's declared lean and stated position, by seat — never a model or
  * provider name, so it cannot favour a brand; the simulated judge reads the same lines.
  */
-export function judgePrompt(brief: DebateBrief, seats: Seat[], turns: Turn[], missing: string[]): string {
+/** A passage as the judge is shown it beside the argument that cited it. */
+export type CitedPassage = { title: string; text: string };
+
+/**
+ * With the evidence engine on (`evidence` given: the passages the turns cited), each argument is followed
+ * by its verified citations — a quote, or the passage's opening — and the judge is told to weigh claims by
+ * them; unverified citations are not shown as evidence at all.
+ */
+export function judgePrompt(
+  brief: DebateBrief,
+  seats: Seat[],
+  turns: Turn[],
+  missing: string[],
+  evidence?: ReadonlyMap<string, CitedPassage>,
+): string {
   const lines = [`Question: ${brief.question}`];
   if (brief.context) lines.push(`Context: ${brief.context}`);
   lines.push('', 'Panel:');
@@ -85,9 +112,29 @@ export function judgePrompt(brief: DebateBrief, seats: Seat[], turns: Turn[], mi
     if (!missing.includes(seat.name)) lines.push(`- ${seat.name} [${seat.stance}] (${seat.role})`);
   if (missing.length) lines.push(`Missing (provider failed): ${missing.join(', ')}`);
   lines.push('', 'Transcript:');
-  for (const turn of turns)
+  for (const turn of turns) {
     lines.push(`Round ${turn.round}, ${turn.agent}: ${turn.content}${positionNote(turn.position)}`);
+    if (evidence) lines.push(...evidenceLines(turn, evidence));
+  }
+  if (evidence) {
+    lines.push(
+      '',
+      'Evidence lines list what each argument cited and the engine verified in the documents. Weigh claims by',
+      'that evidence: a claim backed by verified passages counts for more than one backed by none.',
+      'Leave keyEvidence empty: the engine lists the verified evidence itself.',
+    );
+  }
   return lines.join('\n');
+}
+
+/** A turn's verified citations as the judge reads them, one line each, its own words (unverified: none). */
+function evidenceLines(turn: Turn, evidence: ReadonlyMap<string, CitedPassage>): string[] {
+  return (turn.citations ?? []).flatMap(({ evidenceId, quote, verified }) => {
+    const passage = evidence.get(evidenceId);
+    if (!verified || !passage) return [];
+    const words = quote ?? passage.text.slice(0, 200);
+    return [`  evidence: ${evidenceTag(evidenceId)} "${words.replaceAll('"', "'")}" (${passage.title})`];
+  });
 }
 
 /** A turn's stated position as the judge reads it after the argument. */

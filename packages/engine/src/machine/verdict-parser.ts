@@ -1,7 +1,14 @@
-import { Verdict } from '@verdict/contracts';
+import { JudgedEvidence, Verdict } from '@verdict/contracts';
+import { z } from 'zod';
 
-/** What the judge may say: the calibrated confidence is the engine's to add (judge.ts), never the model's. */
-const JudgeVerdict = Verdict.omit({ calibratedConfidence: true, calibration: true });
+/**
+ * What the judge may say: the calibrated confidence and the evidence mode are the engine's to add
+ * (judge.ts), never the model's, and its key evidence is only ever the judged kind — cited evidence is
+ * built by the engine from verified citations, so a judge cannot pass off a passage it made up.
+ */
+const JudgeVerdict = Verdict.omit({ calibratedConfidence: true, calibration: true, evidence: true }).extend({
+  keyEvidence: z.array(JudgedEvidence),
+});
 
 export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; problem: string };
 

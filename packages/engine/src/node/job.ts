@@ -25,6 +25,7 @@ import type { DebateOutcome, DebateToRun, Lease } from '../store/records.ts';
 import { retryThroughBlips } from '../store/retry.ts';
 import { inJobSpan } from '../tracing/spans.ts';
 import { applyCommand } from './commands.ts';
+import { debateEvidence } from './debate-evidence.ts';
 import { type DurableLog, type LogFailure, openDurableLog } from './durable-log.ts';
 import { disposalOf, type JobEnding } from './job-endings.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
@@ -336,6 +337,7 @@ const start = (
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange: hooks.onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
+        ...(debate.evidence_engine ? { evidence: debateEvidence(db, debate.id, null) } : {}),
         calibrate: hooks.calibrate,
         nodeId,
         services: yield* Effect.context<never>(),

@@ -1,12 +1,13 @@
-import type { Verdict } from '@verdict/contracts';
-import { DEBATE_CALL_LIMITS } from '@verdict/core';
+import { claimIdOf, type Verdict } from '@verdict/contracts';
+import { DEBATE_CALL_LIMITS, keyEvidenceFrom, type PassageText } from '@verdict/core';
 import * as Effect from 'effect/Effect';
 import { fromPromise } from 'xstate';
 import { DebateFailure, type JudgeInput } from '../machine/machine.ts';
-import { JUDGE_SYSTEM_PROMPT, judgePrompt } from '../machine/prompts.ts';
+import { JUDGE_SYSTEM_PROMPT, judgePrompt, type Turn } from '../machine/prompts.ts';
 import { parseVerdict } from '../machine/verdict-parser.ts';
 import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
+import type { EvidencePort } from './evidence.ts';
 import { type CallPolicy, callLlm } from './llm-call.ts';
 import type { EngineDeps } from './run-debate.ts';
 
@@ -14,16 +15,25 @@ import type { EngineDeps } from './run-debate.ts';
 const JUDGE_ATTEMPTS = DEBATE_CALL_LIMITS.judge.attempts;
 
 /** The debate machine's `judge` actor: the verdict from the judge's model, asked again while it answers nonsense. */
-export const judgeActor = ({ deps, policy, count, services }: ActorShared) =>
+export const judgeActor = ({ deps, policy, count, services, attempt }: ActorShared) =>
   fromPromise<Verdict, JudgeInput>(({ input, signal }) =>
-    Effect.runPromiseWith(services)(judgeProgram(input, deps, policy, count), {
+    Effect.runPromiseWith(services)(judgeProgram(input, deps, policy, count, attempt), {
       signal,
     }),
   );
 
-function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, count: ActorShared['count']) {
+function judgeProgram(
+  input: JudgeInput,
+  deps: EngineDeps,
+  policy: CallPolicy,
+  count: ActorShared['count'],
+  debateAttempt: number,
+) {
   return Effect.gen(function* () {
-    let prompt = judgePrompt(input.brief, input.seats, input.turns, input.missing);
+    const cited = yield* citedPassages(input.turns, deps.evidence);
+    const titles =
+      cited && new Map([...cited].map(([id, passage]) => [id, { ...passage, title: passage.source.title }]));
+    let prompt = judgePrompt(input.brief, input.seats, input.turns, input.missing, titles ?? undefined);
     for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
       const response = yield* callLlm(
         deps.provider,
@@ -48,9 +58,39 @@ function judgeProgram(input: JudgeInput, deps: EngineDeps, policy: CallPolicy, c
       );
       count(response, 'judge');
       const parsed = parseVerdict(response.text, input.missing);
-      if (parsed.ok) return deps.calibrate ? yield* deps.calibrate(parsed.verdict) : parsed.verdict;
+      if (parsed.ok) {
+        const grounded = groundedVerdict(parsed.verdict, input.turns, debateAttempt, cited);
+        return deps.calibrate ? yield* deps.calibrate(grounded) : grounded;
+      }
       prompt = `${prompt}\n\nYour previous answer was not a valid verdict (${parsed.problem}). Answer again with the JSON object only.`;
     }
     return yield* Effect.fail(new DebateFailure('PROVIDER_ERROR', 'The judge returned no valid verdict'));
   }).pipe(debateSpan('debate.judge', {}));
+}
+
+/** The passages the turns cited, read once for the judge's prompt and the key evidence; null when off. */
+const citedPassages = (turns: readonly Turn[], evidence: EvidencePort | undefined) =>
+  Effect.promise(async () => {
+    if (!evidence) return null;
+    const ids = new Set(turns.flatMap((turn) => (turn.citations ?? []).map((c) => c.evidenceId)));
+    return ids.size > 0 ? evidence.passages([...ids]) : new Map<string, PassageText>();
+  });
+
+/**
+ * The verdict as the engine finishes it: with the evidence engine on, its key evidence built from the
+ * turns' verified citations in place of anything the judge wrote; off, as the judge wrote it. Either way
+ * it says which.
+ */
+function groundedVerdict(
+  verdict: Verdict,
+  turns: readonly Turn[],
+  attempt: number,
+  cited: ReadonlyMap<string, PassageText> | null,
+): Verdict {
+  if (!cited) return { ...verdict, evidence: 'off' };
+  const claims = turns.map((turn) => ({
+    claimId: claimIdOf({ attempt, round: turn.round, agent: turn.agent }),
+    citations: turn.citations ?? [],
+  }));
+  return { ...verdict, keyEvidence: keyEvidenceFrom(claims, cited), evidence: 'on' };
 }

@@ -1,5 +1,5 @@
 import { claimIdOf, type DebateEventBody } from '@verdict/contracts';
-import { callCostNanoUsd, DEBATE_CALL_LIMITS } from '@verdict/core';
+import { callCostNanoUsd, citationsInText, DEBATE_CALL_LIMITS, withGrounded } from '@verdict/core';
 import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
 import * as Exit from 'effect/Exit';
@@ -9,9 +9,11 @@ import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
 import type { Seat } from '../machine/panel.ts';
 import { optionLetter, readTurn } from '../machine/position.ts';
 import { type AttachedText, debaterPrompt, debaterSystemPrompt, type Turn } from '../machine/prompts.ts';
+import type { LlmResponse } from '../providers/port.ts';
 import { type SettledTurn, settledKey } from '../replay/replay.ts';
 import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
+import { checkedCitations, retrievalQuery } from './evidence.ts';
 import { callLlm, type ProviderFailure } from './llm-call.ts';
 
 /**
@@ -43,12 +45,45 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
     return Effect.promise(() => read);
   };
 
+  // With the evidence engine on, the corpus is brought up to date once per round (attachments ready since
+  // the last round join it), and each turn retrieves its own passages. A failed update or retrieval leaves
+  // the turn with what there is, as a failed attachment read does; checking citations must not fail quietly.
+  const evidence = deps.evidence;
+  const preparedByRound = new Map<number, Promise<void>>();
+  const passagesFor = (round: number, query: string) =>
+    Effect.promise(async () => {
+      if (!evidence) return [];
+      let prepared = preparedByRound.get(round);
+      if (!prepared) {
+        prepared = evidence.prepare().catch((error: unknown) => {
+          const message = `debate ${debateId}: round ${round} cites the corpus as it was (updating it failed)`;
+          runSync(logLine('warn', message, { err: error }));
+        });
+        preparedByRound.set(round, prepared);
+      }
+      await prepared;
+      return evidence.retrieve(query).catch((error: unknown) => {
+        const message = `debate ${debateId}: a round ${round} turn runs without passages (retrieval failed)`;
+        runSync(logLine('warn', message, { err: error }));
+        return [];
+      });
+    });
+  const citationsOf = (content: string, grounded: LlmResponse['citations']) =>
+    evidence
+      ? Effect.promise(() =>
+          checkedCitations(evidence, withGrounded(citationsInText(content), grounded ?? [])),
+        )
+      : Effect.succeed(undefined);
+
   const speak = (seat: Seat, round: RoundInput) =>
     Effect.gen(function* () {
       deps.emit({ type: 'agent.thinking', data: { agent: seat.name, round: round.round } });
-      const attached = yield* attachedFor(round.round);
+      const attached = evidence ? [] : yield* attachedFor(round.round);
       const opponents = round.previous.filter((t) => t.agent !== seat.name);
       const target = pickTarget(seat, opponents, round.seats);
+      const answering =
+        opponents.find((t) => t.agent === target)?.content ?? (round.round === 1 ? seat.brief : null);
+      const passages = yield* passagesFor(round.round, retrievalQuery(round.brief.question, answering));
       const response = yield* callLlm(
         deps.provider,
         {
@@ -61,9 +96,11 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             citable(round.previous, attempt),
             round.injected,
             attached,
+            evidence !== undefined,
           ),
           maxTokens: DEBATE_CALL_LIMITS.debater.maxOutputTokens,
           json: false,
+          documents: passages.map((p) => ({ evidenceId: p.evidenceId, title: p.source.title, text: p.text })),
           hints: {
             question: round.brief.question,
             agent: seat.name,
@@ -72,7 +109,9 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             round: round.round,
             opponents: target ? [target] : [],
             injected: round.injected,
-            attached: attached.map((document) => document.name),
+            attached: evidence
+              ? passages.map((passage) => passage.source.title)
+              : attached.map((document) => document.name),
             options: round.brief.options?.length ?? 0,
             previous: round.previous.map((t) => ({ agent: t.agent, position: t.position ?? null })),
           },
@@ -81,6 +120,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       );
       const letters = round.brief.options?.map((_, i) => optionLetter(i)) ?? null;
       const { content, position } = readTurn(response.text, letters);
+      const citations = yield* citationsOf(content, response.citations);
       const turn: Turn = {
         agent: seat.name,
         round: round.round,
@@ -88,10 +128,12 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
         model: response.model,
         targetAgent: round.round > 1 ? target : null,
         position,
+        ...(citations ? { citations } : {}),
       };
       if (deps.recordTurn) {
         yield* deps.recordTurn({
           ...turn,
+          citations: citations ?? null,
           inputTokens: response.inputTokens,
           outputTokens: response.outputTokens,
           costNanoUsd: callCostNanoUsd(response.model, response.inputTokens, response.outputTokens),
@@ -186,6 +228,7 @@ function turnEvent(turn: Turn, attempt: number): DebateEventBody {
           model: turn.model,
           targetAgent: turn.targetAgent,
           position: turn.position ?? null,
+          ...(turn.citations ? { citations: turn.citations } : {}),
         },
       }
     : {
@@ -195,6 +238,7 @@ function turnEvent(turn: Turn, attempt: number): DebateEventBody {
           content: turn.content,
           model: turn.model,
           position: turn.position ?? null,
+          ...(turn.citations ? { citations: turn.citations } : {}),
         },
       };
 }

@@ -12,6 +12,7 @@ import type { PersistedState } from '../replay/snapshot.ts';
 import type { LeaseLost, PermanentFailure, StorageUnavailable } from '../store/errors.ts';
 import type { StoredTurn } from '../store/records.ts';
 import type { ActorShared } from './actor-shared.ts';
+import type { EvidencePort } from './evidence.ts';
 import { judgeActor } from './judge.ts';
 import { type CallPolicy, DEFAULT_CALL_POLICY } from './llm-call.ts';
 import { roundActor } from './round.ts';
@@ -45,6 +46,12 @@ export type EngineDeps = {
    * mid-debate reach the agents from the next round (a restored debate reads them again the same way).
    */
   readAttachments?: () => Promise<AttachedText[]>;
+  /**
+   * The debate's corpus, when it runs with the evidence engine: each turn then carries retrieved passages
+   * instead of attachment excerpts, its citations are checked, and the verdict's key evidence is built
+   * from the verified ones. Absent: the evidence engine is off (the verdict says so).
+   */
+  evidence?: EvidencePort;
   /**
    * Adds the owner's calibrated confidence to the judge's verdict before the machine hears of it, so the
    * verdict event, the stored verdict and every read agree (node/verdict-calibration.ts: the owner's stored

@@ -205,6 +205,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             'funding_source',
             'early_stop_threshold',
             'compare_options',
+            'evidence_engine',
           ])
           .where('id', '=', debateId)
           .executeTakeFirst();
@@ -363,6 +364,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
               'model',
               'target_agent',
               'position',
+              'citations',
               'input_tokens',
               'output_tokens',
               'cost_nano_usd',
@@ -390,6 +392,7 @@ function makeStore(db: Database, nodeId: string, leaseMs: number, now: () => num
             model: row.model,
             targetAgent: row.target_agent ?? null,
             position: row.position ?? null,
+            citations: row.citations ?? null,
             inputTokens: row.input_tokens,
             outputTokens: row.output_tokens,
             costNanoUsd: row.cost_nano_usd === null ? null : Number(row.cost_nano_usd),

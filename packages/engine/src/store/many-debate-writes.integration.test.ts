@@ -131,6 +131,7 @@ describe('writes of many debates in one statement', () => {
       model: 'simulated',
       targetAgent: null,
       position: { recommendation: 'REJECT', stance: 'against' },
+      citations: null,
       inputTokens: 10,
       outputTokens: 20,
       costNanoUsd: 0,

@@ -86,6 +86,7 @@ export function saveTurns(writes: readonly TurnWrite[]) {
       model: turn.model,
       target_agent: turn.targetAgent,
       position: turn.position,
+      citations: turn.citations ?? null,
       input_tokens: turn.inputTokens,
       output_tokens: turn.outputTokens,
       cost_nano_usd: turn.costNanoUsd,
@@ -94,14 +95,16 @@ export function saveTurns(writes: readonly TurnWrite[]) {
   return sql<{ id: string; round: number; agent: string; attempt: number }>`with input as (
     select * from jsonb_to_recordset(${rows}::jsonb)
       as t(id uuid, attempt int, epoch int, round int, agent text, content text, model text,
-           target_agent text, position jsonb, input_tokens int, output_tokens int, cost_nano_usd bigint)
+           target_agent text, position jsonb, citations jsonb, input_tokens int, output_tokens int,
+           cost_nano_usd bigint)
   ), owner as (
     ${fenced('share')}
   ), stored as (
     insert into debate_turns (debate_id, attempt, round, agent, content, model, target_agent, position,
-      input_tokens, output_tokens, cost_nano_usd)
+      citations, input_tokens, output_tokens, cost_nano_usd)
     select t.id, t.attempt, t.round, t.agent, t.content, t.model, t.target_agent,
-      nullif(t.position, 'null'::jsonb), t.input_tokens, t.output_tokens, t.cost_nano_usd
+      nullif(t.position, 'null'::jsonb), nullif(t.citations, 'null'::jsonb), t.input_tokens, t.output_tokens,
+      t.cost_nano_usd
       from owner o join input t using (id, attempt, epoch)
     on conflict do nothing
   )

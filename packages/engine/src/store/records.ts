@@ -1,4 +1,5 @@
 import type {
+  Citation,
   DebateCost,
   DebateDomain,
   DebateEvent,
@@ -30,6 +31,8 @@ export type DebateToRun = {
   early_stop_threshold: number | null;
   /** A comparison's options, which its agents rank; null for any other debate. */
   compare_options: string[] | null;
+  /** Runs with the evidence engine (decided at creation by the paying plan). */
+  evidence_engine: boolean;
 };
 
 /** One finished agent turn as stored: its text and what it cost. */
@@ -41,6 +44,8 @@ export type StoredTurn = {
   targetAgent: string | null;
   /** What the turn stated it stands for (its POSITION line); null when it stated nothing readable. */
   position: TurnPosition | null;
+  /** Its citations as checked when stored (evidence engine on); null without the evidence engine. */
+  citations: Citation[] | null;
   inputTokens: number;
   outputTokens: number;
   /** At list price, in whole nanodollars; null for a turn stored before costs were recorded. */

@@ -83,6 +83,7 @@ export function createDebateCreate(resources: CreationResources) {
         routing: request.routing,
         earlyStopThreshold: request.earlyStop?.threshold ?? null,
         compareOptions: request.compare ? (request.compareOptions ?? null) : null,
+        evidenceEngine: PLANS[payer.plan].features.evidence,
         forkedFromId: request.forkedFromId ?? null,
         workspaceId: workspace?.workspaceId ?? null,
         at: now,
