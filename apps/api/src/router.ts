@@ -22,6 +22,7 @@ import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
 import { estimateVerdict } from './routers/verdicts/estimate-verdict.ts';
 import { getVerdict } from './routers/verdicts/get-verdict.ts';
+import { getVerdictEvidence } from './routers/verdicts/get-verdict-evidence.ts';
 import { listVerdicts } from './routers/verdicts/list-verdicts.ts';
 import { votesRouter } from './routers/votes/index.ts';
 import { webhooksRouter } from './routers/webhooks/index.ts';
@@ -53,6 +54,7 @@ export const appRouter = router({
     estimateVerdict,
     listVerdicts,
     getVerdict,
+    getVerdictEvidence,
     deleteVerdict,
     usage: getUsage,
   }),

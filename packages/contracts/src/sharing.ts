@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { EvidencePassage } from './debate-evidence.ts';
 import { DebateCost, DebateMode, DebateStatus, Verdict } from './debates.ts';
 import { PanelMember } from './events.ts';
+import { Citation } from './evidence.ts';
 import { UuidInput } from './ids.ts';
 
 /** PATCH /api/debates/:id/visibility (an extension): a debate is private until its owner makes it public. */
@@ -79,6 +81,8 @@ export const TranscriptEntry = z
     round: z.number().int(),
     targetAgent: z.string().nullable(),
     content: z.string(),
+    /** The passages it cites, as the engine checked them (evidence engine on; absent otherwise). */
+    citations: z.array(Citation).optional(),
     usage: z
       .object({
         inputTokens: z.number().int().min(0),
@@ -115,6 +119,11 @@ export const PublicDebate = z
     transcript: z.array(TranscriptEntry),
     events: z.array(PublicDebateEvent).meta({ description: 'The current attempt, in order' }),
     cost: DebateCost.nullable().meta({ description: 'null unless the owner chose showCost' }),
+    citedPassages: z.array(EvidencePassage).meta({
+      description:
+        "The passages of the debate's corpus its transcript cites, with their citations (evidence engine on; " +
+        'empty otherwise): never the rest of the documents',
+    }),
     settings: ShareSettings.pick({ allowComments: true, allowFork: true }),
     viewCount: z.number().int(),
   })

@@ -400,27 +400,31 @@ describe('GET /openapi.json', () => {
           .map(([method]) => `${method.toUpperCase()} ${path}`),
       )
       .sort();
-    expect(extensions).toEqual([
-      'DELETE /api/debates/{id}/comments/{commentId}',
-      'GET /api/auth/session',
-      'GET /api/auth/state',
-      'GET /api/debates/{id}/argument-graph',
-      'GET /api/debates/{id}/comments',
-      'GET /api/debates/{id}/cost',
-      'GET /api/debates/{id}/statechart',
-      'GET /api/debates/{id}/stream',
-      'GET /api/debates/{id}/verdict',
-      'GET /api/scores/calibration',
-      'GET /ready',
-      'PATCH /api/debates/{id}/visibility',
-      'POST /api/auth/login',
-      'POST /api/auth/logout',
-      'POST /api/auth/register',
-      'POST /api/billing/webhook',
-      'POST /api/debates/estimate',
-      'POST /api/debates/{id}/comments',
-      'POST /v1/verdicts/estimate',
-    ]);
+    expect(extensions).toEqual(
+      [
+        'DELETE /api/debates/{id}/comments/{commentId}',
+        'GET /api/auth/session',
+        'GET /api/auth/state',
+        'GET /api/debates/{id}/argument-graph',
+        'GET /api/debates/{id}/comments',
+        'GET /api/debates/{id}/cost',
+        'GET /api/debates/{id}/evidence',
+        'GET /api/debates/{id}/statechart',
+        'GET /api/debates/{id}/stream',
+        'GET /api/debates/{id}/verdict',
+        'GET /api/scores/calibration',
+        'GET /ready',
+        'PATCH /api/debates/{id}/visibility',
+        'POST /api/auth/login',
+        'POST /api/auth/logout',
+        'POST /api/auth/register',
+        'POST /api/billing/webhook',
+        'POST /api/debates/estimate',
+        'POST /api/debates/{id}/comments',
+        'POST /v1/verdicts/estimate',
+        'GET /v1/verdicts/{id}/evidence',
+      ].sort(),
+    );
   });
 
   it('marks no current route deprecated', () => {

@@ -78,6 +78,7 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   'GET /api/debates/{id}/analytics': one(404, { id: 'a.debate' }),
   // Who may read comes before the reader's plan: a stranger learns nothing of the debate, whatever the plan.
   'GET /api/debates/{id}/argument-graph': one(404, { id: 'a.debate' }),
+  'GET /api/debates/{id}/evidence': one(404, { id: 'a.debate' }),
   'PATCH /api/debates/{id}/visibility': one(404, { id: 'a.debate' }, { isPublic: true }),
   'PATCH /api/debates/{id}/workspace': [
     { status: 404, ids: { id: 'a.debate', workspaceId: 'b.workspace' } },
@@ -163,6 +164,7 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   'GET /api/invoices/{id}': one(404, { id: 'a.invoice' }),
 
   'GET /v1/verdicts/{id}': one(404, { id: 'a.debate' }),
+  'GET /v1/verdicts/{id}/evidence': one(404, { id: 'a.debate' }),
   'DELETE /v1/verdicts/{id}': one(404, { id: 'a.debate' }),
   'GET /v1/verdicts/{id}/stream': one(404, { id: 'a.debate' }),
   'GET /api/debates/{id}/stream': one(404, { id: 'a.debate' }),

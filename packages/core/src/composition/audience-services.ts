@@ -3,6 +3,7 @@ import { createComments } from '../comments/comments.ts';
 import type { Config } from '../config/config.ts';
 import type { DebateCreation } from '../debates/creation.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
+import { createEvidenceReads } from '../evidence/evidence-reads.ts';
 import { createNotifications } from '../notifications/notifications.ts';
 import { createArgumentGraphs } from '../reactions/argument-graphs.ts';
 import { createPolls } from '../reactions/polls.ts';
@@ -36,13 +37,17 @@ export function audienceServices(
   );
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
+  const evidence = createEvidenceReads(db, debateAccess, debates.plans);
   return {
     notifications,
-    sharing: createSharing(db, clock, debateAccess, debates.views, config.appUrl),
+    sharing: createSharing(db, clock, debateAccess, debates.views, config.appUrl, (id, attempt) =>
+      evidence.cited(id, attempt),
+    ),
     forks: createForks(db, clock, debates.debateCreation.create, notifications, email),
     comments: createComments(db, clock, debateAccess, notifications, email),
     argumentVotes: createArgumentVotes(db, clock, debateAccess),
     polls: createPolls(db, clock, debateAccess),
     argumentGraphs: createArgumentGraphs(db, debateAccess, debates.plans),
+    evidence,
   };
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import {
+  type Citation,
   DEFAULT_SHARE_SETTINGS,
   type DebateVisibility,
+  type EvidencePassage,
   type PanelMember,
   type ShareLink,
   type ShareLinkSettings,
@@ -60,6 +62,8 @@ export type PublicDebateRead = {
   transcript: TranscriptEntry[];
   events: PublicEventRow[];
   cost: unknown;
+  /** The passages the transcript cites (evidence engine on; empty otherwise). */
+  citedPassages: EvidencePassage[];
   settings: { allowComments: boolean; allowFork: boolean };
   viewCount: number;
 };
@@ -76,6 +80,8 @@ export function createSharing(
   debateAccess: DebateAccess,
   views: ViewCounter,
   appUrl: string,
+  /** The passages a debate's transcript cites (evidence/evidence-reads.ts): what a link shows of its corpus. */
+  citedEvidence: (debateId: string, attempt: number) => Promise<EvidencePassage[]>,
 ) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
   const shareUrl = (token: string) => `${appUrl}/share/${token}`;
@@ -207,6 +213,7 @@ export function createSharing(
             'd.verdict',
             'd.cost',
             'd.attempt',
+            'd.evidence_engine',
             'd.view_count',
             's.allow_comments',
             's.allow_fork',
@@ -231,6 +238,7 @@ export function createSharing(
         .orderBy('seq')
         .execute();
       const completed = debate.status === 'completed';
+      const citedPassages = debate.evidence_engine ? await citedEvidence(debate.id, debate.attempt) : [];
       // Each turn's tokens and cost, as the owner's cost breakdown lists them, when the owner shows the cost.
       const usage = debate.show_cost
         ? await k()
@@ -267,6 +275,7 @@ export function createSharing(
         })),
         events,
         cost: completed && debate.show_cost ? (debate.cost ?? null) : null,
+        citedPassages,
         settings: { allowComments: debate.allow_comments, allowFork: debate.allow_fork },
         viewCount: debate.view_count + unwritten,
       };
@@ -291,6 +300,7 @@ export function transcriptOf(events: PublicEventRow[]): TranscriptEntry[] {
       round: number;
       content: string;
       targetAgent?: string;
+      citations?: Citation[];
     };
     return [
       {
@@ -300,6 +310,7 @@ export function transcriptOf(events: PublicEventRow[]): TranscriptEntry[] {
         round: data.round,
         targetAgent: data.targetAgent ?? null,
         content: data.content,
+        ...(data.citations ? { citations: data.citations } : {}),
         usage: null,
       },
     ];

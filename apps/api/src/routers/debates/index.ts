@@ -7,6 +7,7 @@ import { getAnalytics } from './get-analytics.ts';
 import { getArgumentGraph } from './get-argument-graph.ts';
 import { getCost } from './get-cost.ts';
 import { getDebate } from './get-debate.ts';
+import { getEvidence } from './get-evidence.ts';
 import { getFullVerdict } from './get-full-verdict.ts';
 import { getStateChart } from './get-statechart.ts';
 import { listDebates } from './list-debates.ts';
@@ -28,6 +29,7 @@ export const debatesRouter = router({
   fork: forkDebate,
   analytics: getAnalytics,
   argumentGraph: getArgumentGraph,
+  evidence: getEvidence,
   cost: getCost,
   setVisibility,
   moveToWorkspace: moveDebate,

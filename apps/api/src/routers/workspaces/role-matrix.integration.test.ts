@@ -222,6 +222,12 @@ describe('the workspace role matrix', () => {
       async (a) => call(a, 'GET', `/api/debates/${await authorsDebate()}/argument-graph`),
     ],
     [
+      // The evidence read is gated as the argument graph is: by the reader's own plan.
+      'GET /api/debates/{id}/evidence (another member’s workspace debate)',
+      { owner: 200, admin: 402, member: 402, viewer: 402, outsider: 404 },
+      async (a) => call(a, 'GET', `/api/debates/${await authorsDebate()}/evidence`),
+    ],
+    [
       // No engine runs in this harness: passing the rights check ends at 409 DEBATE_NOT_RUNNING.
       'POST /api/debates/{id}/commands (another member’s workspace debate)',
       cells(ADMINS, 409, 404),
