@@ -110,7 +110,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             opponents: target ? [target] : [],
             injected: round.injected,
             attached: evidence
-              ? [...new Set(passages.map((passage) => passage.source.title))]
+              ? [...new Set(passages.filter((p) => p.source.kind !== 'context').map((p) => p.source.title))]
               : attached.map((document) => document.name),
             options: round.brief.options?.length ?? 0,
             previous: round.previous.map((t) => ({ agent: t.agent, position: t.position ?? null })),
