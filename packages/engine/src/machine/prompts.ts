@@ -116,7 +116,7 @@ export function judgePrompt(
     lines.push(`Round ${turn.round}, ${turn.agent}: ${turn.content}${positionNote(turn.position)}`);
     if (evidence) lines.push(...evidenceLines(turn, evidence));
   }
-  if (evidence) {
+  if (evidence && evidence.size > 0) {
     lines.push(
       '',
       'Evidence lines list what each argument cited and the engine verified in the documents. Weigh claims by',

@@ -96,7 +96,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
             citable(round.previous, attempt),
             round.injected,
             attached,
-            evidence !== undefined,
+            passages.length > 0,
           ),
           maxTokens: DEBATE_CALL_LIMITS.debater.maxOutputTokens,
           json: false,
