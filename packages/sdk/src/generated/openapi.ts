@@ -351,6 +351,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/debates/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A debate's corpus of passages, who cited each and what each supports or undercuts
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     For whoever may read the debate, on a plan with the evidence engine (the caller's plan decides, as for the argument graph). The debate's corpus: every passage (E1, E2 …) cut from its ready attachments, fetched pages and context, with its source and character offsets, the citations of the current attempt's turns that name it (verified or not, as the engine checked them when the turn was stored), the claims it supports (cited verifiably) and those it undercuts (rebutted by a claim that cited it). A debate that ran without the evidence engine answers evidence "off" and no passages.
+         */
+        get: operations["debates-evidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debates/{id}/cost": {
         parameters: {
             query?: never;
@@ -1559,6 +1581,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/verdicts/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A verdict's evidence: the debate's passages, their citations and what each bears on
+         * @description **Extension**: not named by the interface specification.
+         *
+         *     For whoever may read the debate, on a plan with the evidence engine (the caller's plan decides, as for the argument graph). The debate's corpus: every passage (E1, E2 …) cut from its ready attachments, fetched pages and context, with its source and character offsets, the citations of the current attempt's turns that name it (verified or not, as the engine checked them when the turn was stored), the claims it supports (cited verifiably) and those it undercuts (rebutted by a claim that cited it). A debate that ran without the evidence engine answers evidence "off" and no passages.
+         */
+        get: operations["v1-getVerdictEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -2206,9 +2250,33 @@ export interface components {
                 missingAgents: string[];
                 convergence?: components["schemas"]["ConvergencePoint"][];
                 stoppedEarly?: components["schemas"]["StoppedEarly"];
+                /** @enum {string} */
+                evidence?: "on" | "off";
             } | null;
         };
-        KeyEvidence: {
+        KeyEvidence: components["schemas"]["CitedEvidence"] | components["schemas"]["JudgedEvidence"];
+        CitedEvidence: {
+            /**
+             * @description A passage of the debate's corpus as debaters cite it: E1, E2 …
+             * @example E3
+             */
+            evidenceId: string;
+            source: components["schemas"]["EvidenceSource"];
+            quote: string;
+            /** Format: int64 */
+            offset: number;
+            supports: string[];
+            verified: boolean;
+        };
+        EvidenceSource: {
+            /** @enum {string} */
+            kind: "attachment" | "page" | "context";
+            /** Format: uuid */
+            attachmentId?: string;
+            url?: string;
+            title: string;
+        };
+        JudgedEvidence: {
             claim: string;
             source: string;
             /** @enum {string} */
@@ -2349,6 +2417,41 @@ export interface components {
             to: string;
             /** @enum {string} */
             kind: "rebuts" | "supports";
+        };
+        DebateEvidence: {
+            /** Format: uuid */
+            debateId: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "paused" | "completed" | "failed";
+            /** Format: int64 */
+            attempt: number;
+            /** @enum {string} */
+            evidence: "on" | "off";
+            passages: components["schemas"]["EvidencePassage"][];
+        };
+        EvidencePassage: {
+            /**
+             * @description A passage of the debate's corpus as debaters cite it: E1, E2 …
+             * @example E3
+             */
+            evidenceId: string;
+            source: components["schemas"]["EvidenceSource"];
+            text: string;
+            /** Format: int64 */
+            start: number;
+            /** Format: int64 */
+            end: number;
+            citations: components["schemas"]["PassageCitation"][];
+            supports: string[];
+            undercuts: string[];
+        };
+        PassageCitation: {
+            claimId: string;
+            agent: string;
+            /** Format: int64 */
+            round: number;
+            quote: string | null;
+            verified: boolean;
         };
         DebateCostBreakdown: {
             /** Format: uuid */
@@ -2787,6 +2890,8 @@ export interface components {
             events: components["schemas"]["PublicDebateEvent"][];
             /** @description null unless the owner chose showCost */
             cost: components["schemas"]["DebateCost"] | null;
+            /** @description The passages of the debate's corpus its transcript cites, with their citations (evidence engine on; empty otherwise): never the rest of the documents */
+            citedPassages: components["schemas"]["EvidencePassage"][];
             settings: {
                 /** @description Signed-in readers of the link may comment */
                 allowComments: boolean;
@@ -2818,6 +2923,8 @@ export interface components {
             missingAgents: string[];
             convergence?: components["schemas"]["ConvergencePoint"][];
             stoppedEarly?: components["schemas"]["StoppedEarly"];
+            /** @enum {string} */
+            evidence?: "on" | "off";
         };
         TranscriptEntry: {
             claimId: string;
@@ -2828,6 +2935,7 @@ export interface components {
             round: number;
             targetAgent: string | null;
             content: string;
+            citations?: components["schemas"]["Citation"][];
             /** @description The turn's tokens and list-price USD; null unless the owner chose showCost */
             usage: {
                 /** Format: int64 */
@@ -2836,6 +2944,15 @@ export interface components {
                 outputTokens: number;
                 costUsd: number | null;
             } | null;
+        };
+        Citation: {
+            /**
+             * @description A passage of the debate's corpus as debaters cite it: E1, E2 …
+             * @example E3
+             */
+            evidenceId: string;
+            quote: string | null;
+            verified: boolean;
         };
         PublicDebateEvent: {
             /** Format: int64 */
@@ -3434,6 +3551,7 @@ export interface components {
                 content: string;
                 model: string;
                 position?: components["schemas"]["TurnPosition"] | null;
+                citations?: components["schemas"]["Citation"][];
             };
         };
         TurnPosition: {
@@ -3462,6 +3580,7 @@ export interface components {
                 model: string;
                 targetAgent: string;
                 position?: components["schemas"]["TurnPosition"] | null;
+                citations?: components["schemas"]["Citation"][];
             };
         };
         /** @description The `agent.failed` message of a debate stream */
@@ -6391,6 +6510,115 @@ export interface operations {
                 };
             };
             /** @description BYOK_REQUIRED: The caller's plan has no argument graph heatmap (Pro, BYOK Pro and Enterprise have); requiredPlan and upgradeUrl say what to choose and where */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByokRequiredError"];
+                };
+            };
+            /** @description NOT_FOUND: Missing, deleted, or a debate the caller may not read */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "debates-evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebateEvidence"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key or session cookie */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description BYOK_REQUIRED: The caller's plan has no evidence engine (Pro, BYOK Pro and Enterprise have); requiredPlan and upgradeUrl say what to choose and where */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15598,6 +15826,115 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "v1-getVerdictEvidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebateEvidence"];
+                };
+            };
+            /** @description VALIDATION_ERROR: Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description UNAUTHORIZED: No valid API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description BYOK_REQUIRED: The caller's plan has no evidence engine (Pro, BYOK Pro and Enterprise have); requiredPlan and upgradeUrl say what to choose and where */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByokRequiredError"];
+                };
+            };
+            /** @description NOT_FOUND: Missing, deleted, or a debate the caller may not read */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description RATE_LIMITED: Over the account's per-minute request limit, or the key's own */

@@ -510,6 +510,18 @@ export type AppRouterRecord = {
             source: string;
             supports: "against" | "for" | "mixed";
             weight: "high" | "low" | "medium";
+          } | {
+            evidenceId: string;
+            source: {
+              kind: "attachment" | "context" | "page";
+              title: string;
+              attachmentId?: undefined | string;
+              url?: undefined | string;
+            };
+            quote: string;
+            offset: number;
+            supports: Array<string>;
+            verified: boolean;
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -536,6 +548,7 @@ export type AppRouterRecord = {
             convergence: number;
             threshold: number;
           };
+          evidence?: undefined | "off" | "on";
           calibratedConfidence?: undefined | number;
         };
       };
@@ -688,6 +701,39 @@ export type AppRouterRecord = {
           from: string;
           to: string;
           kind: "rebuts" | "supports";
+        }>;
+      };
+      meta: object;
+    }>;
+    evidence: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        debateId: string;
+        status: "completed" | "failed" | "paused" | "pending" | "running";
+        attempt: number;
+        evidence: "off" | "on";
+        passages: Array<{
+          evidenceId: string;
+          source: {
+            kind: "attachment" | "context" | "page";
+            title: string;
+            attachmentId?: undefined | string;
+            url?: undefined | string;
+          };
+          text: string;
+          start: number;
+          end: number;
+          citations: Array<{
+            claimId: string;
+            agent: string;
+            round: number;
+            quote: null | string;
+            verified: boolean;
+          }>;
+          supports: Array<string>;
+          undercuts: Array<string>;
         }>;
       };
       meta: object;
@@ -1475,6 +1521,18 @@ export type AppRouterRecord = {
             source: string;
             supports: "against" | "for" | "mixed";
             weight: "high" | "low" | "medium";
+          } | {
+            evidenceId: string;
+            source: {
+              kind: "attachment" | "context" | "page";
+              title: string;
+              attachmentId?: undefined | string;
+              url?: undefined | string;
+            };
+            quote: string;
+            offset: number;
+            supports: Array<string>;
+            verified: boolean;
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -1501,6 +1559,7 @@ export type AppRouterRecord = {
             convergence: number;
             threshold: number;
           };
+          evidence?: undefined | "off" | "on";
         };
         completedAt: null | string;
         panel: Array<{
@@ -1527,6 +1586,32 @@ export type AppRouterRecord = {
             outputTokens: number;
             costUsd: null | number;
           };
+          citations?: undefined | Array<{
+            evidenceId: string;
+            quote: null | string;
+            verified: boolean;
+          }>;
+        }>;
+        citedPassages: Array<{
+          evidenceId: string;
+          source: {
+            kind: "attachment" | "context" | "page";
+            title: string;
+            attachmentId?: undefined | string;
+            url?: undefined | string;
+          };
+          text: string;
+          start: number;
+          end: number;
+          citations: Array<{
+            claimId: string;
+            agent: string;
+            round: number;
+            quote: null | string;
+            verified: boolean;
+          }>;
+          supports: Array<string>;
+          undercuts: Array<string>;
         }>;
       };
       meta: object;
@@ -2298,6 +2383,18 @@ export type AppRouterRecord = {
             source: string;
             supports: "against" | "for" | "mixed";
             weight: "high" | "low" | "medium";
+          } | {
+            evidenceId: string;
+            source: {
+              kind: "attachment" | "context" | "page";
+              title: string;
+              attachmentId?: undefined | string;
+              url?: undefined | string;
+            };
+            quote: string;
+            offset: number;
+            supports: Array<string>;
+            verified: boolean;
           }>;
           decisionMatrix: Array<{
             option: string;
@@ -2324,8 +2421,42 @@ export type AppRouterRecord = {
             convergence: number;
             threshold: number;
           };
+          evidence?: undefined | "off" | "on";
           calibratedConfidence?: undefined | number;
         };
+      };
+      meta: object;
+    }>;
+    getVerdictEvidence: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        debateId: string;
+        status: "completed" | "failed" | "paused" | "pending" | "running";
+        attempt: number;
+        evidence: "off" | "on";
+        passages: Array<{
+          evidenceId: string;
+          source: {
+            kind: "attachment" | "context" | "page";
+            title: string;
+            attachmentId?: undefined | string;
+            url?: undefined | string;
+          };
+          text: string;
+          start: number;
+          end: number;
+          citations: Array<{
+            claimId: string;
+            agent: string;
+            round: number;
+            quote: null | string;
+            verified: boolean;
+          }>;
+          supports: Array<string>;
+          undercuts: Array<string>;
+        }>;
       };
       meta: object;
     }>;
@@ -2726,6 +2857,11 @@ export type DebateStreamEventData = {
       confidence?: undefined | number;
       ranking?: undefined | Array<string>;
     };
+    citations?: undefined | Array<{
+      evidenceId: string;
+      quote: null | string;
+      verified: boolean;
+    }>;
   };
   rebuttal: {
     agent: string;
@@ -2740,6 +2876,11 @@ export type DebateStreamEventData = {
       confidence?: undefined | number;
       ranking?: undefined | Array<string>;
     };
+    citations?: undefined | Array<{
+      evidenceId: string;
+      quote: null | string;
+      verified: boolean;
+    }>;
   };
   "agent.failed": {
     agent: string;
