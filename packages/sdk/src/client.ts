@@ -1,15 +1,16 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { type Backoff, sleep } from './backoff.ts';
-import { VerdictError } from './errors.ts';
+import { PlanRequiredError, VerdictError } from './errors.ts';
 import {
   type DebateStreamEvent,
-  isKnownDebateEvent,
+  debateEvents,
   type NotificationStreamEvent,
   TERMINAL_DEBATE_EVENTS,
 } from './events.ts';
 import type { paths } from './generated/openapi.ts';
+import { paginate } from './paginate.ts';
 import type * as T from './rest-types.ts';
-import { reconnectingSse, type SseMessage, type StreamOptions } from './sse.ts';
+import { reconnectingSse, type StreamOptions } from './sse.ts';
 import {
   type RequestOptions,
   type RetryWait,
@@ -147,31 +148,6 @@ abstract class Resource {
   }
 }
 
-/** Pages of a `page`/`limit` list as one async iterator of items. */
-async function* paginate<Item>(
-  fetchPage: (page: number) => Promise<{ items: Item[]; page: number; totalPages: number }>,
-  firstPage = 1,
-): AsyncGenerator<Item> {
-  for (let page = firstPage; ; page++) {
-    const result = await fetchPage(page);
-    yield* result.items;
-    if (result.items.length === 0 || result.page >= result.totalPages) return;
-  }
-}
-
-function debateEvents(messages: AsyncGenerator<SseMessage>): AsyncGenerator<DebateStreamEvent> {
-  return (async function* () {
-    for await (const message of messages) {
-      if (!isKnownDebateEvent(message.event)) continue;
-      yield {
-        type: message.event,
-        id: Number(message.id),
-        data: JSON.parse(message.data),
-      } as DebateStreamEvent;
-    }
-  })();
-}
-
 export class Debates extends Resource {
   /** Starts a debate (POST /api/debates); safe to retry: it carries an Idempotency-Key. */
   create(body: T.CreateDebateInput, options?: RequestOptions): Promise<T.CreatedDebate> {
@@ -223,6 +199,18 @@ export class Debates extends Resource {
     ).then(() => undefined);
   }
 
+  /**
+   * The debate's corpus (GET /api/debates/:id/evidence): each passage (E1, E2 …) with its source, the
+   * citations that name it and the claims it supports or undercuts; `evidence: 'off'` and no passages for a
+   * debate that ran without the evidence engine. On a plan without the evidence engine it throws a
+   * PlanRequiredError (402) naming the plan and where to choose it.
+   */
+  evidence(id: string, options?: RequestOptions): Promise<T.DebateEvidence> {
+    return data(
+      this.rest.GET('/api/debates/{id}/evidence', { params: { path: { id } }, ...this.client.call(options) }),
+    );
+  }
+
   /** pause, resume, skip or inject into a running debate. */
   command(id: string, command: T.DebateCommand, options?: RequestOptions) {
     return data(
@@ -261,6 +249,21 @@ export class Verdicts extends Resource {
   retrieve(id: string, options?: RequestOptions): Promise<T.VerdictDetail> {
     return data(
       this.rest.GET('/v1/verdicts/{id}', { params: { path: { id } }, ...this.client.call(options) }),
+    );
+  }
+
+  /**
+   * The verdict's evidence (GET /v1/verdicts/:id/evidence), the same read as `debates.evidence`: the passages
+   * its key evidence quotes and every other one of the debate's corpus. Throws a PlanRequiredError (402) on a
+   * plan without the evidence engine.
+   *
+   * @example
+   * const { evidence, passages } = await client.verdicts.evidence(id);
+   * for (const passage of passages) console.log(passage.evidenceId, passage.source.title, passage.supports);
+   */
+  evidence(id: string, options?: RequestOptions): Promise<T.DebateEvidence> {
+    return data(
+      this.rest.GET('/v1/verdicts/{id}/evidence', { params: { path: { id } }, ...this.client.call(options) }),
     );
   }
 
@@ -393,4 +396,4 @@ export class Notifications extends Resource {
   }
 }
 
-export { VerdictError };
+export { PlanRequiredError, VerdictError };

@@ -1,5 +1,10 @@
+import type { components } from './generated/openapi.ts';
+
 /** The envelope's extra fields (limit, upgradeUrl, activeCount…) beside code, message and details. */
 export type ErrorExtra = Record<string, unknown>;
+
+/** A plan of the price table, as a refusal names the one that includes what was refused. */
+export type Plan = components['schemas']['ByokRequiredError']['error']['requiredPlan'];
 
 /**
  * Every failure of a call: the API's error envelope (`code`, `message`, `details`), the HTTP `status`, and
@@ -7,7 +12,7 @@ export type ErrorExtra = Record<string, unknown>;
  * code CONNECTION_ERROR or REQUEST_TIMEOUT.
  */
 export class VerdictError extends Error {
-  override readonly name = 'VerdictError';
+  override readonly name: string = 'VerdictError';
   readonly status: number;
   readonly code: string;
   readonly details: unknown[] | undefined;
@@ -36,6 +41,35 @@ export class VerdictError extends Error {
   }
 }
 
+/**
+ * 402 BYOK_REQUIRED: the caller's plan does not include what was asked (the evidence engine, the argument
+ * graph, attachments, workspaces, running on your own provider keys). Retrying will not help; choosing
+ * `requiredPlan` at `upgradeUrl` will. Still a VerdictError (status 402, code BYOK_REQUIRED).
+ *
+ * @example
+ * try {
+ *   const evidence = await client.verdicts.evidence(id);
+ * } catch (error) {
+ *   if (!(error instanceof PlanRequiredError)) throw error;
+ *   console.log(`${error.message}: choose ${error.requiredPlan} at ${error.upgradeUrl}`);
+ * }
+ */
+export class PlanRequiredError extends VerdictError {
+  override readonly name: string = 'PlanRequiredError';
+  /** The plan that includes the action (the cheapest such plan). */
+  readonly requiredPlan: Plan;
+  /** Where to choose it. */
+  readonly upgradeUrl: string;
+
+  constructor(
+    init: ConstructorParameters<typeof VerdictError>[0] & { requiredPlan: Plan; upgradeUrl: string },
+  ) {
+    super(init);
+    this.requiredPlan = init.requiredPlan;
+    this.upgradeUrl = init.upgradeUrl;
+  }
+}
+
 /** Retry-After as milliseconds: delay-seconds or an HTTP date; null when absent or unreadable. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
   const value = headers.get('retry-after');
@@ -60,7 +94,7 @@ export async function errorFromResponse(response: Response): Promise<VerdictErro
       ? (body.error as Record<string, unknown>)
       : undefined;
   const { code, message, details, ...extra } = envelope ?? {};
-  return new VerdictError({
+  const init = {
     status: response.status,
     code: typeof code === 'string' ? code : `HTTP_${response.status}`,
     message: typeof message === 'string' ? message : `${response.status} ${response.statusText}`.trim(),
@@ -68,5 +102,9 @@ export async function errorFromResponse(response: Response): Promise<VerdictErro
     requestId,
     extra,
     retryAfterMs: retryAfterMs(response.headers),
-  });
+  };
+  const { requiredPlan, upgradeUrl } = extra;
+  if (init.code === 'BYOK_REQUIRED' && typeof requiredPlan === 'string' && typeof upgradeUrl === 'string')
+    return new PlanRequiredError({ ...init, requiredPlan: requiredPlan as Plan, upgradeUrl });
+  return new VerdictError(init);
 }

@@ -1,4 +1,5 @@
 import type { DebateStreamEventData, NotificationData } from './generated/router.ts';
+import type { SseMessage } from './sse.ts';
 
 export type DebateStreamEventType = keyof DebateStreamEventData;
 
@@ -38,3 +39,17 @@ export const isKnownDebateEvent = (name: string): name is DebateStreamEventType 
 export type NotificationStreamEvent =
   | { type: 'connected'; data: { userId: string } }
   | { type: 'notification'; id: string | null; data: NotificationData };
+
+/** A debate stream's messages as typed events, skipping event names this SDK version does not know. */
+export function debateEvents(messages: AsyncGenerator<SseMessage>): AsyncGenerator<DebateStreamEvent> {
+  return (async function* () {
+    for await (const message of messages) {
+      if (!isKnownDebateEvent(message.event)) continue;
+      yield {
+        type: message.event,
+        id: Number(message.id),
+        data: JSON.parse(message.data),
+      } as DebateStreamEvent;
+    }
+  })();
+}

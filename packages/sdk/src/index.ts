@@ -13,7 +13,7 @@ export {
   type VerdictClientOptions,
   Verdicts,
 } from './client.ts';
-export { type ErrorExtra, VerdictError } from './errors.ts';
+export { type ErrorExtra, type Plan, PlanRequiredError, VerdictError } from './errors.ts';
 export type { DebateStreamEvent, DebateStreamEventType, NotificationStreamEvent } from './events.ts';
 export type { components, operations, paths } from './generated/openapi.ts';
 export type {
@@ -23,6 +23,8 @@ export type {
   DebateStreamEventData,
   NotificationData,
 } from './generated/router.ts';
+export { citedEvidenceOf, isCitedEvidence } from './key-evidence.ts';
+export { type PlanRequirement, planRequiredOf } from './plan-required.ts';
 export type * from './rest-types.ts';
 export type { SseMessage, StreamOptions } from './sse.ts';
 export type { RequestOptions, RetryWait } from './transport.ts';

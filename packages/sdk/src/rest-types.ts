@@ -37,6 +37,17 @@ export type ShareLink = Schemas['ShareLink'];
 export type SearchResults = Schemas['SearchResults'];
 export type SimilarDebates = Schemas['SimilarDebates'];
 export type Notification = Schemas['Notification'];
+/** A debate's corpus and its citations: what `debates.evidence` and `verdicts.evidence` answer. */
+export type DebateEvidence = Schemas['DebateEvidence'];
+export type EvidencePassage = Schemas['EvidencePassage'];
+export type PassageCitation = Schemas['PassageCitation'];
+export type EvidenceSource = Schemas['EvidenceSource'];
+/** A turn's citation of a passage, as the engine checked it. */
+export type Citation = Schemas['Citation'];
+/** One entry of a verdict's `keyEvidence`: CitedEvidence (evidence engine on) or JudgedEvidence (off). */
+export type KeyEvidence = Schemas['KeyEvidence'];
+export type CitedEvidence = Schemas['CitedEvidence'];
+export type JudgedEvidence = Schemas['JudgedEvidence'];
 export type CreateDebateInput = BodyOf<'/api/debates', 'post'>;
 export type CreateVerdictInput = BodyOf<'/v1/verdicts', 'post'>;
 export type DebateListQuery = QueryOf<'/api/debates', 'get'>;
