@@ -1,4 +1,5 @@
-import { VerdictError } from '@verdict/sdk';
+import { PlanRequiredError, VerdictError } from '@verdict/sdk';
+import { upgradeHint } from './plan-hint.ts';
 
 /** The CLI's exit codes, as the README documents them. */
 export const EXIT = {
@@ -9,7 +10,7 @@ export const EXIT = {
   usage: 2,
   /** No key, or the key was refused (401/403). */
   auth: 3,
-  /** A plan limit, quota, credit or rate limit (402/429). */
+  /** A plan limit, quota, credit or rate limit (402/429); a plan refusal says which plan and where. */
   limits: 4,
 } as const;
 
@@ -35,7 +36,8 @@ export function exitCodeOf(error: unknown): number {
 export function messageOf(error: unknown): string {
   if (error instanceof VerdictError) {
     const id = error.requestId ? ` (request ${error.requestId})` : '';
-    return `${error.code}: ${error.message}${id}`;
+    const said = `${error.code}: ${error.message}${id}`;
+    return error instanceof PlanRequiredError ? `${said}\n  ${upgradeHint(error)}` : said;
   }
   return error instanceof Error ? error.message : String(error);
 }

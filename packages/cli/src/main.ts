@@ -2,6 +2,7 @@ import { VERSION } from '@verdict/sdk';
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './commands/account.ts';
 import { registerDebateCommands } from './commands/debates.ts';
+import { registerEvidenceCommands } from './commands/evidence.ts';
 import { registerOutcomeCommands } from './commands/outcomes.ts';
 import { type CommandContext, clientFromConfig, type RetryPolicy } from './config.ts';
 import { EXIT, exitCodeOf, messageOf } from './exit-codes.ts';
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   registerAccountCommands(program, context);
   registerDebateCommands(program, context);
+  registerEvidenceCommands(program, context);
   registerOutcomeCommands(program, context);
   program
     .command('mcp')

@@ -6,6 +6,7 @@ import type { CommandContext } from '../config.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import { followDebate } from '../live.ts';
 import { type Output, outputFor, percent, recommendationColour } from '../output.ts';
+import { sourcesLines } from '../sources.ts';
 
 const MODES = ['fast', 'balanced', 'thorough'] as const;
 type Mode = (typeof MODES)[number];
@@ -48,6 +49,9 @@ async function showResult(client: Verdict, id: string, out: Output) {
     out.line('Next steps');
     for (const step of verdict.nextSteps) out.line(`  - ${step}`);
   }
+  const sources = sourcesLines(verdict);
+  if (sources.length > 0) out.line();
+  for (const line of sources) out.line(line);
   if (debate.cost) {
     const c = debate.cost;
     out.line();
