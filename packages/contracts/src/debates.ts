@@ -83,7 +83,6 @@ export const confidencePercent = (fraction: number) => Math.min(100, Math.max(0,
 export const Stance = z.enum(['for', 'against', 'mixed']);
 export type Stance = z.infer<typeof Stance>;
 
-
 /**
  * One row of the decision matrix: an option scored against one criterion, 0 (worst) to 10 (best).
  *

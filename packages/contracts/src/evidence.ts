@@ -15,7 +15,8 @@ export type EvidenceId = z.infer<typeof EvidenceId>;
  * stands right before it: `"churn doubled" [E3]`. Group 1 is the quote (straight quotes), group 2 the same
  * in curly quotes, group 3 the passage's number.
  */
-export const EVIDENCE_CITATION_PATTERN = /(?:"([^"\n]{1,600})"|\u201c([^\u201d\n]{1,600})\u201d)?\s*\[E([1-9][0-9]{0,5})\]/g;
+export const EVIDENCE_CITATION_PATTERN =
+  /(?:"([^"\n]{1,600})"|\u201c([^\u201d\n]{1,600})\u201d)?\s*\[E([1-9][0-9]{0,5})\]/g;
 
 /** How a debater cites a passage, as the debater prompt asks for it and the pattern reads it back. */
 export const evidenceTag = (evidenceId: string) => `[${evidenceId}]`;
