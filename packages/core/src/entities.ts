@@ -23,6 +23,7 @@ import { DebateSnapshot } from './debates/debate-snapshot.entity.ts';
 import { DebateTurn } from './debates/debate-turn.entity.ts';
 import { DeletedDebate } from './debates/deleted-debate.entity.ts';
 import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
+import { EvidencePassage } from './evidence/evidence-passage.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
 import { Notification } from './notifications/notification.entity.ts';
 import { NotificationPreferences } from './notifications/notification-preferences.entity.ts';
@@ -94,4 +95,5 @@ export const entities = [
   WebhookDeliveryAttempt,
   Attachment,
   AttachmentBlob,
+  EvidencePassage,
 ];

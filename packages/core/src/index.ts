@@ -85,6 +85,20 @@ export {
   withGrounded,
 } from './evidence/citation-check.ts';
 export {
+  type BuildCorpusOptions,
+  buildCorpus,
+  type CorpusPassage,
+  DEFAULT_PASSAGE_LIMIT,
+  detectTextLanguage,
+  EVIDENCE_PROMPT_BUDGET,
+  passagesByNumber,
+  type RetrievalRequest,
+  readCorpus,
+  retrievePassages,
+  TEXT_LANGUAGES,
+  type TextLanguage,
+} from './evidence/corpus.ts';
+export {
   type CitingClaim,
   KEY_EVIDENCE_MAX,
   keyEvidenceFrom,

@@ -84,11 +84,15 @@ describe('migrations', () => {
       const onPostgres = await describeSchema(postgres.core.db);
       const onPglite = await describeSchema(pglite);
       expect(onPostgres.columns.length).toBeGreaterThan(20);
-      // The one intended difference (migration 0017): embeddings are pgvector's type where it exists.
+      // The one intended difference (migrations 0017 and 0034): embeddings are pgvector's type where it exists.
       const isEmbedding = (c: Record<string, unknown>) =>
-        c.table_name === 'debate_embeddings' && c.column_name === 'embedding';
-      expect(onPostgres.columns.find(isEmbedding)?.data_type).toBe('ARRAY');
-      expect(onPglite.columns.find(isEmbedding)?.data_type).toBe('USER-DEFINED');
+        (c.table_name === 'debate_embeddings' || c.table_name === 'evidence_passages') &&
+        c.column_name === 'embedding';
+      expect(onPostgres.columns.filter(isEmbedding).map((c) => c.data_type)).toEqual(['ARRAY', 'ARRAY']);
+      expect(onPglite.columns.filter(isEmbedding).map((c) => c.data_type)).toEqual([
+        'USER-DEFINED',
+        'USER-DEFINED',
+      ]);
       const withoutEmbedding = ({ columns, constraints }: typeof onPglite) => ({
         columns: columns.filter((c) => !isEmbedding(c)),
         constraints,

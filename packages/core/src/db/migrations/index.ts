@@ -31,6 +31,7 @@ import { Migration0030CalibrationCurves } from './0030-calibration-curves.ts';
 import { Migration0031Convergence } from './0031-convergence.ts';
 import { Migration0032CallCosts } from './0032-call-costs.ts';
 import { Migration0033EvidenceFlags } from './0033-evidence-flags.ts';
+import { Migration0034EvidenceCorpus } from './0034-evidence-corpus.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   { name: '0031-convergence', class: Migration0031Convergence },
   { name: '0032-call-costs', class: Migration0032CallCosts },
   { name: '0033-evidence-flags', class: Migration0033EvidenceFlags },
+  { name: '0034-evidence-corpus', class: Migration0034EvidenceCorpus },
 ];
