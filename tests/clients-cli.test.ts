@@ -8,6 +8,33 @@ import { type RunningProcess, runAdmin, startApi } from './support/processes.ts'
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
+/** Findings a Pro debate's context states, a paragraph each: long enough to be cut into several passages. */
+const FINDINGS = [
+  'Our annual plan costs customers 20 percent less than paying monthly',
+  'Churn among monthly customers doubled after the last price rise',
+  'The two largest competitors raised their prices by ten percent this year',
+  'Support tickets about invoices rose by a third in the second quarter',
+  'The finance team needs two weeks of notice before any change to billing terms',
+  'Most renewals of the annual plan happen in January',
+  'Customers on the monthly plan use the product less than annual customers do',
+  'The board wants a decision on pricing before the January renewals',
+];
+const PRICING_CONTEXT = FINDINGS.map(
+  (finding, i) =>
+    `${finding}. Finding ${i + 1} of the pricing review was checked twice against the billing records, ` +
+    'and the review team found no sign that it was an effect of one unusual month or one large customer. ' +
+    'It is stated here as the review states it, for the agents to weigh.',
+).join('\n\n');
+
+/** The lines of a section printed as a heading followed by indented lines, up to the next blank line. */
+const section = (stdout: string, heading: string) => {
+  const lines = plain(stdout).split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) return null;
+  const end = lines.indexOf('', start);
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+};
+
 /** Lines of `key: value` output, every one of them labelled. */
 const labelled = (stdout: string) => {
   const lines = stdout.trim().split('\n');
@@ -37,13 +64,19 @@ describe('the verdict CLI', () => {
    * A new user's key. The free plan allows 10 requests a minute, fewer than a test's commands make: the
    * operator raises the account's limit (`npm run admin -- set-rate-limit`) unless the key is to hit it.
    */
-  const newKey = async (label: string, keyRateLimit?: number) => {
+  const newKey = async (label: string, keyRateLimit?: number, plan?: 'pro') => {
     const user = await registerUser(api.baseUrl, label);
     if (keyRateLimit === undefined) {
       const raised = await runAdmin(['set-rate-limit', '--email', user.email, '--per-minute', '1000'], {
         DATA_DIR: dataDir,
       });
       expect(raised.code, raised.stderr).toBe(0);
+    }
+    if (plan) {
+      const planned = await runAdmin(['set-plan', '--email', user.email, '--plan', plan], {
+        DATA_DIR: dataDir,
+      });
+      expect(planned.code, planned.stderr).toBe(0);
     }
     const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
       body: { name: label, ...(keyRateLimit ? { config: { rateLimit: keyRateLimit } } : {}) },
@@ -253,6 +286,93 @@ describe('the verdict CLI', () => {
     expect(score.stdout).toMatch(/retrying in \d+ s[^\n]*\r[^\n]*retrying in \d+ s/);
     expect(plain(score.stdout)).toContain('resolved:');
   }, 150_000);
+
+  it('prints Sources under a Pro account’s verdict, each a verified passage of its corpus, and lists the evidence', async () => {
+    const pro = { ...env, VERDICT_API_KEY: await newKey('evidence-pro', undefined, 'pro') };
+    const contextFile = join(home, 'pricing.md');
+    await writeFile(contextFile, PRICING_CONTEXT);
+    const question = 'Should we raise the price of the monthly plan by ten percent?';
+    const asked = await runCli(['ask', question, '--rounds', '2', '--context-file', contextFile], pro);
+    expect(asked.code, asked.stderr).toBe(0);
+    const id = asked.stdout.split('\n')[0]?.trim() as string;
+    const sources = section(asked.stdout, 'Sources') ?? [];
+    expect(sources.length).toBeGreaterThanOrEqual(2);
+    // Pairs of lines: the quoted passage and its source, then the claims that cited it.
+    const printed = sources.flatMap((line, i) => {
+      if (i % 2 === 1) {
+        expect(line).toMatch(/^ {5,} cited by a1-r[12]-[a-z0-9-]+(, a1-r[12]-[a-z0-9-]+)*$/);
+        return [];
+      }
+      const match = /^ {2}\[(E\d+)\] "(.+)" — Context$/.exec(line);
+      expect(match, line).not.toBeNull();
+      return [{ evidenceId: match?.[1] as string, quote: match?.[2] as string }];
+    });
+
+    // Each printed source is a passage of the corpus with a verified citation, and its quote is the passage's.
+    const read = await runCli(['evidence', id, '--json'], pro);
+    expect(read.code, read.stderr).toBe(0);
+    const evidence = JSON.parse(read.stdout) as {
+      evidence: string;
+      passages: {
+        evidenceId: string;
+        source: { kind: string };
+        text: string;
+        start: number;
+        end: number;
+        citations: { quote: string | null; verified: boolean }[];
+      }[];
+    };
+    expect(evidence.evidence).toBe('on');
+    expect(evidence.passages.length).toBeGreaterThanOrEqual(2);
+    expect(evidence.passages.every((p) => p.source.kind === 'context')).toBe(true);
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    for (const { evidenceId, quote } of printed) {
+      const passage = evidence.passages.find((p) => p.evidenceId === evidenceId);
+      expect(
+        passage?.citations.some((c) => c.verified),
+        evidenceId,
+      ).toBe(true);
+      expect(flat(passage?.text ?? '')).toContain(quote.replace(/…$/, ''));
+    }
+
+    const listed = await runCli(['evidence', id], pro);
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    const cited = evidence.passages.filter((p) => p.citations.length > 0).length;
+    expect(lines[0]).toBe(
+      `evidence on: ${evidence.passages.length} passage${evidence.passages.length === 1 ? '' : 's'} from 1 source, ${cited} cited`,
+    );
+    for (const p of evidence.passages)
+      expect(lines).toContain(`[${p.evidenceId}] Context, characters ${p.start}–${p.end}`);
+    expect(
+      lines.filter((line) => /^ {2}cited by a1-r\d-[a-z0-9-]+(: ".+")? \((un)?verified\)$/.test(line)),
+    ).toHaveLength(evidence.passages.reduce((n, p) => n + p.citations.length, 0));
+    // `get` prints the same Sources under the finished verdict.
+    expect(section((await runCli(['get', id], pro)).stdout, 'Sources')).toEqual(sources);
+  }, 90_000);
+
+  it('refuses a free account’s evidence with the plan to choose and where: exit 4, no stack, no Sources', async () => {
+    const id = (await runCli(['list'], env)).stdout.trim().split('\n')[0]?.split('\t')[0] as string;
+    for (const args of [
+      ['evidence', id],
+      ['evidence', id, '--json'],
+    ]) {
+      const refused = await runCli(args, env);
+      expect(refused.code, refused.stderr).toBe(4);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^verdict: BYOK_REQUIRED: The evidence engine needs the Pro, BYOK Pro or Enterprise plan; this account is on Free \(request [0-9a-f-]{36}\)$/,
+        ),
+        `  upgrade to Pro: ${api.baseUrl}/pricing`,
+      ]);
+    }
+    // The free account's debates ran without the evidence engine: the verdict shows no Sources.
+    const shown = await runCli(['get', id], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/Verdict: [A-Z_]+/);
+    expect(section(shown.stdout, 'Sources')).toBeNull();
+  });
 
   it('exits 2 on a usage error: an unknown command, a bad option, input the API refuses', async () => {
     expect((await runCli(['frobnicate'], env)).code).toBe(2);

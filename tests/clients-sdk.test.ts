@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.ts';
 import { installOutside, packWorkspaces, ROOT, run } from './support/packages.ts';
-import { type RunningProcess, startApi } from './support/processes.ts';
+import { type RunningProcess, runAdmin, startApi } from './support/processes.ts';
 
 // The SDK and CLI as an outside project gets them: packed tarballs installed in a folder of its own.
 describe('the packed SDK and CLI in a project outside the workspace', () => {
@@ -21,7 +21,8 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     ]);
     api = started;
     await installOutside(outside, tarballs, ['typescript@6.0.3', '@types/node@24.10.1']);
-    await copyFile(join(ROOT, 'tests/clients/consumer.ts'), join(outside, 'consumer.ts'));
+    for (const file of ['consumer.ts', 'evidence-consumer.ts'])
+      await copyFile(join(ROOT, 'tests/clients', file), join(outside, file));
     await writeFile(
       join(outside, 'tsconfig.json'),
       JSON.stringify({
@@ -33,10 +34,25 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
           noEmit: true,
           types: ['node'],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'evidence-consumer.ts'],
       }),
     );
   }, 180_000);
+
+  /** A new account's key, on `plan`, its rate limit raised so that a script's reads never wait. */
+  const keyOf = async (label: string, plan?: 'pro') => {
+    const user = await registerUser(api.baseUrl, label);
+    const admin = async (args: string[]) => {
+      const done = await runAdmin([...args, '--email', user.email], { DATA_DIR: dataDir });
+      expect(done.code, done.stderr).toBe(0);
+    };
+    await admin(['set-rate-limit', '--per-minute', '1000']);
+    if (plan) await admin(['set-plan', '--plan', plan]);
+    const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
+      body: { name: label },
+    });
+    return created.data?.key as string;
+  };
   afterAll(async () => {
     await api?.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -91,6 +107,51 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     expect(step('error')).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: expect.any(String) });
   }, 90_000);
 
+  it('reads evidence with the packed SDK: a typed plan refusal on Free (REST and tRPC), the cited corpus on Pro', async () => {
+    const [freeKey, proKey] = await Promise.all([keyOf('evidence-free'), keyOf('evidence-pro', 'pro')]);
+    const { stdout } = await run(process.execPath, ['evidence-consumer.ts', api.baseUrl, freeKey, proKey], {
+      cwd: outside,
+    });
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { step: string });
+    const upgradeUrl = `${api.baseUrl}/pricing`;
+    expect(records.find((r) => r.step === 'plan-required')).toEqual({
+      step: 'plan-required',
+      isVerdictError: true,
+      status: 402,
+      code: 'BYOK_REQUIRED',
+      requiredPlan: 'pro',
+      upgradeUrl,
+      viaTrpc: {
+        message: 'The evidence engine needs the Pro, BYOK Pro or Enterprise plan; this account is on Free',
+        requiredPlan: 'pro',
+        upgradeUrl,
+      },
+      verdictEvidence: 'off',
+      citedKeyEvidence: 0,
+      judgedKeyEvidence: expect.any(Number),
+    });
+    const evidence = (records.find((r) => r.step === 'evidence') ?? {}) as Record<string, unknown> & {
+      citedIds?: string[];
+    };
+    expect(evidence).toMatchObject({
+      evidence: 'on',
+      passages: expect.any(Number),
+      sources: ['context'],
+      sameOnApi: true,
+      allVerified: true,
+      quotesInPassages: true,
+    });
+    expect(evidence.passages).toBeGreaterThan(0);
+    expect(evidence.cited).toBeGreaterThan(0);
+    for (const id of evidence.citedIds ?? []) expect(id).toMatch(/^E\d+$/);
+    expect(evidence.citedOverTrpc).toEqual(evidence.citedIds);
+    // The simulated debaters misquote on purpose: those citations are listed, marked, and never key evidence.
+    expect(evidence.unverifiedCitations).toBeGreaterThan(0);
+  }, 120_000);
+
   it('runs the packed CLI: its bin prints the version and a debate as NDJSON', async () => {
     const bin = join(outside, 'node_modules/.bin/verdict');
     expect((await run(bin, ['--version'])).stdout.trim()).toBe('1.0.0');
@@ -117,5 +178,25 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     expect(types[0]).toBe('created');
     expect(types).toContain('verdict');
     expect(types.at(-1)).toBe('result');
+    // The evidence of a Free account's debate: the upgrade hint and the limits' exit code, not a stack.
+    const id = (JSON.parse(stdout.split('\n')[0] ?? '{}') as { debateId: string }).debateId;
+    const refused = await run(bin, ['evidence', id], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: outside,
+        VERDICT_URL: api.baseUrl,
+        VERDICT_API_KEY: created.data?.key ?? '',
+      },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(refused.code).toBe(4);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^verdict: BYOK_REQUIRED: The evidence engine needs the Pro, BYOK Pro or Enterprise plan/,
+      ),
+      `  upgrade to Pro: ${api.baseUrl}/pricing`,
+    ]);
   }, 60_000);
 });
