@@ -53,6 +53,46 @@ describe('fake LLM server', () => {
     ]);
   });
 
+  it('cites a citable document as Anthropic does: text blocks with char_location citations at true offsets', async () => {
+    fake.setScript([{ text: 'Hence yes.' }]);
+    const data = 'Intro line.\nThe grass is green. The sky is blue.';
+    const anthropic = new Anthropic({ apiKey: 'k', baseURL: fake.baseUrls.anthropic, maxRetries: 0 });
+    const document = (citations: boolean) => ({
+      type: 'document' as const,
+      source: { type: 'text' as const, media_type: 'text/plain' as const, data },
+      title: 'sky.txt',
+      citations: { enabled: citations },
+    });
+    const ask = (citations: boolean) =>
+      anthropic.messages.create({
+        model: 'claude-haiku-5-5',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: [document(citations), { type: 'text', text: 'Colours?' }] }],
+      });
+    const cited = await ask(true);
+    expect(cited.content).toEqual([
+      {
+        type: 'text',
+        text: 'Intro line',
+        citations: [
+          {
+            type: 'char_location',
+            cited_text: 'Intro line.\n',
+            document_index: 0,
+            document_title: 'sky.txt',
+            start_char_index: 0,
+            end_char_index: 12,
+            file_id: null,
+          },
+        ],
+      },
+      { type: 'text', text: '. ', citations: [] },
+      { type: 'text', text: 'Hence yes.' },
+    ]);
+    // Without citations enabled the document is not cited.
+    expect((await ask(false)).content).toEqual([{ type: 'text', text: 'Hence yes.' }]);
+  });
+
   it('answers 404 for routes it does not speak', async () => {
     const response = await fetch(`${fake.url}/v1/audio/speech`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);

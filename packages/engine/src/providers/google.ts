@@ -1,4 +1,5 @@
 import type { GoogleGenAI } from '@google/genai';
+import { promptWithDocuments } from './documents.ts';
 import { toLlmCallError } from './errors.ts';
 import { LlmCallError, type LlmProvider, type LlmResponse } from './port.ts';
 
@@ -11,7 +12,8 @@ export type GoogleAdapterOptions = {
 /**
  * Gemini API through @google/genai's generateContentStream. The SDK's own retries stay off (one attempt)
  * and so does its automatic stream continuation (it would reconnect behind our back); Effect owns both.
- * JSON requests set responseMimeType application/json.
+ * JSON requests set responseMimeType application/json. A request's passages are written into the prompt
+ * (documents.ts): this adapter does not ground citations.
  */
 export function googleProvider(options: GoogleAdapterOptions): LlmProvider {
   // The SDK loads on the first call: a process with no Google key never pays for it.
@@ -37,7 +39,7 @@ export function googleProvider(options: GoogleAdapterOptions): LlmProvider {
       try {
         const stream = await (await sdk()).models.generateContentStream({
           model: request.model,
-          contents: request.prompt,
+          contents: promptWithDocuments(request),
           config: {
             systemInstruction: request.system,
             maxOutputTokens: request.maxTokens,

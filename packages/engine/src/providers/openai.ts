@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { promptWithDocuments } from './documents.ts';
 import { toLlmCallError } from './errors.ts';
 import { LlmCallError, type LlmProvider, type LlmResponse } from './port.ts';
 
@@ -20,7 +21,8 @@ export type OpenAiAdapterOptions = {
  * OpenAI Chat Completions, streamed, with the usage chunk requested (stream_options.include_usage). The
  * same adapter with another baseURL serves the OpenAI-compatible providers: OpenRouter
  * (https://openrouter.ai/api/v1) and Ollama (http://127.0.0.1:11434/v1). SDK retries are off; the
- * caller's signal cancels the HTTP request.
+ * caller's signal cancels the HTTP request. None of these grounds citations: a request's passages are
+ * written into the prompt (documents.ts).
  */
 export function openAiProvider(options: OpenAiAdapterOptions): LlmProvider {
   const name = options.name ?? 'openai';
@@ -50,7 +52,7 @@ export function openAiProvider(options: OpenAiAdapterOptions): LlmProvider {
         model: request.model,
         messages: [
           { role: 'system', content: request.system },
-          { role: 'user', content: request.prompt },
+          { role: 'user', content: promptWithDocuments(request) },
         ],
         stream: true,
         stream_options: { include_usage: true },

@@ -2,11 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  citedBlocks,
+  defaultCitations,
+  documentsOf,
+  type FakeCitation,
+  type FakeTextBlock,
+} from './fake-anthropic-citations.ts';
 
 /**
  * A local stand-in for three LLM wire protocols, good enough for the official SDKs pointed at it through
  * their base-URL options: Anthropic Messages, OpenAI Chat Completions (also what OpenRouter and Ollama
  * speak) and Google Gemini generateContent / streamGenerateContent. Listens on 127.0.0.1, port 0.
+ * Anthropic's citations too: a request with citable documents is answered with cited text blocks first
+ * (fake-anthropic-citations.ts).
  *
  * Test-only: it never validates keys, and it records request bodies (and the key each request carried,
  * so a test can make a 401 echo it and check the adapter does not).
@@ -43,6 +52,12 @@ export type FakeReply =
       resetAfterChunks?: number;
       inputTokens?: number;
       outputTokens?: number;
+      /**
+       * Anthropic, to a request with document blocks whose citations are enabled: the spans the answer cites
+       * before `text` (each in a block of its own). Default: the first sentence of each of the first two such
+       * documents; [] cites nothing. Ignored for a request with no citable document.
+       */
+      citations?: FakeCitation[];
     }
   | { status: number; message?: string; retryAfterSeconds?: number }
   /** Accept the request and never answer: no status line, nothing, until the client closes. */
@@ -168,12 +183,14 @@ export async function startFakeLlmServer(
     if ('reset' in reply) return cut();
     if ('status' in reply) return writeError(res, request, reply);
     const chunks = reply.chunks ?? splitWords(reply.text);
+    const cited = request.protocol === 'anthropic' ? citedBlocksFor(body, reply.citations) : [];
+    const citedWords = cited.reduce((sum, block) => sum + splitWords(block.text).length, 0);
     const usage = {
       input: reply.inputTokens ?? estimateTokens(JSON.stringify(body)),
-      output: reply.outputTokens ?? Math.max(1, chunks.length),
+      output: reply.outputTokens ?? Math.max(1, chunks.length + citedWords),
     };
-    if (!request.stream) return writeJson(res, 200, completeBody(request, reply.text, usage));
-    await writeStream(res, request, chunks, usage, reply, cut, holdOpen);
+    if (!request.stream) return writeJson(res, 200, completeBody(request, reply.text, usage, cited));
+    await writeStream(res, request, chunks, usage, reply, cut, holdOpen, cited);
   }
 
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -227,6 +244,13 @@ function routeOf(method: string, url: URL): Route | null {
     return { protocol: 'google', model: google[1] ?? '', stream: google[2] === 'streamGenerateContent' };
   }
   return null;
+}
+
+/** The cited blocks an Anthropic answer opens with: none unless the request has a citable document. */
+function citedBlocksFor(body: unknown, scripted: FakeCitation[] | undefined): FakeTextBlock[] {
+  const documents = documentsOf(body);
+  if (!documents.some((document) => document.citable)) return [];
+  return citedBlocks(documents, scripted ?? defaultCitations(documents));
 }
 
 function keyOf(req: IncomingMessage): string | undefined {
@@ -288,14 +312,17 @@ function writeError(
 
 type Usage = { input: number; output: number };
 
-function completeBody(request: FakeRequest, text: string, usage: Usage): unknown {
+function completeBody(request: FakeRequest, text: string, usage: Usage, cited: FakeTextBlock[]): unknown {
   if (request.protocol === 'anthropic') {
     return {
       id: `msg_${randomUUID()}`,
       type: 'message',
       role: 'assistant',
       model: request.model,
-      content: [{ type: 'text', text }],
+      content: [
+        ...cited.map((block) => ({ type: 'text', text: block.text, citations: block.citations })),
+        { type: 'text', text },
+      ],
       stop_reason: 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: usage.input, output_tokens: usage.output },
@@ -351,6 +378,7 @@ async function writeStream(
   reply: { chunkDelayMs?: number; stallAfterChunks?: number; resetAfterChunks?: number },
   cut: () => void,
   holdOpen: () => void,
+  cited: FakeTextBlock[],
 ) {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -364,6 +392,8 @@ async function writeStream(
   };
   const id = randomUUID();
   const created = Math.floor(Date.now() / 1000);
+  // The answer's own text comes after the cited blocks (Anthropic only).
+  const answerIndex = cited.length;
   const openaiChunk = (delta: Record<string, unknown>, finish: string | null) => ({
     id: `chatcmpl-${id}`,
     object: 'chat.completion.chunk',
@@ -389,8 +419,28 @@ async function writeStream(
       },
       'message_start',
     );
+    // Each cited block whole (its citation, then its words), before the answer's own text.
+    for (const [index, block] of cited.entries()) {
+      send(
+        { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+        'content_block_start',
+      );
+      for (const citation of block.citations) {
+        send(
+          { type: 'content_block_delta', index, delta: { type: 'citations_delta', citation } },
+          'content_block_delta',
+        );
+      }
+      for (const words of splitWords(block.text)) {
+        send(
+          { type: 'content_block_delta', index, delta: { type: 'text_delta', text: words } },
+          'content_block_delta',
+        );
+      }
+      send({ type: 'content_block_stop', index }, 'content_block_stop');
+    }
     send(
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_start', index: answerIndex, content_block: { type: 'text', text: '' } },
       'content_block_start',
     );
   } else if (request.protocol === 'openai') {
@@ -405,7 +455,7 @@ async function writeStream(
     if (res.destroyed) return;
     if (request.protocol === 'anthropic') {
       send(
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: chunk } },
+        { type: 'content_block_delta', index: answerIndex, delta: { type: 'text_delta', text: chunk } },
         'content_block_delta',
       );
     } else if (request.protocol === 'openai') {
@@ -419,7 +469,7 @@ async function writeStream(
   if (reply.resetAfterChunks !== undefined && reply.resetAfterChunks >= chunks.length) return cut();
 
   if (request.protocol === 'anthropic') {
-    send({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
+    send({ type: 'content_block_stop', index: answerIndex }, 'content_block_stop');
     send(
       {
         type: 'message_delta',

@@ -10,6 +10,7 @@ import { reconcilePass } from '../workers/reconciler.ts';
 /** The POSITION line a fake debater ends its reply with, so the engine reads a position from it. */
 export { positionLine } from '../machine/position.ts';
 export { type DebaterTurnRef, debaterTurnOf, isClassification, turnRefKey } from './debater-requests.ts';
+export type { FakeCitation } from './fake-anthropic-citations.ts';
 export {
   DEFAULT_FAKE_REPLY_TEXT,
   FAKE_EMBEDDING_DIMENSIONS,
