@@ -9,7 +9,8 @@ import { LEAN_VIEW, SIMULATED_LABEL, viewOf } from './simulated-views.ts';
 
 /**
  * The SIMULATED judge. It reads the judge prompt back (machine/prompts.ts#judgePrompt: the Panel's
- * `- Name [lean] (role)` lines and each transcript turn's `[position: …]` note) and rules on what the agents
+ * `- Name [lean] (role)` lines and each transcript turn's `[position: …]` note, past any evidence lines
+ * listed under a turn) and rules on what the agents
  * last stated, never on their seats' leans — so its verdict, its dissent and its counts agree with the
  * transcript and with convergence (machine/convergence.ts), which measures the same stated positions.
  */
@@ -153,6 +154,11 @@ function endingsOf(prompt: string): Ending[] {
 const SEAT_LINE = /^- (.+) \[(for|against|mixed)\] \(.*\)$/;
 const TURN_START = /^Round (\d+), (.+?): /;
 const NOTE_START = ' [position: ';
+/**
+ * A line of a turn's verified evidence, which judgePrompt lists under the turn when the evidence engine is
+ * on (`  evidence: [E3] "quote" (report.pdf)`): not part of the argument, so not where its note is looked for.
+ */
+const EVIDENCE_LINE = /^\s+evidence: \[E\d+\]/;
 
 /** The Panel's leans and the transcript's turns, as judgePrompt wrote them. */
 function readJudgePrompt(prompt: string): { leans: Map<string, Stance>; turns: SpokenTurn[] } {
@@ -168,6 +174,7 @@ function readJudgePrompt(prompt: string): { leans: Map<string, Stance>; turns: S
   const transcriptAt = lines.indexOf('Transcript:', panelAt + 1);
   for (let i = transcriptAt + 1; transcriptAt !== -1 && i < lines.length; i++) {
     const line = lines[i] as string;
+    if (EVIDENCE_LINE.test(line)) continue;
     const start = TURN_START.exec(line);
     const current = turns.at(-1);
     if (start) {
@@ -179,12 +186,20 @@ function readJudgePrompt(prompt: string): { leans: Map<string, Stance>; turns: S
   return { leans, turns: turns.map(({ text, ...turn }) => ({ ...turn, position: noteOf(text) })) };
 }
 
-/** Reads `[position: ranking B > A, PROCEED, for, confidence 0.7]` back; null without one. */
+/**
+ * Reads `[position: ranking B > A, PROCEED, for, confidence 0.7]` back; null without one. The note ends the
+ * argument's last line, which is not always the turn's last: after the last turn, the prompt's closing
+ * words on evidence follow it.
+ */
 function noteOf(text: string): TurnPosition | null {
-  const at = text.lastIndexOf(NOTE_START);
-  if (at === -1 || !text.endsWith(']')) return null;
+  const line = text
+    .split('\n')
+    .reverse()
+    .find((candidate) => candidate.endsWith(']') && candidate.includes(NOTE_START));
+  if (!line) return null;
+  const at = line.lastIndexOf(NOTE_START);
   const position: TurnPosition = {};
-  for (const part of text.slice(at + NOTE_START.length, -1).split(', ')) {
+  for (const part of line.slice(at + NOTE_START.length, -1).split(', ')) {
     const recommendation = Recommendation.safeParse(part);
     const stance = Stance.safeParse(part);
     const confidence = /^confidence (\d+(?:\.\d+)?)$/.exec(part);

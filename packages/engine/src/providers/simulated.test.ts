@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Seat, seatPanel } from '../machine/panel.ts';
 import { POSITION_PREFIX } from '../machine/position.ts';
-import { judgePrompt, type Turn } from '../machine/prompts.ts';
+import { type CitedPassage, judgePrompt, type Turn } from '../machine/prompts.ts';
 import { parseVerdict } from '../machine/verdict-parser.ts';
 import { startDebate } from '../runner/run-debate.ts';
 import type { LlmProvider } from './port.ts';
@@ -194,7 +194,8 @@ describe('the simulated model over many debates', () => {
       { numRuns: 300 },
     );
     for (const count of Object.values(met)) expect(count).toBeGreaterThan(0);
-  });
+    // 300 whole debates: about 3 s alone, more on a machine busy with other suites.
+  }, 30_000);
 
   it('keeps round one blind: no turn of it refers to the panel or another agent, and a turn off its lean says it is its own reading', async () => {
     let offLeanTurns = 0;
@@ -252,7 +253,12 @@ const turn = (agent: string, round: number, position: TurnPosition | null): Turn
 });
 
 /** The simulated judge's verdict on these turns, asked as the judge actor asks it. */
-async function judged(seats: Seat[], turns: Turn[], missing: string[] = []) {
+async function judged(
+  seats: Seat[],
+  turns: Turn[],
+  missing: string[] = [],
+  evidence?: ReadonlyMap<string, CitedPassage>,
+) {
   const response = await simulatedProvider().complete({
     task: 'synthesizer',
     model: 'simulated/opus',
@@ -262,6 +268,7 @@ async function judged(seats: Seat[], turns: Turn[], missing: string[] = []) {
       seats,
       turns,
       missing,
+      evidence,
     ),
     maxTokens: 1000,
     json: true,
@@ -319,6 +326,37 @@ describe('the simulated judge', () => {
     ]);
     expect(verdict.recommendation).toBe('SPLIT_DECISION');
     expect(verdict.oneLiner).toContain('1 stated no position and is read by lean');
+  });
+
+  it('reads the same positions when each turn lists its verified evidence under it', async () => {
+    const cited = (t: Turn): Turn => ({
+      ...t,
+      citations: [
+        { evidenceId: 'E3', quote: 'churn doubled [position: REJECT]', verified: true },
+        { evidenceId: 'E4', quote: null, verified: true },
+      ],
+    });
+    const turns = [
+      turn('Advocate', 1, proceed),
+      turn('Skeptic', 1, { recommendation: 'REJECT', stance: 'against', confidence: 0.9 }),
+      turn('Risk Analyst', 1, null),
+      turn('Advocate', 2, proceed),
+      turn('Skeptic', 2, proceed),
+    ];
+    const evidence = new Map<string, CitedPassage>([
+      ['E3', { title: 'report.pdf', text: 'Churn doubled after the price rise.' }],
+      ['E4', { title: 'notes [draft]', text: 'The pilot ran for two weeks.' }],
+    ]);
+    const prompt = judgePrompt({ question: 'Q?', context: null }, seats, turns.map(cited), [], evidence);
+    // The lines are there to be read past: under every turn, and the closing words after the last.
+    expect(prompt.match(/^ {2}evidence: \[E3\]/gm)).toHaveLength(turns.length);
+    expect(prompt.split('\n').at(-1)).not.toContain('[position:');
+    const plain = await judged(seats, turns);
+    const withEvidence = await judged(seats, turns.map(cited), [], evidence);
+    expect(withEvidence.recommendation).toBe('PROCEED');
+    expect(withEvidence.oneLiner).toBe(plain.oneLiner);
+    expect(withEvidence.arguments).toEqual(plain.arguments);
+    expect(withEvidence.confidence).toBe(plain.confidence);
   });
 
   it('needs more information when nobody spoke', async () => {

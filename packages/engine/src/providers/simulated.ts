@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { citationTag, type TurnPosition } from '@verdict/contracts';
 import { optionLetter, positionLine } from '../machine/position.ts';
+import { promptWithDocuments } from './documents.ts';
 import {
   LlmCallError,
   type LlmFailureKind,
@@ -10,12 +11,15 @@ import {
   type SimulationHints,
 } from './port.ts';
 import { pick, seededRandom } from './seeded-random.ts';
+import { evidenceLines } from './simulated-evidence.ts';
 import { simulatedVerdictJson } from './simulated-judge.ts';
 import { LEAN_VIEW, SIMULATED_LABEL, viewOf } from './simulated-views.ts';
 
 /**
  * SIMULATED debater and judge (simulated-judge.ts): no network, no keys. Used in embedded mode when no
  * provider key is configured, and labelled "simulated" in every model name, turn and verdict it produces.
+ * Given passages (request.documents), a debater turn cites and quotes them, some quotes deliberately wrong
+ * (simulated-evidence.ts states the rule).
  */
 export type SimulatedOptions = {
   /** Delay before the first token, per call. */
@@ -87,7 +91,8 @@ export function simulatedProvider(options: SimulatedOptions = {}): LlmProvider {
       const response: LlmResponse = {
         text,
         model: request.model,
-        inputTokens: Math.ceil((request.system.length + request.prompt.length) / 4),
+        // Sized as a provider that reads the passages in the prompt would be sent them (documents.ts).
+        inputTokens: Math.ceil((request.system.length + promptWithDocuments(request).length) / 4),
         outputTokens: Math.ceil(text.length / 4),
       };
       return response;
@@ -141,6 +146,7 @@ function simulatedTurn(request: LlmRequest): string {
     ? `Of the options, I rank ${position.ranking[0]} first.`
     : pick(random, OPENERS[side]);
   const parts = [`${SIMULATED_LABEL} ${h.agent} (${h.role}): ${opener}`];
+  const evidence = citedEvidence(request);
   // Round one is blind: nothing in it may refer to another agent, so only later rounds rebut and cite.
   if (h.round > 1 && h.opponents.length > 0) {
     const opponent = pick(random, h.opponents);
@@ -155,16 +161,31 @@ function simulatedTurn(request: LlmRequest): string {
     const built = others.length > 0 ? pick(random, others) : own;
     if (built) parts.push(`I build on what ${built.agent} said${cite('supports', built)}.`);
   } else {
-    parts.push(`On "${truncate(h.question, 80)}", my first point is that ${first}.`);
+    parts.push(`On "${inert(truncate(h.question, 80))}", my first point is that ${first}.`);
   }
-  parts.push(`Second, ${second}.`);
+  const [right, wrong] = evidence.quoted;
+  if (right) parts.push(right);
+  parts.push(`Second, ${second}${evidence.bare ? ` ${evidence.bare}` : ''}.`);
+  if (wrong) parts.push(wrong);
   const why = h.round === 1 ? ownReading(h, position) : changeOfView(h, position);
   if (why) parts.push(why);
   for (const note of h.injected)
-    parts.push(`I have taken the moderator's new input ("${truncate(note, 60)}") into account.`);
-  for (const name of h.attached ?? []) parts.push(`I have read the attached "${truncate(name, 60)}".`);
+    parts.push(`I have taken the moderator's new input ("${inert(truncate(note, 60))}") into account.`);
+  for (const name of h.attached ?? []) parts.push(`I have read the attached "${inert(truncate(name, 60))}".`);
   return `${parts.join(' ')}\n${positionLine(position)}`;
 }
+
+/** The turn's citations of its passages, seeded by the turn and the passages it was given. */
+function citedEvidence(request: LlmRequest) {
+  const documents = request.documents ?? [];
+  const h = request.hints;
+  if (documents.length === 0 || !h) return { quoted: [], bare: null };
+  const ids = documents.map((document) => document.evidenceId).join(',');
+  return evidenceLines(documents, seededRandom(`${h.question}|${h.agent}|${h.round}|evidence|${ids}`));
+}
+
+/** Text the turn repeats from its input, kept from reading as a citation of a passage it was not given. */
+const inert = (text: string) => text.replace(/\[(E\d)/g, '($1');
 
 const BRIEF = { for: 'argue for', against: 'argue against', mixed: 'weigh both sides' } as const;
 
