@@ -1,6 +1,7 @@
 import type { DebateStreamEvent, Verdict } from '@verdict/sdk';
 import { MultiBar, Presets } from 'cli-progress';
 import pc from 'picocolors';
+import { readableClaimTags } from './claim-tags.ts';
 import type { Output } from './output.ts';
 import { percent } from './output.ts';
 
@@ -21,6 +22,7 @@ export async function followDebate(client: Verdict, debateId: string, out: Outpu
     bar: null,
   };
   let rounds = 0;
+  let panel: string[] = [];
   const say = (text: string) => {
     if (live.bars) live.bars.log(`${text}\n`);
     else out.line(text);
@@ -47,11 +49,11 @@ export async function followDebate(client: Verdict, debateId: string, out: Outpu
     switch (event.type) {
       case 'debate.started': {
         rounds = event.data.rounds;
-        const panel = event.data.panel.map((member) => member.name).join(', ');
+        panel = event.data.panel.map((member) => member.name);
         say(
           `${out.tty ? pc.bold('Debate') : 'debate'} ${event.data.debateId} (${event.data.mode}, ${rounds} rounds)`,
         );
-        say(`panel: ${panel}`);
+        say(`panel: ${panel.join(', ')}`);
         if (out.tty) {
           live.bars = new MultiBar(
             {
@@ -77,7 +79,8 @@ export async function followDebate(client: Verdict, debateId: string, out: Outpu
       case 'rebuttal': {
         const to = event.type === 'rebuttal' ? ` → ${event.data.targetAgent}` : '';
         const who = out.tty ? pc.magenta(event.data.agent) : event.data.agent;
-        say(`  ${who}${to} (round ${event.data.round}): ${excerpt(event.data.content, width)}`);
+        const content = readableClaimTags(event.data.content, panel);
+        say(`  ${who}${to} (round ${event.data.round}): ${excerpt(content, width)}`);
         return;
       }
       case 'agent.failed':
