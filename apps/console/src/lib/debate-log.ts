@@ -1,4 +1,5 @@
 import type { DebateStreamEvent } from '@verdict/sdk';
+import type { Citation } from './contracts.ts';
 
 /** A turn's stated position, as the stream sends it (the engine reads it from the turn's POSITION line). */
 type TurnPosition = { recommendation?: string; stance?: string; confidence?: number; ranking?: string[] };
@@ -14,6 +15,8 @@ export type SpokenTurn = {
   targetAgent: string | null;
   /** What the turn stated it stands for; absent or null when unknown. */
   position?: TurnPosition | null;
+  /** Its citations of passages as the engine checked them (evidence engine on; absent otherwise). */
+  citations?: Citation[];
 };
 
 export type PanelSeat = { name: string; role: string; model: string };
@@ -83,6 +86,7 @@ export function applyEvent(log: DebateLog, event: DebateStreamEvent | LooseEvent
             model: e.data.model,
             targetAgent: e.type === 'rebuttal' ? e.data.targetAgent : null,
             position: e.data.position ?? null,
+            citations: e.data.citations,
           },
         ],
       };

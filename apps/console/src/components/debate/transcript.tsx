@@ -1,4 +1,5 @@
 import type { PanelSeat, SpokenTurn } from '../../lib/debate-log.ts';
+import { TurnText } from '../evidence/turn-text.tsx';
 import { ModelName } from './model-name.tsx';
 import { type ArgumentVotes, VoteButtons } from './votes.tsx';
 
@@ -14,7 +15,7 @@ type Props = {
 };
 
 /**
- * Every turn in the order spoken, each addressable as `#claim-<claimId>`. New turns are announced politely
+ * Every turn in the order spoken, each addressable as `#claim-<claimId>`, its tags shown as links (TurnText). New turns are announced politely
  * to screen readers (the list is a live region), without re-reading the whole transcript.
  */
 export function Transcript({ turns, panel, thinking = [], highlight = null, votes }: Props) {
@@ -37,7 +38,9 @@ export function Transcript({ turns, panel, thinking = [], highlight = null, vote
               </span>
               <ModelName model={turn.model} />
             </header>
-            <p>{turn.content}</p>
+            <p>
+              <TurnText text={turn.content} citations={turn.citations} />
+            </p>
             {turn.position ? <p className="muted">Position: {positionText(turn.position)}</p> : null}
             {votes ? <VoteButtons claimId={turn.claimId} votes={votes} /> : null}
           </li>

@@ -1,4 +1,6 @@
 import type { Schemas } from '../../lib/api.ts';
+import { KeyEvidenceList } from '../evidence/key-evidence.tsx';
+import { TurnText } from '../evidence/turn-text.tsx';
 
 type FullVerdict = NonNullable<Schemas['VerdictDetail']['verdict']>;
 type Cost = Schemas['DebateCost'];
@@ -14,8 +16,9 @@ const RECOMMENDATION_TEXT: Record<string, string> = {
 
 /**
  * The judge's verdict: recommendation and confidence (whole-number percent), the decision matrix as a
- * table (options by criteria), key evidence, dissent (the agents whose stance differs from the majority's,
- * and agents that could not speak), next steps, and what it cost when that may be shown.
+ * table (options by criteria), key evidence (cited passages, or the judge's own list), dissent (the agents whose stance differs from the majority's,
+ * and agents that could not speak), next steps, and what it cost when that may be shown. Tags the judge
+ * wrote are links, as in the transcript.
  */
 export function VerdictView({ verdict, cost }: { verdict: FullVerdict; cost: Cost | null }) {
   return (
@@ -26,32 +29,24 @@ export function VerdictView({ verdict, cost }: { verdict: FullVerdict; cost: Cos
         <span className="confidence"> · {verdict.confidence}% confidence</span>
       </p>
       <p>
-        <strong>{verdict.oneLiner}</strong>
+        <strong>
+          <TurnText text={verdict.oneLiner} />
+        </strong>
       </p>
-      <p>{verdict.narrative}</p>
+      <p>
+        <TurnText text={verdict.narrative} />
+      </p>
       <DecisionMatrix rows={verdict.decisionMatrix} />
-      {verdict.keyEvidence.length > 0 ? (
-        <>
-          <h3>Key evidence</h3>
-          <ul>
-            {verdict.keyEvidence.map((evidence) => (
-              <li key={`${evidence.source}:${evidence.claim}`}>
-                {evidence.claim}{' '}
-                <span className="muted">
-                  ({evidence.supports}, {evidence.weight} weight; {evidence.source})
-                </span>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <KeyEvidenceList entries={verdict.keyEvidence} />
       <Dissent verdict={verdict} />
       {verdict.nextSteps.length > 0 ? (
         <>
           <h3>Next steps</h3>
           <ul>
             {verdict.nextSteps.map((step) => (
-              <li key={step}>{step}</li>
+              <li key={step}>
+                <TurnText text={step} />
+              </li>
             ))}
           </ul>
         </>
@@ -92,7 +87,11 @@ function DecisionMatrix({ rows }: { rows: FullVerdict['decisionMatrix'] }) {
                   return (
                     <td key={criterion} title={found?.rationale}>
                       {found ? found.score : '—'}
-                      {found?.rationale ? <div className="muted">{found.rationale}</div> : null}
+                      {found?.rationale ? (
+                        <div className="muted">
+                          <TurnText text={found.rationale} />
+                        </div>
+                      ) : null}
                     </td>
                   );
                 })}
@@ -116,7 +115,8 @@ function Dissent({ verdict }: { verdict: FullVerdict }) {
       <ul>
         {dissenting.map((argument) => (
           <li key={argument.agent}>
-            <strong>{argument.agent}</strong> ({argument.stance}): {argument.keyPoints.join('; ')}
+            <strong>{argument.agent}</strong> ({argument.stance}):{' '}
+            <TurnText text={argument.keyPoints.join('; ')} />
           </li>
         ))}
         {verdict.missingAgents.map((agent) => (

@@ -1,4 +1,5 @@
 import type { Schemas } from '../../lib/api.ts';
+import type { Citation } from '../../lib/contracts.ts';
 
 type StateChart = Schemas['DebateStateChart'];
 export type Transition = StateChart['history'][number];
@@ -27,6 +28,8 @@ export type SpokenTurn = {
   round: number;
   targetAgent: string | null;
   content: string;
+  /** Its citations as the engine checked them, as the stored event carries them (evidence engine on). */
+  citations?: Citation[];
   at: string;
 };
 
@@ -52,6 +55,7 @@ function turnOf(event: ChartEvent): SpokenTurn | null {
     round: typeof data.round === 'number' ? data.round : 0,
     targetAgent: typeof data.targetAgent === 'string' ? data.targetAgent : null,
     content: text(data.content),
+    citations: Array.isArray(data.citations) ? (data.citations as Citation[]) : undefined,
     at: event.at,
   };
 }
