@@ -99,6 +99,7 @@ export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
     scoreIntervalMs: options.scoreIntervalMs ?? 500,
     exclusive: options.exclusive ?? false,
     policy: options.policy ?? DEFAULT_CALL_POLICY,
+    embedder: options.embedder ?? null,
   };
 }
 

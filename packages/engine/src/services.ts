@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Bus, Clock, Database } from '@verdict/core';
+import type { Bus, Clock, Database, Embedder } from '@verdict/core';
 import { Context } from 'effect';
 import type { CallPolicy } from './runner/llm-call.ts';
 import type { StorageRetryPolicy } from './store/retry.ts';
@@ -70,6 +70,11 @@ export type EngineSettingsShape = {
   readonly exclusive: boolean;
   /** Timeout and retries of one LLM call. */
   readonly policy: CallPolicy;
+  /**
+   * The node's embedding model, when a provider key embeds: the evidence engine's retrieval then ranks
+   * passages by vector as well as by full text. Absent or null: full text alone.
+   */
+  readonly embedder?: Embedder | null;
 };
 
 export class EngineSettings extends Context.Service<EngineSettings, EngineSettingsShape>()(

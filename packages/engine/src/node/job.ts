@@ -302,7 +302,7 @@ const start = (
   Effect.gen(function* () {
     const jobs = yield* NodeJobs;
     const store = yield* DebateStore;
-    const { storage, policy, nodeId } = yield* EngineSettings;
+    const { storage, policy, nodeId, embedder } = yield* EngineSettings;
     const { db } = yield* EngineStorage;
     const { debate, lease } = job;
     const events = job.log as DurableLog;
@@ -337,7 +337,7 @@ const start = (
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange: hooks.onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
-        ...(debate.evidence_engine ? { evidence: debateEvidence(db, debate.id, null) } : {}),
+        ...(debate.evidence_engine ? { evidence: debateEvidence(db, debate.id, embedder ?? null) } : {}),
         calibrate: hooks.calibrate,
         nodeId,
         services: yield* Effect.context<never>(),
