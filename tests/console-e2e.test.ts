@@ -1,5 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@verdict/contracts';
 import { newUserCredentials } from '@verdict/core/testing';
+import { citedEvidenceOf } from '@verdict/sdk';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectBody } from './support/api-client.ts';
@@ -15,6 +16,7 @@ import {
   until,
   visible,
 } from './support/console-pages.ts';
+import { citationsOf, expectNoRawTags, followClaimTag, openCitation } from './support/evidence-checks.ts';
 import { type RunningEngine, startEngine } from './support/processes.ts';
 import {
   type DistributedStack,
@@ -55,7 +57,12 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
   const extraEngines: RunningEngine[] = [];
   const user = newUserCredentials(`console-${mode}`);
   /** The debate started from the form, followed live, then charted, scored and shared. */
-  const debate = { id: '', question: `Should our ${mode} team adopt a four-day work week this year?` };
+  const debate = {
+    id: '',
+    question: `Should our ${mode} team adopt a four-day work week this year?`,
+    /** Its share link, once the sharing test made one. */
+    shareUrl: '',
+  };
 
   const open = async (path: string, name: string) => {
     const watched = await watchPage(context);
@@ -422,6 +429,7 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     expect(shareUrl).toMatch(/\/share\/[\w-]+$/);
     // No PUBLIC_BASE_URL or APP_URL here: the link is on the address the console was opened on.
     expect(new URL(shareUrl).origin).toBe(new URL(stack.baseUrl).origin);
+    debate.shareUrl = shareUrl;
     await live.check();
     await live.page.close();
     // Comments allowed on the link of this private debate: for signed-in holders of the link only.
@@ -463,6 +471,99 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
       await checkPage(watched, mode, 'share');
     } finally {
       await visitor.close();
+    }
+  });
+
+  it('shows the passages and claims the turns cite as links, on the debate page and on its share page', async () => {
+    // The user is on Pro, which has the evidence engine: the debate's context was cut into passages, and
+    // the simulated debaters quoted them, some quotes right (verified) and some deliberately wrong.
+    const session = await sessionOf(context, stack.baseUrl);
+    const evidence = expectBody(
+      await session.GET('/api/debates/{id}/evidence', { params: { path: { id: debate.id } } }),
+      200,
+    );
+    expect(evidence.evidence).toBe('on');
+    const citations = citationsOf(evidence.passages);
+    const right = citations.find((c) => c.verified && c.quote !== null);
+    const wrong = citations.find((c) => !c.verified && c.quote !== null);
+    expect(right, JSON.stringify(citations)).toBeDefined();
+    expect(wrong, JSON.stringify(citations)).toBeDefined();
+    if (!right || !wrong) return;
+
+    const live = await open(`/debates/${debate.id}`, 'live-evidence');
+    await visible(live.page.getByRole('heading', { name: 'Verdict' }));
+    await visible(live.page.getByRole('button', { name: /^Passage E\d+, verified$/ }).first());
+    await expectNoRawTags(live.page);
+    // The key evidence the engine built from verified citations: quoted, with the claims that cited it.
+    const verdict = expectBody(
+      await session.GET('/api/debates/{id}/verdict', { params: { path: { id: debate.id } } }),
+      200,
+    );
+    const cited = citedEvidenceOf(verdict.verdict);
+    expect(cited.length, JSON.stringify(verdict.verdict?.keyEvidence)).toBeGreaterThan(0);
+    const keyEvidence = live.page.getByRole('list', { name: 'Key evidence' });
+    expect(await keyEvidence.locator('q').first().textContent()).toBe(cited[0]?.quote);
+    expect(await keyEvidence.getByRole('link', { name: /, round \d+$/ }).count()).toBeGreaterThan(0);
+
+    const opened = await openCitation(live.page, right);
+    await checkPage(live, mode, 'live-evidence-passage');
+    await opened.closeWithEscape();
+    const refused = await openCitation(live.page, wrong);
+    await checkPage(live, mode, 'live-evidence-unverified');
+    await refused.closeWithEscape();
+    await followClaimTag(live.page);
+    await live.check();
+    await live.page.close();
+
+    // The share link shows the same, signed out, from the passages it shares (only those cited).
+    expect(debate.shareUrl).not.toBe('');
+    const visitor = await browser.newContext();
+    try {
+      const shared = await watchPage(visitor);
+      await shared.page.goto(debate.shareUrl);
+      await visible(shared.page.getByRole('heading', { name: 'Verdict' }));
+      await expectNoRawTags(shared.page);
+      const sharedOpened = await openCitation(shared.page, right);
+      await checkPage(shared, mode, 'share-evidence-passage');
+      await sharedOpened.closeWithEscape();
+      await (await openCitation(shared.page, wrong)).closeWithEscape();
+      await followClaimTag(shared.page);
+      await checkPage(shared, mode, 'share-evidence');
+    } finally {
+      await visitor.close();
+    }
+
+    // On a plan without the evidence engine the reader's read is refused (402): the page says why, with
+    // where to upgrade, and each tag still shows the engine's check; its dialog gives the same hint.
+    await stack.setPlan(user.email, 'free');
+    try {
+      const gated = await open(`/debates/${debate.id}`, 'live-evidence-gated');
+      const hint = gated.page.getByText(
+        /^The evidence engine needs the .*, so the cited passages are not shown/,
+      );
+      await visible(hint);
+      expect(await hint.getByRole('link', { name: 'see the plans' }).getAttribute('href')).toMatch(
+        /\/pricing$/,
+      );
+      await expectNoRawTags(gated.page);
+      const turn = gated.page.locator(`[id="claim-${wrong.claimId}"]`);
+      await turn
+        .getByRole('button', { name: `Passage ${wrong.evidenceId}, not found in the passage` })
+        .first()
+        .click();
+      const dialog = gated.page.getByRole('dialog', { name: `Passage ${wrong.evidenceId}` });
+      await visible(dialog);
+      expect(await dialog.textContent()).toContain('Not found in the passage');
+      expect(await dialog.getByRole('link', { name: 'see the plans' }).count()).toBe(1);
+      expect(await dialog.locator('blockquote').count()).toBe(0);
+      // The browser notes the refused read, which the page handled by showing the hint: the only problem.
+      const refusal = /^console error: .* status of 402 .*\/api\/debates\/[0-9a-f-]+\/evidence\)$/;
+      expect(gated.problems.filter((p) => refusal.test(p))).toHaveLength(1);
+      gated.problems.splice(0, gated.problems.length, ...gated.problems.filter((p) => !refusal.test(p)));
+      await gated.check();
+      await gated.page.close();
+    } finally {
+      await stack.setPlan(user.email, 'pro');
     }
   });
 
