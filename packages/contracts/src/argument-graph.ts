@@ -5,18 +5,7 @@ import { DebateStatus } from './debates.ts';
 export const ClaimEdgeKind = z.enum(['rebuts', 'supports']);
 export type ClaimEdgeKind = z.infer<typeof ClaimEdgeKind>;
 
-/**
- * The tag a debater writes to cite an earlier claim, `[supports a1-r1-risk-analyst]` or
- * `[rebuts a1-r1-cfo]`: the debater prompt asks for it and the argument graph reads it back.
- */
-export const citationTag = (kind: ClaimEdgeKind, claimId: string) => `[${kind} ${claimId}]`;
-
-/**
- * Citation tags as models actually write them: either word in any case, singular or not ("support"), a
- * colon or not, spaces inside the brackets. Group 1 is the kind, group 2 the claimId (to be lower-cased and
- * checked against the debate's claims: a model may cite what does not exist).
- */
-export const CITATION_PATTERN = /\[\s*(supports?|rebuts?)\s*:?\s*(a\d+-r\d+-[a-z0-9-]{1,100})\s*\]/gi;
+export { CITATION_PATTERN, citationTag } from './tags.ts';
 
 /** A claim's votes as a heatmap colours it: agree and disagree counts, and agree minus disagree. */
 export const ClaimWeight = z

@@ -10,16 +10,7 @@ export const EvidenceId = z
   .meta({ description: "A passage of the debate's corpus as debaters cite it: E1, E2 …", example: 'E3' });
 export type EvidenceId = z.infer<typeof EvidenceId>;
 
-/**
- * An inline citation of a passage as debaters write it, `[E3]`, with the words it quotes when a quoted span
- * stands right before it: `"churn doubled" [E3]`. Group 1 is the quote (straight quotes), group 2 the same
- * in curly quotes, group 3 the passage's number.
- */
-export const EVIDENCE_CITATION_PATTERN =
-  /(?:"([^"\n]{1,600})"|\u201c([^\u201d\n]{1,600})\u201d)?\s*\[E([1-9][0-9]{0,5})\]/g;
-
-/** How a debater cites a passage, as the debater prompt asks for it and the pattern reads it back. */
-export const evidenceTag = (evidenceId: string) => `[${evidenceId}]`;
+export { EVIDENCE_CITATION_PATTERN, evidenceTag } from './tags.ts';
 
 /** Where a passage comes from: an uploaded file, a fetched page (an attachment too), or the debate's context. */
 export const EvidenceSource = z

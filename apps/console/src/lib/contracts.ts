@@ -3,8 +3,8 @@
 import './zod-without-eval.ts';
 
 /**
- * The contracts the server validates with, for the console's forms to check against before sending, and the
- * tag patterns the engine reads turns with, for the pages to show those tags as links.
+ * The contracts the server validates with, for the console's forms to check against before sending. (The
+ * tag patterns the pages render turns with come from `@verdict/contracts/tags`, without zod.)
  */
 export type {
   Citation,
@@ -15,11 +15,9 @@ export type {
   KeyEvidence,
 } from '@verdict/contracts';
 export {
-  CITATION_PATTERN,
   CreateApiKeyInput,
   CreateDebateInput,
   CreateWorkspaceInput,
-  EVIDENCE_CITATION_PATTERN,
   InviteMemberInput,
   LoginInput,
   MIN_PASSWORD_LENGTH,

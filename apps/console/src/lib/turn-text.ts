@@ -1,4 +1,4 @@
-import { CITATION_PATTERN, EVIDENCE_CITATION_PATTERN } from './contracts.ts';
+import { CITATION_PATTERN, EVIDENCE_CITATION_PATTERN } from '@verdict/contracts/tags';
 
 /**
  * A piece of a turn's text as a page shows it: plain words, a citation of a passage (`[E3]`), or a tag
