@@ -49,6 +49,7 @@ describe('the verdict MCP server', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       'ask_debate',
       'get_debate',
+      'get_evidence',
       'list_debates',
       'record_outcome',
       'search_debates',
@@ -86,6 +87,14 @@ describe('the verdict MCP server', () => {
     expect(outcome.outcomeStatus).toBe('correct');
     const similar = await client.callTool({ name: 'similar_debates', arguments: { q: 'agents and tools' } });
     expect((similar as ToolText).isError).toBeFalsy();
+    // A free account's evidence read is refused with the plan to choose, as the API's envelope says it.
+    const evidence = (await client.callTool({ name: 'get_evidence', arguments: { id } })) as ToolText;
+    expect(evidence.isError).toBe(true);
+    expect(JSON.parse(evidence.content[0]?.text ?? '{}').error).toMatchObject({
+      code: 'BYOK_REQUIRED',
+      requiredPlan: 'pro',
+      upgradeUrl: expect.stringMatching(/\/pricing$/),
+    });
   }, 60_000);
 
   it('answers ask_debate with wait=false at once with the debate id', async () => {

@@ -12,6 +12,9 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     'Run a debate between AI agents on a decision and answer its verdict (recommendation, confidence, ' +
     'decision matrix). With wait=false, answers the debate id at once; get_debate reads it later.',
   get_debate: 'A debate, and its full verdict once completed',
+  get_evidence:
+    "A debate's evidence (Pro, BYOK Pro, Enterprise): every passage E1, E2 … cut from its documents and " +
+    'context, who cited it (verified or not) and the claims it supports or undercuts',
   list_debates: 'Your debates, newest first (page, limit, status)',
   record_outcome: 'Say what became of a decided question: correct, partially_correct, wrong or too_early',
   search_debates: 'Search your debates by keyword and full text',
@@ -29,6 +32,7 @@ const HANDLERS: Record<ToolName, (client: Verdict, args: Args) => Promise<unknow
     return client.verdicts.retrieve(created.debateId);
   },
   get_debate: (client, { id }) => client.verdicts.retrieve(String(id)),
+  get_evidence: (client, { id }) => client.verdicts.evidence(String(id)),
   list_debates: (client, args) => client.debates.page(args as Parameters<Verdict['debates']['page']>[0]),
   record_outcome: (client, { id, ...body }) =>
     client.outcomes.record(String(id), body as Parameters<Verdict['outcomes']['record']>[1]),
@@ -65,10 +69,13 @@ export async function serveMcp(client: Verdict): Promise<void> {
         structuredContent: result as Record<string, unknown>,
       };
     } catch (error) {
-      // A refused call is the tool's answer (the model can correct its input), not a protocol error.
+      // A refused call is the tool's answer (the model can correct its input, or tell its user which plan
+      // to choose: the envelope's extra fields go with it), not a protocol error.
       const text =
         error instanceof VerdictError
-          ? JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } })
+          ? JSON.stringify({
+              error: { code: error.code, message: error.message, details: error.details, ...error.extra },
+            })
           : String(error);
       return { isError: true, content: [{ type: 'text' as const, text }] };
     }

@@ -27,6 +27,7 @@ const TOOLS = {
       .meta({ description: 'Wait for the verdict (default true); false answers the debate id at once' }),
   }),
   get_debate: Id,
+  get_evidence: Id,
   list_debates: DebateListQuery.omit({ workspaceId: true }),
   record_outcome: Id.extend(RecordOutcomeInput.shape),
   search_debates: SearchQuery,

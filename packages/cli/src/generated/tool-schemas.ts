@@ -90,6 +90,20 @@ export const TOOL_INPUT_SCHEMAS = {
       "id"
     ]
   },
+  "get_evidence": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid",
+        "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",
+        "description": "The debate id"
+      }
+    },
+    "required": [
+      "id"
+    ]
+  },
   "list_debates": {
     "type": "object",
     "properties": {
