@@ -101,6 +101,16 @@ export const TARGETS: {
     boundBy:
       "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
   },
+  ...(['full_text', 'hybrid'] as const).map((mode) => ({
+    name: `evidence.postgres.${mode}.p95_ms`,
+    target: 50,
+    better: 'lower' as const,
+    what: `evidence retrieval per turn, 50 × 50,000-char attachments, ${mode === 'hybrid' ? 'hybrid' : 'full text'}, p95 (ms)`,
+    boundBy:
+      mode === 'hybrid'
+        ? "CPU of the in-process ranking: BM25 over the query's postings and a dot product with each of ~2,500 real[] vectors (1,536 dimensions), plus three statements (the corpus's state, the query's lexemes, the chosen passages); other work on the 2 cores"
+        : "CPU of BM25 over the query's postings (~2,500 passages) in the engine process, plus three statements (the corpus's state, the query's lexemes, the chosen passages); other work on the 2 cores",
+  })),
   {
     name: 'metrics.cost.share_of_request_cpu',
     target: 0.02,

@@ -9,16 +9,19 @@
 const K1 = 1.2;
 const B = 0.75;
 
-type Posting = { number: number; frequency: number };
-type LanguageTerms = { postings: Map<string, Posting[]>; passages: number; totalLength: number };
+/** The passages a lexeme occurs in and how often, as two parallel arrays (small integers: compact in V8). */
+type Postings = { numbers: number[]; frequencies: number[] };
+type LanguageTerms = { postings: Map<string, Postings>; passages: number; totalLength: number };
 
 export type TermIndex = {
   languages: Map<string, LanguageTerms>;
+  /** The highest passage number added. */
+  highest: number;
   /** Lexeme occurrences per passage (its length as BM25 counts it). */
   lengths: Map<number, number>;
 };
 
-export const emptyTermIndex = (): TermIndex => ({ languages: new Map(), lengths: new Map() });
+export const emptyTermIndex = (): TermIndex => ({ languages: new Map(), highest: 0, lengths: new Map() });
 
 /** Adds a passage: its lexemes and how often each occurs, in its source's language. */
 export function addToTermIndex(
@@ -35,12 +38,15 @@ export function addToTermIndex(
     const frequency = passage.frequencies[i] ?? 1;
     length += frequency;
     const postings = terms.postings.get(lexeme);
-    if (postings) postings.push({ number: passage.number, frequency });
-    else terms.postings.set(lexeme, [{ number: passage.number, frequency }]);
+    if (postings) {
+      postings.numbers.push(passage.number);
+      postings.frequencies.push(frequency);
+    } else terms.postings.set(lexeme, { numbers: [passage.number], frequencies: [frequency] });
   });
   terms.passages += 1;
   terms.totalLength += length;
   index.lengths.set(passage.number, length);
+  index.highest = Math.max(index.highest, passage.number);
 }
 
 /**
@@ -54,7 +60,9 @@ export function rankByTerms(
   skip: (number: number) => boolean,
   limit: number,
 ): { number: number; score: number }[] {
-  const scores = new Map<number, number>();
+  // Passage numbers are dense (1…n): scores in an array by number, and the numbers that have one.
+  const scores = new Float64Array(index.highest + 1);
+  const scored: number[] = [];
   for (const [language, lexemes] of queryLexemes) {
     const terms = index.languages.get(language);
     if (!terms || terms.passages === 0) continue;
@@ -62,17 +70,21 @@ export function rankByTerms(
     for (const lexeme of new Set(lexemes)) {
       const postings = terms.postings.get(lexeme);
       if (!postings) continue;
-      const idf = Math.log(1 + (terms.passages - postings.length + 0.5) / (postings.length + 0.5));
-      for (const { number, frequency } of postings) {
+      const count = postings.numbers.length;
+      const idf = Math.log(1 + (terms.passages - count + 0.5) / (count + 0.5));
+      for (let i = 0; i < count; i++) {
+        const number = postings.numbers[i]!;
+        const frequency = postings.frequencies[i]!;
         if (skip(number)) continue;
         const length = index.lengths.get(number) ?? averageLength;
         const saturated = (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * length) / averageLength));
-        scores.set(number, (scores.get(number) ?? 0) + idf * saturated);
+        if (scores[number] === 0) scored.push(number);
+        scores[number] = (scores[number] ?? 0) + idf * saturated;
       }
     }
   }
-  return [...scores]
-    .map(([number, score]) => ({ number, score }))
-    .sort((a, b) => b.score - a.score || a.number - b.number)
-    .slice(0, limit);
+  return scored
+    .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
+    .slice(0, limit)
+    .map((number) => ({ number, score: scores[number] ?? 0 }));
 }

@@ -5,7 +5,6 @@ import type { Database } from '../db/orm.ts';
 import { type Embedder, unitVector } from '../similar/embedder.ts';
 import { type CorpusSource, stillUnstored, unstoredSources } from './corpus-sources.ts';
 import { type SplitPassage, splitPassages } from './passage-splitter.ts';
-import { arrayLiteral } from './passage-vectors.ts';
 import type { EvidenceTables } from './tables.ts';
 import { detectTextLanguage } from './text-language.ts';
 
@@ -18,6 +17,9 @@ export type BuildCorpusOptions = {
    */
   onEmbeddingError?: (error: unknown) => void;
 };
+
+/** A vector as a PostgreSQL array literal, for `::real[]` (pgvector's assignment cast takes it too). */
+const arrayLiteral = (vector: readonly number[]) => `{${vector.join(',')}}`;
 
 /** Rows of one insert statement: a 50,000-character attachment makes about 45 passages. */
 const INSERT_BATCH = 100;

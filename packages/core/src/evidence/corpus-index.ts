@@ -5,10 +5,10 @@ import { addToTermIndex, emptyTermIndex, type TermIndex } from './bm25.ts';
 
 /**
  * What retrieval ranks a debate's corpus with, held in the process between turns: each passage's lexemes
- * (read once from its stored tsvector), its length, and, where vectors are stored as real[], its vector.
- * Ranking ~2,400 passages in SQL cost 45–120 ms a turn with ts_rank (every passage of the debate matches a
- * long query's common words, and each is ranked) and about a second with real[] vectors; here it costs a
- * few milliseconds. Passages never change once stored (only their vector is added, and a deleted
+ * (read once from its stored tsvector), its length, and its vector of the embedder's model. In SQL, ranking
+ * the ~2,500 passages of a large corpus cost 45–120 ms a turn with ts_rank (every passage of the debate
+ * shares some common word with a long query, and each is ranked), about a second with real[] vectors, and
+ * 100–275 ms with PGlite's pgvector (WebAssembly); here it costs a few milliseconds (BENCHMARKS.md). Passages never change once stored (only their vector is added, and a deleted
  * attachment retires them), so the index is brought up to date by reading what is new: every retrieval
  * first asks the database (one indexed query) for the highest number, the retired passages and how many
  * vectors exist, and loads the difference. Each engine node keeps its own; the database stays the truth.
@@ -21,7 +21,7 @@ export type CorpusIndex = {
   terms: TermIndex;
   /** Passages of deleted attachments, as of the last retrieval: never offered. */
   retired: Set<number>;
-  /** Unit vectors of one model, loaded only where the database stores them as real[]. */
+  /** Unit vectors of one model (the embedder's of the last retrieval that had one). */
   vectors: { model: string; byNumber: Map<number, Float32Array> } | null;
 };
 
@@ -29,8 +29,8 @@ type Entry = { index: CorpusIndex; bytes: number; queue: Promise<unknown> };
 
 /**
  * Memory the indexes of one process may take: the largest corpus (50 attachments of 50,000 characters,
- * ~2,400 passages) takes ~4 MB of lexemes and ~15 MB of vectors at 1,536 dimensions; the least recently
- * used debates' indexes go first.
+ * ~2,500 passages, ~185,000 postings) takes ~7 MB of lexemes and ~16 MB of vectors at 1,536 dimensions
+ * (measured); the least recently used debates' indexes go first.
  */
 export const CORPUS_INDEX_BYTES = 96 * 1024 * 1024;
 
@@ -43,7 +43,7 @@ export function forgetCorpusIndexes(db: Database): void {
 
 /**
  * The debate's index, brought up to date with the database. `vectorModel`: also load that model's vectors
- * (a database storing them as real[]); null: lexemes only. Retrievals of one debate in one process take
+ * (stored as pgvector's type or real[], read as real[] either way); null: lexemes only. Retrievals of one debate in one process take
  * turns to update it, so a corpus is read once however many agents ask at the same moment.
  */
 export async function freshCorpusIndex(
@@ -86,10 +86,7 @@ async function bringUpToDate(db: Database, debateId: string, entry: Entry, vecto
   const { highest, retired, vectors } = state.rows[0] ?? { highest: null, retired: null, vectors: 0 };
   index.retired = new Set(retired ?? []);
   if ((highest ?? 0) > index.highest) entry.bytes += await loadTerms(db, debateId, index);
-  if (vectorModel === null) {
-    entry.bytes -= vectorBytes(index);
-    index.vectors = null;
-  } else {
+  if (vectorModel !== null) {
     if (index.vectors?.model !== vectorModel) {
       entry.bytes -= vectorBytes(index);
       index.vectors = { model: vectorModel, byNumber: new Map() };
@@ -127,8 +124,8 @@ async function loadTerms(db: Database, debateId: string, index: CorpusIndex): Pr
     });
     index.chars.set(row.number, Number(row.chars));
     index.highest = Math.max(index.highest, row.number);
-    // A posting (~40 bytes in V8) per lexeme, and the lexeme strings the first time they occur.
-    bytes += 40 * lexemes.length + 64;
+    // Measured: ~36 bytes of heap a posting, lexeme strings and maps included.
+    bytes += 36 * lexemes.length + 64;
   }
   return bytes;
 }
@@ -141,7 +138,7 @@ async function loadVectors(
 ): Promise<number> {
   const known = [...vectors.byNumber.keys()];
   const rows = await sql<{ number: number; embedding: number[] }>`
-    select number, embedding from evidence_passages
+    select number, embedding::real[] as embedding from evidence_passages
      where debate_id = ${debateId} and embedding_model = ${vectors.model}
        and not (number = any(${known}::int[]))`.execute(query(db.em()));
   let bytes = 0;
@@ -156,8 +153,11 @@ async function loadVectors(
 const vectorBytes = (index: CorpusIndex) =>
   [...(index.vectors?.byNumber.values() ?? [])].reduce((sum, v) => sum + v.byteLength + 64, 0);
 
-/** Forgets the least recently used indexes until the rest fit in `limit` (never the one just used). */
-function evictBeyond(cache: Map<string, Entry>, limit: number, keep: string) {
+/**
+ * Forgets the least recently used indexes (the map's first: each use moves one to the end) until the rest
+ * fit in `limit`, never `keep`, the one just used.
+ */
+export function evictBeyond(cache: Map<string, { bytes: number }>, limit: number, keep: string): void {
   let total = [...cache.values()].reduce((sum, entry) => sum + entry.bytes, 0);
   for (const [debateId, entry] of cache) {
     if (total <= limit) break;

@@ -3,7 +3,6 @@ import type { Database } from '../db/orm.ts';
 import { createTestCore, type TestCore, type TestDatabase } from '../testing/index.ts';
 import { buildCorpus, type CorpusPassage, passagesByNumber, readCorpus, retrievePassages } from './corpus.ts';
 import { conceptEmbedder, insertAttachment, insertDebate, insertUser } from './corpus-fixtures.ts';
-import { passageVectorStorage } from './passage-vectors.ts';
 import { TEXT_LANGUAGES } from './text-language.ts';
 
 /** A long English report: one paragraph per topic, each about 900 characters, so each is about a passage. */
@@ -201,7 +200,11 @@ describe.each<[string, TestDatabase, 'pgvector' | 'real-array']>([
   });
 
   it(`embeds passages (${vectorKind}) and fuses the vector ranking with full text`, async () => {
-    expect((await passageVectorStorage(db)).kind).toBe(vectorKind);
+    const [column] = await db.execute<{ type: string }>(
+      `select format_type(atttypid, atttypmod) as type from pg_attribute
+        where attrelid = 'evidence_passages'::regclass and attname = 'embedding'`,
+    );
+    expect(column?.type).toBe(vectorKind === 'pgvector' ? 'vector' : 'real[]');
     await buildCorpus(db, debate, { embedder });
     const [{ unembedded = -1 } = {}] = await db.execute<{ unembedded: number }>(
       `select count(*)::int as unembedded from evidence_passages
@@ -277,6 +280,27 @@ describe.each<[string, TestDatabase, 'pgvector' | 'real-array']>([
       number: Math.max(...numbersOf(after)) + 1,
       source: { title: 'next.txt' },
     });
+  });
+
+  it('retrieves what later builds add and never what a deletion retires since, in the same process', async () => {
+    const later = await insertDebate(db, owner, { context: CONTEXT });
+    await buildCorpus(db, later, { embedder });
+    const ask = (query: string) => retrievePassages(db, later, { query, budgetChars: 6_000, embedder });
+    // The first retrieval reads the corpus into the process's index.
+    expect((await ask('Which memo covers Osaka?')).map((p) => p.source.title)).toEqual(['Context']);
+    const memo = await insertAttachment(db, later, owner, {
+      filename: 'osaka.txt',
+      text: 'The Osaka memo says the agencies there cancel within a week of any price rise.',
+      createdAt: '2026-02-01T00:00:00Z',
+    });
+    await buildCorpus(db, later, { embedder });
+    const found = await ask('Which memo covers Osaka?');
+    expect(found[0]?.source.title).toBe('osaka.txt');
+    // Found by its vector alone: "attrition" is in no passage.
+    expect((await ask('attrition')).map((p) => p.source.title)).toContain('osaka.txt');
+    await db.execute('delete from attachments where id = ?', [memo]);
+    expect((await ask('Which memo covers Osaka?')).map((p) => p.source.title)).not.toContain('osaka.txt');
+    expect((await ask('attrition')).map((p) => p.source.title)).not.toContain('osaka.txt');
   });
 
   it('reads passages by number, in order, leaving out numbers the debate does not have', async () => {

@@ -2,14 +2,11 @@ import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { type Embedder, unitVector } from '../similar/embedder.ts';
-import { similarityTo, type VectorStorage } from '../similar/vector-storage.ts';
 import { rankByTerms } from './bm25.ts';
 import { type CorpusIndex, freshCorpusIndex } from './corpus-index.ts';
 import type { CorpusPassage } from './corpus-passage.ts';
 import { passagesByNumber } from './corpus-reads.ts';
-import { passageVectorStorage } from './passage-vectors.ts';
 import { fillBudget, fuseRankings, type RankedPassage } from './rank-fusion.ts';
-import type { EvidenceTables } from './tables.ts';
 import { rankByVector } from './vector-ranking.ts';
 
 export type RetrievalRequest = {
@@ -32,9 +29,11 @@ const CANDIDATES = 40;
 /**
  * The passages of the debate's corpus most relevant to `request.query`, best first, whose texts fit in the
  * budget: a full-text ranking (BM25 over each passage's lexemes, the query parsed in each language the
- * corpus holds, any of its words counting) fused by reciprocal rank with a vector ranking where an
- * embedder is given. When nothing matches at all, the corpus's first passages: an agent is never left
- * without the evidence. Passages of deleted attachments are never offered.
+ * corpus holds, any of its words counting) fused by reciprocal rank with a vector ranking (cosine
+ * similarity to the query's embedding, among passages embedded by the same model) where an embedder is
+ * given. Both rank in the process, over the debate's index (corpus-index.ts says why). When nothing
+ * matches at all, the corpus's first passages: an agent is never left without the evidence. Passages of
+ * deleted attachments are never offered.
  */
 export async function retrievePassages(
   db: Database,
@@ -43,24 +42,14 @@ export async function retrievePassages(
 ): Promise<CorpusPassage[]> {
   const limit = request.limit ?? DEFAULT_PASSAGE_LIMIT;
   if (limit <= 0 || request.budgetChars <= 0) return [];
-  const [vector, storage] = await Promise.all([
-    queryVector(request),
-    request.embedder ? passageVectorStorage(db) : null,
-  ]);
-  const embedder = vector ? request.embedder : null;
-  // Vectors stored as real[] are ranked in the process; pgvector ranks them in SQL.
-  const inProcessVectors = embedder && storage?.kind === 'real-array' ? embedder.model : null;
-  const index = await freshCorpusIndex(db, debateId, inProcessVectors);
+  const vector = await queryVector(request);
+  const model = vector ? (request.embedder?.model ?? null) : null;
+  const index = await freshCorpusIndex(db, debateId, model);
   const skip = (number: number) => index.retired.has(number);
-  const rankings: RankedPassage[][] = [];
   const lexemes = await queryLexemes(db, request.query, [...index.terms.languages.keys()]);
-  rankings.push(withLengths(index, rankByTerms(index.terms, lexemes, skip, CANDIDATES)));
-  if (vector && embedder && storage) {
-    const nearest =
-      storage.kind === 'pgvector'
-        ? await vectorRankingInSql(db, debateId, embedder.model, vector, storage)
-        : rankByVector(index.vectors?.byNumber ?? new Map(), vector, skip, CANDIDATES);
-    rankings.push(withLengths(index, nearest));
+  const rankings = [withLengths(index, rankByTerms(index.terms, lexemes, skip, CANDIDATES))];
+  if (vector && index.vectors) {
+    rankings.push(withLengths(index, rankByVector(index.vectors.byNumber, vector, skip, CANDIDATES)));
   }
   let ranked = fuseRankings(rankings);
   if (ranked.length === 0) ranked = corpusOpening(index, limit);
@@ -89,27 +78,6 @@ async function queryLexemes(db: Database, text: string, languages: string[]): Pr
     query(db.em()),
   );
   return new Map(rows.rows.map((row) => [row.language, row.lexemes]));
-}
-
-/** pgvector: cosine similarity in SQL, among the live passages embedded by the same model. */
-async function vectorRankingInSql(
-  db: Database,
-  debateId: string,
-  model: string,
-  vector: number[],
-  storage: VectorStorage,
-): Promise<{ number: number }[]> {
-  // `e`: the alias similarityTo computes over.
-  return query<EvidenceTables>(db.em())
-    .selectFrom('evidence_passages as e')
-    .select('e.number')
-    .where('e.debate_id', '=', debateId)
-    .where('e.embedding_model', '=', model)
-    .where(sql<boolean>`(e.source_kind = 'context' or e.attachment_id is not null)`)
-    .orderBy(similarityTo(storage, vector), 'desc')
-    .orderBy('e.number')
-    .limit(CANDIDATES)
-    .execute();
 }
 
 /** A ranking with each passage's length, for the budget; passages the index has not loaded yet left out. */

@@ -9,11 +9,12 @@ export function rankByVector(
   skip: (number: number) => boolean,
   limit: number,
 ): { number: number; similarity: number }[] {
+  const unit = Float64Array.from(query);
   const ranked: { number: number; similarity: number }[] = [];
   for (const [number, vector] of vectors) {
-    if (skip(number) || vector.length !== query.length) continue;
+    if (skip(number) || vector.length !== unit.length) continue;
     let similarity = 0;
-    for (let i = 0; i < vector.length; i++) similarity += (vector[i] ?? 0) * (query[i] ?? 0);
+    for (let i = 0; i < vector.length; i++) similarity += vector[i]! * unit[i]!;
     ranked.push({ number, similarity });
   }
   return ranked.sort((a, b) => b.similarity - a.similarity || a.number - b.number).slice(0, limit);
