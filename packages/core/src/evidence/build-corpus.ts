@@ -31,7 +31,7 @@ const EMBED_BATCH = 32;
  * Brings a debate's corpus up to date: every source not stored yet (the context, then ready attachments
  * oldest first) is split into passages numbered on from the debate's highest number, each source in a
  * transaction of its own under the debate's corpus lock, so that rounds or engine nodes building at once
- * store each source once, numbered without gaps. Sources already stored cost one query. With an embedder,
+ * store each source once, numbered without gaps. Sources already stored cost two queries. With an embedder,
  * then, every live passage without a vector of its model gets one.
  */
 export async function buildCorpus(db: Database, debateId: string, options: BuildCorpusOptions = {}) {

@@ -8,10 +8,13 @@ import { addToTermIndex, emptyTermIndex, type TermIndex } from './bm25.ts';
  * (read once from its stored tsvector), its length, and its vector of the embedder's model. In SQL, ranking
  * the ~2,500 passages of a large corpus cost 45–120 ms a turn with ts_rank (every passage of the debate
  * shares some common word with a long query, and each is ranked), about a second with real[] vectors, and
- * 100–275 ms with PGlite's pgvector (WebAssembly); here it costs a few milliseconds (BENCHMARKS.md). Passages never change once stored (only their vector is added, and a deleted
- * attachment retires them), so the index is brought up to date by reading what is new: every retrieval
- * first asks the database (one indexed query) for the highest number, the retired passages and how many
- * vectors exist, and loads the difference. Each engine node keeps its own; the database stays the truth.
+ * 100–275 ms with PGlite's pgvector (WebAssembly); here it costs a few milliseconds (BENCHMARKS.md).
+ *
+ * Passages never change once stored (only their vector is added, and a deleted attachment retires them),
+ * so the index is brought up to date by reading what is new: every retrieval first asks the database for
+ * the highest number, the retired passages and how many vectors exist (one statement over the debate's
+ * rows, by primary key), and loads the difference. Each engine node keeps its own; the database stays the
+ * truth.
  */
 export type CorpusIndex = {
   /** The highest passage number loaded. */
@@ -36,15 +39,16 @@ export const CORPUS_INDEX_BYTES = 96 * 1024 * 1024;
 
 const caches = new WeakMap<Database, Map<string, Entry>>();
 
-/** Drops every index held for `db` (tests, and a process that closes its database). */
+/** Drops every index held for `db`: the bench times a first retrieval with it. */
 export function forgetCorpusIndexes(db: Database): void {
   caches.delete(db);
 }
 
 /**
  * The debate's index, brought up to date with the database. `vectorModel`: also load that model's vectors
- * (stored as pgvector's type or real[], read as real[] either way); null: lexemes only. Retrievals of one debate in one process take
- * turns to update it, so a corpus is read once however many agents ask at the same moment.
+ * (stored as pgvector's type or real[], read as real[] either way); null: lexemes only. Retrievals of one
+ * debate in one process take turns to update it, so a corpus is read once however many agents ask at the
+ * same moment.
  */
 export async function freshCorpusIndex(
   db: Database,
