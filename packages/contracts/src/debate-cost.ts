@@ -2,14 +2,26 @@ import { z } from 'zod';
 import { FundingSource } from './debate-resource.ts';
 import { DebateMode } from './debates.ts';
 
-/** Low, expected and high of one figure of an estimate (ARCHITECTURE.md, "Cost before and after"). */
+/**
+ * One figure of an estimate (ARCHITECTURE.md, "Cost before and after"): expected, and the stated interval
+ * low–high around it.
+ */
 export const EstimateRange = z
   .object({
-    low: z.number().min(0),
-    expected: z.number().min(0),
-    high: z.number().min(0),
+    low: z.number().min(0).meta({
+      description:
+        'Every answer at the 10th percentile of the lengths its model answered this task with recently',
+    }),
+    expected: z.number().min(0).meta({ description: 'Every answer at its average recent length' }),
+    high: z.number().min(0).meta({ description: 'Every answer at the 90th percentile of those lengths' }),
   })
-  .meta({ id: 'EstimateRange' });
+  .meta({
+    id: 'EstimateRange',
+    description:
+      'Prompts sized as the engine builds them; answers at the output lengths learnt from the last 200 calls ' +
+      'of each model and task on this installation (20 at least; before, a default table whose interval ' +
+      'spans a sentence to the limit). low–high is the 10th–90th percentile interval of those lengths.',
+  });
 export type EstimateRange = z.infer<typeof EstimateRange>;
 
 /** What one model of the debate is expected to take and cost. */
@@ -18,7 +30,7 @@ export const ModelEstimate = z
     provider: z.string().meta({ description: 'The provider (`simulated` for the simulated model)' }),
     model: z.string().meta({ description: '"provider:model", as the debate records it' }),
     roles: z.array(z.enum(['debater', 'judge', 'classifier'])),
-    /** Calls it answers: low and expected with one judge attempt, high with every retry. */
+    /** Calls it answers: every turn, one judge call (a retry, rare, is outside the interval), the classifier. */
     calls: EstimateRange,
     inputTokens: EstimateRange,
     outputTokens: EstimateRange,
@@ -57,7 +69,11 @@ export const DebateEstimate = z
     inputTokens: EstimateRange,
     outputTokens: EstimateRange,
     usd: EstimateRange,
-    note: z.string().meta({ description: 'How the range is made, and when it is simulated' }),
+    note: z.string().meta({
+      description:
+        'How the figures are made: the stated interval (10th–90th percentile of the learnt output lengths), ' +
+        'which model tasks were learnt and from how many calls, and when the debate is simulated',
+    }),
   })
   .meta({ id: 'DebateEstimate' });
 export type DebateEstimate = z.infer<typeof DebateEstimate>;

@@ -14,6 +14,7 @@ import type { PlanGates } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
+import type { DocumentSize } from '../routing/prompt-sizes.ts';
 import { AppError, notFound, serviceBusy } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ATTACHMENT_COLUMNS, toAttachment } from './attachment-views.ts';
@@ -180,9 +181,17 @@ export function createAttachments(
      * /api/debates), in its transaction: the originals stay where they were. Anything else named (another
      * user's, pending, failed, missing) refuses the whole creation with 400 naming attachmentIds.
      */
-    /** copyToDebate's refusal without its copies: for an estimate of the create, which writes nothing. */
-    assertReady: async (em: EntityManager, userId: string, ids: string[]): Promise<void> => {
-      await readyAttachmentsOf(em, userId, ids);
+    /**
+     * copyToDebate's refusal without its copies: for an estimate of the create, which writes nothing. Answers
+     * the size of each document the debate would carry (name or address, and extracted text), which the
+     * estimate sizes the debaters' prompts by.
+     */
+    assertReady: async (em: EntityManager, userId: string, ids: string[]): Promise<DocumentSize[]> => {
+      const rows = await readyAttachmentsOf(em, userId, ids);
+      return rows.map((row) => ({
+        name: (row.kind === 'url' ? (row.url ?? row.filename) : row.filename).length,
+        text: row.text?.length ?? 0,
+      }));
     },
 
     copyToDebate: async (

@@ -8,6 +8,13 @@ import { Debate } from './debate.entity.ts';
 export const DebateCallSchema = defineEntity({
   name: 'DebateCall',
   tableName: 'debate_calls',
+  indexes: [
+    {
+      // A model's recent judge and classifier calls, which a cost estimate learns their lengths from.
+      name: 'debate_calls_model_recent_index',
+      expression: `create index "debate_calls_model_recent_index" on "debate_calls" ("model", "kind", "created_at" desc)`,
+    },
+  ],
   properties: {
     debate: () => p.manyToOne(Debate).primary().deleteRule('cascade'),
     attempt: p.integer().primary(),

@@ -9,6 +9,13 @@ import { Debate } from './debate.entity.ts';
 export const DebateTurnSchema = defineEntity({
   name: 'DebateTurn',
   tableName: 'debate_turns',
+  indexes: [
+    {
+      // A model's recent openings and rebuttals, which a cost estimate learns their lengths from.
+      name: 'debate_turns_model_recent_index',
+      expression: `create index "debate_turns_model_recent_index" on "debate_turns" ("model", ("round" > 1), "created_at" desc)`,
+    },
+  ],
   properties: {
     debate: () => p.manyToOne(Debate).primary().deleteRule('cascade'),
     attempt: p.integer().primary(),

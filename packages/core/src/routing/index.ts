@@ -2,12 +2,10 @@
 export { describeEmbeddings, describeModels } from './active-models.ts';
 export { DEBATE_CALL_LIMITS } from './call-limits.ts';
 export {
-  CHARS_PER_TOKEN,
   type CostEstimate,
   type EstimateInput,
   estimateDebateCost,
-  PROMPT_OVERHEAD_TOKENS,
-  textTokens,
+  type LengthBasis,
 } from './cost-estimate.ts';
 export {
   type DebateModels,
@@ -40,6 +38,19 @@ export {
   tierFor,
 } from './models.ts';
 export {
+  CALL_TASKS,
+  type CallTask,
+  DEFAULT_LENGTHS,
+  INTERVAL_PERCENTILES,
+  LEARNT_AT_LEAST,
+  LEARNT_FROM_LAST,
+  type LearntLengths,
+  type LengthTable,
+  learnLengths,
+  lengthsKey,
+  type OutputSample,
+} from './output-lengths.ts';
+export {
   callCostNanoUsd,
   decimalUsd,
   estimateUsd,
@@ -47,6 +58,18 @@ export {
   priceOf,
   usdOfNano,
 } from './prices.ts';
+export {
+  type BriefSize,
+  CHARS_PER_TOKEN,
+  classifierCallChars,
+  type DocumentSize,
+  debaterCallChars,
+  documentChars,
+  judgeCallChars,
+  PROMPT_CHARS,
+  passageChars,
+  tokensOfChars,
+} from './prompt-sizes.ts';
 export {
   BYOK_PROVIDERS,
   EMBEDDING_PROVIDERS,

@@ -2198,7 +2198,7 @@ export interface components {
             inputTokens: components["schemas"]["EstimateRange"];
             outputTokens: components["schemas"]["EstimateRange"];
             usd: components["schemas"]["EstimateRange"];
-            /** @description How the range is made, and when it is simulated */
+            /** @description How the figures are made: the stated interval (10th–90th percentile of the learnt output lengths), which model tasks were learnt and from how many calls, and when the debate is simulated */
             note: string;
         };
         ModelEstimate: {
@@ -2214,9 +2214,13 @@ export interface components {
             /** @description False when the provider table has no price for it (simulated, self-hosted): it counts 0 USD */
             priced: boolean;
         };
+        /** @description Prompts sized as the engine builds them; answers at the output lengths learnt from the last 200 calls of each model and task on this installation (20 at least; before, a default table whose interval spans a sentence to the limit). low–high is the 10th–90th percentile interval of those lengths. */
         EstimateRange: {
+            /** @description Every answer at the 10th percentile of the lengths its model answered this task with recently */
             low: number;
+            /** @description Every answer at its average recent length */
             expected: number;
+            /** @description Every answer at the 90th percentile of those lengths */
             high: number;
         };
         VerdictDetail: {

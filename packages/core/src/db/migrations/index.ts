@@ -32,6 +32,7 @@ import { Migration0031Convergence } from './0031-convergence.ts';
 import { Migration0032CallCosts } from './0032-call-costs.ts';
 import { Migration0033EvidenceFlags } from './0033-evidence-flags.ts';
 import { Migration0034EvidenceCorpus } from './0034-evidence-corpus.ts';
+import { Migration0035OutputHistoryIndexes } from './0035-output-history-indexes.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -69,4 +70,5 @@ export const migrations = [
   { name: '0032-call-costs', class: Migration0032CallCosts },
   { name: '0033-evidence-flags', class: Migration0033EvidenceFlags },
   { name: '0034-evidence-corpus', class: Migration0034EvidenceCorpus },
+  { name: '0035-output-history-indexes', class: Migration0035OutputHistoryIndexes },
 ];

@@ -1,12 +1,19 @@
-import type { DebateEstimate, FundingSource } from '@verdict/contracts';
+import { type DebateEstimate, type FundingSource, PLANS } from '@verdict/contracts';
 import type { Funding } from '../../billing/funding.ts';
-import { estimateDebateCost } from '../../routing/cost-estimate.ts';
-import { debateModelsFor, storedPreset } from '../../routing/debate-models.ts';
+import { type CostEstimate, estimateDebateCost, kindOf } from '../../routing/cost-estimate.ts';
+import { type DebateModels, debateModelsFor, seatModel, storedPreset } from '../../routing/debate-models.ts';
 import { RoutingError } from '../../routing/models.ts';
+import {
+  type DebateKind,
+  INTERVAL_PERCENTILES,
+  LEARNT_AT_LEAST,
+  LEARNT_FROM_LAST,
+} from '../../routing/output-lengths.ts';
 import { AppError } from '../../shared/app-error.ts';
 import { cachedAnswer } from './answer-cache.ts';
 import { creditsOf, modeOf, panelFor } from './create.ts';
 import { fundingOf, payerFor } from './funding.ts';
+import { createOutputHistory, type WantedLengths } from './output-history.ts';
 import type { DebateRequest } from './request.ts';
 import type { CreationResources } from './resources.ts';
 
@@ -22,11 +29,12 @@ const FUNDING_REFUSALS = new Set(['QUOTA_EXCEEDED', 'INSUFFICIENT_CREDITS', 'MON
  */
 export function createDebateEstimate(resources: CreationResources) {
   const { db, clock, config } = resources;
+  const learntLengths = createOutputHistory(db, clock);
   return async (request: DebateRequest): Promise<DebateEstimate> => {
     const now = new Date(clock.now());
     const decided = await db.em().transactional(async (em) => {
       const { payer, workspace } = await payerFor(resources, em, request);
-      await request.alsoCheck?.(em);
+      const documents = (await request.alsoCheck?.(em)) ?? [];
       const mode = modeOf(request, workspace);
       const panel = panelFor({ ...request, mode });
       const cached = await cachedAnswer(resources, em, { ...request, mode }, panel, now);
@@ -53,7 +61,9 @@ export function createDebateEstimate(resources: CreationResources) {
         if (!(error instanceof AppError) || !FUNDING_REFUSALS.has(error.code)) throw error;
         refusal = { code: error.code, message: error.message };
       }
-      return { mode, panel, cached: cached !== null, credits, funding, refusal };
+      // As the create decides it: by the paying account's plan.
+      const evidence = PLANS[payer.plan].features.evidence;
+      return { mode, panel, cached: cached !== null, credits, funding, refusal, documents, evidence };
     });
     // A refused debate is estimated as the paid one it would be once the credits are there.
     const fundingSource: FundingSource = decided.funding?.source ?? 'user_credits';
@@ -64,13 +74,20 @@ export function createDebateEstimate(resources: CreationResources) {
         request.providerKeys,
       ),
     );
-    const cost = estimateDebateCost({
+    const { agents, rounds } = decided.panel;
+    // Read after the transaction: the learnt lengths need no lock, and are mostly this process's cache.
+    const asked = {
       question: request.question,
       context: request.context,
-      agents: decided.panel.agents,
-      rounds: decided.panel.rounds,
+      agents,
+      rounds,
       models,
-    });
+      options: request.compare ? (request.compareOptions ?? null) : null,
+      documents: decided.documents,
+      evidence: decided.evidence,
+    };
+    const lengths = await learntLengths(lengthsWanted(models, agents, rounds, kindOf(asked)));
+    const { basis, ...cost } = estimateDebateCost({ ...asked, lengths });
     return {
       mode: decided.mode,
       agents: decided.panel.agents,
@@ -82,7 +99,7 @@ export function createDebateEstimate(resources: CreationResources) {
       cached: decided.cached,
       simulated: models.simulated,
       ...cost,
-      note: noteOf(models.simulated, decided.cached),
+      note: noteOf(models.simulated, decided.cached, basis),
     };
   };
 }
@@ -100,13 +117,48 @@ function modelsOrRefusal<T>(models: () => T): T {
   }
 }
 
-function noteOf(simulated: boolean, cached: boolean): string {
+/**
+ * The (model, task) pairs a debate calls, in its kind of debate: each seated model's openings (and
+ * rebuttals), the judge, the classifier.
+ */
+function lengthsWanted(
+  models: DebateModels,
+  agents: number,
+  rounds: number,
+  kind: DebateKind,
+): WantedLengths[] {
+  const seated = [...new Set(Array.from({ length: agents }, (_, seat) => seatModel(seat, models.panel)))];
+  return [
+    ...seated.map((model) => ({ model, task: 'opening' as const, kind })),
+    ...(rounds > 1 ? seated.map((model) => ({ model, task: 'rebuttal' as const, kind })) : []),
+    { model: models.judge, task: 'judge', kind },
+    { model: models.classifier, task: 'classifier' },
+  ];
+}
+
+/**
+ * How the figures were made, for the response's `note`: the stated interval, and which answers' lengths were
+ * learnt here and which came from the default table.
+ */
+function noteOf(simulated: boolean, cached: boolean, basis: CostEstimate['basis']): string {
+  const learnt = basis.filter((b) => b.samples > 0);
+  const { low, high } = INTERVAL_PERCENTILES;
   const parts = [
     simulated
       ? 'Simulated: no provider key is configured, so the debate runs on the simulated model and costs 0 USD.'
-      : 'USD at the provider table’s list prices; tokens at 4 characters each. low: every answer one token, ' +
-        'prompts only the question; expected: answers at half their limit, one judge call; high: every answer ' +
-        'at its limit and every judge retry. Attachments and moderator notes add to every prompt.',
+      : 'USD at the provider table’s list prices.',
+    'Tokens at 4 characters each, of the prompts the engine would send (question, context, documents or ' +
+      'evidence passages, panel, every turn each round quotes, the judge’s transcript) and of the answers at ' +
+      `the lengths learnt from this installation’s last ${LEARNT_FROM_LAST} calls of each model and task ` +
+      `(once there are ${LEARNT_AT_LEAST}; before, a default table whose interval spans a sentence to the ` +
+      `limit). expected: every answer at its average length; low and high: every answer at the ${low}th and ` +
+      `${high}th percentile of its lengths, the stated interval. One judge call (a retry is outside it); ` +
+      'moderator notes and pages fetched later add to it.',
+    `Learnt: ${learnt.length} of ${basis.length} model tasks${
+      learnt.length > 0
+        ? ` (${learnt.map((b) => `${b.model} ${b.task}: ${b.samples} calls`).join('; ')})`
+        : ''
+    }.`,
   ];
   if (cached) parts.push('An identical recent debate would answer instead: nothing is charged or run.');
   return parts.join(' ');

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { DebateMode, FundingSource } from '@verdict/contracts';
 import type { FundingRoute } from '../../billing/funding.ts';
 import type { KeyRouting } from '../../routing/models.ts';
+import type { DocumentSize } from '../../routing/prompt-sizes.ts';
 import type { ByokKeys } from '../provider-keys-header.ts';
 
 /** What a caller asks for; the rules of creation turn it into a funded, queued debate. */
@@ -38,9 +39,10 @@ export type DebateRequest = {
   alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
   /**
    * The checks of `alsoWrite` without its writes (the attachments named are the caller's and ready), for an
-   * estimate, which must refuse what the create would and write nothing.
+   * estimate, which must refuse what the create would and write nothing. Answers the size of each document
+   * the debate would carry, which the estimate sizes the debaters' prompts by.
    */
-  alsoCheck?: (em: EntityManager) => Promise<void>;
+  alsoCheck?: (em: EntityManager) => Promise<readonly DocumentSize[]>;
 };
 
 /**
