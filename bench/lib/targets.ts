@@ -136,6 +136,27 @@ export const TARGETS: {
     boundBy:
       'the SDK per request: a span, its attributes and context, the batch processor, and the export (protobuf encoding, an HTTP post per batch)',
   },
+  ...(['tokens', 'usd'] as const).flatMap((figure) => {
+    const what = figure === 'tokens' ? 'tokens' : 'list-price USD';
+    const boundBy =
+      "what the learnt lengths do not see: a shape's answers running longer or shorter than its model's recent ones of the same task and kind (a long question quoted in openings, a comparison's ranking), and the judge's evidence lines";
+    return [
+      {
+        name: `estimates.${figure}.median_error_pct`,
+        target: 15,
+        better: 'lower' as const,
+        what: `cost estimate: median error of a debate's ${what} (%)`,
+        boundBy,
+      },
+      {
+        name: `estimates.${figure}.inside_range_pct`,
+        target: 80,
+        better: 'higher' as const,
+        what: `cost estimate: debates whose ${what} lie in the stated range (%)`,
+        boundBy,
+      },
+    ];
+  }),
   {
     name: 'soak.errors',
     target: 0,
