@@ -308,6 +308,7 @@ const start = (
     const events = job.log as DurableLog;
     // Stopping while this debate was claimed or restored: hand it back rather than start it.
     if (Deferred.isDoneUnsafe(jobs.stopping)) return yield* Effect.fail(new Stopping());
+    const services = yield* Effect.context<never>();
     if (restoration.resumption) {
       (yield* EngineMetrics).restored();
       yield* logLine('warn', `debate ${debate.id}: restored from its last snapshot`);
@@ -337,10 +338,12 @@ const start = (
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange: hooks.onStateChange,
         readAttachments: () => attachmentExcerptsFor(db, debate.id),
-        ...(debate.evidence_engine ? { evidence: debateEvidence(db, debate.id, embedder ?? null) } : {}),
+        ...(debate.evidence_engine
+          ? { evidence: debateEvidence(db, debate.id, embedder ?? null, warnEmbedding(debate.id, services)) }
+          : {}),
         calibrate: hooks.calibrate,
         nodeId,
-        services: yield* Effect.context<never>(),
+        services,
       },
       restoration.resumption ?? undefined,
     );
@@ -555,5 +558,13 @@ const failForGood = (lease: Lease) =>
         data: { debateId: lease.debateId, error: message, code: 'INTERNAL_ERROR' },
       });
       yield* log.finish(failedOutcome('INTERNAL_ERROR', message));
+    }),
+  );
+
+/** Says that a debate's passages are ranked without vectors for now (an embedding call failed). */
+const warnEmbedding = (debateId: string, services: Context.Context<never>) => (error: unknown) =>
+  Effect.runSyncWith(services)(
+    logLine('warn', `debate ${debateId}: passages ranked by full text alone (embedding failed)`, {
+      err: error,
     }),
   );
