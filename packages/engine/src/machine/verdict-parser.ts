@@ -17,7 +17,12 @@ export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; proble
  * confidence given as a percentage, a lower-case recommendation — and reports anything else so the judge
  * can be asked again. Never returns an invalid verdict.
  */
-export function parseVerdict(text: string, missingAgents: string[]): ParsedVerdict {
+/**
+ * `ownKeyEvidence: false` (the evidence engine on): the engine builds the key evidence, so whatever the judge
+ * wrote there is dropped before the answer is checked — a judge told to leave it empty that fills it anyway,
+ * in any shape, is not asked again for it.
+ */
+export function parseVerdict(text: string, missingAgents: string[], ownKeyEvidence = true): ParsedVerdict {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start === -1 || end <= start) return { ok: false, problem: 'no JSON object in the answer' };
@@ -41,6 +46,7 @@ export function parseVerdict(text: string, missingAgents: string[]): ParsedVerdi
   for (const list of ['arguments', 'keyEvidence', 'decisionMatrix', 'nextSteps', 'revisitTriggers']) {
     candidate[list] ??= [];
   }
+  if (!ownKeyEvidence) candidate.keyEvidence = [];
   const parsed = JudgeVerdict.safeParse({ ...candidate, missingAgents });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);

@@ -57,7 +57,7 @@ function judgeProgram(
         ),
       );
       count(response, 'judge');
-      const parsed = parseVerdict(response.text, input.missing);
+      const parsed = parseVerdict(response.text, input.missing, cited === null);
       if (parsed.ok) {
         const grounded = groundedVerdict(parsed.verdict, input.turns, debateAttempt, cited);
         return deps.calibrate ? yield* deps.calibrate(grounded) : grounded;
