@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const EvidenceId = z
   .string()
   .regex(/^E[1-9][0-9]{0,5}$/)
-  .meta({ description: "A passage of the debate's corpus as debaters cite it: E1, E2 …", example: 'E3' });
+  .meta({ description: "A passage of the debate's corpus as debaters cite it: E1, E2 …", examples: ['E3'] });
 export type EvidenceId = z.infer<typeof EvidenceId>;
 
 export { EVIDENCE_CITATION_PATTERN, evidenceTag } from './tags.ts';

@@ -223,6 +223,7 @@ describe('public debates and share links', () => {
       const body = res.json;
       expect(Object.keys(body).sort()).toEqual(
         [
+          'citedPassages',
           'completedAt',
           'context',
           'cost',
@@ -242,6 +243,8 @@ describe('public debates and share links', () => {
       );
       expect(body.status).toBe('completed');
       expect(body.cost).toBeNull();
+      // A debate without the evidence engine has no corpus for its link to show.
+      expect(body.citedPassages).toEqual([]);
       expect(body.verdict?.recommendation).toBeTruthy();
       expect(body.panel.length).toBeGreaterThanOrEqual(2);
       expect(body.transcript.length).toBeGreaterThan(0);
