@@ -11,12 +11,12 @@ import {
   loadConfig,
   retrievePassages,
 } from '@verdict/core';
+import { forgetCorpusIndexes } from '../../packages/core/src/evidence/corpus-index.ts';
 import {
   insertAttachment,
   insertDebate,
   insertUser,
-} from '../../packages/core/src/evidence/corpus-fixtures.ts';
-import { forgetCorpusIndexes } from '../../packages/core/src/evidence/corpus-index.ts';
+} from '../../packages/core/src/testing/corpus-fixtures.ts';
 import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { documentText, seededRandom, TOPIC_NAMES, turnQuery } from '../lib/evidence-texts.ts';
 import { type BenchResult, round } from '../lib/results.ts';

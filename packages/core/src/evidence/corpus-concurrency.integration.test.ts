@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conceptEmbedder, insertAttachment, insertDebate, insertUser } from '../testing/corpus-fixtures.ts';
 import { createTestCore, type TestCore } from '../testing/index.ts';
 import { buildCorpus, type CorpusPassage, readCorpus } from './corpus.ts';
-import { conceptEmbedder, insertAttachment, insertDebate, insertUser } from './corpus-fixtures.ts';
 
 const SOURCES = 8;
 const textOf = (i: number) =>

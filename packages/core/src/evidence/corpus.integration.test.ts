@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/orm.ts';
+import { conceptEmbedder, insertAttachment, insertDebate, insertUser } from '../testing/corpus-fixtures.ts';
 import { createTestCore, type TestCore, type TestDatabase } from '../testing/index.ts';
 import { buildCorpus, type CorpusPassage, passagesByNumber, readCorpus, retrievePassages } from './corpus.ts';
-import { conceptEmbedder, insertAttachment, insertDebate, insertUser } from './corpus-fixtures.ts';
 import { TEXT_LANGUAGES } from './text-language.ts';
 
 /** A long English report: one paragraph per topic, each about 900 characters, so each is about a passage. */
