@@ -94,6 +94,7 @@ export {
   passagesByNumber,
   type RetrievalRequest,
   readCorpus,
+  releaseCorpusIndex,
   retrievePassages,
   TEXT_LANGUAGES,
   type TextLanguage,

@@ -45,6 +45,20 @@ export function forgetCorpusIndexes(db: Database): void {
 }
 
 /**
+ * Drops one debate's index: its job on this node ended (finished, handed back or interrupted), so its
+ * memory goes now rather than when other debates' indexes push it out. A node that runs the debate again
+ * reads it afresh.
+ */
+export function releaseCorpusIndex(db: Database, debateId: string): void {
+  caches.get(db)?.delete(debateId);
+}
+
+/** The debates whose index this process holds for `db`, least recently used first. */
+export function heldCorpusIndexes(db: Database): string[] {
+  return [...(caches.get(db)?.keys() ?? [])];
+}
+
+/**
  * The debate's index, brought up to date with the database. `vectorModel`: also load that model's vectors
  * (stored as pgvector's type or real[], read as real[] either way); null: lexemes only. Retrievals of one
  * debate in one process take turns to update it, so a corpus is read once however many agents ask at the

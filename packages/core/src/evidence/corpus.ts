@@ -3,6 +3,7 @@
  * retrieved per turn (retrieval.ts) and read back by number or whole (corpus-reads.ts).
  */
 export { type BuildCorpusOptions, buildCorpus } from './build-corpus.ts';
+export { releaseCorpusIndex } from './corpus-index.ts';
 export { type CorpusPassage, EVIDENCE_PROMPT_BUDGET } from './corpus-passage.ts';
 export { passagesByNumber, readCorpus } from './corpus-reads.ts';
 export { PASSAGE_SIZES, splitPassages } from './passage-splitter.ts';

@@ -1,5 +1,5 @@
 import type { Verdict } from '@verdict/contracts';
-import { attachmentExcerptsFor, type CommandReply, type JobHandle } from '@verdict/core';
+import { attachmentExcerptsFor, type CommandReply, type JobHandle, releaseCorpusIndex } from '@verdict/core';
 import { Context, Data, Deferred, Effect, Fiber } from 'effect';
 import type { SnapshotFrom } from 'xstate';
 import { logLine } from '../logging.ts';
@@ -348,7 +348,13 @@ const start = (
       restoration.resumption ?? undefined,
     );
     jobs.active.set(debate.id, running);
-    yield* Effect.addFinalizer(() => Effect.sync(() => jobs.active.delete(debate.id)));
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        jobs.active.delete(debate.id);
+        // Its passages' ranking index goes with the job: a node running it again reads it afresh.
+        if (debate.evidence_engine) releaseCorpusIndex(db, debate.id);
+      }),
+    );
     Deferred.doneUnsafe(job.ready, Effect.succeed(running));
     return running;
   });
