@@ -6,7 +6,7 @@ import type { Database } from '../db/orm.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { buildArgumentGraph } from '../reactions/argument-graph.ts';
-import { readCorpus } from './corpus.ts';
+import { passagesByNumber, readCorpus } from './corpus.ts';
 import { type CitingTurn, passageBearings } from './passage-bearings.ts';
 
 type Tables = DebateTables & AccountTables;
@@ -55,12 +55,17 @@ export function createEvidenceReads(
   };
 
   const evidenceOf = async (debateId: string, attempt: number, onlyCited: boolean) => {
-    const [{ turns, edges }, corpus] = await Promise.all([
-      citingTurnsOf(debateId, attempt),
-      readCorpus(db, debateId),
-    ]);
-    const cited = new Set(turns.flatMap((turn) => turn.citations.map((c) => c.evidenceId)));
-    const listed = onlyCited ? corpus.filter((passage) => cited.has(passage.evidenceId)) : corpus;
+    const citing = citingTurnsOf(debateId, attempt);
+    // A share read lists only the cited passages, so it reads only those, by number, not the whole corpus.
+    const listed = onlyCited
+      ? await citing.then(({ turns }) => {
+          const cited = new Set(
+            turns.flatMap((turn) => turn.citations.map((c) => Number(c.evidenceId.slice(1)))),
+          );
+          return cited.size > 0 ? passagesByNumber(db, debateId, [...cited]) : [];
+        })
+      : await readCorpus(db, debateId);
+    const { turns, edges } = await citing;
     return passageBearings(
       listed.map(({ evidenceId, source, text, start, end }) => ({ evidenceId, source, text, start, end })),
       turns,

@@ -15,14 +15,21 @@ export type EvidencePort = {
   passages: (evidenceIds: readonly string[]) => Promise<ReadonlyMap<string, PassageText>>;
 };
 
-/** The citations of a turn checked against the corpus; none when the turn cites nothing. */
+/**
+ * The citations of a turn checked against the corpus; none when the turn cites nothing. The passages the
+ * turn was given are checked as they are; only ids it was not given (copied from an opponent's turn, or made
+ * up) are looked up.
+ */
 export async function checkedCitations(
   evidence: EvidencePort,
   mentions: readonly CitationMention[],
+  given: readonly PassageText[],
 ): Promise<Citation[]> {
   if (mentions.length === 0) return [];
-  const passages = await evidence.passages([...new Set(mentions.map((m) => m.evidenceId))]);
-  return checkCitations(mentions, (id) => passages.get(id)?.text);
+  const known = new Map(given.map((passage) => [passage.evidenceId, passage]));
+  const others = [...new Set(mentions.map((m) => m.evidenceId))].filter((id) => !known.has(id));
+  const looked = others.length > 0 ? await evidence.passages(others) : new Map<string, PassageText>();
+  return checkCitations(mentions, (id) => (known.get(id) ?? looked.get(id))?.text);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { claimIdOf, type Verdict } from '@verdict/contracts';
 import { DEBATE_CALL_LIMITS, keyEvidenceFrom, type PassageText } from '@verdict/core';
 import * as Effect from 'effect/Effect';
+import * as Schedule from 'effect/Schedule';
 import { fromPromise } from 'xstate';
 import { DebateFailure, type JudgeInput } from '../machine/machine.ts';
 import { JUDGE_SYSTEM_PROMPT, judgePrompt, type Turn } from '../machine/prompts.ts';
@@ -70,11 +71,14 @@ function judgeProgram(
 
 /** The passages the turns cited, read once for the judge's prompt and the key evidence; null when off. */
 const citedPassages = (turns: readonly Turn[], evidence: EvidencePort | undefined) =>
-  Effect.promise(async () => {
+  Effect.tryPromise(async () => {
     if (!evidence) return null;
     const ids = new Set(turns.flatMap((turn) => (turn.citations ?? []).map((c) => c.evidenceId)));
     return ids.size > 0 ? evidence.passages([...ids]) : new Map<string, PassageText>();
-  });
+  }).pipe(Effect.retry(LOOKUP_RETRIES), Effect.orDie);
+
+/** A failed read of the cited passages is tried again 3 times (100, 200, 400 ms) before the judging fails. */
+const LOOKUP_RETRIES = { schedule: Schedule.exponential('100 millis'), times: 3 };
 
 /**
  * The verdict as the engine finishes it: with the evidence engine on, its key evidence built from the

@@ -1,8 +1,15 @@
 import { claimIdOf, type DebateEventBody } from '@verdict/contracts';
-import { callCostNanoUsd, citationsInText, DEBATE_CALL_LIMITS, withGrounded } from '@verdict/core';
+import {
+  callCostNanoUsd,
+  citationsInText,
+  DEBATE_CALL_LIMITS,
+  type PassageText,
+  withGrounded,
+} from '@verdict/core';
 import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
 import * as Exit from 'effect/Exit';
+import * as Schedule from 'effect/Schedule';
 import { fromCallback } from 'xstate';
 import { logLine } from '../logging.ts';
 import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
@@ -15,6 +22,9 @@ import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
 import { checkedCitations, retrievalQuery } from './evidence.ts';
 import { callLlm, type ProviderFailure } from './llm-call.ts';
+
+/** How a failed lookup of cited passages is tried again: 3 more times, 100, 200 and 400 ms apart. */
+const CHECK_RETRIES = { schedule: Schedule.exponential('100 millis'), times: 3 };
 
 /**
  * The debate machine's `runRound` actor: every seat of a round speaks at once (a seat settled before a
@@ -68,11 +78,13 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
         return [];
       });
     });
-  const citationsOf = (content: string, grounded: LlmResponse['citations']) =>
+  // Checking looks up only ids the turn was not given; a database blip is retried a few times before the
+  // round fails (and the job is handed on), so a paid answer is not lost to one failed read.
+  const citationsOf = (content: string, grounded: LlmResponse['citations'], given: PassageText[]) =>
     evidence
-      ? Effect.promise(() =>
-          checkedCitations(evidence, withGrounded(citationsInText(content), grounded ?? [])),
-        )
+      ? Effect.tryPromise(() =>
+          checkedCitations(evidence, withGrounded(citationsInText(content), grounded ?? []), given),
+        ).pipe(Effect.retry(CHECK_RETRIES), Effect.orDie)
       : Effect.succeed(undefined);
 
   const speak = (seat: Seat, round: RoundInput) =>
@@ -120,7 +132,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       );
       const letters = round.brief.options?.map((_, i) => optionLetter(i)) ?? null;
       const { content, position } = readTurn(response.text, letters);
-      const citations = yield* citationsOf(content, response.citations);
+      const citations = yield* citationsOf(content, response.citations, passages);
       const turn: Turn = {
         agent: seat.name,
         round: round.round,
