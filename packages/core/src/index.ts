@@ -88,7 +88,6 @@ export {
   type BuildCorpusOptions,
   buildCorpus,
   type CorpusPassage,
-  DEFAULT_PASSAGE_LIMIT,
   detectTextLanguage,
   EVIDENCE_PROMPT_BUDGET,
   passagesByNumber,
@@ -101,7 +100,6 @@ export {
 } from './evidence/corpus.ts';
 export {
   type CitingClaim,
-  KEY_EVIDENCE_MAX,
   keyEvidenceFrom,
   type PassageText,
 } from './evidence/key-evidence.ts';

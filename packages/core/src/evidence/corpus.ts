@@ -7,5 +7,5 @@ export { releaseCorpusIndex } from './corpus-index.ts';
 export { type CorpusPassage, EVIDENCE_PROMPT_BUDGET } from './corpus-passage.ts';
 export { passagesByNumber, readCorpus } from './corpus-reads.ts';
 export { PASSAGE_SIZES, splitPassages } from './passage-splitter.ts';
-export { DEFAULT_PASSAGE_LIMIT, type RetrievalRequest, retrievePassages } from './retrieval.ts';
+export { type RetrievalRequest, retrievePassages } from './retrieval.ts';
 export { detectTextLanguage, TEXT_LANGUAGES, type TextLanguage } from './text-language.ts';

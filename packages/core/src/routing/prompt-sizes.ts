@@ -5,7 +5,7 @@ import { PASSAGE_SIZES } from '../evidence/passage-splitter.ts';
  * The size of every prompt a debate sends, in characters, from the sizes of what goes into it: the engine's
  * templates (engine machine/prompts.ts, runner/classify.ts, providers/documents.ts) reduced to their fixed
  * characters and the characters each quoted turn, seat, option or passage adds. Core cannot import the
- * engine, so the numbers are written here; engine/src/runner/prompt-overhead.test.ts builds the engine's real
+ * engine, so the numbers are written here; engine/src/runner/prompt-sizes.test.ts builds the engine's real
  * prompts and holds these sizes to them, so the two cannot drift apart.
  *
  * Seats differ a little (a seat's name appears in its system prompt, in each claim id and transcript line):

@@ -127,7 +127,10 @@ export function judgePrompt(
   return lines.join('\n');
 }
 
-/** A turn's verified citations as the judge reads them, one line each, its own words (unverified: none). */
+/**
+ * A turn's verified citations as the judge reads them, one line each: its quote, or for a bare tag the
+ * passage's first 200 characters (what the cost estimate's size model counts; unverified: none).
+ */
 function evidenceLines(turn: Turn, evidence: ReadonlyMap<string, CitedPassage>): string[] {
   return (turn.citations ?? []).flatMap(({ evidenceId, quote, verified }) => {
     const passage = evidence.get(evidenceId);

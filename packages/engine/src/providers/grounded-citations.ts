@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { evidenceTag } from '@verdict/contracts';
+import { quoteOffsetIn } from '@verdict/core';
 import type { EvidenceDocument, GroundedCitation } from './port.ts';
 
 /**
@@ -16,13 +17,11 @@ export type CharLocation = {
   end_char_index: number;
 };
 
-const folded = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
 /**
  * The passage a provider's citation is grounded in, and the words it quotes; null when none of the
  * request's documents holds them. The words decide, not the numbers: a citation whose offsets cut the cited
  * text out of its document is taken as it is; one whose offsets disagree with its document is kept only if
- * its words still occur there (whitespace and case aside, as the engine's own check allows), or else in
+ * its words still occur there (under the engine's own quote tolerance, core's quoteOffsetIn), or else in
  * another of the request's documents, whose passage it is then mapped to. Words found in none are dropped:
  * the adapter tags no passage for them and returns no citation, as nothing in the debate backs them.
  */
@@ -36,8 +35,9 @@ export function groundCitation(
   if (named && named.text.slice(citation.start_char_index, citation.end_char_index) === quote) {
     return { evidenceId: named.evidenceId, quote };
   }
-  const words = folded(quote);
-  const holder = [named, ...documents].find((document) => document && folded(document.text).includes(words));
+  const holder = [named, ...documents].find(
+    (document) => document && quoteOffsetIn(document.text, quote) !== null,
+  );
   return holder ? { evidenceId: holder.evidenceId, quote } : null;
 }
 
