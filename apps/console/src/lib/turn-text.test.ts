@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasEvidenceTag, turnSegments } from './turn-text.ts';
+import { hasEvidenceTag, plainTurnText, turnSegments } from './turn-text.ts';
 
 describe("a turn's text cut into segments", () => {
   it('makes a quoted citation a tag segment after the quote, which stays text', () => {
@@ -47,5 +47,14 @@ describe("a turn's text cut into segments", () => {
   it('says whether a text cites a passage', () => {
     expect(hasEvidenceTag('as "shown" [E7]')).toBe(true);
     expect(hasEvidenceTag('only [supports a1-r1-cfo]')).toBe(false);
+  });
+});
+
+describe('a text as plain words', () => {
+  it('writes every tag out and keeps the rest as it was', () => {
+    expect(plainTurnText('Costs rise [Rebuts: a1-r1-cfo] "as planned" [E1].')).toBe(
+      'Costs rise (rebuts cfo, round 1) "as planned" (E1).',
+    );
+    expect(plainTurnText('No tags [here].')).toBe('No tags [here].');
   });
 });

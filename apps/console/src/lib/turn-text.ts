@@ -1,4 +1,5 @@
 import { CITATION_PATTERN, EVIDENCE_CITATION_PATTERN } from '@verdict/contracts/tags';
+import { claimLabel } from './claim-label.ts';
 
 /**
  * A piece of a turn's text as a page shows it: plain words, a citation of a passage (`[E3]`), or a tag
@@ -60,4 +61,21 @@ function* claimTags(text: string): Generator<Found> {
       segment: { kind: 'claim', relation, claimId },
     };
   }
+}
+
+/**
+ * A text with its tags written out in words, for places that show it as plain text (a search hit inside a
+ * link): "(rebuts cfo, round 1)" and "(E3)", never the raw tag.
+ *
+ * @example
+ * plainTurnText('Costs rise [rebuts a1-r1-cfo] "as planned" [E1].') // 'Costs rise (rebuts cfo, round 1) "as planned" (E1).'
+ */
+export function plainTurnText(text: string): string {
+  return turnSegments(text)
+    .map((segment) => {
+      if (segment.kind === 'text') return segment.text;
+      if (segment.kind === 'evidence') return `(${segment.evidenceId})`;
+      return `(${segment.relation} ${claimLabel(segment.claimId, []).text})`;
+    })
+    .join('');
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Verdict } from '@verdict/sdk';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { readableClaimTags } from '../claim-tags.ts';
 import type { CommandContext } from '../config.ts';
 import { CliError, EXIT } from '../exit-codes.ts';
 import { followDebate } from '../live.ts';
@@ -35,19 +36,22 @@ async function showResult(client: Verdict, id: string, out: Output) {
   out.line(
     `${out.tty ? pc.bold('Verdict:') : 'Verdict:'} ${label}, confidence ${percent(verdict.confidence)}`,
   );
-  out.line(verdict.oneLiner);
+  // The judge may repeat the debaters' claim tags: written out, with the agents the verdict names.
+  const panel = verdict.arguments.map((argument) => argument.agent);
+  const readable = (text: string) => readableClaimTags(text, panel);
+  out.line(readable(verdict.oneLiner));
   if (verdict.decisionMatrix.length > 0) {
     out.line();
     out.line('Decision matrix');
     out.table(
       ['option', 'criterion', 'score', 'rationale'],
-      verdict.decisionMatrix.map((row) => [row.option, row.criterion, row.score, row.rationale]),
+      verdict.decisionMatrix.map((row) => [row.option, row.criterion, row.score, readable(row.rationale)]),
     );
   }
   if (verdict.nextSteps.length > 0) {
     out.line();
     out.line('Next steps');
-    for (const step of verdict.nextSteps) out.line(`  - ${step}`);
+    for (const step of verdict.nextSteps) out.line(`  - ${readable(step)}`);
   }
   const sources = sourcesLines(verdict);
   if (sources.length > 0) out.line();

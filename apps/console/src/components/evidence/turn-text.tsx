@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useMemo } from 'react';
 import { citationCheckOf } from '../../lib/citation-check.ts';
 import type { Citation } from '../../lib/contracts.ts';
 import { type TurnSegment, turnSegments } from '../../lib/turn-text.ts';
@@ -11,9 +11,11 @@ import { EvidenceTag } from './evidence-tag.tsx';
  * leads to the turn it names. No tag is shown as written.
  */
 export function TurnText({ text, citations }: { text: string; citations?: readonly Citation[] }) {
+  // Parsed once per text: a live page renders every turn again on each stream event.
+  const segments = useMemo(() => turnSegments(text), [text]);
   return (
     <>
-      {turnSegments(text).map((segment, index) => (
+      {segments.map((segment, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order, never reordered
         <Fragment key={index}>{shown(segment, citations)}</Fragment>
       ))}

@@ -6,6 +6,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { formatDateTime, humanize } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { client } from '../../../lib/api.ts';
+import { plainTurnText } from '../../../lib/turn-text.ts';
 
 const PAGE_SIZE = 10;
 
@@ -98,7 +99,7 @@ export function DebateSearch() {
                 {hit.recommendation ? (
                   <p className="verdict-line">
                     <strong>{humanize(hit.recommendation)}</strong>
-                    {hit.oneLiner ? <> — {hit.oneLiner}</> : null}
+                    {hit.oneLiner ? <> — {plainTurnText(hit.oneLiner)}</> : null}
                   </p>
                 ) : null}
               </li>
