@@ -300,9 +300,6 @@ export const suite: Suite = {
       const outcomes = await runAll(core, owners, shapes(MEASURED, 2), true);
       const seconds = (performance.now() - started) / 1000;
       const done = outcomes.flatMap((o) => (o.cost ? [{ ...o, cost: o.cost }] : []));
-      await import('node:fs/promises').then((fs) =>
-        fs.writeFile('/tmp/est/outcomes.json', JSON.stringify(done)),
-      );
       const failed = outcomes.length - done.length;
       if (done.length === 0) throw new Error('no measured debate completed');
 
