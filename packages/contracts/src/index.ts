@@ -25,6 +25,7 @@ export * from './scheduled-debates.ts';
 export * from './search.ts';
 export * from './sharing.ts';
 export * from './similar.ts';
+export * from './streams.ts';
 export * from './text.ts';
 export * from './usage.ts';
 export * from './webhooks.ts';

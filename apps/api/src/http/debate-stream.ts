@@ -1,12 +1,18 @@
-import { errorStatus, UuidInput } from '@verdict/contracts';
+import { errorStatus, LastEventSeq, UuidInput } from '@verdict/contracts';
 import { AppError, type Services, type StoredEvent, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Credentials, openStream } from '../auth/authenticate.ts';
-import { zodIssuesToDetails } from '../trpc/app-errors.ts';
+import {
+  type DebateStreamStart,
+  debateStreamStart,
+  streamsNothing,
+  TERMINAL_EVENTS,
+} from '../streams/debate-stream-start.ts';
+import { type OpenStreams, openStreamsOf, type StreamEnder } from '../streams/open-streams.ts';
+import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
-import { reconnectHintMs } from './lifecycle.ts';
 import { nodeSseWriter, type SseWriter, sseMessage } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
@@ -15,15 +21,7 @@ export type DebateStreamOptions = {
   keepAliveMs?: number;
 };
 
-const TERMINAL = new Set(['debate.completed', 'debate.failed']);
-const FINISHED = new Set(['completed', 'failed']);
-
 const Params = z.object({ id: UuidInput });
-const LastEventId = z
-  .string()
-  .regex(/^\d+$/, 'Must be a non-negative integer')
-  .transform(Number)
-  .refine(Number.isSafeInteger, 'Too large');
 
 /**
  * The debate stream over SSE, as plain routes (tRPC does not stream this shape): /v1 with an API key, and
@@ -37,16 +35,9 @@ export function registerDebateStreams(
   options: DebateStreamOptions = {},
 ) {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
-  const open = new Set<StreamEnder>();
-  let closing = false;
-
-  // preClose runs before the server stops accepting and destroys sockets: each client gets a clean end and
-  // a `retry:` hint, and its EventSource resumes (Last-Event-ID) on a process that is not going away.
-  app.addHook('preClose', async () => {
-    closing = true;
-    for (const end of [...open]) end(reconnectHintMs());
-  });
+  // Closing the app ends each open stream with a `retry:` hint before the server stops accepting and destroys
+  // sockets: its EventSource resumes (Last-Event-ID) on a process that is not going away.
+  const open = openStreamsOf(app);
 
   const route = (credentials: Credentials) => (req: FastifyRequest, reply: FastifyReply) =>
     serve(req, reply, credentials);
@@ -57,9 +48,9 @@ export function registerDebateStreams(
     const headers: Record<string, string> = {};
     let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
-      if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+      if (open.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
       prepared = await prepare(core, req, credentials, headers);
-      if (prepared.finished && prepared.stored.length === 0) {
+      if (streamsNothing(prepared)) {
         // Nothing after Last-Event-ID and nothing more to come: 204 tells EventSource to stop reconnecting.
         // It streams nothing, so it is a request, not a stream open (EventSource's reconnect after the last
         // event lands here: it must not spend the budget of streams).
@@ -81,18 +72,15 @@ export function registerDebateStreams(
   }
 }
 
-/** Ends a stream; with `reconnectInMs`, telling its client to come back then (a shutdown). */
-type StreamEnder = (reconnectInMs?: number) => void;
-
 /** What the open streams of the app share. */
 type StreamContext = {
   core: Services;
   /** Enders of the open streams, so closing the app does not wait on clients that never hang up. */
-  open: Set<StreamEnder>;
+  open: OpenStreams;
   keepAliveMs: number;
 };
 
-type Prepared = { id: string; attempt: number; finished: boolean; afterSeq: number; stored: StoredEvent[] };
+type Prepared = DebateStreamStart;
 
 /**
  * Each event's message, encoded once: the streams of one debate are handed the same event objects by the
@@ -118,27 +106,9 @@ async function prepare(
   // The caller first, as the procedures do; opening a stream counts against the stream budget, so a
   // client that spent its request budget can still reconnect (EventSource gives up on a 429).
   const { caller, notStreamed } = await openStream(core, req, credentials, headers, routeEndpoint(req));
-  const { id } = parse(Params, req.params, '');
-  const requested = lastEventId(req);
-  const debate = await core.debateAccess.visible(caller.userId, id);
-  const stored = await core.debateEvents.storedAfter(id, debate.attempt, requested);
-  if (stored.length > 0 || requested === 0 || FINISHED.has(debate.status)) {
-    return {
-      id,
-      attempt: debate.attempt,
-      finished: FINISHED.has(debate.status),
-      afterSeq: requested,
-      stored,
-      notStreamed,
-    };
-  }
-  // Nothing after the client's Last-Event-ID. If the stream already ended there, nothing more will come
-  // (204). If the id lies past the last stored event (a stale or made-up id), resume from the last stored
-  // event instead: otherwise every later event, the final one included, would look already seen.
-  const last = await core.debateEvents.lastStored(id, debate.attempt);
-  const finished = last !== null && TERMINAL.has(last.type);
-  const afterSeq = Math.min(requested, last?.seq ?? 0);
-  return { id, attempt: debate.attempt, finished, afterSeq, stored, notStreamed };
+  const { id } = parseStreamParameter(Params, req.params, '');
+  const start = await debateStreamStart(core, caller.userId, id, lastEventId(req));
+  return { ...start, notStreamed };
 }
 
 /** Streams the prepared events, then follows the bus until the debate ends, the client hangs up or the app closes. */
@@ -168,7 +138,7 @@ function stream(
     if (ended || event.seq <= lastSent) return;
     lastSent = event.seq;
     writer.sendEncoded(encoded(event));
-    if (TERMINAL.has(event.type)) end();
+    if (TERMINAL_EVENTS.has(event.type)) end();
   };
   const checkFailed = (err: unknown) => {
     req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
@@ -218,20 +188,10 @@ function stream(
  */
 function lastEventId(req: FastifyRequest): number {
   const query = (req.query as Record<string, unknown> | undefined)?.lastEventId;
-  const fromQuery = query === undefined ? 0 : parse(LastEventId, query, 'lastEventId');
+  const fromQuery = query === undefined ? 0 : parseStreamParameter(LastEventSeq, query, 'lastEventId');
   const header = req.headers['last-event-id'];
   if (typeof header === 'string' && header.trim() !== '') {
-    return parse(LastEventId, header.trim(), 'Last-Event-ID');
+    return parseStreamParameter(LastEventSeq, header.trim(), 'Last-Event-ID');
   }
   return fromQuery;
-}
-
-function parse<T extends z.ZodType>(schema: T, value: unknown, path: string): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const details = zodIssuesToDetails(result.error.issues).map((issue) => ({
-    ...issue,
-    path: [path, issue.path].filter(Boolean).join('.'),
-  }));
-  throw new AppError('VALIDATION_ERROR', 'Request validation failed', { details });
 }

@@ -1,11 +1,11 @@
-import { errorStatus } from '@verdict/contracts';
-import { AppError, type NotificationMark, type Services, unexpectedFailure } from '@verdict/core';
+import { errorStatus, LastNotificationId } from '@verdict/contracts';
+import { AppError, type Services, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { authenticate } from '../auth/authenticate.ts';
-import { zodIssuesToDetails } from '../trpc/app-errors.ts';
+import { type NotificationFeed, openNotificationFeed } from '../streams/notification-feed.ts';
+import { openStreamsOf } from '../streams/open-streams.ts';
+import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { sendAppError, writeAppError } from './envelope.ts';
-import { reconnectHintMs } from './lifecycle.ts';
 import { nodeSseWriter } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
@@ -14,15 +14,10 @@ export type NotificationStreamOptions = {
   pingMs?: number;
 };
 
-/** Notifications read per query when catching up (a reconnect after a long time reads several batches). */
-const CATCH_UP_BATCH = 100;
-
 /** A stream that could not subscribe: nothing was sent, so the client may retry at once. */
 const tryAgainShortly = new AppError('SERVICE_UNAVAILABLE', 'Try again shortly', {
   headers: { 'Retry-After': '1' },
 });
-
-const LastEventId = z.uuid('Must be the id of a notification this stream sent');
 
 /**
  * GET /api/notifications/stream: `connected` once, then each new notification of the caller — created on
@@ -31,10 +26,9 @@ const LastEventId = z.uuid('Must be the id of a notification this stream sent');
  * stored after it, oldest first, then the new ones: none missed, none twice. Without one (or with an id
  * that is not one of the caller's), nothing from before is sent, as the spec's stream has no history.
  *
- * What is sent is always read from the stored inbox, in stored order, after the last one sent; a publish
- * on the bus (after its commit) only says there is more to read. A user's notifications commit in
- * createdAt order (notifications/record.ts), so reading on from the last one sent cannot skip one that
- * commits later. An open stream costs one bus subscription and one read per notification of its user.
+ * What is sent is read from the stored inbox after the last one sent, a publish on the bus only saying there
+ * is more to read (streams/notification-feed.ts, which the tRPC subscription notifications.stream reads too).
+ * An open stream costs one bus subscription and one read per notification of its user.
  */
 export function registerNotificationStream(
   app: FastifyInstance,
@@ -42,20 +36,15 @@ export function registerNotificationStream(
   options: NotificationStreamOptions = {},
 ) {
   const pingMs = options.pingMs ?? 30_000;
-  const open = new Set<(reconnectInMs?: number) => void>();
-  let closing = false;
   // A shutdown ends each stream with a `retry:` hint: the client resumes on a process that stays.
-  app.addHook('preClose', async () => {
-    closing = true;
-    for (const end of [...open]) end(reconnectHintMs());
-  });
+  const open = openStreamsOf(app);
 
   app.get('/api/notifications/stream', async (req: FastifyRequest, reply: FastifyReply) => {
     const headers: Record<string, string> = {};
     let userId: string;
     let lastSeenId: string | null;
     try {
-      if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+      if (open.closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
       // Opening counts against the stream budget, like debate streams: reconnecting must not eat requests.
       const options = { endpoint: routeEndpoint(req), budget: 'streams' } as const;
       userId = (await authenticate(core, req, 'user', headers, options)).userId;
@@ -84,63 +73,32 @@ export function registerNotificationStream(
     open.add(end);
     res.once('close', () => end());
 
-    /** The last notification sent (or where the stream starts); what is read next comes after it. */
-    let mark: NotificationMark | null = null;
-    let started = false;
-    let reading = false;
-    let more = false;
-    /** Sends what is stored after `mark`, one read at a time; a cue during a read makes another read. */
-    const catchUp = () => {
-      if (!started || ended) return;
-      if (reading) {
-        more = true;
-        return;
-      }
-      reading = true;
-      more = false;
-      sendStoredAfterMark()
-        .catch((err: unknown) => {
-          // The client reconnects with its Last-Event-ID and gets what it missed then.
-          req.log.error({ err }, 'notification stream: reading the inbox failed');
-          end();
-        })
-        .finally(() => {
-          reading = false;
-          if (more) catchUp();
-        });
-    };
-    const sendStoredAfterMark = async () => {
-      for (;;) {
-        const batch = await core.notifications.after(userId, mark, CATCH_UP_BATCH);
-        if (ended) return;
-        for (const notification of batch) writer.send(notification.id, 'notification', notification);
-        const last = batch.at(-1);
-        if (last) mark = { id: last.id, createdAt: last.createdAt };
-        if (batch.length < CATCH_UP_BATCH) return;
-      }
-    };
-
+    let feed: NotificationFeed;
     try {
-      // Subscribed before the start is read: whatever commits after it is cued.
-      const stop = await core.notifications.follow(userId, catchUp);
-      if (ended) return stop();
-      stopFollowing = stop;
-      mark = await core.notifications.streamStart(userId, lastSeenId);
+      // Subscribed before the start is read: whatever commits after it is sent.
+      feed = await openNotificationFeed(core, userId, lastSeenId);
     } catch (err) {
       req.log.error({ err }, 'notification stream: subscribing failed');
       // Nothing was sent yet: the client hears a clean 503 and may retry.
       clearInterval(ping);
       open.delete(end);
-      stopFollowing?.();
       ended = true;
       if (!res.headersSent) writeAppError(res, tryAgainShortly);
       return;
     }
-    if (ended) return;
+    if (ended) return feed.close();
+    stopFollowing = feed.close;
     writer.open(headers);
     writer.send(null, 'connected', { userId });
-    started = true;
-    catchUp();
+    (async () => {
+      for await (const notification of feed.notifications) {
+        writer.send(notification.id, 'notification', notification);
+      }
+    })().catch((err: unknown) => {
+      // The client reconnects with its Last-Event-ID and gets what it missed then.
+      req.log.error({ err }, 'notification stream: reading the inbox failed');
+      end();
+    });
   });
 }
 
@@ -148,9 +106,5 @@ export function registerNotificationStream(
 function lastEventId(req: FastifyRequest): string | null {
   const header = req.headers['last-event-id'];
   if (typeof header !== 'string' || header.trim() === '') return null;
-  const parsed = LastEventId.safeParse(header.trim());
-  if (parsed.success) return parsed.data.toLowerCase();
-  throw new AppError('VALIDATION_ERROR', 'Request validation failed', {
-    details: zodIssuesToDetails(parsed.error.issues).map((issue) => ({ ...issue, path: 'Last-Event-ID' })),
-  });
+  return parseStreamParameter(LastNotificationId, header.trim(), 'Last-Event-ID');
 }
