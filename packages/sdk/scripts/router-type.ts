@@ -56,6 +56,16 @@ export function routerTypesSource(): string {
     subscription: 'TRPCSubscriptionProcedure',
   };
 
+  /**
+   * A subscription's output is the AsyncIterable of what each event carries to the client (`{ id, data }` for
+   * a `tracked()` event): spelt as one, since its only member has a symbol key, which printType leaves out.
+   */
+  const subscriptionOutput = (name: string, output: ts.Type, pad: string): string => {
+    const [yielded] = checker.getTypeArguments(output as ts.TypeReference);
+    if (!yielded) throw new Error(`the output of subscription ${name} is no AsyncIterable`);
+    return `AsyncIterable<${printType(checker, yielded, pad)}>`;
+  };
+
   const walk = (record: ts.Type, inputs: ts.Type, outputs: ts.Type, pad: string): string => {
     const inner = `${pad}  `;
     const lines: string[] = [];
@@ -68,13 +78,18 @@ export function routerTypesSource(): string {
       const def = prop(value, '_def');
       const kind = def ? prop(def, 'type') : undefined;
       if (def && kind) {
-        const wrapper = procedureKinds[checker.typeToString(kind).replaceAll('"', '')];
+        const kindName = checker.typeToString(kind).replaceAll('"', '');
+        const wrapper = procedureKinds[kindName];
         if (!wrapper) throw new Error(`unknown procedure type of ${name}`);
         const deeper = `${inner}  `;
+        const printed =
+          kindName === 'subscription'
+            ? subscriptionOutput(name, output, deeper)
+            : printType(checker, output, deeper);
         lines.push(
           `${inner}${key(name)}: ${wrapper}<{\n` +
             `${deeper}input: ${printType(checker, input, deeper)};\n` +
-            `${deeper}output: ${printType(checker, output, deeper)};\n` +
+            `${deeper}output: ${printed};\n` +
             `${deeper}meta: object;\n${inner}}>;`,
         );
       } else {

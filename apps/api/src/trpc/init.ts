@@ -2,7 +2,7 @@ import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorStatus } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
-import { authenticate, authenticateIfPresented, type Credentials } from '../auth/authenticate.ts';
+import { authenticate, authenticateIfPresented, type Credentials, openStream } from '../auth/authenticate.ts';
 import type { Caller } from '../auth/credentials.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
 import type { Context } from './context.ts';
@@ -10,11 +10,23 @@ import { type AuthKind, type Meta, routeTemplate } from './meta.ts';
 import { findNulPath, nulRefused } from './nul-characters.ts';
 import { rebaseExtra, requestLinks } from './request-links.ts';
 
+/** Interval of a subscription's ping (tRPC's SSE `ping` event). */
+const SUBSCRIPTION_PING_MS = 15_000;
+/** Silence after which a subscription's client reconnects: two pings and a half missed. */
+const SUBSCRIPTION_INACTIVITY_MS = 40_000;
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
     isDev: false,
+    // Subscriptions are served as Server-Sent Events (httpSubscriptionLink). A ping every 15 s keeps proxies and
+    // idle timers from closing a quiet stream, as the SSE routes' keep-alives do; a client that hears nothing,
+    // not even a ping, for 40 s takes its connection for dead and reconnects, resuming from its last id.
+    sse: {
+      ping: { enabled: true, intervalMs: SUBSCRIPTION_PING_MS },
+      client: { reconnectAfterInactivityMs: SUBSCRIPTION_INACTIVITY_MS },
+    },
     errorFormatter: ({ shape, error, ctx }) => {
       const app = toAppError(error);
       const httpStatus = errorStatus(app.code);
@@ -90,6 +102,16 @@ export const userProcedure = authenticated('user', withCredentials('user'));
  */
 export const optionalUserProcedure = authenticated('optional', (ctx, endpoint) =>
   authenticateIfPresented(ctx.services, ctx.req, ctx.response.headers, endpoint),
+);
+
+/**
+ * Subscriptions (tRPC over SSE), as /api's stream routes take them: an API key or the session cookie, the open
+ * counted against the account's budget of stream opens, not its requests (a client that spent its request
+ * budget can still resume). `notStreamed` is for a subscription that turns out to send nothing (a resume after
+ * the final event): its open is given back and it is counted as a request instead.
+ */
+export const userStreamProcedure = entry('user', (ctx, endpoint) =>
+  openStream(ctx.services, ctx.req, 'user', ctx.response.headers, endpoint),
 );
 
 /** /v1 routes: an API key is required. */

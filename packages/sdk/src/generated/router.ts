@@ -792,6 +792,145 @@ export type AppRouterRecord = {
       };
       meta: object;
     }>;
+    stream: TRPCSubscriptionProcedure<{
+      input: {
+        id: string;
+        lastEventId?: undefined | null | string;
+      };
+      output: AsyncIterable<{
+        id: string;
+        data: {
+          type: "agent.failed";
+          data: {
+            agent: string;
+            round: number;
+            reason: string;
+          };
+        } | {
+          type: "agent.thinking";
+          data: {
+            agent: string;
+            round: number;
+          };
+        } | {
+          type: "argument";
+          data: {
+            agent: string;
+            round: number;
+            claimId: string;
+            content: string;
+            model: string;
+            position?: undefined | null | {
+              recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+              stance?: undefined | "against" | "for" | "mixed";
+              confidence?: undefined | number;
+              ranking?: undefined | Array<string>;
+            };
+            citations?: undefined | Array<{
+              evidenceId: string;
+              quote: null | string;
+              verified: boolean;
+            }>;
+          };
+        } | {
+          type: "content.injected";
+          data: {
+            content: string;
+            forRound: number;
+          };
+        } | {
+          type: "debate.completed";
+          data: {
+            debateId: string;
+            status: "completed";
+          };
+        } | {
+          type: "debate.failed";
+          data: {
+            debateId: string;
+            error: string;
+            code: string;
+          };
+        } | {
+          type: "debate.paused";
+          data: {
+            afterRound: number;
+          };
+        } | {
+          type: "debate.resumed";
+          data: {
+            [key: string]: never;
+          };
+        } | {
+          type: "debate.started";
+          data: {
+            debateId: string;
+            mode: "balanced" | "fast" | "thorough";
+            panel: Array<{
+              name: string;
+              role: string;
+              model: string;
+            }>;
+            rounds: number;
+          };
+        } | {
+          type: "rebuttal";
+          data: {
+            agent: string;
+            round: number;
+            claimId: string;
+            content: string;
+            model: string;
+            targetAgent: string;
+            position?: undefined | null | {
+              recommendation?: undefined | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+              stance?: undefined | "against" | "for" | "mixed";
+              confidence?: undefined | number;
+              ranking?: undefined | Array<string>;
+            };
+            citations?: undefined | Array<{
+              evidenceId: string;
+              quote: null | string;
+              verified: boolean;
+            }>;
+          };
+        } | {
+          type: "round.converged";
+          data: {
+            round: number;
+            score: number;
+            threshold: null | number;
+            stopping: boolean;
+          };
+        } | {
+          type: "round.started";
+          data: {
+            round: number;
+            injected: Array<string>;
+          };
+        } | {
+          type: "synthesis.started";
+          data: {
+            skipped: boolean;
+          };
+        } | {
+          type: "verdict";
+          data: {
+            recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+            oneLiner: string;
+            reasoning: string;
+            confidence: number;
+            calibration?: undefined | {
+              method: "platt-shrinkage";
+              basedOn: number;
+              scope: "domain" | "owner";
+            };
+            calibratedConfidence?: undefined | number;
+          };
+        };
+      }>;
+      meta: object;
+    }>;
   };
   outcomes: {
     record: TRPCMutationProcedure<{
@@ -1722,6 +1861,25 @@ export type AppRouterRecord = {
         emailComments: boolean;
         emailForks: boolean;
       };
+      meta: object;
+    }>;
+    stream: TRPCSubscriptionProcedure<{
+      input: {
+        lastEventId?: undefined | null | string;
+      };
+      output: AsyncIterable<{
+        id: string;
+        data: {
+          id: string;
+          type: "comment" | "fork";
+          message: string;
+          debateId: null | string;
+          actorId: null | string;
+          actorName: null | string;
+          read: boolean;
+          createdAt: string;
+        };
+      }>;
       meta: object;
     }>;
   };

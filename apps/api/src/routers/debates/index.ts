@@ -15,6 +15,7 @@ import { moveDebate } from './move-debate.ts';
 import { retryDebate } from './retry-debate.ts';
 import { sendCommand } from './send-command.ts';
 import { setVisibility } from './set-visibility.ts';
+import { streamDebate } from './stream-debate.ts';
 
 export const debatesRouter = router({
   create: createDebate,
@@ -33,4 +34,5 @@ export const debatesRouter = router({
   cost: getCost,
   setVisibility,
   moveToWorkspace: moveDebate,
+  stream: streamDebate,
 });

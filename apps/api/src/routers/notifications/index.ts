@@ -2,6 +2,7 @@ import { router } from '../../trpc/init.ts';
 import { getPreferences } from './get-preferences.ts';
 import { listNotifications } from './list-notifications.ts';
 import { markRead } from './mark-read.ts';
+import { streamNotifications } from './stream-notifications.ts';
 import { unreadCount } from './unread-count.ts';
 import { updatePreferences } from './update-preferences.ts';
 
@@ -11,4 +12,5 @@ export const notificationsRouter = router({
   markRead,
   preferences: getPreferences,
   updatePreferences,
+  stream: streamNotifications,
 });
