@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './nats-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,9 +79,14 @@ const stopper =
   };
 
 export async function startApi(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningProcess> {
+  // A port chosen here, not by the kernel at listen (PORT=0), as an operator sets PORT: a restart on the
+  // same port (restartApi) must be able to bind it again while the connections the old process closed
+  // linger in TIME_WAIT, which Linux allows for a port bound by number but not for one uWebSockets.js's
+  // listener was given by the kernel.
+  const port = env.PORT && env.PORT !== '0' ? env.PORT : String(await freePort());
   const started = await startProcess(
     'apps/api/src/main.ts',
-    { PORT: '0', ...env },
+    { ...env, PORT: port },
     /listening at (http:\/\/[\d.:]+)/,
     timeoutMs,
   );

@@ -63,6 +63,13 @@ export type DistributedStack = Stack & {
   env: Record<string, string>;
 };
 
+/**
+ * The HTTP server of each mode's API (STREAMS): uWebSockets.js for the embedded default, Node's http for
+ * distributed mode, so every suite runs on both (here uWebSockets.js through the newer C library the API
+ * prepares). tests/stream-transports.test.ts runs the stream checks on each server in each mode.
+ */
+export const STREAMS_OF: Record<StackMode, 'uws' | 'node'> = { embedded: 'uws', distributed: 'node' };
+
 /** Settings every stack starts with; `env` adds to or overrides them. */
 const COMMON = {
   SIMULATED_FIRST_TOKEN_MS: '20',
@@ -85,6 +92,7 @@ export async function startDistributedStack(
     DATABASE_SCHEMA: uniqueSchema(label),
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: `${uniqueSchema(label)}.`,
+    STREAMS: STREAMS_OF.distributed,
     ...COMMON,
     ...env,
   };
@@ -119,7 +127,7 @@ export async function startDistributedStack(
 
 async function startEmbeddedStack(label: string, env: Record<string, string>): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), `verdict-${label}-`));
-  const settings = { DATA_DIR: dataDir, ...COMMON, ...env };
+  const settings = { DATA_DIR: dataDir, STREAMS: STREAMS_OF.embedded, ...COMMON, ...env };
   let api: RunningProcess;
   try {
     api = await startApi(settings);

@@ -1,3 +1,4 @@
+import './startup/uws-runtime.ts';
 import {
   ConfigError,
   createCore,

@@ -13,7 +13,7 @@ import { type OpenStreams, openStreamsOf, type StreamEnder } from '../streams/op
 import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
-import { nodeSseWriter, type SseWriter, sseMessage } from './sse-writer.ts';
+import { type SseWriter, sseMessage, sseWriterFor } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
 export type DebateStreamOptions = {
@@ -66,7 +66,7 @@ export function registerDebateStreams(
     const res = reply.raw;
     // Hung up while the events were being read: nothing to stream to.
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    const end = stream({ core, open, keepAliveMs }, req, nodeSseWriter(res), headers, prepared);
+    const end = stream({ core, open, keepAliveMs }, req, sseWriterFor(res), headers, prepared);
     // The client hung up (or the response ended): stop following and clear the timer.
     res.once('close', () => end());
   }
@@ -86,11 +86,11 @@ type Prepared = DebateStreamStart;
  * Each event's message, encoded once: the streams of one debate are handed the same event objects by the
  * bus's fan-out, so a thousand streams cost one encoding of each event, not a thousand.
  */
-const encodedEvents = new WeakMap<StoredEvent, string>();
-function encoded(event: StoredEvent): string {
+const encodedEvents = new WeakMap<StoredEvent, Buffer>();
+function encoded(event: StoredEvent): Buffer {
   let message = encodedEvents.get(event);
   if (message === undefined) {
-    message = sseMessage(event.seq, event.type, streamData(event.type, event.data));
+    message = Buffer.from(sseMessage(event.seq, event.type, streamData(event.type, event.data)));
     encodedEvents.set(event, message);
   }
   return message;

@@ -4,6 +4,8 @@ import type { FastifyServerOptions } from 'fastify';
 import { sendAppError } from './envelope.ts';
 import { clientErrorHandler } from './input-guards.ts';
 import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
+import type { Uws } from './uws/load-uws.ts';
+import { UwsServer } from './uws/uws-server.ts';
 
 /**
  * How Fastify serves this API: its body limit, proxies, request ids, one log line per request, the Node
@@ -12,6 +14,7 @@ import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-l
 export function fastifyOptions(
   config: Config,
   logger: FastifyServerOptions['loggerInstance'] | undefined,
+  uws: Uws | null = null,
 ): FastifyServerOptions {
   const { trustProxy } = config;
   return {
@@ -35,17 +38,21 @@ export function fastifyOptions(
     requestIdHeader: false,
     genReqId: newRequestId,
     logController: new OneLinePerRequest(),
-    // A request must arrive whole within the timeout (408), checked every second rather than Node's 30 s,
-    // so a client that stops sending cannot hold a socket for minutes.
+    // On uWebSockets.js (STREAMS), its server takes the requests and hands them to Fastify (http/uws/); it
+    // closes a connection that sends nothing for 10 s itself. On Node's http, a request must arrive whole
+    // within the timeout (408), checked every second rather than Node's 30 s, so a client that stops
+    // sending cannot hold a socket for minutes.
     serverFactory: (handler) =>
-      createServer(
-        {
-          requestTimeout: config.requestTimeoutMs,
-          headersTimeout: Math.min(10_000, config.requestTimeoutMs),
-          connectionsCheckingInterval: 1000,
-        },
-        handler,
-      ),
+      uws
+        ? (new UwsServer(uws, handler, (err) => logger?.error({ err }, 'serving a request failed')) as never)
+        : createServer(
+            {
+              requestTimeout: config.requestTimeoutMs,
+              headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+              connectionsCheckingInterval: 1000,
+            },
+            handler,
+          ),
     clientErrorHandler,
     // A path Fastify cannot decode (bad percent-encoding) answers the envelope too.
     frameworkErrors: (error, request, reply) => {

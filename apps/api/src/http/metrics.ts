@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import {
   AppError,
   type Config,
@@ -19,7 +18,7 @@ import { requestDurations } from './request-durations.ts';
 let openStreams = 0;
 
 /** Counts `res` as an open stream until it closes. */
-export function countOpenStream(res: ServerResponse) {
+export function countOpenStream(res: { once: (event: 'close', listener: () => void) => unknown }) {
   openStreams += 1;
   res.once('close', () => {
     openStreams -= 1;

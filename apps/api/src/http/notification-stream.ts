@@ -6,7 +6,7 @@ import { type NotificationFeed, openNotificationFeed } from '../streams/notifica
 import { openStreamsOf } from '../streams/open-streams.ts';
 import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { sendAppError, writeAppError } from './envelope.ts';
-import { nodeSseWriter } from './sse-writer.ts';
+import { sseWriterFor } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
 export type NotificationStreamOptions = {
@@ -57,7 +57,7 @@ export function registerNotificationStream(
     reply.hijack();
     const res = reply.raw;
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    const writer = nodeSseWriter(res);
+    const writer = sseWriterFor(res);
     let stopFollowing: (() => void) | null = null;
     let ended = false;
     const ping = setInterval(() => writer.send(null, 'ping', ''), pingMs);

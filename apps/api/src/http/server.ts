@@ -35,6 +35,7 @@ import { registerStripeWebhook } from './stripe-webhook.ts';
 import { traceRequests } from './tracing.ts';
 import { registerUnsubscribe } from './unsubscribe.ts';
 import { registerUsageCounting } from './usage-counting.ts';
+import { chooseServer } from './uws/choose-server.ts';
 
 export type ServerOptions = {
   /** The domain services (a Core will do): the HTTP front never touches the database or the bus itself. */
@@ -65,7 +66,9 @@ export async function buildServer({
 }: ServerOptions): Promise<FastifyInstance> {
   const core = countUsage ? services : withoutUsageCounting(services);
   const { config } = core;
-  const app = Fastify(fastifyOptions(config, logger));
+  const server = chooseServer(config.streams);
+  const app = Fastify(fastifyOptions(config, logger, server.uws));
+  app.log.info(server.note);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { countOpenStream } from './metrics.ts';
+import { BridgedResponse } from './uws/bridged-response.ts';
+import { uwsSseWriter } from './uws/uws-sse-writer.ts';
 
 /**
  * One Server-Sent Events stream, whatever carries it. Routes talk to this interface only, so another
@@ -13,8 +15,8 @@ export type SseWriter = {
    * keeps its last event id). Ignored once closed.
    */
   send: (id: number | string | null, event: string, data: unknown) => void;
-  /** A message already encoded by sseMessage: one encoding for every stream that sends it. */
-  sendEncoded: (message: string) => void;
+  /** A message already encoded by sseMessage (as bytes): one encoding for every stream that sends it. */
+  sendEncoded: (message: string | Buffer) => void;
   /** A comment line (`: <text>`), which clients ignore: keeps proxies and idle timers from closing the stream. */
   comment: (text: string) => void;
   /** Ends the stream cleanly; idempotent. */
@@ -45,6 +47,28 @@ const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
  */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** A comment line, which clients ignore. */
+export const sseComment = (text: string) => `: ${oneLine(text)}\n\n`;
+
+/** The last words of a stream that asks its client to reconnect in `retryMs` (EventSource obeys `retry:`). */
+export const sseRetry = (retryMs: number, why: string) =>
+  `retry: ${Math.max(0, Math.round(retryMs))}\n${sseComment(why)}`;
+
+/**
+ * The writer for a hijacked response, whichever server carries it: uWebSockets.js's (http/uws/) or
+ * Node's http.
+ */
+export function sseWriterFor(res: ServerResponse | BridgedResponse): SseWriter {
+  if (!(res instanceof BridgedResponse)) return nodeSseWriter(res);
+  countOpenStream(res);
+  let writer: SseWriter | null = null;
+  writer = uwsSseWriter(
+    res.takeOver(() => writer?.close()),
+    MAX_BUFFERED_BYTES,
+  );
+  return writer;
+}
+
 /** One message as it goes on the wire (SseWriter.send). */
 export function sseMessage(id: number | string | null, event: string, data: unknown): string {
   const idLine = id === null ? '' : `id: ${oneLine(String(id))}\n`;
@@ -58,7 +82,7 @@ export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFER
   res.once('close', () => {
     closed = true;
   });
-  const write = (chunk: string) => {
+  const write = (chunk: string | Buffer) => {
     if (closed || res.writableEnded || res.destroyed) return;
     res.write(chunk);
     if (res.writableLength > maxBufferedBytes) {
@@ -74,7 +98,7 @@ export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFER
     },
     send: (id, event, data) => write(sseMessage(id, event, data)),
     sendEncoded: write,
-    comment: (text) => write(`: ${oneLine(text)}\n\n`),
+    comment: (text) => write(sseComment(text)),
     close: () => {
       if (closed) return;
       closed = true;
@@ -84,7 +108,7 @@ export function nodeSseWriter(res: ServerResponse, maxBufferedBytes = MAX_BUFFER
       if (closed) return;
       closed = true;
       if (!res.writableEnded && !res.destroyed) {
-        res.end(`retry: ${Math.max(0, Math.round(retryMs))}\n: this server is shutting down; reconnect\n\n`);
+        res.end(sseRetry(retryMs, 'this server is shutting down; reconnect'));
       }
     },
     get closed() {

@@ -8,6 +8,8 @@ export { ConfigError };
 export type Config = {
   port: number;
   host: string;
+  /** STREAMS: the HTTP server the API runs on (apps/api/src/http/uws/choose-server.ts). */
+  streams: Env['STREAMS'];
   /** PUBLIC_BASE_URL, else `http://localhost:$PORT`: links made without a request (emails, webhooks). */
   publicBaseUrl: string;
   /** APP_URL, else publicBaseUrl. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...addressesOf(e),
     ...storageOf(e),
+    streams: e.STREAMS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,

@@ -14,6 +14,12 @@ const Flag = z.string().transform((value, ctx) => {
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * What serves HTTP, and so the SSE streams: `uws` (uWebSockets.js; on a C library too old for its binary
+   * the API prepares a newer one and restarts through it: apps/api/src/startup/uws-runtime.ts), `node`
+   * (Node's http), `auto` (uWebSockets.js where its binary loads, else Node's http, saying why).
+   */
+  STREAMS: z.enum(['uws', 'node', 'auto']).default('auto'),
   /** Public address of this API, used in links such as streamUrl. */
   PUBLIC_BASE_URL: Url.optional(),
   /** Address of the human-facing web application (share links, upgrade links). */

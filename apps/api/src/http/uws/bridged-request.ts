@@ -1,0 +1,152 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import type { HttpRequest, HttpResponse } from '@btc-vision/uwebsockets.js';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Headers Node's http keeps only the first of when a request repeats them (its IncomingMessage rules):
+ * a second Authorization or Content-Type must not be joined into a value no one sent.
+ */
+const FIRST_ONLY = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+/**
+ * What Fastify and the routes read of a request's connection: its peer address, that it is not TLS, and
+ * whether it is gone. One per request: uWebSockets.js does not expose its connections.
+ */
+export class BridgedSocket extends EventEmitter {
+  readonly encrypted = false;
+  destroyed = false;
+  readonly remoteAddress: string;
+  constructor(remoteAddress: string) {
+    super();
+    this.remoteAddress = remoteAddress;
+  }
+  destroy() {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this.emit('close');
+    return this;
+  }
+  // Fastify may set a timeout hook on it; uWebSockets.js times connections out itself.
+  setTimeout() {
+    return this;
+  }
+}
+
+/**
+ * A request read by uWebSockets.js, as Node's IncomingMessage for Fastify: method, url, headers joined by
+ * Node's rules, and the body as a readable stream fed by uWebSockets.js (paused while the reader is full).
+ * Everything is copied out of uWebSockets.js's request during its handler, as it lives only that long.
+ */
+export class BridgedRequest extends Readable {
+  readonly httpVersion = '1.1';
+  readonly httpVersionMajor = 1;
+  readonly httpVersionMinor = 1;
+  readonly method: string;
+  url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: string[];
+  readonly socket: BridgedSocket;
+  aborted = false;
+  complete = false;
+  #response: HttpResponse;
+  #paused = false;
+
+  constructor(res: HttpResponse, req: HttpRequest) {
+    super();
+    this.#response = res;
+    this.method = req.getCaseSensitiveMethod();
+    const query = req.getQuery();
+    this.url = query ? `${req.getUrl()}?${query}` : req.getUrl();
+    const raw: string[] = [];
+    req.forEach((name, value) => {
+      raw.push(name, value);
+    });
+    this.headers = joinHeaders(raw);
+    this.rawHeaders = raw;
+    this.socket = new BridgedSocket(peerAddress(res));
+    if (hasBody(this.headers)) this.#readBody(res);
+    else this.#finish();
+  }
+
+  #readBody(res: HttpResponse) {
+    res.onData((chunk, isLast) => {
+      // uWebSockets.js reuses the chunk's memory once this returns: copy it.
+      if (chunk.byteLength > 0 && !this.push(Buffer.copyBytesFrom(new Uint8Array(chunk)))) {
+        this.#paused = true;
+        res.pause();
+      }
+      if (isLast) this.#finish();
+    });
+  }
+
+  #finish() {
+    this.complete = true;
+    this.push(null);
+  }
+
+  override _read() {
+    if (!this.#paused || this.aborted) return;
+    this.#paused = false;
+    this.#response.resume();
+  }
+
+  /** The client went away (uWebSockets.js's onAborted): Node's request says so the same way. */
+  abort() {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.socket.destroy();
+    this.emit('aborted');
+    this.destroy();
+  }
+}
+
+/** `[name, value, name, value …]` (lower-case names, as uWebSockets.js gives them) as Node's headers object. */
+export function joinHeaders(raw: readonly string[]): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const value = raw[i + 1] as string;
+    const existing = headers[name];
+    if (existing === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
+    else if (name === 'set-cookie') (existing as string[]).push(value);
+    else if (!FIRST_ONLY.has(name)) headers[name] = `${existing}${name === 'cookie' ? '; ' : ', '}${value}`;
+  }
+  return headers;
+}
+
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** The peer's address as Node gives it: IPv4 dotted (an IPv4-mapped IPv6 address too), IPv6 compressed. */
+function peerAddress(res: HttpResponse): string {
+  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  try {
+    return ipaddr.process(text).toString();
+  } catch {
+    return text;
+  }
+}

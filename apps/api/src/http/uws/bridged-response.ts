@@ -1,0 +1,210 @@
+import { STATUS_CODES } from 'node:http';
+import { Writable } from 'node:stream';
+import type { HttpResponse } from '@btc-vision/uwebsockets.js';
+import type { BridgedRequest, BridgedSocket } from './bridged-request.ts';
+
+type HeaderValue = string | number | readonly string[];
+
+/** Headers uWebSockets.js writes itself from how the body is sent (Content-Length or chunked). */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
+/** Statuses that carry no body (RFC 9110): answered without one, whatever was written. */
+const BODYLESS = new Set([204, 304]);
+
+/**
+ * A response written through uWebSockets.js, as Node's ServerResponse for Fastify: headers collected,
+ * then the status line, headers and body in one corked write. A body passed whole to `end` (every JSON
+ * answer) goes out as one `end` with its Content-Length; a streamed body (a file, an export) goes out
+ * chunked, each chunk waiting for the client to take the previous ones (uWebSockets.js's onWritable).
+ * Once the client is gone, nothing touches uWebSockets.js's response again: it is invalid then.
+ *
+ * A stream route takes the response over instead (`takeOver`): its SSE writer (uws-sse-writer.ts) then
+ * writes to uWebSockets.js directly.
+ */
+export class BridgedResponse extends Writable {
+  statusCode = 200;
+  statusMessage = '';
+  headersSent = false;
+  sendDate = false;
+  readonly socket: BridgedSocket;
+  readonly req: BridgedRequest;
+  #res: HttpResponse;
+  #headers = new Map<string, [name: string, value: HeaderValue]>();
+  #gone = false;
+  #ended = false;
+  #onGone: (() => void) | null = null;
+  #waitingToWrite: (() => void) | null = null;
+
+  constructor(res: HttpResponse, req: BridgedRequest) {
+    super();
+    this.#res = res;
+    this.req = req;
+    this.socket = req.socket;
+    res.onAborted(() => this.#aborted());
+  }
+
+  /** The client went away before the response ended (or the server was closed under it). */
+  #aborted() {
+    this.#gone = true;
+    this.req.abort();
+    const waiting = this.#waitingToWrite;
+    this.#waitingToWrite = null;
+    waiting?.();
+    this.#onGone?.();
+    this.destroy();
+  }
+
+  /** Whether uWebSockets.js's response may still be written. */
+  get usable(): boolean {
+    return !this.#gone && !this.#ended;
+  }
+
+  setHeader(name: string, value: HeaderValue) {
+    this.#headers.set(name.toLowerCase(), [name, value]);
+    return this;
+  }
+  getHeader(name: string) {
+    return this.#headers.get(name.toLowerCase())?.[1];
+  }
+  getHeaders() {
+    return Object.fromEntries([...this.#headers].map(([lower, [, value]]) => [lower, value]));
+  }
+  getHeaderNames() {
+    return [...this.#headers.keys()];
+  }
+  hasHeader(name: string) {
+    return this.#headers.has(name.toLowerCase());
+  }
+  removeHeader(name: string) {
+    this.#headers.delete(name.toLowerCase());
+  }
+  writeHead(status: number, ...rest: unknown[]) {
+    this.statusCode = status;
+    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null) as
+      | Record<string, HeaderValue | undefined>
+      | undefined;
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (value !== undefined) this.setHeader(name, value);
+    }
+    return this;
+  }
+  flushHeaders() {}
+
+  /**
+   * Status line and headers into the corked response, once. `endsNow`: the body goes with uWebSockets.js's
+   * end, which writes Connection itself when it closes the connection.
+   */
+  #writeHead(endsNow = false) {
+    if (this.headersSent) return;
+    this.headersSent = true;
+    const res = this.#res;
+    res.writeStatus(`${this.statusCode} ${this.statusMessage || STATUS_CODES[this.statusCode] || ''}`);
+    for (const [lower, [name, value]] of this.#headers) {
+      if (FRAMING.has(lower) || (endsNow && lower === 'connection')) continue;
+      if (Array.isArray(value)) for (const each of value) res.writeHeader(name, String(each));
+      else res.writeHeader(name, String(value));
+    }
+  }
+
+  #closesConnection(): boolean {
+    return String(this.getHeader('connection') ?? '').toLowerCase() === 'close';
+  }
+
+  /** The whole answer in one go: what every JSON response is. */
+  #endWith(body: Buffer | string | undefined) {
+    if (this.#gone || this.#ended) return;
+    this.#ended = true;
+    const res = this.#res;
+    res.cork(() => {
+      this.#writeHead(true);
+      if (BODYLESS.has(this.statusCode)) res.endWithoutBody(undefined, this.#closesConnection());
+      else if (this.req.method === 'HEAD') {
+        res.endWithoutBody(Number(this.getHeader('content-length') ?? 0), this.#closesConnection());
+      } else res.end(body ?? '', this.#closesConnection());
+    });
+  }
+
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    if (typeof chunk === 'function') return this.end(undefined, undefined, chunk);
+    if (typeof encoding === 'function') return this.end(chunk, undefined, encoding);
+    if (!this.headersSent && !this.writableEnded && !this.#ended) {
+      // Nothing streamed yet: status, headers and body leave as one write, with their Content-Length.
+      const body =
+        chunk === undefined || chunk === null
+          ? undefined
+          : typeof chunk === 'string'
+            ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? 'utf8')
+            : (chunk as Buffer);
+      this.#endWith(body);
+      return super.end(callback as (() => void) | undefined);
+    }
+    return super.end(chunk as Buffer, encoding as BufferEncoding, callback as () => void);
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void) {
+    if (this.#gone || this.#ended) return done();
+    let writable = true;
+    this.#res.cork(() => {
+      this.#writeHead();
+      writable = this.#res.write(chunk);
+    });
+    if (writable) return done();
+    // The client has not taken what was written: the next chunk waits until it has.
+    this.#waitingToWrite = done;
+    this.#res.onWritable(() => {
+      const waiting = this.#waitingToWrite;
+      this.#waitingToWrite = null;
+      waiting?.();
+      return true;
+    });
+  }
+
+  override _final(done: (error?: Error | null) => void) {
+    if (!this.#gone && !this.#ended) {
+      if (this.headersSent) {
+        this.#ended = true;
+        this.#res.cork(() => this.#res.end());
+      } else this.#endWith(undefined);
+    }
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void) {
+    // Destroyed before it ended (a stream route hung up on, a pipe that failed): the connection goes too.
+    if (!this.#gone && !this.#ended) {
+      this.#ended = true;
+      this.#res.close();
+    }
+    done(error);
+  }
+
+  /**
+   * Hands uWebSockets.js's response to a stream route's writer (after Fastify's `reply.hijack()`):
+   * `onGone` runs once if the client goes away. The writer must check `usable` (through the handle it
+   * gets) before each write, as uWebSockets.js's response is invalid after that.
+   */
+  takeOver(onGone: () => void): UwsStreamHandle {
+    this.#onGone = onGone;
+    this.headersSent = true;
+    return {
+      res: this.#res,
+      presetHeaders: [...this.#headers.values()],
+      usable: () => this.usable,
+      ended: () => {
+        this.#ended = true;
+        // Node's response emits 'close' once it has ended; the routes stop following on it.
+        queueMicrotask(() => this.destroy());
+      },
+    };
+  }
+}
+
+/** What a stream's writer holds of a taken-over response. */
+export type UwsStreamHandle = {
+  res: HttpResponse;
+  /** Headers set on the response before the route took it over (helmet's): sent with the stream's, as Node does. */
+  presetHeaders: [name: string, value: HeaderValue][];
+  /** False once the client is gone or the stream has ended. */
+  usable: () => boolean;
+  /** The writer ended the response: nothing may touch it again. */
+  ended: () => void;
+};

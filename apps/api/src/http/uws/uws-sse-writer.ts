@@ -1,0 +1,86 @@
+import { SSE_HEADERS, type SseWriter, sseComment, sseMessage, sseRetry } from '../sse-writer.ts';
+import type { UwsStreamHandle } from './bridged-response.ts';
+
+/**
+ * An SSE stream written straight to uWebSockets.js. Each write is corked (status line, headers and the
+ * first bytes leave in one send; later messages one send each), and messages already encoded as bytes
+ * are written as they are, so a thousand streams of one debate cost one encoding of each event.
+ *
+ * A client that stops reading: uWebSockets.js keeps what it could not send and says so (`write` returns
+ * false) until the socket drains. Past `maxBacklogBytes` written since then, the stream is ended with a
+ * `retry:` hint; its EventSource reconnects with Last-Event-ID and is replayed what it missed. Nobody
+ * else waits on it: each stream's writes go to its own socket.
+ */
+export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): SseWriter {
+  const { res } = stream;
+  let closed = false;
+  /** Bytes written since the socket last had room; null while it has. */
+  let backlog: number | null = null;
+
+  const whenDrained = () => {
+    backlog = null;
+    return true;
+  };
+  const finish = (last?: string) => {
+    if (closed) return;
+    closed = true;
+    if (!stream.usable()) return;
+    // The last words as a chunk of their own, then the end of the chunked body. (uWebSockets.js's end with
+    // closeConnection would write a Connection header into the body here, as the head is long sent.) A
+    // client dropped for not reading keeps its socket only until uWebSockets.js's timeout for a response
+    // that does not drain (10 s).
+    res.cork(() => {
+      if (last !== undefined) res.write(last);
+      res.end();
+    });
+    stream.ended();
+  };
+  const write = (chunk: string | Buffer) => {
+    if (closed || !stream.usable()) return;
+    let sent = true;
+    res.cork(() => {
+      sent = res.write(chunk);
+    });
+    if (backlog !== null) backlog += chunk.length;
+    else if (!sent) {
+      backlog = 0;
+      res.onWritable(whenDrained);
+    }
+    if (backlog !== null && backlog > maxBacklogBytes) finish(sseRetry(SLOW_CLIENT_RETRY_MS, 'too slow'));
+  };
+
+  return {
+    open: (headers = {}) => {
+      if (closed || !stream.usable()) return;
+      // As Node's writeHead: the headers set on the response before, then the stream's, the later winning.
+      const all = new Map<string, [string, unknown]>();
+      for (const [name, value] of [
+        ...stream.presetHeaders,
+        ...Object.entries({ ...headers, ...SSE_HEADERS }),
+      ]) {
+        all.set(name.toLowerCase(), [name, value]);
+      }
+      res.cork(() => {
+        res.writeStatus('200 OK');
+        for (const [name, value] of all.values()) {
+          if (Array.isArray(value)) for (const each of value) res.writeHeader(name, String(each));
+          else res.writeHeader(name, String(value));
+        }
+        // uWebSockets.js sends the head with the first body bytes (it has no flushHeaders): a comment,
+        // which clients ignore, opens the stream now, as Node's flushHeaders does.
+        res.write(sseComment('open'));
+      });
+    },
+    send: (id, event, data) => write(sseMessage(id, event, data)),
+    sendEncoded: write,
+    comment: (text) => write(sseComment(text)),
+    close: () => finish(),
+    closeForReconnect: (retryMs) => finish(sseRetry(retryMs, 'this server is shutting down; reconnect')),
+    get closed() {
+      return closed || !stream.usable();
+    },
+  };
+}
+
+/** When a client dropped for falling behind should come back: soon, it only has to read faster. */
+const SLOW_CLIENT_RETRY_MS = 1000;
