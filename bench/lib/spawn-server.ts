@@ -10,6 +10,9 @@ export type SpawnedServer<Info> = {
   stop: () => Promise<void>;
 };
 
+/** A command that starts node, and the arguments that come before node's own flags and the script. */
+export type NodeCommand = { command: string; args: string[] };
+
 export type SpawnOptions = {
   /** Added to the parent's environment, after `unset` is applied. */
   env?: Record<string, string>;
@@ -17,12 +20,18 @@ export type SpawnOptions = {
   unset?: string[];
   /** Node flags for the child, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/x']. */
   execArgv?: string[];
+  /**
+   * How to start node: by default this process's binary. `nodeCommandForUws()` (@verdict/api) gives the
+   * command that loads uWebSockets.js on a C library too old for it (a newer one's loader running node in
+   * the same process, so the IPC channel survives).
+   */
+  node?: NodeCommand;
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
 };
 
 /**
- * Starts `script` in its own Node process (the same Node 24 binary as this one), so the load generator
+ * Starts `script` in its own Node process (the same Node 24 binary as this one, unless `node` says how), so the load generator
  * and the server under test never share an event loop. The server reports readiness by printing one JSON
  * line on stdout; it shuts down when the IPC channel closes, which also happens if this process dies.
  */
@@ -33,7 +42,8 @@ export async function spawnServer<Info>(
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of options.unset ?? []) delete env[name];
   Object.assign(env, options.env);
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), script], {
+  const node = options.node ?? { command: process.execPath, args: [] };
+  const child = spawn(node.command, [...node.args, ...(options.execArgv ?? []), script], {
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
