@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeCommandForUws } from '@verdict/api';
 import { BENCH_DATABASE_URL } from './services.ts';
 import { spawnServer } from './spawn-server.ts';
 
@@ -30,10 +31,12 @@ export type ApiServerOptions = {
   /** More environment for the server (its configuration variables). */
   env?: Record<string, string>;
   execArgv?: string[];
+  /** The HTTP server (STREAMS): `uws` starts node so that it loads uWebSockets.js (nodeCommandForUws). */
+  streams?: 'uws' | 'node';
 };
 
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApi> {
-  const env: Record<string, string> = { ...options.env };
+  const env: Record<string, string> = { STREAMS: options.streams ?? 'node', ...options.env };
   let dataDir: string | undefined;
   if (options.mode === 'postgres') {
     env.DATABASE_URL = options.databaseUrl ?? BENCH_DATABASE_URL;
@@ -64,6 +67,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
       ],
       execArgv: options.execArgv ?? [],
+      ...(options.streams === 'uws' ? { node: nodeCommandForUws() } : {}),
     });
     return {
       baseUrl: `http://127.0.0.1:${server.info.port}`,

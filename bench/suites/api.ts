@@ -69,6 +69,30 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     await api.stop();
   }
 
+  log('distributed mode on uWebSockets.js (STREAMS=uws): GET /v1/health, GET /v1/me');
+  const onUws = await startApiServer({
+    mode: 'postgres',
+    databaseUrl: settings.databaseUrl,
+    streams: 'uws',
+  });
+  try {
+    const healthOpts = load(`${onUws.baseUrl}/v1/health`);
+    await expectOk(healthOpts.url);
+    const health = await measure(healthOpts);
+    const healthWhat = 'GET /v1/health through the full API on uWebSockets.js, no auth, no database';
+    results.push(
+      ...rows('v1_health_uws', healthWhat, healthOpts, health),
+      ratio('v1_health_uws', health, bare, healthWhat),
+    );
+    const meOpts = load(`${onUws.baseUrl}/v1/me`, onUws.authHeaders);
+    await expectOk(meOpts.url, meOpts.headers);
+    const me = await measure(meOpts);
+    const meWhat = 'authenticated GET /v1/me on uWebSockets.js, PostgreSQL + database rate-limit counters';
+    results.push(...rows('v1_me_uws', meWhat, meOpts, me), ratio('v1_me_uws', me, bare, meWhat));
+  } finally {
+    await onUws.stop();
+  }
+
   log('embedded mode (PGlite, memory counters): GET /v1/me');
   const embedded = await startApiServer({ mode: 'embedded' });
   try {
