@@ -6,6 +6,7 @@
  *
  *   npm exec -- node bench/profile.ts [--route /v1/me] [--mode postgres|embedded]
  *       [--counters memory|database] [--plain] [--duration 10] [--warmup 2] [--connections 50] [--otlp]
+ *       [--streams node|uws]
  *
  * --otlp turns the API's tracing on, exporting to a loopback sink here that answers every export at once.
  * --plain skips the V8 profiler (its sampling costs a little throughput); --keep keeps the .cpuprofile. Routes: /v1/me, /v1/health,
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
     otlp: { type: 'boolean', default: false },
+    streams: { type: 'string', default: 'node' },
   },
 });
 const mode = args.mode === 'embedded' ? 'embedded' : 'postgres';
@@ -71,6 +73,7 @@ const api =
         ...(counters ? { counters } : {}),
         ...(sink ? { env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } } : {}),
         execArgv,
+        streams: args.streams === 'uws' ? 'uws' : 'node',
       });
 const url = `${api.baseUrl}${args.route}`;
 const headers = args.route === '/v1/health' ? {} : api.authHeaders;

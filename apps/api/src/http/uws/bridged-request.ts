@@ -144,6 +144,8 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
 /** The peer's address as Node gives it: IPv4 dotted (an IPv4-mapped IPv6 address too), IPv6 compressed. */
 function peerAddress(res: HttpResponse): string {
   const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  // An IPv4 listener's peers are dotted already: parsing them on every request would cost for nothing.
+  if (!text.includes(':')) return text;
   try {
     return ipaddr.process(text).toString();
   } catch {
