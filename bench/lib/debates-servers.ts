@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { natsBus } from '@verdict/core';
 import { spawnServer } from './spawn-server.ts';
+import { nodeCommandFor, type Transport } from './transports.ts';
 
 /**
  * The processes of bench/suites/debates.ts: the API (bench/servers/debates-api-server.ts) and an engine
@@ -89,6 +90,11 @@ export async function startDebatesApi(
     users?: number;
     /** More of the API's configuration (e.g. WEBHOOK_ALLOW_HTTP for a local webhook receiver). */
     env?: Record<string, string>;
+    /**
+     * The HTTP server (STREAMS; unset, the API's default): `uws` starts node so that it loads
+     * uWebSockets.js (nodeCommandForUws).
+     */
+    streams?: Transport;
   } = {},
 ): Promise<DebatesApi> {
   const server = await spawnServer<{ port: number; keys: string[]; userIds: string[] }>(
@@ -102,10 +108,12 @@ export async function startDebatesApi(
         // refuse all but the first 60.
         STREAM_OPENS_PER_MINUTE: '100000',
         BENCH_USERS: String(options.users ?? 1),
+        ...(options.streams ? { STREAMS: options.streams } : {}),
         ...options.env,
       },
       unset: UNSET,
       execArgv: ['--expose-gc'],
+      node: nodeCommandFor(options.streams ?? 'node'),
     },
   );
   const child = server.child;
@@ -205,7 +213,12 @@ export async function startDebatesEngine(
 }
 
 /** Sends `message` and waits for the child's first message of type `answer`. */
-function request<T>(child: ChildProcess, message: object, answer: string, timeoutMs: number): Promise<T> {
+export function request<T>(
+  child: ChildProcess,
+  message: object,
+  answer: string,
+  timeoutMs: number,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onMessage = (m: { type?: string }) => {
       if (m?.type !== answer) return;

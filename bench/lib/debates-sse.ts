@@ -7,7 +7,8 @@ import { Agent, type ClientRequest, request } from 'node:http';
  * once the stream ended, so the hot path is a timestamp and an array push.
  */
 
-export type ReceivedEvent = { id: number; type: string; receivedAt: number };
+/** `bytes`: the message as it came on the wire (UTF-8), its closing blank line included. */
+export type ReceivedEvent = { id: number; type: string; receivedAt: number; bytes: number };
 
 export type ClientOutcome = {
   status: number;
@@ -23,6 +24,8 @@ export type SseFleet = {
   /** Wall ms from the first request to the last client's response headers. */
   connectMs: number;
   failures: string[];
+  /** Connected clients whose stream is still open: not ended by the server, no error. */
+  stillOpen: () => number;
   /** Resolves once every connected client's stream ended or failed, or after `timeoutMs` (then aborts). */
   finished: (timeoutMs: number) => Promise<ClientOutcome[]>;
   close: () => void;
@@ -120,6 +123,7 @@ export async function openSseFleet(
     connectMs,
     failures,
     close,
+    stillOpen: () => live.reduce((n, c) => n + (c.ended || c.error ? 0 : 1), 0),
     finished: async (timeoutMs) => {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => {
@@ -159,7 +163,7 @@ export function parseChunks(chunks: { at: number; text: string }[]): ReceivedEve
         else if (line.startsWith('event:')) type = line.slice(6).trim();
         else if (line.startsWith('data:')) hasData = true;
       }
-      if (hasData) events.push({ id, type, receivedAt: chunk.at });
+      if (hasData) events.push({ id, type, receivedAt: chunk.at, bytes: Buffer.byteLength(block) + 2 });
     }
   }
   return events;
