@@ -32,7 +32,7 @@ export function streamDebateProcedure({ checkEveryMs = 15_000 }: StreamDebateOpt
     const start = await debateStreamStart(ctx.services, userId, input.id, input.lastEventId ?? 0);
     if (streamsNothing(start)) {
       await ctx.notStreamed();
-      return subscription(ctx, signal, { items: noEvents(), end: () => {} }, toMessage);
+      return nothing();
     }
     const feed = followDebate(ctx.services, start, { userId, checkEveryMs });
     return subscription(ctx, signal, { items: feed.events, end: feed.end }, toMessage);
@@ -47,4 +47,5 @@ const toMessage = (event: { seq: number; type: string; data: unknown }) =>
     data: streamData(event.type, event.data),
   } as DebateStreamMessage);
 
-async function* noEvents(): AsyncGenerator<{ seq: number; type: string; data: unknown }, void> {}
+/** A resume after the final event: the subscription ends at once, with nothing sent. */
+async function* nothing(): AsyncGenerator<ReturnType<typeof toMessage>, void> {}
