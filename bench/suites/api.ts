@@ -45,52 +45,32 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     await bareServer.stop();
   }
 
-  log('distributed mode (PostgreSQL, database counters): GET /v1/health, GET /v1/me');
-  const api = await startApiServer({ mode: 'postgres', databaseUrl: settings.databaseUrl });
-  try {
-    const healthOpts = load(`${api.baseUrl}/v1/health`);
-    await expectOk(healthOpts.url);
-    const health = await measure(healthOpts);
-    const healthWhat = 'GET /v1/health through the full API (tRPC + trpc-to-openapi), no auth, no database';
-    results.push(
-      ...rows('v1_health', healthWhat, healthOpts, health),
-      ratio('v1_health', health, bare, healthWhat),
-    );
+  // Node's http (the names without a suffix, as before) and uWebSockets.js (`_uws`), each with its targets.
+  for (const streams of ['node', 'uws'] as const) {
+    const suffix = streams === 'uws' ? '_uws' : '';
+    const on = streams === 'uws' ? ' on uWebSockets.js' : '';
+    log(`distributed mode (PostgreSQL, database counters)${on}: GET /v1/health, GET /v1/me`);
+    const api = await startApiServer({ mode: 'postgres', databaseUrl: settings.databaseUrl, streams });
+    try {
+      const healthOpts = load(`${api.baseUrl}/v1/health`);
+      await expectOk(healthOpts.url);
+      const health = await measure(healthOpts);
+      const healthWhat = `GET /v1/health through the full API (tRPC + trpc-to-openapi)${on}, no auth, no database`;
+      results.push(
+        ...rows(`v1_health${suffix}`, healthWhat, healthOpts, health),
+        ratio(`v1_health${suffix}`, health, bare, healthWhat),
+      );
 
-    const meOpts = load(`${api.baseUrl}/v1/me`, api.authHeaders);
-    const headers = await expectOk(meOpts.url, meOpts.headers);
-    if (headers.get('x-ratelimit-limit') !== '100000000')
-      throw new Error('GET /v1/me ran without the key rate limit');
-    const me = await measure(meOpts);
-    const meWhat =
-      'authenticated GET /v1/me, PostgreSQL + database rate-limit counters (key lookup, counter upsert, profile read)';
-    results.push(...rows('v1_me', meWhat, meOpts, me), ratio('v1_me', me, bare, meWhat));
-  } finally {
-    await api.stop();
-  }
-
-  log('distributed mode on uWebSockets.js (STREAMS=uws): GET /v1/health, GET /v1/me');
-  const onUws = await startApiServer({
-    mode: 'postgres',
-    databaseUrl: settings.databaseUrl,
-    streams: 'uws',
-  });
-  try {
-    const healthOpts = load(`${onUws.baseUrl}/v1/health`);
-    await expectOk(healthOpts.url);
-    const health = await measure(healthOpts);
-    const healthWhat = 'GET /v1/health through the full API on uWebSockets.js, no auth, no database';
-    results.push(
-      ...rows('v1_health_uws', healthWhat, healthOpts, health),
-      ratio('v1_health_uws', health, bare, healthWhat),
-    );
-    const meOpts = load(`${onUws.baseUrl}/v1/me`, onUws.authHeaders);
-    await expectOk(meOpts.url, meOpts.headers);
-    const me = await measure(meOpts);
-    const meWhat = 'authenticated GET /v1/me on uWebSockets.js, PostgreSQL + database rate-limit counters';
-    results.push(...rows('v1_me_uws', meWhat, meOpts, me), ratio('v1_me_uws', me, bare, meWhat));
-  } finally {
-    await onUws.stop();
+      const meOpts = load(`${api.baseUrl}/v1/me`, api.authHeaders);
+      const headers = await expectOk(meOpts.url, meOpts.headers);
+      if (headers.get('x-ratelimit-limit') !== '100000000')
+        throw new Error('GET /v1/me ran without the key rate limit');
+      const me = await measure(meOpts);
+      const meWhat = `authenticated GET /v1/me${on}, PostgreSQL + database rate-limit counters (key lookup, counter upsert, profile read)`;
+      results.push(...rows(`v1_me${suffix}`, meWhat, meOpts, me), ratio(`v1_me${suffix}`, me, bare, meWhat));
+    } finally {
+      await api.stop();
+    }
   }
 
   log('embedded mode (PGlite, memory counters): GET /v1/me');
