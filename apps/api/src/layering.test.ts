@@ -28,3 +28,19 @@ describe('imports between auth, trpc and http', () => {
     expect([...foldersImportedBy('trpc')].filter((f) => f === 'http')).toEqual([]);
   });
 });
+
+/**
+ * streams holds what the SSE routes (http) and the tRPC subscriptions (routers) share: both import it, it
+ * imports neither, so either transport can change without the other.
+ */
+describe('imports of streams', () => {
+  it('finds the imports it checks', () => {
+    expect([...foldersImportedBy('http')]).toContain('streams');
+    expect([...foldersImportedBy('routers')]).toContain('streams');
+  });
+
+  it('are made by http and the routers, and streams imports neither', () => {
+    expect([...foldersImportedBy('streams')].filter((f) => f === 'http' || f === 'routers')).toEqual([]);
+    expect([...foldersImportedBy('trpc')].filter((f) => f === 'streams')).toEqual([]);
+  });
+});

@@ -19,12 +19,3 @@ export function createLifecycle(): Lifecycle {
     },
   };
 }
-
-/**
- * The `retry:` a stream ended by a shutdown sends, in ms: the client's EventSource reconnects after about
- * this long, through the load balancer, to a process that is not going away. Spread over a second so a
- * process's thousands of streams do not all come back in the same instant.
- */
-export function reconnectHintMs(random: () => number = Math.random): number {
-  return 500 + Math.floor(random() * 1000);
-}

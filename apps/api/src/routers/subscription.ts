@@ -1,7 +1,7 @@
 import { AppError } from '@verdict/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { countOpenStream } from '../http/metrics.ts';
-import { openStreamsServing, type StreamEnder } from './open-streams.ts';
+import { openStreamsServing, type StreamEnder } from '../streams/open-streams.ts';
 
 /** What a subscription streams: items until it ends, and a way to end it early (with an error to send). */
 export type SubscriptionSource<T> = {

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { reconnectHintMs } from '../http/lifecycle.ts';
 
 /** Ends a stream; with `reconnectInMs`, telling its client to come back then (a shutdown). */
 export type StreamEnder = (reconnectInMs?: number) => void;
@@ -16,6 +15,15 @@ export type OpenStreams = {
   add: (end: StreamEnder) => void;
   delete: (end: StreamEnder) => void;
 };
+
+/**
+ * The `retry:` a stream ended by a shutdown sends, in ms: the client's EventSource reconnects after about
+ * this long, through the load balancer, to a process that is not going away. Spread over a second so a
+ * process's thousands of streams do not all come back in the same instant.
+ */
+function reconnectHintMs(random: () => number = Math.random): number {
+  return 500 + Math.floor(random() * 1000);
+}
 
 /** By the Node server each Fastify instance (and each of its plugin scopes) serves on. */
 const byServer = new WeakMap<object, OpenStreams>();

@@ -4,8 +4,8 @@ import { streamData } from '../../http/debate-stream-data.ts';
 import { followDebate } from '../../streams/debate-feed.ts';
 import { debateStreamStart, streamsNothing } from '../../streams/debate-stream-start.ts';
 import { openStreamsServing } from '../../streams/open-streams.ts';
-import { shuttingDown, subscription } from '../../streams/subscription.ts';
 import { userStreamProcedure } from '../../trpc/init.ts';
+import { shuttingDown, subscription } from '../subscription.ts';
 
 export type StreamDebateOptions = {
   /** How often a followed debate's storage is looked at (events stored but not published, deletion); 15 s. */

@@ -3,8 +3,8 @@ import { type Notification, NotificationStreamInput } from '@verdict/contracts';
 import { AppError } from '@verdict/core';
 import { openNotificationFeed } from '../../streams/notification-feed.ts';
 import { openStreamsServing } from '../../streams/open-streams.ts';
-import { shuttingDown, subscription } from '../../streams/subscription.ts';
 import { userStreamProcedure } from '../../trpc/init.ts';
+import { shuttingDown, subscription } from '../subscription.ts';
 
 /**
  * `notifications.stream`, a subscription: the caller's notifications as GET /api/notifications/stream sends
