@@ -1,19 +1,21 @@
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DebatesApi, newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
+import { newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
+import { createPending, transactions } from '../lib/idle-streams.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
+import type { Transport } from '../lib/transports.ts';
 
 /**
- * Idle SSE streams on one API process in distributed mode: STREAMS clients on DEBATES pending debates (no
- * engine runs, so nothing happens but the keep-alives), opened from this process. Measured: the API's heap
- * per open stream (after gc(), over IPC) and the database transactions of the whole database while they
- * idle for IDLE_S, past two of the streams' 15 s keep-alives (each keep-alive also looks at the stored log,
- * once per debate for all its streams).
+ * Idle SSE streams on one API process in distributed mode, once on each HTTP server the API runs on
+ * (STREAMS=node, then STREAMS=uws): STREAMS clients on DEBATES pending debates (no engine runs, so nothing
+ * happens but the keep-alives), opened from this process. Measured: the API's heap and RSS per open stream
+ * (after gc(), over IPC) and the database transactions of the whole database while they idle for IDLE_S,
+ * past two of the streams' 15 s keep-alives (each keep-alive also looks at the stored log, once per debate
+ * for all its streams). BENCH_IDLE_STREAMS sets the streams (default 10,000).
  */
-const STREAMS = 10_000;
+const STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const DEBATES = 10;
 const IDLE_S = 35;
 const BASELINE_S = 20;
@@ -23,35 +25,15 @@ const BASELINE_S = 20;
  */
 const STATS_SETTLE_MS = 11_000;
 
-/** Committed transactions of the database `url` names (this query's own included). */
-function transactions(url: string): number {
-  const out = execFileSync('psql', [
-    url,
-    '-Atc',
-    'select xact_commit from pg_stat_database where datname = current_database()',
-  ]);
-  return Number(out.toString().trim());
-}
+/** The figures' names: Node's http keeps the names they had before uWebSockets.js. */
+const prefixOf = (transport: Transport) => (transport === 'node' ? 'streams.idle' : 'streams.idle_uws');
+const serverOf = (transport: Transport) =>
+  transport === 'node' ? "Node's http (STREAMS=node)" : 'uWebSockets.js (STREAMS=uws)';
 
-async function createPending(api: DebatesApi, index: number): Promise<string> {
-  const res = await fetch(`${api.baseUrl}/api/debates`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${api.keys[0]}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      question: `Should idle stream group ${index} wait for an engine?`,
-      skipCache: true,
-    }),
-  });
-  const body = (await res.json()) as { streamUrl: string };
-  if (res.status !== 201)
-    throw new Error(`POST /api/debates answered ${res.status}: ${JSON.stringify(body)}`);
-  return new URL(body.streamUrl, api.baseUrl).pathname;
-}
-
-async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
+async function idle(transport: Transport, { settings, log }: SuiteContext): Promise<BenchResult[]> {
   const d = newDeployment(settings.databaseUrl, BENCH_NATS_URL);
-  log(`idle streams: API (schema ${d.schema}), ${STREAMS} streams on ${DEBATES} pending debates`);
-  const api = await startDebatesApi(d);
+  log(`${transport}: API (schema ${d.schema}), ${STREAMS} streams on ${DEBATES} pending debates`);
+  const api = await startDebatesApi(d, { streams: transport });
   const fleets: SseFleet[] = [];
   try {
     const auth = { authorization: `Bearer ${api.keys[0]}` };
@@ -64,16 +46,18 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     const before = await api.stats();
     const started = Date.now();
     for (const path of paths)
-      fleets.push(await openSseFleet(`${api.baseUrl}${path}`, auth, STREAMS / DEBATES));
+      fleets.push(await openSseFleet(`${api.baseUrl}${path}`, auth, Math.ceil(STREAMS / DEBATES)));
+    const openMs = Date.now() - started;
     const connected = fleets.reduce((sum, fleet) => sum + fleet.connected, 0);
     const failures = fleets.flatMap((fleet) => fleet.failures);
     log(
-      `${connected}/${STREAMS} open in ${Date.now() - started} ms${failures.length ? `; ${failures[0]}` : ''}`,
+      `${transport}: ${connected}/${STREAMS} open in ${openMs} ms${failures.length ? `; ${failures[0]}` : ''}`,
     );
     if (connected === 0) throw new Error(`no stream connected: ${failures[0]}`);
     await sleep(1000); // the last subscriptions settle
     const open = await api.stats();
     const heapPerStream = (open.memory.heapUsed - before.memory.heapUsed) / connected;
+    const rssPerStream = (open.memory.rss - before.memory.rss) / connected;
 
     await sleep(STATS_SETTLE_MS); // the opens' own transactions reach the statistics first
     const xactBefore = transactions(settings.databaseUrl);
@@ -81,21 +65,41 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     const idleTransactions = transactions(settings.databaseUrl) - xactBefore - 1; // less the second query
     const perMinute = (idleTransactions * 60) / IDLE_S;
     const byStreams = Math.max(0, perMinute - baseline);
+    const stillOpen = fleets.reduce((sum, fleet) => sum + fleet.stillOpen(), 0);
     log(
-      `idle ${IDLE_S} s: ${idleTransactions} database transactions; heap ${round(heapPerStream / 1024, 1)} KiB a stream`,
+      `${transport}: idle ${IDLE_S} s: ${idleTransactions} database transactions; heap ` +
+        `${round(heapPerStream / 1024, 1)} KiB, RSS ${round(rssPerStream / 1024, 1)} KiB a stream; ` +
+        `${stillOpen} still open`,
     );
-    const what = `${connected} SSE streams of one account on ${DEBATES} pending debates (no engine), one API process in distributed mode, opened from the runner's process`;
+    const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+    const what =
+      `${connected} SSE streams of one account on ${DEBATES} pending debates (no engine), one API process in ` +
+      `distributed mode on ${serverOf(transport)}, opened from the runner's process in ${openMs} ms ` +
+      `(${failures.length} failed; ${stillOpen} still open after ${IDLE_S + 12} s idle)`;
+    const memory =
+      `heapUsed ${mib(before.memory.heapUsed)} → ${mib(open.memory.heapUsed)} MiB, RSS ${mib(before.memory.rss)} ` +
+      `→ ${mib(open.memory.rss)} MiB, external ${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
+    const prefix = prefixOf(transport);
     return [
-      { name: 'streams.idle.open', value: connected, unit: 'streams', better: 'higher', detail: what },
+      { name: `${prefix}.open`, value: connected, unit: 'streams', better: 'higher', detail: what },
       {
-        name: 'streams.idle.heap_per_stream_kb',
+        name: `${prefix}.heap_per_stream_kb`,
         value: round(heapPerStream / 1024, 1),
         unit: 'KiB',
         better: 'lower',
-        detail: `API heapUsed after gc() with the streams open minus before, ÷ streams; ${what}`,
+        detail: `API heapUsed after gc() with the streams open minus before, ÷ streams (${memory}); ${what}`,
       },
       {
-        name: 'streams.idle.db_transactions_per_min',
+        name: `${prefix}.rss_per_stream_kb`,
+        value: round(rssPerStream / 1024, 1),
+        unit: 'KiB',
+        better: 'lower',
+        detail:
+          `API RSS after gc() with the streams open minus before, ÷ streams: the heap, the buffers and the ` +
+          `server's native memory per connection; the kernel's socket buffers are not in it (${memory}); ${what}`,
+      },
+      {
+        name: `${prefix}.db_transactions_per_min`,
         value: round(byStreams, 1),
         unit: 'tx/min',
         better: 'lower',
@@ -111,7 +115,14 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
   }
 }
 
+async function run(ctx: SuiteContext): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const transport of ['node', 'uws'] as const) results.push(...(await idle(transport, ctx)));
+  return results;
+}
+
 export const suite: Suite = {
-  description: 'idle SSE streams: 10,000 open on one API process, their heap and database traffic',
+  description:
+    "idle SSE streams: 10,000 open on one API process, their heap, RSS and database traffic, on Node's http and on uWebSockets.js",
   run,
 };
