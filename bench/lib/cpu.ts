@@ -22,6 +22,17 @@ export function processCpuSeconds(pid: number): number {
   }
 }
 
+/** user and system CPU seconds a process has used so far (Linux /proc, 10 ms ticks); zeros when it is gone. */
+export function processCpuTimes(pid: number): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS };
+  } catch {
+    return { user: 0, system: 0 };
+  }
+}
+
 /** CPU seconds of every process whose command name is `comm` (e.g. all PostgreSQL backends). */
 export function commandCpuSeconds(comm: string): { seconds: number; pids: number[] } {
   let seconds = 0;
