@@ -1,6 +1,6 @@
 import { errorStatus, LastEventSeq, UuidInput } from '@verdict/contracts';
 import { AppError, type Services, type StoredEvent, unexpectedFailure } from '@verdict/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Credentials, openStream } from '../auth/authenticate.ts';
 import {
@@ -66,7 +66,7 @@ export function registerDebateStreams(
     const res = reply.raw;
     // Hung up while the events were being read: nothing to stream to.
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    const end = stream({ core, open, keepAliveMs }, req, sseWriterFor(res), headers, prepared);
+    const end = stream({ core, open, keepAliveMs }, req.log, sseWriterFor(res), headers, prepared);
     // The client hung up (or the response ended): stop following and clear the timer.
     res.once('close', () => end());
   }
@@ -114,12 +114,14 @@ async function prepare(
 /** Streams the prepared events, then follows the bus until the debate ends, the client hangs up or the app closes. */
 function stream(
   { core, open, keepAliveMs }: StreamContext,
-  req: FastifyRequest,
+  log: FastifyBaseLogger,
   writer: SseWriter,
   headers: Record<string, string>,
-  p: Prepared,
+  prepared: Prepared,
 ): () => void {
-  let lastSent = p.afterSeq;
+  // What the stream keeps while it is open: not the request, nor the events it replays once.
+  const p = { id: prepared.id, attempt: prepared.attempt };
+  let lastSent = prepared.afterSeq;
   let stopFollowing: (() => void) | null = null;
   let keepAlive: NodeJS.Timeout | null = null;
   let ended = false;
@@ -141,16 +143,16 @@ function stream(
     if (TERMINAL_EVENTS.has(event.type)) end();
   };
   const checkFailed = (err: unknown) => {
-    req.log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
+    log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
     end();
   };
 
   open.add(end);
   writer.open(headers);
 
-  for (const event of p.stored) deliver(event);
+  for (const event of prepared.stored) deliver(event);
   // A finished debate's stored events are all there is (its last events are stored with its final state).
-  if (ended || p.finished) {
+  if (ended || prepared.finished) {
     end();
     return end;
   }
@@ -175,7 +177,7 @@ function stream(
       else stopFollowing = stop;
     })
     .catch((err: unknown) => {
-      req.log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
+      log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
       end();
     });
   return end;

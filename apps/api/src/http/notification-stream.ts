@@ -58,6 +58,8 @@ export function registerNotificationStream(
     const res = reply.raw;
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
     const writer = sseWriterFor(res);
+    // The open stream keeps its logger, not the request.
+    const log = req.log;
     let stopFollowing: (() => void) | null = null;
     let ended = false;
     const ping = setInterval(() => writer.send(null, 'ping', ''), pingMs);
@@ -96,7 +98,7 @@ export function registerNotificationStream(
       }
     })().catch((err: unknown) => {
       // The client reconnects with its Last-Event-ID and gets what it missed then.
-      req.log.error({ err }, 'notification stream: reading the inbox failed');
+      log.error({ err }, 'notification stream: reading the inbox failed');
       end();
     });
   });
