@@ -86,6 +86,64 @@ export const TARGETS: {
     boundBy:
       "each followed debate's look at storage at the keep-alive, two statements per debate every 15 s whatever its number of streams: it catches events stored and never published, and debates deleted meanwhile",
   },
+  // The stream edge on uWebSockets.js (bench/suites/edge.ts, streams.ts): ratios to bare SSE servers fed the
+  // same schedule in the same run, and the idle streams' memory and database traffic.
+  {
+    name: 'edge.fanout_spread.ratio_to_bare',
+    target: 1,
+    better: 'lower',
+    what: "one debate to 1,000 SSE clients, uWS: spread p99 / bare Node http's",
+    boundBy:
+      "the server's write loop: uWebSockets.js sends each event to each stream on its own (one corked write, one system call, ~10 µs on loopback), where Node's http corks a socket for the tick and sends a burst's events together; and the 1,000 clients in one process on the same 2 cores",
+  },
+  {
+    name: 'edge.fanout_latency.ratio_to_bare',
+    target: 1.3,
+    better: 'lower',
+    what: "publish → SSE client p99, 1,000 clients, uWS: / bare uWS's",
+    boundBy:
+      "the hop the bare server does not make (engine → JetStream → the debate's one consumer in the API, decoded there) and a burst's events queueing behind each other's 1,000 sends; the clients share the 2 cores",
+  },
+  {
+    name: 'edge.fanout_cpu.ratio_to_bare',
+    target: 1.5,
+    better: 'lower',
+    what: "server CPU per event written, 1,000 streams, uWS: / bare uWS's",
+    boundBy:
+      "the kernel's loopback send per event and stream (70–90 % of either server's CPU here), and in the API the bus message's decoding, the feed and the writer's checks per write, the keep-alive timers and the NATS client",
+  },
+  {
+    name: 'streams.idle_uws.heap_per_stream_kb',
+    target: 6,
+    better: 'lower',
+    what: 'heap per idle SSE stream (KiB), 10,000 on one process, uWS',
+    boundBy:
+      "each stream's bridged request and response (Fastify's request and reply, the route's hooks), the SSE writer and its closures, the keep-alive interval and the feed follower; not broken down by a heap snapshot yet",
+  },
+  {
+    name: 'streams.idle_uws.rss_per_stream_kb',
+    target: 6,
+    better: 'lower',
+    what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS',
+    boundBy:
+      "the heap per stream (above) and what the opens' burst left allocated; uWebSockets.js's own per-socket memory is small beside it",
+  },
+  {
+    name: 'streams.idle_uws.db_transactions_per_min',
+    target: 0,
+    better: 'lower',
+    what: 'database transactions a minute while 10,000 streams idle, uWS',
+    boundBy:
+      "each followed debate's look at storage at the keep-alive, two statements per debate every 15 s whatever its number of streams (the same on either server)",
+  },
+  {
+    name: 'edge.host_idle.streams_held',
+    target: 50_000,
+    better: 'higher',
+    what: 'idle SSE streams held across the host (API processes on uWS)',
+    boundBy:
+      "the opens: each reads the key, the debate and its events in PostgreSQL, and on 2 busy cores a wait past the pool's 5 s for a connection is answered 503 (Retry-After 2), which a raw client does not retry",
+  },
   {
     name: 'scale.sse_under_load.from_emit_p99_ms',
     target: 100,
