@@ -2,9 +2,32 @@ import { SSE_HEADERS, type SseWriter, sseComment, sseMessage, sseRetry } from '.
 import type { UwsStreamHandle } from './bridged-response.ts';
 
 /**
- * An SSE stream written straight to uWebSockets.js. Each write is corked (status line, headers and the
- * first bytes leave in one send; later messages one send each), and messages already encoded as bytes
- * are written as they are, so a thousand streams of one debate cost one encoding of each event.
+ * Writers with bytes waiting, flushed together once per turn of the event loop (setImmediate): a burst of a
+ * debate's events arriving in one turn leaves each socket as one send, not one send per event — on
+ * loopback a send is most of what a write costs, and Node's http coalesces the same way. The flush runs
+ * outside every request handler, so no other socket's cork is open (PLATFORM.md).
+ */
+const waiting = new Set<() => void>();
+let flushScheduled = false;
+function flushSoon(flush: () => void) {
+  waiting.add(flush);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(() => {
+    flushScheduled = false;
+    const flushes = [...waiting];
+    waiting.clear();
+    for (const each of flushes) each();
+  });
+}
+
+const asBuffer = (chunk: string | Buffer) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+/**
+ * An SSE stream written straight to uWebSockets.js. The head leaves corked with the first bytes; then what
+ * a turn of the event loop gives the stream goes out in one corked send (`flushSoon`), messages already
+ * encoded as bytes written as they are, so a thousand streams of one debate cost one encoding of each
+ * event.
  *
  * A client that stops reading: uWebSockets.js keeps what it could not send and says so (`write` returns
  * false) until the socket drains. Past `maxBacklogBytes` written since then, the stream is ended with a
@@ -16,27 +39,41 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
   let closed = false;
   /** Bytes written since the socket last had room; null while it has. */
   let backlog: number | null = null;
+  /** What this turn gave the stream, not sent yet. */
+  let pending: (string | Buffer)[] = [];
 
   const whenDrained = () => {
     backlog = null;
     return true;
   };
+  /** The pending chunks as one; none left pending. */
+  const takePending = (): string | Buffer | null => {
+    if (pending.length === 0) return null;
+    const chunk =
+      pending.length === 1 ? (pending[0] as string | Buffer) : Buffer.concat(pending.map(asBuffer));
+    pending = [];
+    return chunk;
+  };
   const finish = (last?: string) => {
     if (closed) return;
     closed = true;
+    waiting.delete(flush);
+    const rest = takePending();
     if (!stream.usable()) return;
-    // The last words as a chunk of their own, then the end of the chunked body. (uWebSockets.js's end with
-    // closeConnection would write a Connection header into the body here, as the head is long sent.) A
-    // client dropped for not reading keeps its socket only until uWebSockets.js's timeout for a response
-    // that does not drain (10 s).
+    // What was pending and the last words as chunks, then the end of the chunked body. (uWebSockets.js's
+    // end with closeConnection would write a Connection header into the body here, as the head is long
+    // sent.) A client dropped for not reading keeps its socket only until uWebSockets.js's timeout for a
+    // response that does not drain (10 s).
     res.cork(() => {
+      if (rest !== null) res.write(rest);
       if (last !== undefined) res.write(last);
       res.end();
     });
     stream.ended();
   };
-  const write = (chunk: string | Buffer) => {
-    if (closed || !stream.usable()) return;
+  function flush() {
+    const chunk = takePending();
+    if (chunk === null || closed || !stream.usable()) return;
     let sent = true;
     res.cork(() => {
       sent = res.write(chunk);
@@ -47,6 +84,11 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
       res.onWritable(whenDrained);
     }
     if (backlog !== null && backlog > maxBacklogBytes) finish(sseRetry(SLOW_CLIENT_RETRY_MS, 'too slow'));
+  }
+  const write = (chunk: string | Buffer) => {
+    if (closed || !stream.usable()) return;
+    pending.push(chunk);
+    if (pending.length === 1) flushSoon(flush);
   };
 
   return {
