@@ -21,8 +21,6 @@ function flushSoon(flush: () => void) {
   });
 }
 
-const asBuffer = (chunk: string | Buffer) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-
 /**
  * An SSE stream written straight to uWebSockets.js. The head leaves corked with the first bytes; then what
  * a turn of the event loop gives the stream goes out in one corked send (`flushSoon`), messages already
@@ -46,13 +44,17 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
     backlog = null;
     return true;
   };
-  /** The pending chunks as one; none left pending. */
-  const takePending = (): string | Buffer | null => {
-    if (pending.length === 0) return null;
-    const chunk =
-      pending.length === 1 ? (pending[0] as string | Buffer) : Buffer.concat(pending.map(asBuffer));
-    pending = [];
-    return chunk;
+  /** The pending chunks, none left pending: written in one cork they leave in one send, unconcatenated. */
+  const takePending = (): (string | Buffer)[] => {
+    const chunks = pending;
+    if (chunks.length > 0) pending = [];
+    return chunks;
+  };
+  /** Writes `chunks` (inside a cork); false when uWebSockets.js could not send them all. */
+  const writeAll = (chunks: (string | Buffer)[]) => {
+    let sent = true;
+    for (const chunk of chunks) sent = res.write(chunk) && sent;
+    return sent;
   };
   const finish = (last?: string) => {
     if (closed) return;
@@ -65,20 +67,20 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
     // sent.) A client dropped for not reading keeps its socket only until uWebSockets.js's timeout for a
     // response that does not drain (10 s).
     res.cork(() => {
-      if (rest !== null) res.write(rest);
+      writeAll(rest);
       if (last !== undefined) res.write(last);
       res.end();
     });
     stream.ended();
   };
   function flush() {
-    const chunk = takePending();
-    if (chunk === null || closed || !stream.usable()) return;
+    const chunks = takePending();
+    if (chunks.length === 0 || closed || !stream.usable()) return;
     let sent = true;
     res.cork(() => {
-      sent = res.write(chunk);
+      sent = writeAll(chunks);
     });
-    if (backlog !== null) backlog += chunk.length;
+    if (backlog !== null) for (const chunk of chunks) backlog += chunk.length;
     else if (!sent) {
       backlog = 0;
       res.onWritable(whenDrained);
