@@ -286,3 +286,29 @@ export async function dropStreams(d: Deployment): Promise<void> {
     // NATS unreachable: nothing to clean there
   }
 }
+
+/**
+ * A pending debate of `agents` agents and `rounds` rounds through POST /api/debates with the API's first
+ * key (a fresh question each time: skipCache), and the path of its stream on the API's own port.
+ */
+export async function createFanoutDebate(
+  api: DebatesApi,
+  shape: { agents: number; rounds: number },
+): Promise<{ id: string; path: string }> {
+  const res = await fetch(`${api.baseUrl}/api/debates`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.keys[0]}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      question: 'Should we move the billing service to the new region this quarter?',
+      mode: 'fast',
+      agentCount: shape.agents,
+      maxRounds: shape.rounds,
+      skipCache: true,
+    }),
+  });
+  const body = (await res.json()) as { debateId: string; streamUrl: string };
+  if (res.status !== 201)
+    throw new Error(`POST /api/debates answered ${res.status}: ${JSON.stringify(body)}`);
+  // streamUrl is absolute on PUBLIC_BASE_URL; the same path on the port the API listens on.
+  return { id: body.debateId, path: new URL(body.streamUrl, api.baseUrl).pathname };
+}

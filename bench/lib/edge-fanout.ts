@@ -3,6 +3,7 @@ import { startBareSse } from './bare-sse.ts';
 import type { BareEvent } from './bare-sse-message.ts';
 import { processCpuTimes } from './cpu.ts';
 import {
+  createFanoutDebate,
   type DebatesApi,
   dropDeployment,
   newDeployment,
@@ -64,25 +65,6 @@ function scheduleOf(
   }));
 }
 
-async function createDebate(api: DebatesApi): Promise<{ id: string; path: string }> {
-  const res = await fetch(`${api.baseUrl}/api/debates`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${api.keys[0]}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      question: 'Should we move the billing service to the new region this quarter?',
-      mode: 'fast',
-      agentCount: AGENTS,
-      maxRounds: ROUNDS,
-      skipCache: true,
-    }),
-  });
-  const body = (await res.json()) as { debateId: string; streamUrl: string };
-  if (res.status !== 201)
-    throw new Error(`POST /api/debates answered ${res.status}: ${JSON.stringify(body)}`);
-  // streamUrl is absolute on PUBLIC_BASE_URL; the same path on the port the API listens on.
-  return { id: body.debateId, path: new URL(body.streamUrl, api.baseUrl).pathname };
-}
-
 const expectConnected = (opened: Opened, what: string) => {
   if (opened.connected === 0) throw new Error(`no SSE client of ${what} connected: ${opened.failures[0]}`);
 };
@@ -103,7 +85,7 @@ export async function apiServer(transport: Transport, databaseUrl: string): Prom
   }
   return {
     run: async (clients, count) => {
-      const debate = await createDebate(api);
+      const debate = await createFanoutDebate(api, { agents: AGENTS, rounds: ROUNDS });
       const engine = await startDebatesEngine(d, { firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: 0 });
       try {
         const auth = { authorization: `Bearer ${api.keys[0]}` };

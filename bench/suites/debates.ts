@@ -7,6 +7,7 @@ import { expectOk, startBareServer } from '../lib/api-servers.ts';
 import { type Cpu, cpuDelta, cpuNow, describeCpu } from '../lib/cpu.ts';
 import {
   type ApiStats,
+  createFanoutDebate,
   type DebatesApi,
   type DebatesEngine,
   type Deployment,
@@ -384,25 +385,6 @@ const lagOf = (s: ApiStats) =>
   `p50 ${Math.max(0, s.lag.p50Ms - 10).toFixed(1)} / p99 ${Math.max(0, s.lag.p99Ms - 10).toFixed(1)} / max ` +
   `${Math.max(0, s.lag.maxMs - 10).toFixed(1)} ms`;
 
-async function createDebate(api: DebatesApi): Promise<{ id: string; path: string }> {
-  const res = await fetch(`${api.baseUrl}/api/debates`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${api.keys[0]}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      question: 'Should we move the billing service to the new region this quarter?',
-      mode: 'fast',
-      agentCount: SSE_AGENTS,
-      maxRounds: SSE_ROUNDS,
-      skipCache: true,
-    }),
-  });
-  const body = (await res.json()) as { debateId: string; streamUrl: string };
-  if (res.status !== 201)
-    throw new Error(`POST /api/debates answered ${res.status}: ${JSON.stringify(body)}`);
-  // streamUrl is absolute on PUBLIC_BASE_URL; the same path on the port the API listens on.
-  return { id: body.debateId, path: new URL(body.streamUrl, api.baseUrl).pathname };
-}
-
 /**
  * Two debates on one API process and one engine node with one slot, so they run one after the other in
  * the order created: the baseline one (one client) first, then the fan-out one (SSE_CLIENTS clients). All
@@ -421,8 +403,8 @@ async function sseFanout(settings: BenchSettings, log: SuiteContext['log']): Pro
     api = await startDebatesApi(d);
     engine = await startDebatesEngine(d, { firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: 0 }, { slots: 1 });
     const auth = { authorization: `Bearer ${api.keys[0]}` };
-    const single = await createDebate(api);
-    const fanout = await createDebate(api);
+    const single = await createFanoutDebate(api, { agents: SSE_AGENTS, rounds: SSE_ROUNDS });
+    const fanout = await createFanoutDebate(api, { agents: SSE_AGENTS, rounds: SSE_ROUNDS });
 
     const consumersBefore = await eventConsumers(nc, d);
     const alone = await openSseFleet(`${api.baseUrl}${single.path}`, auth, 1);
