@@ -127,6 +127,41 @@ describe.each(MODES)('streams on uWebSockets.js and on Node http (%s)', (mode) =
         headers: { ...bearer(user), 'Last-Event-ID': String(last?.id) },
       });
       expect(ended.status, server).toBe(204);
+      // A 204 has no body and says no length (RFC 9110), on either server.
+      expect(ended.headers.get('content-length'), server).toBeNull();
+      // Each stream the server ended is one request log line, as every request is (its status and
+      // duration): the two above that ran to debate.completed. Written once the response has finished.
+      const streamLines = () =>
+        stack.api
+          .output()
+          .split('\n')
+          .filter((line) => line.includes(`/v1/verdicts/${id}/stream`) && line.includes('"status":200'));
+      await eventually(
+        async () => streamLines().length,
+        (count) => count >= 2,
+        5000,
+      );
+    }
+  });
+
+  it('answers a request whose body nobody reads, drops the body, and serves the connection on', async () => {
+    for (const server of SERVERS) {
+      const stack = stacks[server];
+      // A body of 2 MiB sent with requests answered before any of it is read: an unknown route (404) and
+      // a body over the limit its Content-Length announces (413).
+      const body = Buffer.alloc(2 * 1024 * 1024, 'x');
+      const unknown = await fetch(`${stack.baseUrl}/api/nothing-here`, { method: 'POST', body });
+      expect(unknown.status, server).toBe(404);
+      const refused = await fetch(`${stack.baseUrl}/v1/verdicts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(refused.status, server).toBe(413);
+      expect(((await refused.json()) as { error: { code: string } }).error.code, server).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect((await fetch(`${stack.baseUrl}/health`)).status, server).toBe(200);
     }
   });
 

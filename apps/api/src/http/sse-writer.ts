@@ -61,9 +61,8 @@ export const sseRetry = (retryMs: number, why: string) =>
 export function sseWriterFor(res: ServerResponse | BridgedResponse): SseWriter {
   if (!(res instanceof BridgedResponse)) return nodeSseWriter(res);
   countOpenStream(res);
-  let writer: SseWriter | null = null;
-  writer = uwsSseWriter(
-    res.takeOver(() => writer?.close()),
+  const writer: SseWriter = uwsSseWriter(
+    res.takeOver(() => writer.close()),
     MAX_BUFFERED_BYTES,
   );
   return writer;

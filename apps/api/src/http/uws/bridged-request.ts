@@ -89,12 +89,21 @@ export class BridgedRequest extends Readable {
     else this.#finish();
   }
 
+  /**
+   * Set once the response no longer takes writes (ended, taken over by a stream, or gone): uWebSockets.js
+   * may still hand over body bytes then, and its response must not be touched again (pause/resume on an
+   * ended response throws). The rest of the body is read and dropped, as Node discards a body nobody read.
+   */
+  #discarding = false;
+
   #readBody(res: HttpResponse) {
     res.onData((chunk, isLast) => {
-      // uWebSockets.js reuses the chunk's memory once this returns: copy it.
-      if (chunk.byteLength > 0 && !this.push(Buffer.copyBytesFrom(new Uint8Array(chunk)))) {
-        this.#paused = true;
-        res.pause();
+      if (!this.#discarding && !this.destroyed && chunk.byteLength > 0) {
+        // uWebSockets.js reuses the chunk's memory once this returns: copy it.
+        if (!this.push(Buffer.copyBytesFrom(new Uint8Array(chunk)))) {
+          this.#paused = true;
+          res.pause();
+        }
       }
       if (isLast) this.#finish();
     });
@@ -102,22 +111,44 @@ export class BridgedRequest extends Readable {
 
   #finish() {
     this.complete = true;
-    this.push(null);
+    if (!this.destroyed) this.push(null);
   }
 
   override _read() {
-    if (!this.#paused || this.aborted) return;
+    if (!this.#paused || this.#discarding) return;
     this.#paused = false;
     this.#response.resume();
+  }
+
+  /**
+   * The response is about to end or be taken over (`responseUsable`: uWebSockets.js's response may still
+   * be called now): a paused body is resumed so the rest of it can arrive and be dropped.
+   */
+  discardBody(responseUsable: boolean) {
+    this.#discarding = true;
+    if (!this.#paused || !responseUsable) return;
+    this.#paused = false;
+    this.#response.resume();
+  }
+
+  /** Destroyed before its body arrived (a reader gave up on it): the rest is dropped. */
+  override _destroy(error: Error | null, done: (error?: Error | null) => void) {
+    this.#discarding = true;
+    done(error);
   }
 
   /** The client went away (uWebSockets.js's onAborted): Node's request says so the same way. */
   abort() {
     if (this.aborted) return;
     this.aborted = true;
+    this.#discarding = true;
     this.socket.destroy();
     this.emit('aborted');
-    this.destroy();
+    // As Node's IncomingMessage: a body cut short is an error to whoever reads it (Fastify's body reader
+    // then answers and logs it), and only to someone listening, so it never goes unhandled.
+    if (!this.complete && this.listenerCount('error') > 0) {
+      this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    } else this.destroy();
   }
 }
 

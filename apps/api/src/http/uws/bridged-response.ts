@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import { Writable } from 'node:stream';
 import type { HttpResponse } from '@btc-vision/uwebsockets.js';
 import type { BridgedRequest, BridgedSocket } from './bridged-request.ts';
@@ -45,12 +45,18 @@ export class BridgedResponse extends Writable {
   /** The client went away before the response ended (or the server was closed under it). */
   #aborted() {
     this.#gone = true;
+    this.req.discardBody(false);
     this.req.abort();
     const waiting = this.#waitingToWrite;
     this.#waitingToWrite = null;
     waiting?.();
-    this.#onGone?.();
-    this.destroy();
+    const onGone = this.#onGone;
+    if (!onGone) return void this.destroy();
+    // A stream whose client left ends as Node's does: 'finish' (the request's log line, metric and span),
+    // then 'close'.
+    this.#onGone = null;
+    onGone();
+    this.end();
   }
 
   /** Whether uWebSockets.js's response may still be written. */
@@ -59,6 +65,9 @@ export class BridgedResponse extends Writable {
   }
 
   setHeader(name: string, value: HeaderValue) {
+    // Node's checks: a name or value that would break the head (a line break, a control character) throws.
+    validateHeaderName(name);
+    for (const each of [value].flat()) validateHeaderValue(name, String(each));
     this.#headers.set(name.toLowerCase(), [name, value]);
     return this;
   }
@@ -113,14 +122,26 @@ export class BridgedResponse extends Writable {
   #endWith(body: Buffer | string | undefined) {
     if (this.#gone || this.#ended) return;
     this.#ended = true;
+    this.req.discardBody(true);
     const res = this.#res;
     res.cork(() => {
-      this.#writeHead(true);
-      if (BODYLESS.has(this.statusCode)) res.endWithoutBody(undefined, this.#closesConnection());
-      else if (this.req.method === 'HEAD') {
-        res.endWithoutBody(Number(this.getHeader('content-length') ?? 0), this.#closesConnection());
-      } else res.end(body ?? '', this.#closesConnection());
+      if (this.#bodyless()) {
+        // No body and, for 204/304, no Content-Length (endWithoutBody with any argument writes one); a HEAD
+        // answer reports the length the GET would have. Connection stays as the headers say.
+        this.#writeHead(false);
+        const length = Number(this.getHeader('content-length'));
+        if (this.req.method === 'HEAD' && Number.isFinite(length)) res.endWithoutBody(length);
+        else res.endWithoutBody();
+      } else {
+        this.#writeHead(true);
+        res.end(body ?? '', this.#closesConnection());
+      }
     });
+  }
+
+  /** Answers that carry no body, whatever is written: HEAD's, 204 and 304. */
+  #bodyless(): boolean {
+    return BODYLESS.has(this.statusCode) || this.req.method === 'HEAD';
   }
 
   override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
@@ -141,7 +162,11 @@ export class BridgedResponse extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void) {
-    if (this.#gone || this.#ended) return done();
+    if (this.#gone || this.#ended || chunk.length === 0) return done();
+    if (this.#bodyless()) {
+      // Node drops a body written to an answer that has none; the head goes out at the end.
+      return done();
+    }
     let writable = true;
     this.#res.cork(() => {
       this.#writeHead();
@@ -159,12 +184,12 @@ export class BridgedResponse extends Writable {
   }
 
   override _final(done: (error?: Error | null) => void) {
-    if (!this.#gone && !this.#ended) {
-      if (this.headersSent) {
-        this.#ended = true;
-        this.#res.cork(() => this.#res.end());
-      } else this.#endWith(undefined);
-    }
+    // Only a streamed body ends here: an answer whose head was not sent yet ended in `end`.
+    if (!this.#gone && !this.#ended && this.headersSent) {
+      this.#ended = true;
+      this.req.discardBody(true);
+      this.#res.cork(() => this.#res.end());
+    } else if (!this.#gone && !this.#ended) this.#endWith(undefined);
     done();
   }
 
@@ -172,6 +197,7 @@ export class BridgedResponse extends Writable {
     // Destroyed before it ended (a stream route hung up on, a pipe that failed): the connection goes too.
     if (!this.#gone && !this.#ended) {
       this.#ended = true;
+      this.req.discardBody(true);
       this.#res.close();
     }
     done(error);
@@ -184,15 +210,20 @@ export class BridgedResponse extends Writable {
    */
   takeOver(onGone: () => void): UwsStreamHandle {
     this.#onGone = onGone;
-    this.headersSent = true;
+    // A stream's request has no body to wait for; what a client sends anyway is dropped.
+    this.req.discardBody(true);
     return {
       res: this.#res,
       presetHeaders: [...this.#headers.values()],
       usable: () => this.usable,
+      headSent: () => {
+        this.headersSent = true;
+      },
       ended: () => {
         this.#ended = true;
-        // Node's response emits 'close' once it has ended; the routes stop following on it.
-        queueMicrotask(() => this.destroy());
+        // As Node's response: 'finish' (Fastify's onResponse: the request's log line, metric and span),
+        // then 'close', on which the routes stop following.
+        this.end();
       },
     };
   }
@@ -205,6 +236,8 @@ export type UwsStreamHandle = {
   presetHeaders: [name: string, value: HeaderValue][];
   /** False once the client is gone or the stream has ended. */
   usable: () => boolean;
+  /** The writer sent the status line and headers (the route may no longer answer with an envelope). */
+  headSent: () => void;
   /** The writer ended the response: nothing may touch it again. */
   ended: () => void;
 };

@@ -35,15 +35,15 @@ function flushSoon(flush: () => void) {
 export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): SseWriter {
   const { res } = stream;
   let closed = false;
-  /** Bytes written since the socket last had room; null while it has. */
+  /**
+   * Bytes written since uWebSockets.js last sent everything it was given; null while it has. It drains
+   * its buffer by itself as the socket takes it (no onWritable handler: with one, it would leave the
+   * draining to the handler), and a write that went out whole says the buffer is empty again.
+   */
   let backlog: number | null = null;
   /** What this turn gave the stream, not sent yet. */
   let pending: (string | Buffer)[] = [];
 
-  const whenDrained = () => {
-    backlog = null;
-    return true;
-  };
   /** The pending chunks, none left pending: written in one cork they leave in one send, unconcatenated. */
   const takePending = (): (string | Buffer)[] => {
     const chunks = pending;
@@ -80,12 +80,12 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
     res.cork(() => {
       sent = writeAll(chunks);
     });
-    if (backlog !== null) for (const chunk of chunks) backlog += chunk.length;
-    else if (!sent) {
-      backlog = 0;
-      res.onWritable(whenDrained);
+    if (sent) backlog = null;
+    else {
+      backlog ??= 0;
+      for (const chunk of chunks) backlog += chunk.length;
+      if (backlog > maxBacklogBytes) finish(sseRetry(SLOW_CLIENT_RETRY_MS, 'too slow'));
     }
-    if (backlog !== null && backlog > maxBacklogBytes) finish(sseRetry(SLOW_CLIENT_RETRY_MS, 'too slow'));
   }
   const write = (chunk: string | Buffer) => {
     if (closed || !stream.usable()) return;
@@ -114,6 +114,7 @@ export function uwsSseWriter(stream: UwsStreamHandle, maxBacklogBytes: number): 
         // which clients ignore, opens the stream now, as Node's flushHeaders does.
         res.write(sseComment('open'));
       });
+      stream.headSent();
     },
     send: (id, event, data) => write(sseMessage(id, event, data)),
     sendEncoded: write,
