@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * A newer GNU C library for this process only, from Debian's archive: uWebSockets.js's Linux binaries need
@@ -66,20 +75,20 @@ function configuredArchive(): string {
 }
 
 /**
- * The newer C library in `cacheDir`, downloading and unpacking it the first time (about 3 MB, a few
- * seconds). Concurrent first starts each prepare a folder of their own and the first rename wins, so a
+ * The newer C library in `cacheDir`, downloading and unpacking it the first time (the suite's package
+ * lists and the 3 MB package, a few seconds). Concurrent first starts each prepare a folder of their own and the first rename wins, so a
  * half-written cache is never used. Throws with apt's or dpkg's own words when it cannot be had.
  */
 export function prepareNewerLibc(cacheDir: string): NewerLibc {
   const ready = preparedIn(cacheDir);
   if (ready) return ready;
   if (process.arch !== 'x64' || !existsSync('/usr/bin/apt-get') || !existsSync('/usr/bin/dpkg-deb')) {
-    throw new Error(
-      'a newer C library can be prepared only on x86-64 Debian or Ubuntu (apt-get and dpkg-deb)',
-    );
+    throw new Error('a newer C library can be prepared only on x86-64 Debian (apt-get and dpkg-deb)');
   }
-  const work = `${cacheDir}.${process.pid}.tmp`;
-  rmSync(work, { recursive: true, force: true });
+  // A folder of this process's own next to the cache (processes in containers sharing node_modules may
+  // all be PID 1), renamed into place once whole.
+  mkdirSync(dirname(cacheDir), { recursive: true });
+  const work = mkdtempSync(`${cacheDir}.tmp-`);
   mkdirSync(join(work, 'apt/lists/partial'), { recursive: true });
   mkdirSync(join(work, 'apt/cache/archives/partial'), { recursive: true });
   try {
@@ -111,8 +120,10 @@ export function prepareNewerLibc(cacheDir: string): NewerLibc {
     if (existsSync(cacheDir) && !preparedIn(cacheDir)) rmSync(cacheDir, { recursive: true, force: true });
     try {
       renameSync(work, cacheDir);
-    } catch {
-      // Another process prepared it first: theirs is used, ours dropped.
+    } catch (err) {
+      // Another process prepared it first: theirs is used, ours dropped. Anything else is a failure.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
     }
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();

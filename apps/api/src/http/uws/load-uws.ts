@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isRecentEnough, MINIMUM_GLIBC } from '../../startup/newer-libc.ts';
 
 export type Uws = typeof import('@btc-vision/uwebsockets.js');
 
@@ -29,8 +30,9 @@ export function loadUws(): UwsLoad {
 /** The binaries' own message names every platform; this names the one thing that is usually missing. */
 function whyNot(err: unknown): string {
   const glibc = glibcVersion();
-  if (glibc && olderThan(glibc, [2, 38])) {
-    return `its binary needs glibc ≥ 2.38 and this system has ${glibc} (STREAMS=uws runs it through a newer C library)`;
+  if (glibc && !isRecentEnough(glibc)) {
+    const needed = MINIMUM_GLIBC.join('.');
+    return `its binary needs glibc ≥ ${needed} and this system has ${glibc} (STREAMS=uws runs it through a newer C library)`;
   }
   const message = err instanceof Error ? err.message : String(err);
   return `its binary does not load here: ${message.split('\n')[0]}`;
@@ -40,9 +42,4 @@ function glibcVersion(): string | null {
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
     ?.header;
   return header?.glibcVersionRuntime ?? null;
-}
-
-function olderThan(version: string, [major, minor]: readonly [number, number]): boolean {
-  const [a = 0, b = 0] = version.split('.').map(Number);
-  return a < major || (a === major && b < minor);
 }

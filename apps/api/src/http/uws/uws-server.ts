@@ -9,6 +9,9 @@ import type { Uws } from './load-uws.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** How long a closing server leaves its connections to send what ended responses left buffered. */
+const DRAIN_MS = 200;
+
 /** uWebSockets.js's listen option that refuses a port another socket holds (its default shares it). */
 const EXCLUSIVE_PORT = 1;
 /** The listen its binary has and its types leave out: host, port and options together. */
@@ -110,7 +113,10 @@ export class UwsServer extends EventEmitter {
     return this;
   }
 
-  /** Idle keep-alive connections go when the server closes (close): uWebSockets.js cannot list them. */
+  /**
+   * Idle keep-alive connections go when the server closes (close): uWebSockets.js cannot list them, so the
+   * closing server's periodic sweep (graceful-close.ts) does nothing here.
+   */
   closeIdleConnections() {}
 
   /** Cuts every connection, responses in flight included (the shutdown grace is over). */
@@ -122,14 +128,19 @@ export class UwsServer extends EventEmitter {
     if (!this.#closing || this.#inFlight > 0) return;
     const callbacks = this.#closing;
     this.#closing = null;
-    this.#closeApp();
-    for (const callback of callbacks) callback();
-    this.emit('close');
+    // An ended response may still sit in uWebSockets.js's buffer (a download, a stream's last words to a
+    // slow client); closing the sockets at once would cut it. A short, bounded wait lets it go out.
+    setTimeout(() => {
+      this.#closeApp();
+      for (const callback of callbacks) callback();
+      this.emit('close');
+    }, DRAIN_MS).unref();
   }
 
   #closeApp() {
     if (this.#appClosed) return;
     this.#appClosed = true;
+    this.#listenSocket = null;
     this.#app.close();
   }
 }
