@@ -73,16 +73,35 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     }
   }
 
-  log('embedded mode (PGlite, memory counters): GET /v1/me');
-  const embedded = await startApiServer({ mode: 'embedded' });
-  try {
-    const opts = load(`${embedded.baseUrl}/v1/me`, embedded.authHeaders);
-    await expectOk(opts.url, opts.headers);
-    const me = await measure(opts);
-    const what = 'authenticated GET /v1/me, embedded PGlite in-process + memory rate-limit counters';
-    results.push(...rows('v1_me_embedded', what, opts, me), ratio('v1_me_embedded', me, bare, what));
-  } finally {
-    await embedded.stop();
+  // The embedded default: its /v1/me on Node's http (the name without a suffix, as before), and both routes on
+  // uWebSockets.js, where the front door's targets are set for both modes.
+  for (const streams of ['node', 'uws'] as const) {
+    const suffix = streams === 'uws' ? '_uws' : '';
+    const on = streams === 'uws' ? ' on uWebSockets.js' : '';
+    log(`embedded mode (PGlite, memory counters)${on}: GET /v1/me${streams === 'uws' ? ', GET /v1/health' : ''}`);
+    const embedded = await startApiServer({ mode: 'embedded', streams });
+    try {
+      if (streams === 'uws') {
+        const healthOpts = load(`${embedded.baseUrl}/v1/health`);
+        await expectOk(healthOpts.url);
+        const health = await measure(healthOpts);
+        const healthWhat = `GET /v1/health, embedded${on}, no auth, no database`;
+        results.push(
+          ...rows(`v1_health_embedded${suffix}`, healthWhat, healthOpts, health),
+          ratio(`v1_health_embedded${suffix}`, health, bare, healthWhat),
+        );
+      }
+      const opts = load(`${embedded.baseUrl}/v1/me`, embedded.authHeaders);
+      await expectOk(opts.url, opts.headers);
+      const me = await measure(opts);
+      const what = `authenticated GET /v1/me, embedded PGlite in-process + memory rate-limit counters${on}`;
+      results.push(
+        ...rows(`v1_me_embedded${suffix}`, what, opts, me),
+        ratio(`v1_me_embedded${suffix}`, me, bare, what),
+      );
+    } finally {
+      await embedded.stop();
+    }
   }
   return results;
 }

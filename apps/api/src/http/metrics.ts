@@ -82,10 +82,11 @@ export function measureRequests(
   const { registry, observeRequest, stop } = apiMetrics(core);
   app.addHook('onClose', async () => stop());
   if (!enabled) return registry;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // A path no route took is counted under one label, so a scan of random paths cannot grow the series.
     const route = request.routeOptions.url ?? 'unmatched';
     observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   return registry;
 }

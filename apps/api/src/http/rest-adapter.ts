@@ -43,7 +43,7 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
 
   // Its own scope, so these hooks run for the REST operations only.
   await app.register(async (rest) => {
-    rest.addHook('onRequest', async (request) => {
+    rest.addHook('onRequest', (request, _reply, done) => {
       // Content-type hook: a bodyless POST without a JSON content type would be refused (415), though the
       // document gives those routes no body at all.
       const length = request.headers['content-length'];
@@ -52,9 +52,10 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
       if (BODY_METHODS.has(request.method) && !hasBody && !request.headers['content-type']) {
         request.headers['content-type'] = 'application/json';
       }
+      done();
     });
 
-    rest.addHook('preHandler', async (request, reply) => {
+    rest.addHook('preHandler', (request, reply, done) => {
       // Object bodies only: the adapter spreads the body into the input, so `null`, `[]` or `42` read as
       // `{}` and a PATCH answers 2xx having changed nothing. Another content type is the adapter's to refuse.
       const json = /^application\/json/i.test(request.headers['content-type'] ?? '');
@@ -62,9 +63,10 @@ export async function registerRestAdapter(app: FastifyInstance, options: RestAda
       const refusal =
         (BODY_METHODS.has(request.method) && json ? refuseNonObjectBody(request.body) : null) ??
         refuseQueryNumber(request);
-      if (refusal) return sendAppError(reply, refusal);
+      if (refusal) return void sendAppError(reply, refusal);
       // Empty query values: the adapter drops them, so `?limit=` reads as no limit instead of a bad one.
       keepEmptyQueryValues(request.query);
+      done();
     });
 
     registerRestDispatch(rest, { router, services: options.services, onError: options.onError });

@@ -15,22 +15,17 @@ import {
 import { ZodArray } from 'zod';
 import { toAppError } from '../trpc/app-errors.ts';
 import { contextFactory } from '../trpc/context.ts';
-import { type Meta, routeTemplate } from '../trpc/meta.ts';
+import { routeTemplate } from '../trpc/meta.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
+import { callProcedure, leanChain, type ProcedureDefinition } from './call-procedure.ts';
 import { envelopeOf } from './envelope.ts';
 
-type ProcedureFn = ((opts: {
-  ctx: unknown;
-  getRawInput: () => Promise<unknown>;
-  path: string;
-  type: 'query' | 'mutation';
-  signal: undefined;
-  batchIndex: number;
-}) => Promise<unknown>) & { _def: { type: 'query' | 'mutation'; meta?: Meta } };
+type ProcedureFn = { _def: ProcedureDefinition };
 
 /** What the dispatcher knows of an operation before its first request. */
 type Operation = {
-  procedure: ProcedureFn;
+  /** The procedure's middleware chain, called by call-procedure.ts. */
+  chain: ProcedureDefinition;
   /** The procedure's name in the router ("debates.get"): what tRPC middlewares see as `path`. */
   name: string;
   /** The request's input comes from its JSON body (POST, PUT, PATCH) or from its query string. */
@@ -58,7 +53,7 @@ export type RestDispatchOptions = {
  */
 export function registerRestDispatch(rest: FastifyInstance, options: RestDispatchOptions) {
   const createContext = contextFactory(options.services, 'rest');
-  const procedures = options.router._def.procedures as Record<string, ProcedureFn>;
+  const procedures = options.router._def.procedures as unknown as Record<string, ProcedureFn>;
   for (const [name, procedure] of Object.entries(procedures)) {
     const openapi = procedure._def.meta?.openapi;
     if (!openapi || procedure._def.type === ('subscription' as string)) continue;
@@ -89,7 +84,13 @@ function prepare(name: string, procedure: ProcedureFn, method: string): Operatio
       }
     }
   }
-  return { procedure, name, usesBody, takesNoInput: instanceofZodTypeLikeVoid(schema), arrayKeys };
+  return {
+    chain: leanChain(procedure._def),
+    name,
+    usesBody,
+    takesNoInput: instanceofZodTypeLikeVoid(schema),
+    arrayKeys,
+  };
 }
 
 async function dispatch(
@@ -110,11 +111,11 @@ async function dispatch(
     }
     const input = operation.takesNoInput ? undefined : inputOf(operation, request);
     ctx = createContext({ req: request, res: reply });
-    const data = await operation.procedure({
+    const data = await callProcedure(operation.chain, {
       ctx,
       getRawInput: async () => input,
       path: operation.name,
-      type: operation.procedure._def.type,
+      type: operation.chain.type,
       signal: undefined,
       batchIndex: 0,
     });

@@ -103,10 +103,11 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
 
   // Keys are not ambient: a browser never attaches one on its own, so only requests without a key (the
   // session cookie's, or sign-in itself) can be forged by another site. Refused before any work.
-  app.addHook('onRequest', async (req, reply) => {
-    if (!UNSAFE_METHODS.has(req.method) || presentedKey(req) !== null) return;
-    if (!isCrossSite(req, trusted)) return;
-    return sendAppError(
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!UNSAFE_METHODS.has(req.method) || presentedKey(req) !== null || !isCrossSite(req, trusted)) {
+      return done();
+    }
+    sendAppError(
       reply,
       new AppError('FORBIDDEN', 'Cross-site request refused: this origin may not act with your session'),
     );

@@ -35,8 +35,7 @@ export function registerUsageCounting(
   };
 
   const lookups = new Set<Promise<void>>();
-  app.addHook('onResponse', async (request) => {
-    if (keyWasLookedUp(request)) return;
+  const countLater = (request: FastifyRequest) => {
     const raw = presentedKey(request);
     if (raw === null) return;
     const lookup: Promise<void> = lookUpKey(core, request, raw, endpointOf(request))
@@ -47,6 +46,10 @@ export function registerUsageCounting(
       )
       .finally(() => lookups.delete(lookup));
     lookups.add(lookup);
+  };
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (!keyWasLookedUp(request)) countLater(request);
+    done();
   });
   // A stop waits for the lookups under way, so their counts make the last write (core.close).
   app.addHook('onClose', async () => {

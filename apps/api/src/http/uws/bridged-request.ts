@@ -36,12 +36,30 @@ const FIRST_ONLY = new Set([
 export class BridgedSocket extends EventEmitter {
   readonly encrypted = false;
   destroyed = false;
-  readonly remoteAddress: string;
-  constructor(remoteAddress: string) {
+  #response: HttpResponse | null;
+  #remoteAddress: string | undefined;
+  constructor(response: HttpResponse) {
     super();
-    this.remoteAddress = remoteAddress;
+    this.#response = response;
+  }
+  /**
+   * Read from uWebSockets.js when first asked (the per-IP limits, during the request): reading it for every
+   * request cost a twentieth of a health check's CPU. As Node's socket, one whose address nobody read while
+   * it was connected has none (undefined) after.
+   */
+  get remoteAddress(): string | undefined {
+    if (this.#response !== null) {
+      this.#remoteAddress = peerAddress(this.#response);
+      this.#response = null;
+    }
+    return this.#remoteAddress;
+  }
+  /** uWebSockets.js's response is ending or gone: it may not be read from again. */
+  forgetResponse() {
+    this.#response = null;
   }
   destroy() {
+    this.forgetResponse();
     if (this.destroyed) return this;
     this.destroyed = true;
     this.emit('close');
@@ -84,7 +102,7 @@ export class BridgedRequest extends Readable {
     });
     this.headers = joinHeaders(raw);
     this.rawHeaders = raw;
-    this.socket = new BridgedSocket(peerAddress(res));
+    this.socket = new BridgedSocket(res);
     if (hasBody(this.headers)) this.#readBody(res);
     else this.#finish();
   }
@@ -126,6 +144,7 @@ export class BridgedRequest extends Readable {
    */
   discardBody(responseUsable: boolean) {
     this.#discarding = true;
+    this.socket.forgetResponse();
     if (!this.#paused || !responseUsable) return;
     this.#paused = false;
     this.#response.resume();
@@ -172,14 +191,23 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
   return length !== undefined && length !== '0';
 }
 
+/** Peers' addresses as uWebSockets.js writes them → as Node gives them; a client sends many requests. */
+const normalizedPeers = new Map<string, string>();
+
 /** The peer's address as Node gives it: IPv4 dotted (an IPv4-mapped IPv6 address too), IPv6 compressed. */
 function peerAddress(res: HttpResponse): string {
-  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  const text = Buffer.from(res.getRemoteAddressAsText()).latin1Slice();
   // An IPv4 listener's peers are dotted already: parsing them on every request would cost for nothing.
   if (!text.includes(':')) return text;
+  let address = normalizedPeers.get(text);
+  if (address !== undefined) return address;
   try {
-    return ipaddr.process(text).toString();
+    address = ipaddr.process(text).toString();
   } catch {
-    return text;
+    address = text;
   }
+  // Bounded: many peers start over rather than grow it.
+  if (normalizedPeers.size >= 4096) normalizedPeers.clear();
+  normalizedPeers.set(text, address);
+  return address;
 }

@@ -5,6 +5,21 @@ import type { BridgedRequest, BridgedSocket } from './bridged-request.ts';
 
 type HeaderValue = string | number | readonly string[];
 
+/** A value Node's http refuses (validateHeaderValue's test). */
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** Names already checked: they come from the code, a few dozen, and Node's check is the costly part. */
+const checkedNames = new Set<string>();
+
+/** Node's header checks, with Node's errors; a valid name is checked once, a string value by one test. */
+function checkHeader(name: string, value: HeaderValue) {
+  if (!checkedNames.has(name)) {
+    validateHeaderName(name);
+    if (checkedNames.size < 1024) checkedNames.add(name);
+  }
+  if (typeof value === 'string' && !INVALID_VALUE.test(value)) return;
+  for (const each of Array.isArray(value) ? value : [value]) validateHeaderValue(name, String(each));
+}
+
 /** Headers uWebSockets.js writes itself from how the body is sent (Content-Length or chunked). */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Statuses that carry no body (RFC 9110): answered without one, whatever was written. */
@@ -66,8 +81,7 @@ export class BridgedResponse extends Writable {
 
   setHeader(name: string, value: HeaderValue) {
     // Node's checks: a name or value that would break the head (a line break, a control character) throws.
-    validateHeaderName(name);
-    for (const each of [value].flat()) validateHeaderValue(name, String(each));
+    checkHeader(name, value);
     this.#headers.set(name.toLowerCase(), [name, value]);
     return this;
   }
@@ -88,10 +102,13 @@ export class BridgedResponse extends Writable {
   }
   writeHead(status: number, ...rest: unknown[]) {
     this.statusCode = status;
-    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null) as
+    const headers = (typeof rest[0] === 'object' ? rest[0] : rest[1]) as
       | Record<string, HeaderValue | undefined>
+      | null
       | undefined;
-    for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof headers !== 'object' || headers === null) return this;
+    for (const name in headers) {
+      const value = headers[name];
       if (value !== undefined) this.setHeader(name, value);
     }
     return this;
@@ -210,6 +227,8 @@ export class BridgedResponse extends Writable {
    */
   takeOver(onGone: () => void): UwsStreamHandle {
     this.#onGone = onGone;
+    // The peer's address is read now, while uWebSockets.js's response is this object's to read.
+    void this.socket.remoteAddress;
     // A stream's request has no body to wait for; what a client sends anyway is dropped.
     this.req.discardBody(true);
     return {
