@@ -78,7 +78,9 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
   for (const streams of ['node', 'uws'] as const) {
     const suffix = streams === 'uws' ? '_uws' : '';
     const on = streams === 'uws' ? ' on uWebSockets.js' : '';
-    log(`embedded mode (PGlite, memory counters)${on}: GET /v1/me${streams === 'uws' ? ', GET /v1/health' : ''}`);
+    log(
+      `embedded mode (PGlite, memory counters)${on}: GET /v1/me${streams === 'uws' ? ', GET /v1/health' : ''}`,
+    );
     const embedded = await startApiServer({ mode: 'embedded', streams });
     try {
       if (streams === 'uws') {

@@ -18,8 +18,9 @@ type CallOptions = {
   batchIndex: number;
 };
 
-type Middleware = ((opts: CallOptions & { next: (next?: NextOptions) => Promise<MiddlewareResult> }) =>
-  Promise<MiddlewareResult>) & { _type?: string };
+type Middleware = ((
+  opts: CallOptions & { next: (next?: NextOptions) => Promise<MiddlewareResult> },
+) => Promise<MiddlewareResult>) & { _type?: string };
 
 /** The parts of a built procedure this reads: its middleware chain (ours, input, output, the resolver). */
 export type ProcedureDefinition = {
@@ -34,7 +35,7 @@ export type ProcedureDefinition = {
  * The procedure's chain with its output validation as tRPC's (`createOutputMiddleware`): the data parsed
  * by the output schema (unknown fields dropped, a wrong shape a 500 "Output validation failed"), the result
  * copied with a native spread instead of the transpiled one, which cost a tenth of a hot read's CPU.
- * A procedure with more than one `.output()` keeps tRPC's own links.
+ * A procedure without `.output()` keeps its chain as it is.
  */
 export function leanChain(definition: ProcedureDefinition): ProcedureDefinition {
   const outputs = definition.middlewares.filter((middleware) => middleware._type === 'output');
@@ -63,7 +64,7 @@ export function leanChain(definition: ProcedureDefinition): ProcedureDefinition 
  * transpiled object spread (property descriptors, one by one), which on a hot read was an eighth of the
  * API process's CPU; here each link builds one plain object.
  *
- * REST only: the tRPC transport calls procedures through tRPC's own caller. `procedure-caller.test.ts` checks
+ * REST only: the tRPC transport calls procedures through tRPC's own caller. `call-procedure.test.ts` checks
  * both give the same data, errors and context for the same chain.
  */
 export async function callProcedure(

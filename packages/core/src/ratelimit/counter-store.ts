@@ -53,10 +53,13 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
 const expiresIn = (ttlMs: number) => sql<string>`now() + make_interval(secs => ${ttlMs / 1000})`;
 
 /** Statements of counter increments one process has out at once (coalesced-increments.ts). */
-const COUNTER_STATEMENTS_IN_FLIGHT = 3;
+const COUNTER_STATEMENTS_IN_FLIGHT = 1;
 
 export function postgresCounterStore(db: Database, onError: (err: unknown) => void): CounterStore {
-  const k = () => query<RateLimitTables>(db.em());
+  // One query builder for the store's life: its statements touch no entity and run outside any transaction,
+  // so nothing needs a fresh EntityManager, whose fork was a twentieth of a keyed request's CPU.
+  const counters = query<RateLimitTables>(db.em());
+  const k = () => counters;
   const write: WriteIncrements = async (rows) => {
     const written = await k()
       .insertInto('rate_limit_counters')
