@@ -86,6 +86,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
       await views.close();
       await accounts.usage.close();
       await accounts.apiKeys.close();
+      await debates.debateEvents.close();
       await adapters.close();
     },
   };

@@ -43,7 +43,7 @@ async function both(input: unknown) {
   };
 }
 
-const errorOf = (outcome: { error?: unknown }) => {
+const errorOf = (outcome: { error?: unknown; data?: unknown }) => {
   const error = outcome.error as TRPCError;
   return { type: error.constructor, code: error.code, message: error.message, cause: error.cause?.message };
 };

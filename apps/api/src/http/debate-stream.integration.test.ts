@@ -503,22 +503,60 @@ describe('debate streams (SSE)', () => {
       await other?.core.close();
     });
 
-    it('delivers what was stored but never published from the database while the bus stays quiet, the end included', async () => {
+    it('delivers what was stored but never published, read from the database, once the bus carries a later one', async () => {
       const id = await createDebate(owner.id, other.core);
       const stream = await openStream(baseUrl, v1(id), { key: owner.key });
       expect(stream.response.status).toBe(200);
-      // Its holder stored these (the last ones with the final state) and died before publishing them.
+      // Its holder stored these (the last ones with the final state) and died before publishing them; the
+      // next holder publishes what it finds stored (engine: restore, or a finished debate's returning job).
+      const failed = { debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' };
       await other.core.db.execute(
         `insert into debate_events (debate_id, attempt, seq, type, data) values
            (?, 1, 1, 'round.started', '{"round": 1, "injected": []}'::jsonb),
            (?, 1, 2, 'debate.failed', ?::jsonb)`,
-        [id, id, JSON.stringify({ debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' })],
+        [id, id, JSON.stringify(failed)],
       );
+      await expect(stream.ended(300)).rejects.toThrow('stream still open');
+      await other.core.bus.events.publish({
+        debateId: id,
+        attempt: 1,
+        seq: 2,
+        at: new Date().toISOString(),
+        type: 'debate.failed',
+        data: failed,
+      } as DebateEvent);
       await stream.ended(2000);
       expect((await stream.rest()).map((e) => [Number(e.id), e.event])).toEqual([
         [1, 'round.started'],
         [2, 'debate.failed'],
       ]);
+    });
+
+    it('ends a followed stream as its debate is deleted or retried, without waiting for a keep-alive', async () => {
+      // Keep-alives a minute apart: only the database's notification of the change can end these streams.
+      const quiet = Fastify({ forceCloseConnections: true });
+      await quiet.register(fastifyCookie);
+      registerDebateStreams(quiet, other.core, { keepAliveMs: 60_000 });
+      await quiet.listen({ port: 0, host: '127.0.0.1' });
+      const quietUrl = `http://127.0.0.1:${(quiet.server.address() as AddressInfo).port}`;
+      try {
+        const deleted = await createDebate(owner.id, other.core);
+        const retried = await createDebate(owner.id, other.core);
+        const streams = await Promise.all(
+          [deleted, retried].map((id) => openStream(quietUrl, v1(id), { key: owner.key })),
+        );
+        expect(streams.map((s) => s.response.status)).toEqual([200, 200]);
+        await expect(streams[0]?.ended(300)).rejects.toThrow('stream still open');
+        await other.core.debateReads.softDelete(owner.id, deleted);
+        await streams[0]?.ended(2000);
+        await expect(streams[1]?.ended(100)).rejects.toThrow('stream still open');
+        // A retry is a new attempt, whoever writes it (the trigger hears every writer).
+        await other.core.db.execute('update debates set attempt = attempt + 1 where id = ?', [retried]);
+        await streams[1]?.ended(2000);
+        expect((await openStream(quietUrl, v1(deleted), { key: owner.key })).response.status).toBe(404);
+      } finally {
+        await quiet.close();
+      }
     });
 
     it('closes a followed stream at the next keep-alive once its debate is deleted, and the reconnect gets 404', async () => {

@@ -157,10 +157,9 @@ function stream(
     return end;
   }
 
-  // Each keep-alive also looks at storage, through the debate's feed (one look for all its streams): the
-  // last events may not come over the bus for a while (their holder died between storing and publishing
-  // them, and its job is not back yet), and a debate deleted meanwhile (or retried as a new attempt) has
-  // nothing more to send: the stream ends, and a reconnect hears why.
+  // A debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and a
+  // reconnect hears why. The feed hears of that as it commits (onEnded); each keep-alive asks it too, which
+  // costs a look at storage only while that news may be missed (debate-events.ts).
   keepAlive = setInterval(() => {
     writer.comment('keep-alive');
     // At most one look per keep-alive interval for the debate: an answer is then at most that old.
@@ -170,7 +169,7 @@ function stream(
   }, keepAliveMs);
   core.debateEvents
     // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
-    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: () => end() })
+    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: () => end(), onEnded: () => end() })
     .then((stop) => {
       // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
       if (ended) stop();

@@ -23,9 +23,10 @@ export type DebateFeed = {
 /**
  * The stored events of the start, then the live ones from the process's fan-out (core's debateEvents.follow:
  * one bus subscription per debate attempt in this process, however many follow it; what the bus skipped is
- * read from storage), as the SSE route streams them. Every `checkEveryMs` it asks the fan-out to look at
- * storage (debateEvents.check, one look per debate for all its streams): events stored and never published
- * still arrive, and a debate deleted meanwhile ends the feed with NOT_FOUND.
+ * read from storage), as the SSE route streams them. A debate deleted meanwhile ends the feed with NOT_FOUND,
+ * one retried with a resume hint: the fan-out hears of either as it commits (onEnded), and every
+ * `checkEveryMs` the feed asks it too (debateEvents.check), which looks at storage only while that news may
+ * be missed.
  */
 export function followDebate(
   core: Services,
@@ -82,7 +83,11 @@ export function followDebate(
     }, options.checkEveryMs);
     core.debateEvents
       // A fan-out that could not read what the bus skipped has told core's error report; the client resumes.
-      .follow(start.id, start.attempt, lastQueued, { onEvent: deliver, onLost: () => end(unsure()) })
+      .follow(start.id, start.attempt, lastQueued, {
+        onEvent: deliver,
+        onLost: () => end(unsure()),
+        onEnded: () => void gone().then(end),
+      })
       .then((stop) => {
         // The feed may have ended while the subscription was being set up (terminal replay, hang-up).
         if (ended) stop();

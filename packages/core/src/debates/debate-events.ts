@@ -1,5 +1,6 @@
 import type { EventBus } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
+import type { StopListening } from '../db/listener.ts';
 import type { Database } from '../db/orm.ts';
 import { fanOutEvents } from './event-fanout.ts';
 import type { StoredEvent } from './stored-event.ts';
@@ -11,6 +12,9 @@ export type { StoredEvent };
 export type TimedEvent = StoredEvent & { at: string };
 
 export type DebateEvents = ReturnType<typeof createDebateEvents>;
+
+/** The database notification channel of migration 0036: `<schema> <debate id> <attempt>` of an attempt that ended. */
+const ATTEMPT_ENDS = 'debate_attempt_ends';
 
 /** Event numbers are PostgreSQL `int`s: a reader asking past the largest one has nothing more to read. */
 const LAST_POSSIBLE_SEQ = 2_147_483_647;
@@ -45,6 +49,24 @@ export function createDebateEvents(db: Database, bus: EventBus, onError: (error:
 
   // The bus's follow is looked up on each subscription, not captured: a test may count its subscriptions.
   const feeds = fanOutEvents((...args) => bus.follow(...args), { storedAfter, isCurrent }, onError);
+
+  // Started by the first follower, so that processes that never stream (engine nodes, operator commands)
+  // never listen. Until it listens, and whenever its connection is lost, followers' checks look at storage.
+  let listening: Promise<StopListening | null> | null = null;
+  const listenForEnds = () =>
+    db
+      .listen(ATTEMPT_ENDS, {
+        onNotification: (payload) => {
+          const [schema, debateId, attempt] = payload.split(' ');
+          if (schema === db.schema && debateId) feeds.attemptEnded(debateId, Number(attempt));
+        },
+        onLost: () => feeds.hearingEnds(false),
+        onListening: () => feeds.hearingEnds(true),
+      })
+      .catch((error: unknown) => {
+        onError(error);
+        return null; // never listening: checks look at storage, as they did before
+      });
 
   return {
     storedAfter,
@@ -83,15 +105,26 @@ export function createDebateEvents(db: Database, bus: EventBus, onError: (error:
      * is read from storage), until the returned stop; one bus subscription per attempt in this process
      * however many follow it (event-fanout.ts).
      */
-    follow: feeds.follow,
+    follow: (...args: Parameters<typeof feeds.follow>) => {
+      listening ??= listenForEnds();
+      return feeds.follow(...args);
+    },
 
     /**
-     * A followed attempt's look at storage (what was stored and not published goes to its followers):
-     * whether the attempt is still the debate's. At most one per attempt every `everyMs`.
+     * Whether a followed attempt is still the debate's: without a statement while its end would be heard,
+     * else a look at storage (what was stored and not published goes to its followers), at most one per
+     * attempt every `everyMs`.
      */
     check: feeds.check,
 
     /** Debate attempts this process follows, and the followers sharing them (its open streams). */
     following: feeds.following,
+
+    /** Stops hearing of ends (the process is closing). */
+    close: async () => {
+      const stop = await listening;
+      feeds.hearingEnds(false);
+      await stop?.();
+    },
   };
 }

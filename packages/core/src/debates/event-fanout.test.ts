@@ -48,15 +48,18 @@ const noErrors = (error: unknown) => {
   throw error;
 };
 
-/** A follower collecting the seqs it was given, and whether it was told the feed lost events. */
+/** A follower collecting the seqs it was given, and whether it was told the feed lost events or ended. */
 function collector() {
   const seqs: number[] = [];
   let lost = false;
+  let ended = 0;
   return {
     seqs,
     lost: () => lost,
+    ended: () => ended,
     onEvent: (e: StoredEvent) => seqs.push(e.seq),
     onLost: () => (lost = true),
+    onEnded: () => (ended += 1),
   };
 }
 
@@ -162,11 +165,66 @@ describe('following a debate through one subscription per attempt', () => {
         throw new Error('broken client');
       },
       onLost: () => {},
+      onEnded: () => {},
     });
     const other = collector();
     await feeds.follow('d1', 1, 0, other);
     await counted.bus.publish(event(1));
     expect(other.seqs).toEqual([1]);
     expect(errors).toHaveLength(1);
+  });
+
+  it('tells the followers of the ended attempts, and only them, when an end is heard', async () => {
+    const counted = countedBus();
+    const feeds = fanOutEvents(counted.follow, storedLog().storage, noErrors);
+    const first = [collector(), collector()];
+    const second = collector();
+    for (const f of first) await feeds.follow('d1', 1, 0, f);
+    await feeds.follow('d1', 2, 0, second);
+    const elsewhere = collector();
+    await feeds.follow('d2', 1, 0, elsewhere);
+    feeds.attemptEnded('d1', 1); // retried: attempt 1 ended, attempt 2 goes on
+    expect(first.map((f) => f.ended())).toEqual([1, 1]);
+    expect([second.ended(), elsewhere.ended()]).toEqual([0, 0]);
+    feeds.attemptEnded('d1', 2); // deleted while on attempt 2
+    expect(second.ended()).toBe(1);
+    expect(elsewhere.ended()).toBe(0);
+  });
+
+  it('answers checks without storage while ends are heard, and looks again at each attempt once they may have been missed', async () => {
+    const counted = countedBus();
+    const log = storedLog([{ seq: 1, type: 'round.started', data: {} }]);
+    let currentLooks = 0;
+    const storage: FeedStorage = {
+      storedAfter: log.storage.storedAfter,
+      isCurrent: async (...args) => {
+        currentLooks += 1;
+        return log.storage.isCurrent(...args);
+      },
+    };
+    const feeds = fanOutEvents(counted.follow, storage, noErrors);
+    const follower = collector();
+    await feeds.follow('d1', 1, 0, follower);
+    // Listening starts after the first follow: the attempt is looked at once, then checks cost nothing.
+    feeds.hearingEnds(true);
+    await settle();
+    expect(currentLooks).toBe(1);
+    expect(await feeds.check('d1', 1, 250, 1000)).toBe(true);
+    expect(await feeds.check('d1', 1, 250, 2000)).toBe(true);
+    expect([log.reads(), currentLooks]).toEqual([0, 1]);
+    // The notifications' connection is lost: checks look at storage (the stored event arrives that way).
+    feeds.hearingEnds(false);
+    expect(await feeds.check('d1', 1, 250, 3000)).toBe(true);
+    expect([log.reads(), currentLooks]).toEqual([1, 2]);
+    expect(follower.seqs).toEqual([1]);
+    // Meanwhile the debate was deleted unheard: hearing again, each followed attempt is looked at once.
+    log.end();
+    feeds.hearingEnds(true);
+    await settle();
+    expect(currentLooks).toBe(3);
+    expect(follower.ended()).toBe(1);
+    feeds.hearingEnds(true); // already hearing: nothing to look at
+    await settle();
+    expect(currentLooks).toBe(3);
   });
 });

@@ -12,6 +12,8 @@ export type FeedFollower = {
   onEvent: (event: StoredEvent) => void;
   /** The feed could not read what the bus skipped: the follower cannot be sure to get every event. */
   onLost: () => void;
+  /** The attempt ended without its last event: the debate was deleted, or retried as a new attempt. */
+  onEnded: () => void;
 };
 
 /** One debate attempt's subscription, shared by every follower of it in this process. */
@@ -43,6 +45,18 @@ export function fanOutEvents(
 ) {
   const feeds = new Map<string, Feed>();
   const keyOf = (debateId: string, attempt: number) => `${debateId}:${attempt}`;
+  /** Every end of an attempt is heard as it commits (`attemptEnded`): checks need not ask storage. */
+  let hearingEnds = false;
+
+  const tellEnded = (feed: Feed) => {
+    for (const follower of feed.followers) {
+      try {
+        follower.onEnded();
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
 
   const publish = (feed: Feed, event: StoredEvent) => {
     if (event.seq <= feed.lastSeq) return; // redelivered, or already read from storage
@@ -119,6 +133,7 @@ export function fanOutEvents(
           if (event.seq > afterSeq) follower.onEvent(event);
         },
         onLost: follower.onLost,
+        onEnded: follower.onEnded,
       };
       for (const event of feed.events) own.onEvent(event);
       feed.followers.add(own);
@@ -137,13 +152,15 @@ export function fanOutEvents(
     },
 
     /**
-     * A look at storage for a followed attempt: what was stored and never published goes out to its
-     * followers, and the answer says whether the attempt is still the debate's (not deleted, not retried).
-     * Taken at most once per `everyMs` per attempt, whoever asks: the streams of a debate ask at their
-     * keep-alives, which are spread over the interval, and one look answers them all.
+     * Whether a followed attempt is still the debate's (not deleted, not retried), asked at each stream's
+     * keep-alive. While ends are heard (`hearingEnds`) the answer is yes without a statement: an ending is
+     * told to the followers as it commits. Otherwise it is a look at storage, at most once per `everyMs` per
+     * attempt, whoever asks (the streams' keep-alives are spread over the interval, and one look answers them
+     * all), which also sends the followers what was stored and not published yet.
      */
     check: (debateId: string, attempt: number, everyMs: number, now = Date.now()): Promise<boolean> => {
       const feed = feeds.get(keyOf(debateId, attempt));
+      if (feed && hearingEnds) return Promise.resolve(true);
       if (!feed) return storage.isCurrent(debateId, attempt);
       if (feed.lastCheck && now - feed.lastCheck.at < everyMs) return feed.lastCheck.current;
       const current = enqueue(feed, async () => {
@@ -152,6 +169,36 @@ export function fanOutEvents(
       });
       feed.lastCheck = { at: now, current };
       return current;
+    },
+
+    /** The debate's attempts up to `attempt` ended (deleted, or retried as a later one): their followers are told. */
+    attemptEnded: (debateId: string, attempt: number) => {
+      for (let each = 1; each <= attempt; each += 1) {
+        const feed = feeds.get(keyOf(debateId, each));
+        if (feed) tellEnded(feed);
+      }
+    },
+
+    /**
+     * Ends are heard from now on (`true`), or may be missed (`false`: the notifications' connection was lost).
+     * Hearing them again, every followed attempt is looked at once: one may have ended unheard meanwhile.
+     */
+    hearingEnds: (hearing: boolean) => {
+      const resumed = hearing && !hearingEnds;
+      hearingEnds = hearing;
+      if (!resumed) return;
+      for (const [key, feed] of feeds) {
+        const [debateId = '', attempt] = key.split(':');
+        storage.isCurrent(debateId, Number(attempt)).then(
+          (current) => {
+            if (!current) tellEnded(feed);
+          },
+          (error: unknown) => {
+            onError(error);
+            for (const follower of feed.followers) follower.onLost();
+          },
+        );
+      }
     },
 
     /** Debate attempts followed in this process, and their followers: the open streams. */

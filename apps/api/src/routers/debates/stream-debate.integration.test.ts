@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import type { TRPCConnectionState } from '@trpc/client/unstable-internals';
-import type { DebateStreamInput } from '@verdict/contracts';
+import type { DebateEvent, DebateStreamInput } from '@verdict/contracts';
 import type { Core } from '@verdict/core';
 import { eventually, insertPendingDebate, insertStoredDebate } from '@verdict/core/testing';
 import { createEngineNode, type EngineNode } from '@verdict/engine';
@@ -318,17 +318,27 @@ describe('debates.stream on debates no engine runs', () => {
     expect(quick.h.core.debateEvents.following()).toEqual({ attempts: 0, followers: 0 });
   });
 
-  it('sends what was stored but never published at the next look at storage, the end included', async () => {
+  it('sends what was stored but never published, read from storage, once the bus carries a later one', async () => {
     const id = await quick.runningDebate();
     const subscription = held(id);
     await subscription.started;
-    // Its holder stored these (the last ones with the final state) and died before publishing them.
+    // Its holder stored these (the last ones with the final state) and died before publishing them; the next
+    // holder publishes what it finds stored (engine: restore, or a finished debate's returning job).
+    const failed = { debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' };
     await quick.h.core.db.execute(
       `insert into debate_events (debate_id, attempt, seq, type, data) values
          (?, 1, 1, 'round.started', '{"round": 1, "injected": []}'::jsonb),
          (?, 1, 2, 'debate.failed', ?::jsonb)`,
-      [id, id, JSON.stringify({ debateId: id, error: 'gave up', code: 'PROVIDER_ERROR' })],
+      [id, id, JSON.stringify(failed)],
     );
+    await quick.h.core.bus.events.publish({
+      debateId: id,
+      attempt: 1,
+      seq: 2,
+      at: new Date().toISOString(),
+      type: 'debate.failed',
+      data: failed,
+    } as DebateEvent);
     expect(await subscription.ended).toEqual({ completed: true });
     expect(subscription.received).toEqual(['1 round.started', '2 debate.failed']);
   });

@@ -33,6 +33,7 @@ import { Migration0032CallCosts } from './0032-call-costs.ts';
 import { Migration0033EvidenceFlags } from './0033-evidence-flags.ts';
 import { Migration0034EvidenceCorpus } from './0034-evidence-corpus.ts';
 import { Migration0035OutputHistoryIndexes } from './0035-output-history-indexes.ts';
+import { Migration0036DebateAttemptEnds } from './0036-debate-attempt-ends.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -71,4 +72,5 @@ export const migrations = [
   { name: '0033-evidence-flags', class: Migration0033EvidenceFlags },
   { name: '0034-evidence-corpus', class: Migration0034EvidenceCorpus },
   { name: '0035-output-history-indexes', class: Migration0035OutputHistoryIndexes },
+  { name: '0036-debate-attempt-ends', class: Migration0036DebateAttemptEnds },
 ];
