@@ -78,9 +78,22 @@ export async function keepSession(url: string, session: KeptSession): Promise<En
     ready = true;
     session.onReady();
     probe = setInterval(() => {
-      const timer = setTimeout(() => lose(next), PROBE_TIMEOUT_MS);
+      let answered = false;
+      // The verdict waits one turn past the timeout: after the event loop was held (a long collection of a
+      // big heap), expired timers run before the socket is read, and an answer already there would be taken
+      // for none. setImmediate runs after that read.
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (!answered) lose(next);
+          }),
+        PROBE_TIMEOUT_MS,
+      );
       next.query('select 1').then(
-        () => clearTimeout(timer),
+        () => {
+          answered = true;
+          clearTimeout(timer);
+        },
         () => {
           clearTimeout(timer);
           lose(next);

@@ -16,6 +16,9 @@ export type DebateEvents = ReturnType<typeof createDebateEvents>;
 /** The database notification channel of migration 0036: `<schema> <debate id> <attempt>` of an attempt that ended. */
 const ATTEMPT_ENDS = 'debate_attempt_ends';
 
+/** Debates per read when the followed attempts are looked at again: a statement's parameters stay few. */
+const CURRENT_ATTEMPTS_PER_READ = 1000;
+
 /** Event numbers are PostgreSQL `int`s: a reader asking past the largest one has nothing more to read. */
 const LAST_POSSIBLE_SEQ = 2_147_483_647;
 
@@ -47,8 +50,27 @@ export function createDebateEvents(db: Database, bus: EventBus, onError: (error:
       .where('deleted_at', 'is', null)
       .executeTakeFirst()) !== undefined;
 
+  /** The current attempt of each of the debates that is not deleted. */
+  const currentAttempts = async (debateIds: string[]): Promise<Map<string, number>> => {
+    const current = new Map<string, number>();
+    for (let from = 0; from < debateIds.length; from += CURRENT_ATTEMPTS_PER_READ) {
+      const rows = await query<DebateTables>(db.em())
+        .selectFrom('debates')
+        .select(['id', 'attempt'])
+        .where('id', 'in', debateIds.slice(from, from + CURRENT_ATTEMPTS_PER_READ))
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const row of rows) current.set(row.id, row.attempt);
+    }
+    return current;
+  };
+
   // The bus's follow is looked up on each subscription, not captured: a test may count its subscriptions.
-  const feeds = fanOutEvents((...args) => bus.follow(...args), { storedAfter, isCurrent }, onError);
+  const feeds = fanOutEvents(
+    (...args) => bus.follow(...args),
+    { storedAfter, isCurrent, currentAttempts },
+    onError,
+  );
 
   // Started by the first follower, so that processes that never stream (engine nodes, operator commands)
   // never listen. Until it listens, and whenever its connection is lost, followers' checks look at storage.

@@ -2,7 +2,7 @@ import type { DebateEvent } from '@verdict/contracts';
 import { describe, expect, it } from 'vitest';
 import { memoryBus } from '../bus/memory.ts';
 import type { EventBus } from '../bus/ports.ts';
-import { type FeedStorage, fanOutEvents } from './event-fanout.ts';
+import { type FeedFollower, type FeedStorage, fanOutEvents } from './event-fanout.ts';
 import type { StoredEvent } from './stored-event.ts';
 
 const event = (seq: number, attempt = 1): DebateEvent => ({
@@ -40,6 +40,8 @@ function storedLog(events: StoredEvent[] = [], current = true) {
       return events.filter((e) => e.seq > afterSeq);
     },
     isCurrent: async () => current,
+    // Every debate asked for is on attempt 1 while current.
+    currentAttempts: async (ids) => new Map(current ? ids.map((id) => [id, 1]) : []),
   };
   return { storage, events, reads: () => reads, end: () => (current = false) };
 }
@@ -132,6 +134,7 @@ describe('following a debate through one subscription per attempt', () => {
         throw new Error('database away');
       },
       isCurrent: async () => true,
+      currentAttempts: async () => new Map(),
     };
     const feeds = fanOutEvents(counted.follow, failing, (error) => errors.push(error));
     const follower = collector();
@@ -191,40 +194,46 @@ describe('following a debate through one subscription per attempt', () => {
     expect(elsewhere.ended()).toBe(0);
   });
 
-  it('answers checks without storage while ends are heard, and looks again at each attempt once they may have been missed', async () => {
+  it('answers checks without storage while ends are heard, and looks again at the followed attempts once they may have been missed', async () => {
     const counted = countedBus();
     const log = storedLog([{ seq: 1, type: 'round.started', data: {} }]);
-    let currentLooks = 0;
+    let looks = 0;
     const storage: FeedStorage = {
       storedAfter: log.storage.storedAfter,
       isCurrent: async (...args) => {
-        currentLooks += 1;
+        looks += 1;
         return log.storage.isCurrent(...args);
+      },
+      currentAttempts: async (ids) => {
+        looks += 1;
+        return log.storage.currentAttempts(ids);
       },
     };
     const feeds = fanOutEvents(counted.follow, storage, noErrors);
-    const follower = collector();
-    await feeds.follow('d1', 1, 0, follower);
-    // Listening starts after the first follow: the attempt is looked at once, then checks cost nothing.
+    const followers = [collector(), collector()];
+    await feeds.follow('d1', 1, 0, followers[0] as FeedFollower);
+    await feeds.follow('d2', 1, 0, followers[1] as FeedFollower);
+    // Listening starts after the first follows: the followed attempts are looked at in one read, then checks
+    // cost nothing.
     feeds.hearingEnds(true);
     await settle();
-    expect(currentLooks).toBe(1);
+    expect(looks).toBe(1);
     expect(await feeds.check('d1', 1, 250, 1000)).toBe(true);
     expect(await feeds.check('d1', 1, 250, 2000)).toBe(true);
-    expect([log.reads(), currentLooks]).toEqual([0, 1]);
+    expect([log.reads(), looks]).toEqual([0, 1]);
     // The notifications' connection is lost: checks look at storage (the stored event arrives that way).
     feeds.hearingEnds(false);
     expect(await feeds.check('d1', 1, 250, 3000)).toBe(true);
-    expect([log.reads(), currentLooks]).toEqual([1, 2]);
-    expect(follower.seqs).toEqual([1]);
-    // Meanwhile the debate was deleted unheard: hearing again, each followed attempt is looked at once.
+    expect([log.reads(), looks]).toEqual([1, 2]);
+    expect(followers[0]?.seqs).toEqual([1]);
+    // Meanwhile the debates were deleted unheard: hearing again, one read finds it for both.
     log.end();
     feeds.hearingEnds(true);
     await settle();
-    expect(currentLooks).toBe(3);
-    expect(follower.ended()).toBe(1);
+    expect(looks).toBe(3);
+    expect(followers.map((f) => f.ended())).toEqual([1, 1]);
     feeds.hearingEnds(true); // already hearing: nothing to look at
     await settle();
-    expect(currentLooks).toBe(3);
+    expect(looks).toBe(3);
   });
 });

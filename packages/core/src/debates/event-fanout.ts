@@ -5,6 +5,8 @@ import type { StoredEvent } from './stored-event.ts';
 export type FeedStorage = {
   storedAfter: (debateId: string, attempt: number, afterSeq: number) => Promise<StoredEvent[]>;
   isCurrent: (debateId: string, attempt: number) => Promise<boolean>;
+  /** The current attempt of each debate that is not deleted, in one read. */
+  currentAttempts: (debateIds: string[]) => Promise<Map<string, number>>;
 };
 
 export type FeedFollower = {
@@ -181,24 +183,27 @@ export function fanOutEvents(
 
     /**
      * Ends are heard from now on (`true`), or may be missed (`false`: the notifications' connection was lost).
-     * Hearing them again, every followed attempt is looked at once: one may have ended unheard meanwhile.
+     * Hearing them again, the followed attempts are looked at in one read: one may have ended unheard meanwhile.
      */
     hearingEnds: (hearing: boolean) => {
       const resumed = hearing && !hearingEnds;
       hearingEnds = hearing;
-      if (!resumed) return;
-      for (const [key, feed] of feeds) {
+      if (!resumed || feeds.size === 0) return;
+      const followed = [...feeds].map(([key, feed]) => {
         const [debateId = '', attempt] = key.split(':');
-        storage.isCurrent(debateId, Number(attempt)).then(
-          (current) => {
-            if (!current) tellEnded(feed);
-          },
-          (error: unknown) => {
-            onError(error);
-            for (const follower of feed.followers) follower.onLost();
-          },
-        );
-      }
+        return { debateId, attempt: Number(attempt), feed };
+      });
+      storage.currentAttempts([...new Set(followed.map((each) => each.debateId))]).then(
+        (current) => {
+          for (const { debateId, attempt, feed } of followed) {
+            if (current.get(debateId) !== attempt) tellEnded(feed);
+          }
+        },
+        (error: unknown) => {
+          onError(error);
+          for (const { feed } of followed) for (const follower of feed.followers) follower.onLost();
+        },
+      );
     },
 
     /** Debate attempts followed in this process, and their followers: the open streams. */
