@@ -81,6 +81,8 @@ export type DebatesApi = {
   pid: number;
   /** gc() (unless `gc: false`) in the API process, then its memory, CPU seconds and event-loop delay since the last call. */
   stats: (options?: { gc?: boolean }) => Promise<ApiStats>;
+  /** Writes a heap snapshot of the API process (after a collection) to `path`. */
+  heapSnapshot: (path: string) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -124,6 +126,9 @@ export async function startDebatesApi(
     pid: child.pid ?? 0,
     stats: (options = {}) =>
       request<ApiStats>(child, { type: 'stats', gc: options.gc ?? true }, 'stats', 30_000),
+    heapSnapshot: async (path) => {
+      await request(child, { type: 'heap-snapshot', path }, 'heap-snapshot', 120_000);
+    },
     stop: async () => {
       try {
         await server.stop();

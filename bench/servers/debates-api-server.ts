@@ -6,11 +6,13 @@
  *                    (the account set to 100,000 requests per minute by the operator setting)
  * Once listening it prints {"port","keys","userIds"} as one JSON line on stdout. Over IPC it answers
  * {type:'stats', gc?} with {type:'stats', memory, gc, cpuSeconds, lag}: process.memoryUsage() after gc()
- * (start it with --expose-gc; `gc: false` skips it) and the event-loop delay since the previous request. On stop it closes the server
+ * (start it with --expose-gc; `gc: false` skips it) and the event-loop delay since the previous request;
+ * {type:'heap-snapshot', path} with the same after writing a heap snapshot there. On stop it closes the server
  * (open SSE streams end cleanly), drops the schema and deletes the prefix's JetStream streams; a failed
  * start does the same.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
@@ -36,7 +38,13 @@ async function release() {
 
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-process.on('message', (message: { type?: string; gc?: boolean }) => {
+process.on('message', (message: { type?: string; gc?: boolean; path?: string }) => {
+  if (message?.type === 'heap-snapshot' && message.path) {
+    // After a collection, so the snapshot holds what is kept, not what is garbage (bench/heap-breakdown.ts).
+    globalThis.gc?.();
+    process.send?.({ type: 'heap-snapshot', path: writeHeapSnapshot(message.path) });
+    return;
+  }
   if (message?.type !== 'stats') return;
   const collect = message.gc !== false && typeof globalThis.gc === 'function';
   if (collect) globalThis.gc?.();

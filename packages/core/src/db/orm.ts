@@ -209,13 +209,17 @@ async function openPostgres(
   return orm;
 }
 
-/** LISTEN on the PostgreSQL of `url`; the listener's module (and `pg`) loaded on first use. */
-const listenOn =
-  (url: string): Listen =>
-  async (channel, handlers) => {
-    const { listenOnPostgres } = await import('./postgres-listener.ts');
-    return listenOnPostgres(url, channel, handlers);
+/**
+ * LISTEN on the PostgreSQL of `url`, every channel on one session (postgres-listener.ts); its module (and
+ * `pg`) loaded on first use.
+ */
+const listenOn = (url: string): Listen => {
+  let listener: Promise<Listen> | null = null;
+  return async (channel, handlers) => {
+    listener ??= import('./postgres-listener.ts').then(({ postgresListener }) => postgresListener(url));
+    return (await listener)(channel, handlers);
   };
+};
 
 /** Presence on the PostgreSQL of `url`; its module (and `pg`) loaded on first use. */
 const presenceOn =

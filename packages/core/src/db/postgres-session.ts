@@ -15,8 +15,8 @@ export type KeptSession = {
   onNotification?: (message: pg.Notification) => void;
   /** What the session stood for is gone until the next `onReady`. */
   onLost: () => void;
-  /** Set up (again). */
-  onReady: () => void;
+  /** Set up (again), on `client`: valid until the next `onLost`. */
+  onReady: (client: pg.Client) => void;
 };
 
 /** Ends the session; resolves once its connection is closed. */
@@ -76,7 +76,7 @@ export async function keepSession(url: string, session: KeptSession): Promise<En
     }
     pause = RETRY_MIN_MS;
     ready = true;
-    session.onReady();
+    session.onReady(next);
     probe = setInterval(() => {
       let answered = false;
       // The verdict waits one turn past the timeout: after the event loop was held (a long collection of a
