@@ -48,8 +48,10 @@ async function census(path: string): Promise<Census> {
   for (let i = 0; i < snapshot.nodes.length; i += width) {
     const type = types[snapshot.nodes[i + at.type] as number] ?? '?';
     const name = snapshot.strings[snapshot.nodes[i + at.name] as number] ?? '?';
-    // Objects by their constructor; everything else by its type (one row for all strings, all closures …).
-    const kind = type === 'object' ? name : `(${type})`;
+    // Objects by their constructor, closures by their function's name; everything else by its type (one row
+    // for all strings, all arrays …).
+    const kind =
+      type === 'object' ? name : type === 'closure' ? `(closure) ${name || 'anonymous'}` : `(${type})`;
     const row = byKind.get(kind) ?? { count: 0, bytes: 0 };
     row.count += 1;
     row.bytes += snapshot.nodes[i + at.size] as number;

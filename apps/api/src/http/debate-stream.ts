@@ -9,6 +9,7 @@ import {
   streamsNothing,
   TERMINAL_EVENTS,
 } from '../streams/debate-stream-start.ts';
+import { everyBeat } from '../streams/heartbeats.ts';
 import { type OpenStreams, openStreamsOf, type StreamEnder } from '../streams/open-streams.ts';
 import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { streamData } from './debate-stream-data.ts';
@@ -123,14 +124,14 @@ function stream(
   const p = { id: prepared.id, attempt: prepared.attempt };
   let lastSent = prepared.afterSeq;
   let stopFollowing: (() => void) | null = null;
-  let keepAlive: NodeJS.Timeout | null = null;
+  let stopKeepAlive: (() => void) | null = null;
   let ended = false;
 
   const end: StreamEnder = (reconnectInMs) => {
     if (ended) return;
     ended = true;
     open.delete(end);
-    if (keepAlive) clearInterval(keepAlive);
+    stopKeepAlive?.();
     stopFollowing?.();
     if (reconnectInMs === undefined) writer.close();
     else writer.closeForReconnect(reconnectInMs);
@@ -160,13 +161,13 @@ function stream(
   // A debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and a
   // reconnect hears why. The feed hears of that as it commits (onEnded); each keep-alive asks it too, which
   // costs a look at storage only while that news may be missed (debate-events.ts).
-  keepAlive = setInterval(() => {
+  stopKeepAlive = everyBeat(keepAliveMs, () => {
     writer.comment('keep-alive');
     // At most one look per keep-alive interval for the debate: an answer is then at most that old.
     core.debateEvents.check(p.id, p.attempt, keepAliveMs).then((current) => {
       if (!current) end();
     }, checkFailed);
-  }, keepAliveMs);
+  });
   core.debateEvents
     // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
     .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: () => end(), onEnded: () => end() })

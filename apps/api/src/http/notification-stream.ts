@@ -2,6 +2,7 @@ import { errorStatus, LastNotificationId } from '@verdict/contracts';
 import { AppError, type Services, unexpectedFailure } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/authenticate.ts';
+import { everyBeat } from '../streams/heartbeats.ts';
 import { type NotificationFeed, openNotificationFeed } from '../streams/notification-feed.ts';
 import { openStreamsOf } from '../streams/open-streams.ts';
 import { parseStreamParameter } from '../streams/stream-parameters.ts';
@@ -62,12 +63,12 @@ export function registerNotificationStream(
     const log = req.log;
     let stopFollowing: (() => void) | null = null;
     let ended = false;
-    const ping = setInterval(() => writer.send(null, 'ping', ''), pingMs);
+    const stopPing = everyBeat(pingMs, () => writer.send(null, 'ping', ''));
     const end = (reconnectInMs?: number) => {
       if (ended) return;
       ended = true;
       open.delete(end);
-      clearInterval(ping);
+      stopPing();
       stopFollowing?.();
       if (reconnectInMs === undefined) writer.close();
       else writer.closeForReconnect(reconnectInMs);
@@ -82,7 +83,7 @@ export function registerNotificationStream(
     } catch (err) {
       req.log.error({ err }, 'notification stream: subscribing failed');
       // Nothing was sent yet: the client hears a clean 503 and may retry.
-      clearInterval(ping);
+      stopPing();
       open.delete(end);
       ended = true;
       if (!res.headersSent) writeAppError(res, tryAgainShortly);

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { countOpenStream } from './metrics.ts';
 import { BridgedResponse } from './uws/bridged-response.ts';
-import { uwsSseWriter } from './uws/uws-sse-writer.ts';
+import { UwsSseWriter } from './uws/uws-sse-writer.ts';
 
 /**
  * One Server-Sent Events stream, whatever carries it. Routes talk to this interface only, so another
@@ -61,7 +61,7 @@ export const sseRetry = (retryMs: number, why: string) =>
 export function sseWriterFor(res: ServerResponse | BridgedResponse): SseWriter {
   if (!(res instanceof BridgedResponse)) return nodeSseWriter(res);
   countOpenStream(res);
-  const writer: SseWriter = uwsSseWriter(
+  const writer: SseWriter = new UwsSseWriter(
     res.takeOver(() => writer.close()),
     MAX_BUFFERED_BYTES,
   );

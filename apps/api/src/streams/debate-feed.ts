@@ -1,5 +1,6 @@
 import { AppError, type Services, type StoredEvent } from '@verdict/core';
 import { type DebateStreamStart, TERMINAL_EVENTS } from './debate-stream-start.ts';
+import { everyBeat } from './heartbeats.ts';
 
 export type DebateFeedOptions = {
   /** Whose stream it is: a debate that goes away is told apart as deleted (NOT_FOUND) or retried. */
@@ -39,13 +40,13 @@ export function followDebate(
   let failure: Error | undefined;
   let wake: (() => void) | null = null;
   let stopFollowing: (() => void) | null = null;
-  let check: NodeJS.Timeout | undefined;
+  let stopChecks: (() => void) | undefined;
 
   const end = (error?: Error) => {
     if (ended) return;
     ended = true;
     failure = error;
-    clearInterval(check);
+    stopChecks?.();
     stopFollowing?.();
     stopFollowing = null;
     wake?.();
@@ -73,14 +74,14 @@ export function followDebate(
   // A finished debate's stored events are all there is (its last events are stored with its final state).
   if (start.finished) end();
   if (!ended) {
-    check = setInterval(() => {
+    stopChecks = everyBeat(options.checkEveryMs, () => {
       core.debateEvents.check(start.id, start.attempt, options.checkEveryMs).then(
         async (current) => {
           if (!current) end(await gone());
         },
         (error: unknown) => end(unsure(error)),
       );
-    }, options.checkEveryMs);
+    });
     core.debateEvents
       // A fan-out that could not read what the bus skipped has told core's error report; the client resumes.
       .follow(start.id, start.attempt, lastQueued, {

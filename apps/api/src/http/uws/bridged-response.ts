@@ -233,10 +233,13 @@ export class BridgedResponse extends Writable {
     this.req.discardBody(true);
     return {
       res: this.#res,
-      presetHeaders: [...this.#headers.values()],
+      presetHeaders: () => [...this.#headers.values()],
       usable: () => this.usable,
       headSent: () => {
         this.headersSent = true;
+        // Forgotten once they are on the wire: nothing reads a stream's headers after, and an idle stream
+        // kept them for hours (a kibibyte each, a tenth of its heap).
+        this.#headers.clear();
       },
       ended: () => {
         this.#ended = true;
@@ -252,7 +255,7 @@ export class BridgedResponse extends Writable {
 export type UwsStreamHandle = {
   res: HttpResponse;
   /** Headers set on the response before the route took it over (helmet's): sent with the stream's, as Node does. */
-  presetHeaders: [name: string, value: HeaderValue][];
+  presetHeaders: () => [name: string, value: HeaderValue][];
   /** False once the client is gone or the stream has ended. */
   usable: () => boolean;
   /** The writer sent the status line and headers (the route may no longer answer with an envelope). */
