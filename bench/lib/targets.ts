@@ -95,12 +95,12 @@ export const TARGETS: {
       "each stream's socket, HTTP request and response objects, keep-alive timer and closures (not broken down yet)",
   },
   {
-    name: 'streams.idle.db_transactions_per_min',
+    name: 'streams.idle.table_accesses_per_min',
     target: 0,
     better: 'lower',
-    what: 'database transactions a minute while 10,000 streams idle',
+    what: 'reads and writes of the service’s tables a minute while 10,000 streams idle',
     boundBy:
-      "each followed debate's look at storage at the keep-alive, two statements per debate every 15 s whatever its number of streams: it catches events stored and never published, and debates deleted meanwhile",
+      'a followed debate looked at in storage: only while the notifications of ended attempts may be missed (not listening yet, or the connection lost), or at a gap in the bus',
   },
   // The stream edge on uWebSockets.js (bench/suites/edge.ts, streams.ts): ratios to bare SSE servers fed the
   // same schedule in the same run, and the idle streams' memory and database traffic.
@@ -134,7 +134,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per idle SSE stream (KiB), 10,000 on one process, uWS',
     boundBy:
-      "each stream's bridged request and response (Fastify's request and reply, the route's hooks), the SSE writer and its closures, the keep-alive interval and the feed follower; not broken down by a heap snapshot yet",
+      "Fastify's request and reply and the bridged request, response and socket each stream keeps until it ends (the log line, metric and span at its end read them), closure contexts of the route, the fan-out and the bridge's stream handle, the request's header strings (`npm exec -- node bench/heap-breakdown.ts`)",
   },
   {
     name: 'streams.idle_uws.rss_per_stream_kb',
@@ -145,12 +145,12 @@ export const TARGETS: {
       "the heap per stream (above) and what the opens' burst left allocated; uWebSockets.js's own per-socket memory is small beside it",
   },
   {
-    name: 'streams.idle_uws.db_transactions_per_min',
+    name: 'streams.idle_uws.table_accesses_per_min',
     target: 0,
     better: 'lower',
-    what: 'database transactions a minute while 10,000 streams idle, uWS',
+    what: 'reads and writes of the service’s tables a minute while 10,000 streams idle, uWS',
     boundBy:
-      "each followed debate's look at storage at the keep-alive, two statements per debate every 15 s whatever its number of streams (the same on either server)",
+      'a followed debate looked at in storage: only while the notifications of ended attempts may be missed (not listening yet, or the connection lost), or at a gap in the bus',
   },
   {
     name: 'edge.host_idle.streams_held',

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
-import { createPending, transactions } from '../lib/idle-streams.ts';
+import { createPending, tableAccesses, transactions } from '../lib/idle-streams.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
@@ -67,8 +67,10 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
 
     await sleep(STATS_SETTLE_MS); // the opens' own transactions reach the statistics first
     const xactBefore = transactions(settings.databaseUrl);
+    const accessesBefore = tableAccesses(settings.databaseUrl, d.schema);
     await sleep(IDLE_S * 1000);
     const idleTransactions = transactions(settings.databaseUrl) - xactBefore - 1; // less the second query
+    const idleAccesses = tableAccesses(settings.databaseUrl, d.schema) - accessesBefore;
     const perMinute = (idleTransactions * 60) / IDLE_S;
     const stillOpen = fleets.reduce((sum, fleet) => sum + fleet.stillOpen(), 0);
     // Again with the streams closed: work left by what ran before (a previous suite's dropped schemas, say)
@@ -78,7 +80,7 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     const baseline = Math.min(quietBefore, quietAfter);
     const byStreams = Math.max(0, perMinute - baseline);
     log(
-      `${transport}: idle ${IDLE_S} s: ${idleTransactions} database transactions; heap ` +
+      `${transport}: idle ${IDLE_S} s: ${idleTransactions} database transactions, ${idleAccesses} table accesses; heap ` +
         `${round(heapPerStream / 1024, 1)} KiB, RSS ${round(rssPerStream / 1024, 1)} KiB a stream; ` +
         `${stillOpen} still open`,
     );
@@ -108,6 +110,16 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
         detail:
           `API RSS after gc() with the streams open minus before, ÷ streams: the heap, the buffers and the ` +
           `server's native memory per connection; the kernel's socket buffers are not in it (${memory}); ${what}`,
+      },
+      {
+        name: `${prefix}.table_accesses_per_min`,
+        value: round((idleAccesses * 60) / IDLE_S, 1),
+        unit: '/min',
+        better: 'lower',
+        detail:
+          `scans, index scans and rows inserted, updated or deleted in the API's schema (pg_stat_user_tables) over ` +
+          `${IDLE_S} s of idling, per minute: what the service's statements did to its data while its streams ` +
+          `idled (a process's notification connection probes with \`select 1\`, which touches no table); ${what}`,
       },
       {
         name: `${prefix}.db_transactions_per_min`,
