@@ -175,15 +175,19 @@ describe('migrations', () => {
 /**
  * A read of PostgreSQL's catalog while other test files create and drop their schemas: the generator's
  * index query calls pg_get_indexdef() on every index it lists, and one dropped between the listing and the
- * call fails with "could not open relation with OID" (XX000), a race inside PostgreSQL rather than a
- * difference. Tried again, up to three times, for that error only.
+ * call fails with "could not open relation with OID" (XX000), and a schema dropped meanwhile with "schema …
+ * does not exist": races with other files, not differences. Tried again, up to three times, for those only.
  */
 async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
     } catch (err) {
-      const concurrentDrop = err instanceof Error && /could not open relation with OID/.test(err.message);
+      // Another test's schema dropped while the generator read every schema's catalog: a relation, or the
+      // whole schema, gone between the listing and the read.
+      const concurrentDrop =
+        err instanceof Error &&
+        /could not open relation with OID|schema "[^"]+" does not exist/.test(err.message);
       if (!concurrentDrop || attempt === 3) throw err;
     }
   }
