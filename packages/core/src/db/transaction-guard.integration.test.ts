@@ -151,4 +151,21 @@ describe('the transaction bound on the PostgreSQL server', () => {
       await db.close();
     }
   });
+
+  it("migrates a new schema however long it takes, past the server's bound on an idle session", async () => {
+    // Migrating holds a lock in a transaction that idles while the migrator works: with a bound of 5 ms (10 ms
+    // on the server) every migration outlasts it, and the lock's session, ended by the server, left the open
+    // waiting for ever.
+    const schema = uniqueSchema('slowmig');
+    const db = await openDatabase(
+      { kind: 'postgres', url: testDatabaseUrl(), schema },
+      { entities, transactionTimeoutMs: 5, onTransactionTimeout: () => {} },
+    );
+    try {
+      expect(await db.pendingMigrations()).toEqual([]);
+    } finally {
+      await db.execute(`drop schema if exists "${schema}" cascade`);
+      await db.close();
+    }
+  });
 });
