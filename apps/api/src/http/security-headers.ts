@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { HeaderBlock, setHeaderBlock } from './header-block.ts';
 
 export type ContentSecurityPolicy = Exclude<NonNullable<HelmetOptions['contentSecurityPolicy']>, boolean>;
 
@@ -11,13 +12,11 @@ declare module 'fastify' {
   }
 }
 
-type Headers = readonly (readonly [string, string])[];
-
 /**
  * The headers helmet sets for `options`, worked out once. Helmet is a middleware that parses its options
  * and builds every header on each call; called per request that was a twentieth of a health check's CPU.
  */
-export function helmetHeaders(options: HelmetOptions): Headers {
+export function helmetHeaders(options: HelmetOptions): HeaderBlock {
   const headers = new Map<string, string>();
   const response = {
     setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
@@ -26,7 +25,7 @@ export function helmetHeaders(options: HelmetOptions): Headers {
   helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
   });
-  return [...headers];
+  return new HeaderBlock(headers);
 }
 
 /**
@@ -35,7 +34,7 @@ export function helmetHeaders(options: HelmetOptions): Headers {
  */
 export function registerSecurityHeaders(app: FastifyInstance, base: HelmetOptions) {
   const apiHeaders = helmetHeaders(base);
-  const byPolicy = new Map<ContentSecurityPolicy, Headers>();
+  const byPolicy = new Map<ContentSecurityPolicy, HeaderBlock>();
   const headersOf = (policy: ContentSecurityPolicy) => {
     let headers = byPolicy.get(policy);
     if (!headers) {
@@ -46,7 +45,7 @@ export function registerSecurityHeaders(app: FastifyInstance, base: HelmetOption
   };
   app.addHook('onRequest', (request, reply, done) => {
     const policy = request.routeOptions.config.contentSecurityPolicy;
-    for (const [name, value] of policy ? headersOf(policy) : apiHeaders) reply.raw.setHeader(name, value);
+    setHeaderBlock(reply.raw, policy ? headersOf(policy) : apiHeaders);
     done();
   });
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import { Writable } from 'node:stream';
 import type { HttpResponse } from '@btc-vision/uwebsockets.js';
+import { type HeaderBlock, takeHeaderBlock } from '../header-block.ts';
 import type { BridgedRequest, BridgedSocket } from './bridged-request.ts';
 
 type HeaderValue = string | number | readonly string[];
@@ -44,6 +45,8 @@ export class BridgedResponse extends Writable {
   readonly req: BridgedRequest;
   #res: HttpResponse;
   #headers = new Map<string, [name: string, value: HeaderValue]>();
+  /** Headers shared with other responses, written in one go: none of their names is in #headers meanwhile. */
+  #block: HeaderBlock | null = null;
   #gone = false;
   #ended = false;
   #onGone: (() => void) | null = null;
@@ -82,23 +85,48 @@ export class BridgedResponse extends Writable {
   setHeader(name: string, value: HeaderValue) {
     // Node's checks: a name or value that would break the head (a line break, a control character) throws.
     checkHeader(name, value);
-    this.#headers.set(name.toLowerCase(), [name, value]);
+    const lower = name.toLowerCase();
+    if (this.#block?.has(lower)) this.#spreadBlock();
+    this.#headers.set(lower, [name, value]);
     return this;
   }
+  /** A block's headers as if each had been set (security-headers.ts): the block stays shared, unless changed. */
+  [takeHeaderBlock](block: HeaderBlock) {
+    if (this.#block !== null || block.entries.some(([name]) => this.#headers.has(name.toLowerCase()))) {
+      for (const [name, value] of block.entries) this.setHeader(name, value);
+    } else this.#block = block;
+  }
+  /** One of the block's headers is changed: from now on they are this response's own, in the block's order. */
+  #spreadBlock() {
+    const block = this.#block;
+    if (block === null) return;
+    this.#block = null;
+    const own = this.#headers;
+    this.#headers = new Map(block.entries.map(([name, value]) => [name.toLowerCase(), [name, value]]));
+    for (const [lower, header] of own) this.#headers.set(lower, header);
+  }
+  /** Every header, the block's first, as [name, value] in the order they were set. */
+  #allHeaders(): [name: string, value: HeaderValue][] {
+    return [...(this.#block?.entries ?? []), ...this.#headers.values()] as [string, HeaderValue][];
+  }
   getHeader(name: string) {
-    return this.#headers.get(name.toLowerCase())?.[1];
+    const lower = name.toLowerCase();
+    return this.#headers.get(lower)?.[1] ?? this.#block?.get(lower);
   }
   getHeaders() {
-    return Object.fromEntries([...this.#headers].map(([lower, [, value]]) => [lower, value]));
+    return Object.fromEntries(this.#allHeaders().map(([name, value]) => [name.toLowerCase(), value]));
   }
   getHeaderNames() {
-    return [...this.#headers.keys()];
+    return this.#allHeaders().map(([name]) => name.toLowerCase());
   }
   hasHeader(name: string) {
-    return this.#headers.has(name.toLowerCase());
+    const lower = name.toLowerCase();
+    return this.#headers.has(lower) || this.#block?.has(lower) === true;
   }
   removeHeader(name: string) {
-    this.#headers.delete(name.toLowerCase());
+    const lower = name.toLowerCase();
+    if (this.#block?.has(lower)) this.#spreadBlock();
+    this.#headers.delete(lower);
   }
   writeHead(status: number, ...rest: unknown[]) {
     this.statusCode = status;
@@ -116,19 +144,23 @@ export class BridgedResponse extends Writable {
   flushHeaders() {}
 
   /**
-   * Status line and headers into the corked response, once. `endsNow`: the body goes with uWebSockets.js's
-   * end, which writes Connection itself when it closes the connection.
+   * Status line and headers into the corked response, once, as one string: uWebSockets.js writes the status
+   * it is given and then CRLF, so the header lines go in the same call (a call per header, each crossing
+   * into C++, was a fifth of a small answer's CPU). Every name and value was checked when it was set (Node's
+   * checks: no CR or LF), as uWebSockets.js's writeHeader would not have either. `endsNow`: the body goes
+   * with uWebSockets.js's end, which writes Connection itself when it closes the connection.
    */
   #writeHead(endsNow = false) {
     if (this.headersSent) return;
     this.headersSent = true;
-    const res = this.#res;
-    res.writeStatus(`${this.statusCode} ${this.statusMessage || STATUS_CODES[this.statusCode] || ''}`);
+    let head = `${this.statusCode} ${this.statusMessage || STATUS_CODES[this.statusCode] || ''}`;
+    if (this.#block !== null) head += `\r\n${this.#block.wire}`;
     for (const [lower, [name, value]] of this.#headers) {
       if (FRAMING.has(lower) || (endsNow && lower === 'connection')) continue;
-      if (Array.isArray(value)) for (const each of value) res.writeHeader(name, String(each));
-      else res.writeHeader(name, String(value));
+      if (Array.isArray(value)) for (const each of value) head += `\r\n${name}: ${each}`;
+      else head += `\r\n${name}: ${value}`;
     }
+    this.#res.writeStatus(head);
   }
 
   #closesConnection(): boolean {
@@ -233,13 +265,14 @@ export class BridgedResponse extends Writable {
     this.req.discardBody(true);
     return {
       res: this.#res,
-      presetHeaders: () => [...this.#headers.values()],
+      presetHeaders: () => this.#allHeaders(),
       usable: () => this.usable,
       headSent: () => {
         this.headersSent = true;
         // Forgotten once they are on the wire: nothing reads a stream's headers after, and an idle stream
         // kept them for hours (a kibibyte each, a tenth of its heap).
         this.#headers.clear();
+        this.#block = null;
       },
       ended: () => {
         this.#ended = true;
