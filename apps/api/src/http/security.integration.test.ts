@@ -32,6 +32,24 @@ describe('security headers, CORS and CSRF', () => {
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
   });
 
+  it('keeps the headers that only documents need to pages: the docs have them, API answers do not', async () => {
+    const documentOnly = [
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ];
+    const present = (res: { headers: Headers }) => documentOnly.filter((name) => res.headers.has(name));
+    expect(present(await h.request('GET', '/v1/health'))).toEqual([]);
+    expect(present(await h.request('GET', '/api/nope'))).toEqual([]);
+    const docs = await h.request('GET', '/docs');
+    expect(present(docs)).toEqual(documentOnly);
+    expect(docs.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it("gives /docs a policy Redoc runs under: its own script, inline styles, a blob worker, nothing else's", async () => {
     const page = await h.request('GET', '/docs');
     expect(page.status).toBe(200);
