@@ -6,6 +6,10 @@ export default defineConfig({
     // even on two cores (vitest's default there is one): the end-to-end files spend most of their time
     // waiting on the processes they start, and the suite takes about half as long.
     maxWorkers: 2,
+    // Every run also leaves its per-file results in test-results/ (infra/test.sh prints the slowest files
+    // from them, so a suite that grows slower shows in CI's log).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
     projects: [
       {
         test: {

@@ -51,7 +51,10 @@ main() {
 run_vitest() {
   setsid vitest run "$@" &
   VITEST_PID=$! # setsid does not fork here (a background job is no group leader): this is the group id
-  wait "$VITEST_PID"
+  local status=0
+  wait "$VITEST_PID" || status=$?
+  node infra/slowest-test-files.ts 15 || true
+  return "$status"
 }
 
 # Whatever the test run left: processes of vitest's group, then the private services.
