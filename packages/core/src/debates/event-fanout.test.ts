@@ -236,4 +236,49 @@ describe('following a debate through one subscription per attempt', () => {
     await settle();
     expect(looks).toBe(3);
   });
+
+  it('looks once at the attempts followers joined while ends were heard: an end that came before they joined is told them, once', async () => {
+    const counted = countedBus();
+    const log = storedLog();
+    let looks = 0;
+    let failNext = false;
+    const storage: FeedStorage = {
+      ...log.storage,
+      currentAttempts: async (ids) => {
+        looks += 1;
+        if (failNext) {
+          failNext = false;
+          throw new Error('storage away');
+        }
+        return log.storage.currentAttempts(ids);
+      },
+    };
+    const errors: unknown[] = [];
+    const feeds = fanOutEvents(counted.follow, storage, (error) => errors.push(error));
+    feeds.hearingEnds(true);
+    // Three streams open together on a debate still current: one look for all, nobody told.
+    const open = [collector(), collector(), collector()];
+    await Promise.all(open.map((f, i) => feeds.follow(`d${i}`, 1, 0, f)));
+    await settle();
+    expect(looks).toBe(1);
+    expect(open.map((f) => f.ended())).toEqual([0, 0, 0]);
+    // The debate was deleted after a stream read it and before it joined (the end heard with nobody to tell):
+    // the look finds it; the end then heard as well is not told twice.
+    log.end();
+    const late = collector();
+    await feeds.follow('d0', 1, 0, late);
+    await settle();
+    expect(late.ended()).toBe(1);
+    feeds.attemptEnded('d0', 1);
+    expect(late.ended()).toBe(1);
+    // A look that fails is made again a second later for the same followers, not taken for an end.
+    failNext = true;
+    const unlucky = collector();
+    await feeds.follow('d9', 1, 0, unlucky);
+    await settle();
+    expect([errors.length, unlucky.ended(), unlucky.lost()]).toEqual([1, 0, false]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(unlucky.ended()).toBe(1);
+    expect(looks).toBe(4);
+  });
 });

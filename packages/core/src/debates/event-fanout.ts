@@ -40,6 +40,9 @@ type Feed = {
  * followers, before the event that showed the gap; and the followers' periodic looks at storage
  * (`check`) are one per attempt. The last follower to leave ends the subscription.
  */
+/** How long after a failed look at storage the same followers are looked at again. */
+const LOOK_AGAIN_MS = 1000;
+
 export function fanOutEvents(
   follow: EventBus['follow'],
   storage: FeedStorage,
@@ -49,6 +52,34 @@ export function fanOutEvents(
   const keyOf = (debateId: string, attempt: number) => `${debateId}:${attempt}`;
   /** Every end of an attempt is heard as it commits (`attemptEnded`): checks need not ask storage. */
   let hearingEnds = false;
+  /** Followers who joined while ends were heard and were not looked at yet (`lookAfterJoins`). */
+  let joined: { debateId: string; attempt: number; feed: Feed; follower: FeedFollower }[] = [];
+
+  /**
+   * A stream reads its debate, then joins the feed: an end that commits between the two is heard with the
+   * follower not there to be told, and while ends are heard nothing looks at storage again. So the followers
+   * that joined since the last look are looked at once, in one read for all of them (a thousand streams
+   * opening together cost a few reads, not a thousand), after they joined: an end after that read is heard.
+   */
+  const lookAfterJoins = () => {
+    const batch = joined;
+    joined = [];
+    const stillFollowing = batch.filter(({ feed, follower }) => feed.followers.has(follower));
+    if (stillFollowing.length === 0) return;
+    storage.currentAttempts([...new Set(stillFollowing.map((each) => each.debateId))]).then(
+      (current) => {
+        for (const { debateId, attempt, feed, follower } of stillFollowing) {
+          if (current.get(debateId) !== attempt && feed.followers.has(follower)) follower.onEnded();
+        }
+      },
+      (error: unknown) => {
+        // Storage did not answer: the same followers are looked at again a second later, not dropped.
+        onError(error);
+        if (joined.length === 0) setTimeout(lookAfterJoins, LOOK_AGAIN_MS).unref();
+        joined.push(...stillFollowing);
+      },
+    );
+  };
 
   const tellEnded = (feed: Feed) => {
     for (const follower of feed.followers) {
@@ -130,12 +161,18 @@ export function fanOutEvents(
       follower: FeedFollower,
     ): Promise<() => void> => {
       const feed = open(debateId, attempt);
+      let ended = false;
       const own: FeedFollower = {
         onEvent: (event) => {
           if (event.seq > afterSeq) follower.onEvent(event);
         },
         onLost: follower.onLost,
-        onEnded: follower.onEnded,
+        // Told once, whether heard or found by the look after joining.
+        onEnded: () => {
+          if (ended) return;
+          ended = true;
+          follower.onEnded();
+        },
       };
       for (const event of feed.events) own.onEvent(event);
       feed.followers.add(own);
@@ -145,6 +182,10 @@ export function fanOutEvents(
       } catch (error) {
         feed.followers.delete(own);
         throw error;
+      }
+      if (hearingEnds) {
+        if (joined.length === 0) setImmediate(lookAfterJoins);
+        joined.push({ debateId, attempt, feed, follower: own });
       }
       return () => {
         if (!feed.followers.delete(own) || feed.followers.size > 0) return;
