@@ -128,9 +128,6 @@ async function migrate(orm: { em: EntityManager; migrator: { up: () => Promise<u
     return;
   }
   await orm.em.fork().transactional(async (em) => {
-    // This session idles while the migrator works on others, for as long as the data needs: the server's
-    // bound on a session idle in a transaction (openPostgres) would end it, and the lock with it, mid-run.
-    await sql`set local idle_in_transaction_session_timeout = 0`.execute(query(em));
     await sql`select pg_advisory_xact_lock(hashtext('verdict-migrations:' || current_schema()))`.execute(
       query(em),
     );

@@ -11,6 +11,7 @@ import {
   QueryOutsideTransactionError,
   type TransactionTimeout,
   TransactionTimeoutError,
+  withoutTransactionTimeout,
 } from './transaction-guard.ts';
 
 type Probe = { guard_probe: { id: number; note: string } };
@@ -152,10 +153,10 @@ describe('the transaction bound on the PostgreSQL server', () => {
     }
   });
 
-  it("migrates a new schema however long it takes, past the server's bound on an idle session", async () => {
-    // Migrating holds a lock in a transaction that idles while the migrator works: with a bound of 5 ms (10 ms
-    // on the server) every migration outlasts it, and the lock's session, ended by the server, left the open
-    // waiting for ever.
+  it("migrates a new schema, and runs unbounded work, however long it idles past the server's bound", async () => {
+    // Migrating holds a lock in a transaction that idles while the migrator works, and a loaded process idles
+    // between a migration's statements: with a bound of 5 ms (10 ms on the server) the server ended those
+    // sessions, and the open waited for ever.
     const schema = uniqueSchema('slowmig');
     const db = await openDatabase(
       { kind: 'postgres', url: testDatabaseUrl(), schema },
@@ -163,6 +164,39 @@ describe('the transaction bound on the PostgreSQL server', () => {
     );
     try {
       expect(await db.pendingMigrations()).toEqual([]);
+      const idleBetween = (em: Parameters<typeof query>[0]) =>
+        sql`select 1`
+          .execute(query(em))
+          .then(() => new Promise((resolve) => setTimeout(resolve, 100)))
+          .then(() => sql<{ value: string }>`select 'still here' as value`.execute(query(em)));
+      const unbounded = await withoutTransactionTimeout(() => db.em().transactional(idleBetween));
+      expect(unbounded.rows).toEqual([{ value: 'still here' }]);
+      // Bounded work idling as long is ended (by the guard, or by the server where the guard's timer is late).
+      await expect(db.em().transactional(idleBetween)).rejects.toThrow();
+    } finally {
+      await db.execute(`drop schema if exists "${schema}" cascade`);
+      await db.close();
+    }
+  });
+
+  it('gives back the connection of a session the server ended mid-transaction: the pool never runs dry', async () => {
+    const schema = uniqueSchema('ended');
+    const db = await openDatabase(
+      { kind: 'postgres', url: testDatabaseUrl(), schema },
+      { entities, transactionTimeoutMs: 10_000, onTransactionTimeout: () => {} },
+    );
+    try {
+      // Twelve transactions whose sessions the server ends while they idle (the pool holds ten connections):
+      // each fails, and none keeps its connection.
+      for (let i = 0; i < 12; i += 1) {
+        const ended = db.em().transactional(async (em) => {
+          await sql`set local idle_in_transaction_session_timeout = 10`.execute(query(em));
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          await sql`select 1`.execute(query(em));
+        });
+        await expect(ended).rejects.toThrow(/not queryable|terminat/);
+      }
+      await expect(db.execute('select 1 as one')).resolves.toEqual([{ one: 1 }]);
     } finally {
       await db.execute(`drop schema if exists "${schema}" cascade`);
       await db.close();

@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TransactionOptions } from '@mikro-orm/core';
 import { type AbstractSqlDriver, BasePostgreSqlEntityManager } from '@mikro-orm/sql';
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  DialectAdapter,
-  Driver,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 
 /**
@@ -48,7 +48,17 @@ export type TransactionGuardOptions = {
   onTimeout: (report: TransactionTimeout) => void;
 };
 
-/** Work that may hold a transaction past the bound: migrations, which take as long as the data needs. */
+/**
+ * The server's own bound on a session idle in a transaction (orm.ts sets it at twice the guard's), lifted
+ * for one transaction: an unbounded one may wait between its statements as long as its work needs.
+ */
+const NO_IDLE_BOUND = CompiledQuery.raw('set local idle_in_transaction_session_timeout = 0');
+
+/**
+ * Work that may hold a transaction past the bound: migrations, which take as long as the data needs. Neither
+ * the guard nor, on PostgreSQL, the server ends its transactions (a migration lock held while the migrator
+ * works on other sessions idles for the whole run; a session the server ended left the start waiting).
+ */
 const unbounded = new AsyncLocalStorage<true>();
 export const withoutTransactionTimeout = <T>(work: () => Promise<T>): Promise<T> => unbounded.run(true, work);
 
@@ -203,7 +213,9 @@ class GuardedDriver implements Driver {
     await this.#inner.beginTransaction(lease.inner, settings);
     lease.inTransaction = true;
     lease.firstStatement = null;
-    if (unbounded.getStore() !== true) {
+    if (unbounded.getStore() === true) {
+      if (this.#queue === null) await lease.inner.executeQuery(NO_IDLE_BOUND);
+    } else {
       lease.timer = setTimeout(() => void this.#expire(lease), this.#options.timeoutMs);
       lease.timer.unref();
     }
@@ -222,7 +234,16 @@ class GuardedDriver implements Driver {
     clearTimeout(lease.timer);
     lease.inTransaction = false;
     // The watchdog rolled it back already.
-    if (!lease.expired) await this.#inner.rollbackTransaction(lease.inner);
+    if (lease.expired) return;
+    try {
+      await this.#inner.rollbackTransaction(lease.inner);
+    } catch (error) {
+      // A session that is gone (the server ended it — its bound on idle transactions, an operator, a restart —
+      // or the network cut it) took its transaction with it. Kysely gives a connection back to the pool only
+      // after a rollback that succeeded: thrown, each such session kept a slot of the pool for ever, and the
+      // tenth left every later transaction waiting. Given back, the pool discards a client it cannot query.
+      if (!isConnectionLost(error)) throw error;
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: CompileQuery) {
@@ -294,3 +315,11 @@ class GuardedDriver implements Driver {
 }
 
 type CompileQuery = Parameters<NonNullable<Driver['savepoint']>>[2];
+
+/** node-postgres's errors for a session that ended or a socket that failed (no SQLSTATE: the server said nothing). */
+const CONNECTION_LOST =
+  /not queryable|Connection terminated|terminating connection|ECONNRESET|EPIPE|socket hang up|write after end/i;
+
+function isConnectionLost(error: unknown): boolean {
+  return error instanceof Error && CONNECTION_LOST.test(error.message);
+}
