@@ -93,9 +93,16 @@ describe.each(MODES)('streams on uWebSockets.js and on Node http (%s)', (mode) =
       const stack = stacks[server];
       const user = await signUp(stack, `follow-${server}`);
       const id = await create(stack, user, `Should the ${server} team ship on Fridays?`);
-      const live = await readSse(v1Stream(stack, id), bearer(user));
+      const requestId = `stream-of-${server}`;
+      const live = await readSse(v1Stream(stack, id), { ...bearer(user), 'x-request-id': requestId });
       expect(live.status, server).toBe(200);
       expect(live.closedByServer, server).toBe(true);
+      // The stream's log line, written at its end, still names the client's request id (a stream's request
+      // lets its other headers go while it runs).
+      await eventually(
+        () => stack.api.output().includes(`"clientRequestId":"${requestId}"`),
+        (logged) => logged,
+      );
       expect(ids(live.messages), server).toEqual(oneToN(live.messages));
       expect(live.messages[0]?.event, server).toBe('debate.started');
       expect(live.messages.at(-1)?.event, server).toBe('debate.completed');

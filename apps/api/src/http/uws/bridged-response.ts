@@ -263,6 +263,7 @@ export class BridgedResponse extends Writable {
     void this.socket.remoteAddress;
     // A stream's request has no body to wait for; what a client sends anyway is dropped.
     this.req.discardBody(true);
+    this.req.keepOnlyStreamHeaders();
     return {
       res: this.#res,
       presetHeaders: () => this.#allHeaders(),
