@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startBareSse } from '../lib/bare-sse.ts';
 import { newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
 import { createPending, tableAccesses, transactions } from '../lib/idle-streams.ts';
+import { processRssBytes } from '../lib/proc-memory.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
@@ -71,6 +73,10 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     await sleep(IDLE_S * 1000);
     const idleTransactions = transactions(settings.databaseUrl) - xactBefore - 1; // less the second query
     const idleAccesses = tableAccesses(settings.databaseUrl, d.schema) - accessesBefore;
+    // Memory again at the end of the idle window: what the streams hold once the opens' burst is long past.
+    const settled = await api.stats();
+    const settledHeap = (settled.memory.heapUsed - before.memory.heapUsed) / connected;
+    const settledRss = (settled.memory.rss - before.memory.rss) / connected;
     const perMinute = (idleTransactions * 60) / IDLE_S;
     const stillOpen = fleets.reduce((sum, fleet) => sum + fleet.stillOpen(), 0);
     // Again with the streams closed: work left by what ran before (a previous suite's dropped schemas, say)
@@ -81,7 +87,8 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     const byStreams = Math.max(0, perMinute - baseline);
     log(
       `${transport}: idle ${IDLE_S} s: ${idleTransactions} database transactions, ${idleAccesses} table accesses; heap ` +
-        `${round(heapPerStream / 1024, 1)} KiB, RSS ${round(rssPerStream / 1024, 1)} KiB a stream; ` +
+        `${round(heapPerStream / 1024, 1)} KiB, RSS ${round(rssPerStream / 1024, 1)} KiB a stream (after the idle ` +
+        `window: ${round(settledHeap / 1024, 1)} / ${round(settledRss / 1024, 1)} KiB); ` +
         `${stillOpen} still open`,
     );
     const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
@@ -112,6 +119,22 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
           `server's native memory per connection; the kernel's socket buffers are not in it (${memory}); ${what}`,
       },
       {
+        name: `${prefix}.heap_per_stream_settled_kb`,
+        value: round(settledHeap / 1024, 1),
+        unit: 'KiB',
+        better: 'lower',
+        detail: `as heap_per_stream_kb, read again after the ${IDLE_S + STATS_SETTLE_MS / 1000} s of idling (${memory}); ${what}`,
+      },
+      {
+        name: `${prefix}.rss_per_stream_settled_kb`,
+        value: round(settledRss / 1024, 1),
+        unit: 'KiB',
+        better: 'lower',
+        detail:
+          `as rss_per_stream_kb, read again after the ${IDLE_S + STATS_SETTLE_MS / 1000} s of idling, once V8 and the ` +
+          `allocator had time to give back what the opens' burst took (${memory}); ${what}`,
+      },
+      {
         name: `${prefix}.table_accesses_per_min`,
         value: round((idleAccesses * 60) / IDLE_S, 1),
         unit: '/min',
@@ -139,9 +162,45 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
   }
 }
 
+/**
+ * The same number of idle streams held by the bare uWebSockets.js SSE server of the edge suite (nothing but
+ * the held responses): the RSS a stream costs the transport itself, beside which the API's figure is read.
+ */
+async function bareIdle({ log }: SuiteContext): Promise<BenchResult> {
+  const bare = await startBareSse('uws');
+  const fleets: SseFleet[] = [];
+  try {
+    await sleep(1000);
+    const before = processRssBytes(bare.pid) ?? 0;
+    for (let i = 0; i < DEBATES; i += 1) {
+      fleets.push(await openSseFleet(`${bare.baseUrl}/stream`, {}, Math.ceil(STREAMS / DEBATES)));
+    }
+    const connected = fleets.reduce((sum, fleet) => sum + fleet.connected, 0);
+    if (connected === 0) throw new Error('no stream connected to the bare uWebSockets.js server');
+    await sleep(1000);
+    const perStream = ((processRssBytes(bare.pid) ?? 0) - before) / connected;
+    log(
+      `bare uWebSockets.js SSE server: ${connected} idle streams, RSS ${round(perStream / 1024, 2)} KiB a stream`,
+    );
+    return {
+      name: 'streams.idle_uws.bare_rss_per_stream_kb',
+      value: round(perStream / 1024, 2),
+      unit: 'KiB',
+      better: 'lower',
+      detail:
+        `RSS of bench/servers/bare-sse.ts on uWebSockets.js (no application: the held responses only) with ` +
+        `${connected} idle streams minus before, ÷ streams, read 1 s after the opens as the API's rss_per_stream_kb`,
+    };
+  } finally {
+    for (const fleet of fleets) fleet.close();
+    await bare.stop();
+  }
+}
+
 async function run(ctx: SuiteContext): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   for (const transport of ['node', 'uws'] as const) results.push(...(await idle(transport, ctx)));
+  results.push(await bareIdle(ctx));
   return results;
 }
 
