@@ -52,6 +52,32 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
 /** Counts kept `ttlMs` from now: the sweep deletes them after that. */
 const expiresIn = (ttlMs: number) => sql<string>`now() + make_interval(secs => ${ttlMs / 1000})`;
 
+/**
+ * Whether a process has expired counters of its own to sweep: from the moment the first it wrote since its
+ * last sweep expires until the last has. A process that counted nothing lately (an API process holding only
+ * idle streams) sends no statement; while any process counts, expired rows go.
+ */
+export function sweepWindow() {
+  /** When the earliest counter written and not yet swept expires; null when none is waiting. */
+  let from: number | null = null;
+  /** When the last counter written expires. */
+  let until = 0;
+  return {
+    wrote: (ttlMs: number, now: number) => {
+      from ??= now + ttlMs;
+      until = Math.max(until, now + ttlMs);
+    },
+    due: (now: number) => from !== null && now >= from,
+    /** A sweep ran at `now`: what had expired is gone; what expires later waits for the next. */
+    swept: (now: number) => {
+      from = now >= until ? null : now;
+    },
+  };
+}
+
+/** How often a process deletes expired counters. */
+const SWEEP_EVERY_MS = 60_000;
+
 /** Statements of counter increments one process has out at once (coalesced-increments.ts). */
 const COUNTER_STATEMENTS_IN_FLIGHT = 1;
 
@@ -60,7 +86,9 @@ export function postgresCounterStore(db: Database, onError: (err: unknown) => vo
   // so nothing needs a fresh EntityManager, whose fork was a twentieth of a keyed request's CPU.
   const counters = query<RateLimitTables>(db.em());
   const k = () => counters;
+  const sweeps = sweepWindow();
   const write: WriteIncrements = async (rows) => {
+    sweeps.wrote(Math.max(...rows.map((row) => row.ttlMs)), Date.now());
     const written = await k()
       .insertInto('rate_limit_counters')
       .values(
@@ -83,12 +111,15 @@ export function postgresCounterStore(db: Database, onError: (err: unknown) => vo
   const increment = coalescedIncrements(write, COUNTER_STATEMENTS_IN_FLIGHT);
   // Expired rows are swept once a minute by whichever process gets there; deleting is idempotent.
   const sweep = setInterval(() => {
+    const now = Date.now();
+    if (!sweeps.due(now)) return;
+    sweeps.swept(now);
     k()
       .deleteFrom('rate_limit_counters')
       .where('expires_at', '<', sql<string>`now()`)
       .execute()
       .catch(onError);
-  }, 60_000).unref();
+  }, SWEEP_EVERY_MS).unref();
   return {
     increment,
     incrementMany: (buckets, window, ttlMs) =>

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestCore, type TestCore, uniqueEmail } from '../testing/index.ts';
+import { postgresCounterStore } from './counter-store.ts';
 
 describe('request limits shared by two processes on PostgreSQL', () => {
   let first: TestCore;
@@ -38,5 +39,30 @@ describe('request limits shared by two processes on PostgreSQL', () => {
     const others = { userId: user.id, accountLimit: 300 };
     // Every request counted against the account too: 200 of its 300 are spent.
     expect((await first.core.rateLimits.hitRequest(others)).remaining).toBe(99);
+  });
+
+  it('sweeps the expired counters once a process has counted', async () => {
+    const db = first.core.db;
+    await db.execute(
+      `insert into rate_limit_counters (bucket, window_start, count, expires_at)
+       values ('sweep-expired', 1, 1, now() - interval '1 hour')`,
+    );
+    const present = async () =>
+      (await db.execute(`select 1 from rate_limit_counters where bucket = 'sweep-expired'`)).length === 1;
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const store = postgresCounterStore(db, (error) => {
+      throw error;
+    });
+    try {
+      // Counted for no time: expired at once, so the next sweep is due.
+      await store.increment('sweep-live', 1, 0);
+      vi.advanceTimersByTime(60_000);
+      // The sweep's statement, started by the timer, reaches the database.
+      for (let i = 0; i < 200 && (await present()); i += 1) await new Promise((r) => setTimeout(r, 10));
+      expect(await present()).toBe(false);
+    } finally {
+      await store.close();
+      vi.useRealTimers();
+    }
   });
 });
