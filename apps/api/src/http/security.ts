@@ -114,28 +114,40 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
   });
 }
 
+const PUBLIC_READ_POLICY: FastifyCorsOptions = {
+  origin: '*',
+  methods: ['GET', 'OPTIONS'],
+  allowedHeaders: ['Content-Type'],
+  // A page embedding a shared debate can see when to try again.
+  exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  credentials: false,
+  // The spec answers OPTIONS with 204 whether or not it is a well-formed preflight.
+  strictPreflight: false,
+};
+
+/** The policies of the other routes, by whether they take the session cookie and the origin they allow. */
+const policies = new Map<string, FastifyCorsOptions>();
+
 function corsPolicy(req: FastifyRequest, trusted: ReadonlySet<string>): FastifyCorsOptions {
   const path = pathOf(req.url);
-  if (PUBLIC_READS.some((pattern) => pattern.test(path))) {
-    return {
-      origin: '*',
-      methods: ['GET', 'OPTIONS'],
-      allowedHeaders: ['Content-Type'],
-      // A page embedding a shared debate can see when to try again.
-      exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
-      credentials: false,
-      // The spec answers OPTIONS with 204 whether or not it is a well-formed preflight.
-      strictPreflight: false,
+  if (PUBLIC_READS.some((pattern) => pattern.test(path))) return PUBLIC_READ_POLICY;
+  const header = req.headers.origin;
+  const origin = typeof header === 'string' && trusted.has(header) ? header : false;
+  // The session cookie serves the dashboard's routes only; /v1 is for API keys.
+  const credentials = path.startsWith('/api/') || path.startsWith('/trpc/');
+  // A few trusted origins, two kinds of route: made once each rather than per request.
+  const key = `${credentials}|${origin || ''}`;
+  let policy = policies.get(key);
+  if (!policy) {
+    policy = {
+      origin,
+      credentials,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ALLOWED_HEADERS,
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
     };
+    policies.set(key, policy);
   }
-  const origin = req.headers.origin;
-  return {
-    origin: typeof origin === 'string' && trusted.has(origin) ? origin : false,
-    // The session cookie serves the dashboard's routes only; /v1 is for API keys.
-    credentials: path.startsWith('/api/') || path.startsWith('/trpc/'),
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  };
+  return policy;
 }

@@ -52,11 +52,15 @@ export class BridgedResponse extends Writable {
   #onGone: (() => void) | null = null;
   #waitingToWrite: (() => void) | null = null;
 
-  constructor(res: HttpResponse, req: BridgedRequest) {
+  readonly #onDone: (() => void) | undefined;
+
+  /** `onDone`: called once, when the response is done with (ended, destroyed, or its client gone). */
+  constructor(res: HttpResponse, req: BridgedRequest, onDone?: () => void) {
     super();
     this.#res = res;
     this.req = req;
     this.socket = req.socket;
+    this.#onDone = onDone;
     res.onAborted(() => this.#aborted());
   }
 
@@ -249,6 +253,8 @@ export class BridgedResponse extends Writable {
       this.req.discardBody(true);
       this.#res.close();
     }
+    // Every response comes here once, just before its 'close': after its end (autoDestroy), or destroyed.
+    this.#onDone?.();
     done(error);
   }
 

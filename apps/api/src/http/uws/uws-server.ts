@@ -41,6 +41,12 @@ export class UwsServer extends EventEmitter {
   #closing: (() => void)[] | null = null;
   #appClosed = false;
 
+  /** One function for every response, told when it is done (a listener of its own each cost a closure). */
+  readonly #responseClosed = () => {
+    this.#inFlight -= 1;
+    this.#closeWhenIdle();
+  };
+
   /**
    * `onError`: a failure of the bridge itself (Fastify's handler catches its own), which is logged; the
    * client gets the 500 envelope, as from any unexpected failure, and the process goes on.
@@ -53,12 +59,8 @@ export class UwsServer extends EventEmitter {
       let response: BridgedResponse | null = null;
       try {
         const request = new BridgedRequest(res, req);
-        response = new BridgedResponse(res, request);
+        response = new BridgedResponse(res, request, this.#responseClosed);
         this.#inFlight += 1;
-        response.once('close', () => {
-          this.#inFlight -= 1;
-          this.#closeWhenIdle();
-        });
         handler(request as unknown as IncomingMessage, response as unknown as ServerResponse);
       } catch (err) {
         onError(err);
