@@ -88,7 +88,8 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     log(
       `${transport}: idle ${IDLE_S} s: ${idleTransactions} database transactions, ${idleAccesses} table accesses; heap ` +
         `${round(heapPerStream / 1024, 1)} KiB, RSS ${round(rssPerStream / 1024, 1)} KiB a stream (after the idle ` +
-        `window: ${round(settledHeap / 1024, 1)} / ${round(settledRss / 1024, 1)} KiB); ` +
+        `window: ${round(settledHeap / 1024, 1)} / ${round(settledRss / 1024, 1)} KiB; V8 committed ` +
+        `${round((open.memory.heapTotal - before.memory.heapTotal) / connected / 1024, 1)} KiB a stream); ` +
         `${stillOpen} still open`,
     );
     const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
@@ -98,7 +99,8 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
       `(${failures.length} failed; ${stillOpen} still open after ${IDLE_S + 12} s idle)`;
     const memory =
       `heapUsed ${mib(before.memory.heapUsed)} → ${mib(open.memory.heapUsed)} MiB, RSS ${mib(before.memory.rss)} ` +
-      `→ ${mib(open.memory.rss)} MiB, external ${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
+      `→ ${mib(open.memory.rss)} MiB, V8's heap committed (heapTotal) ${mib(before.memory.heapTotal)} → ` +
+      `${mib(open.memory.heapTotal)} MiB, external ${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
     const prefix = prefixOf(transport);
     return [
       { name: `${prefix}.open`, value: connected, unit: 'streams', better: 'higher', detail: what },
