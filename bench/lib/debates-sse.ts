@@ -52,7 +52,15 @@ export async function openSseFleet(
   count: number,
   openConcurrency = 100,
 ): Promise<SseFleet> {
-  const agent = new Agent({ keepAlive: true, maxSockets: count + 10, maxTotalSockets: count + 10 });
+  // TCP keep-alive probes a minute apart, not Node's default second: ten thousand sockets probing every second
+  // overflowed loopback's backlog (1,000 packets), and sockets whose probes kept being dropped ended with
+  // ETIMEDOUT, a client-side loss the server had no part in.
+  const agent = new Agent({
+    keepAlive: true,
+    keepAliveMsecs: 60_000,
+    maxSockets: count + 10,
+    maxTotalSockets: count + 10,
+  });
   const clients: Client[] = [];
   const failures: string[] = [];
   const started = now();
