@@ -44,7 +44,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, distributed, on uWebSockets.js',
     boundBy:
-      "CPU per request in the API process: Fastify's route and hooks over the bridged request, tRPC's call path and output validation, the key and counter; the load generator shares the 2 cores",
+      "the limits' counters shared through PostgreSQL, exact across processes: every request waits for its count (one statement in flight per process, ~20 requests a statement), ~5 µs of the API's CPU a request in the driver and ~5 µs of PostgreSQL's on the same 2 cores; with the same process on memory counters the ratio is ~0.6 (`npm exec -- node bench/profile.ts --route /v1/me --streams uws --counters memory|database`)",
   },
   {
     name: 'api.v1_health_uws.ratio_to_bare',
@@ -142,7 +142,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS',
     boundBy:
-      "the heap per stream (above) and what the opens' burst left allocated; uWebSockets.js's own per-socket memory is small beside it",
+      "V8's committed heap: it grows ~30 KiB a stream while the opens' burst allocates, for ~6 KiB kept, and is not given back after gc() nor 46 s of idling; the bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb)",
   },
   {
     name: 'streams.idle_uws.table_accesses_per_min',
