@@ -128,14 +128,24 @@ describe.each(modes)('the transaction guard on %s', (mode) => {
   });
 });
 
+/** A PostgreSQL database on a schema of its own, with the guard's bound `timeoutMs`, dropped after `use`. */
+async function onOwnSchema(label: string, timeoutMs: number, use: (db: Database) => Promise<void>) {
+  const schema = uniqueSchema(label);
+  const db = await openDatabase(
+    { kind: 'postgres', url: testDatabaseUrl(), schema },
+    { entities, transactionTimeoutMs: timeoutMs, onTransactionTimeout: () => {} },
+  );
+  try {
+    await use(db);
+  } finally {
+    await db.execute(`drop schema if exists "${schema}" cascade`);
+    await db.close();
+  }
+}
+
 describe('the transaction bound on the PostgreSQL server', () => {
   it("bounds a session idle in a transaction at twice the guard's bound on the server, which a paused process cannot stop", async () => {
-    const schema = uniqueSchema('idle');
-    const db = await openDatabase(
-      { kind: 'postgres', url: testDatabaseUrl(), schema },
-      { entities, transactionTimeoutMs: TIMEOUT_MS, onTransactionTimeout: () => {} },
-    );
-    try {
+    await onOwnSchema('idle', TIMEOUT_MS, async (db) => {
       // Every connection of the pool gets it: the guard's timers cannot run in a paused process, the server's can.
       const settings = await Promise.all(
         [1, 2, 3].map(() =>
@@ -147,22 +157,14 @@ describe('the transaction bound on the PostgreSQL server', () => {
         ),
       );
       expect(settings.map((result) => result.rows[0]?.value)).toEqual(Array(3).fill(`${TIMEOUT_MS * 2}ms`));
-    } finally {
-      await db.execute(`drop schema if exists "${schema}" cascade`);
-      await db.close();
-    }
+    });
   });
 
   it("migrates a new schema, and runs unbounded work, however long it idles past the server's bound", async () => {
     // Migrating holds a lock in a transaction that idles while the migrator works, and a loaded process idles
     // between a migration's statements: with a bound of 5 ms (10 ms on the server) the server ended those
     // sessions, and the open waited for ever.
-    const schema = uniqueSchema('slowmig');
-    const db = await openDatabase(
-      { kind: 'postgres', url: testDatabaseUrl(), schema },
-      { entities, transactionTimeoutMs: 5, onTransactionTimeout: () => {} },
-    );
-    try {
+    await onOwnSchema('slowmig', 5, async (db) => {
       expect(await db.pendingMigrations()).toEqual([]);
       const idleBetween = (em: Parameters<typeof query>[0]) =>
         sql`select 1`
@@ -173,19 +175,11 @@ describe('the transaction bound on the PostgreSQL server', () => {
       expect(unbounded.rows).toEqual([{ value: 'still here' }]);
       // Bounded work idling as long is ended (by the guard, or by the server where the guard's timer is late).
       await expect(db.em().transactional(idleBetween)).rejects.toThrow();
-    } finally {
-      await db.execute(`drop schema if exists "${schema}" cascade`);
-      await db.close();
-    }
+    });
   });
 
   it('gives back the connection of a session the server ended mid-transaction: the pool never runs dry', async () => {
-    const schema = uniqueSchema('ended');
-    const db = await openDatabase(
-      { kind: 'postgres', url: testDatabaseUrl(), schema },
-      { entities, transactionTimeoutMs: 10_000, onTransactionTimeout: () => {} },
-    );
-    try {
+    await onOwnSchema('ended', 10_000, async (db) => {
       // Twelve transactions whose sessions the server ends while they idle (the pool holds ten connections):
       // each fails, and none keeps its connection.
       for (let i = 0; i < 12; i += 1) {
@@ -197,9 +191,6 @@ describe('the transaction bound on the PostgreSQL server', () => {
         await expect(ended).rejects.toThrow(/not queryable|terminat/);
       }
       await expect(db.execute('select 1 as one')).resolves.toEqual([{ one: 1 }]);
-    } finally {
-      await db.execute(`drop schema if exists "${schema}" cascade`);
-      await db.close();
-    }
+    });
   });
 });
