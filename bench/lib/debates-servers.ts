@@ -18,6 +18,8 @@ export type ApiStats = {
   type: 'stats';
   /** process.memoryUsage() right after gc() (when `gc` is true). */
   memory: NodeJS.MemoryUsage;
+  /** V8's heap spaces at the same moment: committed (`physical`) and used bytes of each. */
+  spaces: { name: string; physical: number; used: number }[];
   gc: boolean;
   cpuSeconds: number;
   /** monitorEventLoopDelay since the previous stats request (values include its 10 ms resolution). */

@@ -142,7 +142,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS',
     boundBy:
-      "V8's committed heap: it grows ~30 KiB a stream while the opens' burst allocates, for ~6 KiB kept, and is not given back after gc() nor 46 s of idling; the bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb)",
+      "V8's committed heap after the opens' burst, not given back by gc() nor 46 s of idling: the young generation grown to ~110 MiB and left empty, and old-space pages a third used (what each stream keeps lies among the garbage its open made); the bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb)",
   },
   {
     name: 'streams.idle_uws.table_accesses_per_min',

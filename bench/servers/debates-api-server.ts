@@ -12,7 +12,7 @@
  * start does the same.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, type NatsBus } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
@@ -53,6 +53,11 @@ process.on('message', (message: { type?: string; gc?: boolean; path?: string }) 
   const stats: ApiStats = {
     type: 'stats',
     memory: process.memoryUsage(),
+    spaces: getHeapSpaceStatistics().map((space) => ({
+      name: space.space_name,
+      physical: space.physical_space_size,
+      used: space.space_used_size,
+    })),
     gc: collect,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     lag: { p50Ms: ms(lag.percentile(50)), p99Ms: ms(lag.percentile(99)), maxMs: ms(lag.max) },

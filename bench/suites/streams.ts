@@ -93,6 +93,15 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
         `${stillOpen} still open`,
     );
     const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+    // Where V8's committed heap grew, space by space (committed / used KiB a stream): what RSS is made of.
+    const spaces = open.spaces
+      .map((space) => {
+        const was = before.spaces.find((each) => each.name === space.name);
+        const grew = (now: number, then = 0) => round((now - then) / connected / 1024, 1);
+        return `${space.name} ${grew(space.physical, was?.physical)}/${grew(space.used, was?.used)}`;
+      })
+      .join(', ');
+    log(`${transport}: V8 heap spaces, committed/used KiB a stream: ${spaces}`);
     const what =
       `${connected} SSE streams of one account on ${DEBATES} pending debates (no engine), one API process in ` +
       `distributed mode on ${serverOf(transport)}, opened from the runner's process in ${openMs} ms ` +
@@ -100,7 +109,8 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     const memory =
       `heapUsed ${mib(before.memory.heapUsed)} → ${mib(open.memory.heapUsed)} MiB, RSS ${mib(before.memory.rss)} ` +
       `→ ${mib(open.memory.rss)} MiB, V8's heap committed (heapTotal) ${mib(before.memory.heapTotal)} → ` +
-      `${mib(open.memory.heapTotal)} MiB, external ${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
+      `${mib(open.memory.heapTotal)} MiB (committed/used KiB a stream by space: ${spaces}), external ` +
+      `${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
     const prefix = prefixOf(transport);
     return [
       { name: `${prefix}.open`, value: connected, unit: 'streams', better: 'higher', detail: what },
