@@ -31,6 +31,9 @@ type Feed = {
   lastCheck: { at: number; current: Promise<boolean> } | null;
 };
 
+/** How long after a failed look at storage the same followers are looked at again. */
+const LOOK_AGAIN_MS = 1000;
+
 /**
  * The events of debate attempts as this process's streams follow them: one bus subscription per attempt
  * however many follow it (a thousand streams of a debate cost one consumer and one decoding of each event,
@@ -40,9 +43,6 @@ type Feed = {
  * followers, before the event that showed the gap; and the followers' periodic looks at storage
  * (`check`) are one per attempt. The last follower to leave ends the subscription.
  */
-/** How long after a failed look at storage the same followers are looked at again. */
-const LOOK_AGAIN_MS = 1000;
-
 export function fanOutEvents(
   follow: EventBus['follow'],
   storage: FeedStorage,

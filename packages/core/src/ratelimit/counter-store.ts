@@ -64,7 +64,7 @@ export function sweepWindow() {
   let until = 0;
   return {
     wrote: (ttlMs: number, now: number) => {
-      from ??= now + ttlMs;
+      from = Math.min(from ?? Number.POSITIVE_INFINITY, now + ttlMs);
       until = Math.max(until, now + ttlMs);
     },
     due: (now: number) => from !== null && now >= from,
