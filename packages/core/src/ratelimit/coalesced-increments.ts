@@ -9,6 +9,8 @@ export const rowKey = (bucket: string, window: number) => `${window}|${bucket}`;
 type Waiter = {
   bucket: string;
   window: number;
+  /** How many this increment adds (one a request; more for a lease of several). */
+  by: number;
   ttlMs: number;
   resolve: (count: number) => void;
   reject: (e: unknown) => void;
@@ -45,7 +47,7 @@ export function coalescedIncrements(write: WriteIncrements, maxInFlight: number)
         ttlMs: 0,
         waiters: [],
       };
-      row.by += 1;
+      row.by += waiter.by;
       row.ttlMs = Math.max(row.ttlMs, waiter.ttlMs);
       row.waiters.push(waiter);
       rows.set(key, row);
@@ -55,8 +57,12 @@ export function coalescedIncrements(write: WriteIncrements, maxInFlight: number)
       .then(
         (counts) => {
           for (const row of ordered) {
-            const total = counts.get(rowKey(row.bucket, row.window)) ?? 0;
-            for (const [n, waiter] of row.waiters.entries()) waiter.resolve(total - row.by + n + 1);
+            // Each waiter's share follows the ones before it in the row: the count after its own.
+            let reached = (counts.get(rowKey(row.bucket, row.window)) ?? 0) - row.by;
+            for (const waiter of row.waiters) {
+              reached += waiter.by;
+              waiter.resolve(reached);
+            }
           }
         },
         (error: unknown) => {
@@ -69,10 +75,10 @@ export function coalescedIncrements(write: WriteIncrements, maxInFlight: number)
       });
   };
 
-  /** Adds one to the counter; resolves with the count this increment made. */
-  return (bucket: string, window: number, ttlMs: number): Promise<number> =>
+  /** Adds `by` (one unless given) to the counter; resolves with the count this increment made. */
+  return (bucket: string, window: number, ttlMs: number, by = 1): Promise<number> =>
     new Promise((resolve, reject) => {
-      waiting.push({ bucket, window, ttlMs, resolve, reject });
+      waiting.push({ bucket, window, by, ttlMs, resolve, reject });
       // Whatever the same tick adds (a request's account and key buckets) goes in one statement.
       if (!scheduled) {
         scheduled = true;

@@ -9,8 +9,16 @@ import type { RateLimitTables } from './tables.ts';
  * store is shared by every API process on the same database, so a limit holds across them.
  */
 export type CounterStore = {
-  /** Adds one to the counter and returns its new value. `ttlMs` bounds how long the counter is kept. */
-  increment: (bucket: string, window: number, ttlMs: number) => Promise<number>;
+  /**
+   * Whether other processes count on the same counters: a process then takes a hot counter's units a lease
+   * at a time (counter-leases.ts) rather than a round trip each.
+   */
+  shared: boolean;
+  /**
+   * Adds `by` (one unless given) to the counter and returns its new value. `ttlMs` bounds how long the
+   * counter is kept.
+   */
+  increment: (bucket: string, window: number, ttlMs: number, by?: number) => Promise<number>;
   /** Adds one to each bucket's counter of `window` at once (one round trip); new values in bucket order. */
   incrementMany: (buckets: string[], window: number, ttlMs: number) => Promise<number[]>;
   /**
@@ -28,15 +36,16 @@ export function memoryCounterStore(now: () => number = Date.now): CounterStore {
     const t = now();
     for (const [key, entry] of counters) if (entry.expiresAt <= t) counters.delete(key);
   }, 60_000).unref();
-  const increment = (bucket: string, window: number, ttlMs: number) => {
+  const increment = (bucket: string, window: number, ttlMs: number, by = 1) => {
     const key = `${bucket}|${window}`;
     const entry = counters.get(key) ?? { count: 0, expiresAt: now() + ttlMs };
-    entry.count += 1;
+    entry.count += by;
     counters.set(key, entry);
     return entry.count;
   };
   return {
-    increment: async (bucket, window, ttlMs) => increment(bucket, window, ttlMs),
+    shared: false,
+    increment: async (bucket, window, ttlMs, by) => increment(bucket, window, ttlMs, by),
     incrementMany: async (buckets, window, ttlMs) => buckets.map((b) => increment(b, window, ttlMs)),
     decrementMany: async (buckets, window) => {
       for (const bucket of buckets) {
@@ -121,6 +130,7 @@ export function postgresCounterStore(db: Database, onError: (err: unknown) => vo
       .catch(onError);
   }, SWEEP_EVERY_MS).unref();
   return {
+    shared: true,
     increment,
     incrementMany: (buckets, window, ttlMs) =>
       Promise.all(buckets.map((bucket) => increment(bucket, window, ttlMs))),

@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { type CountRequests, countEach } from './counter-leases.ts';
 import type { CounterStore } from './counter-store.ts';
 
 export type LimitDecision = {
@@ -24,7 +25,7 @@ export async function hitFixedWindow(
   limit: number,
   windowMs: number,
 ): Promise<CountedDecision> {
-  return hitFixedWindows(store, clock, [{ bucket, limit }], windowMs);
+  return hitFixedWindows(countEach(store), clock, [{ bucket, limit }], windowMs);
 }
 
 /**
@@ -33,18 +34,14 @@ export async function hitFixedWindow(
  * the fewest requests left. All buckets share the window, so they reset together.
  */
 export async function hitFixedWindows(
-  store: CounterStore,
+  count: CountRequests,
   clock: Clock,
   buckets: { bucket: string; limit: number }[],
   windowMs: number,
 ): Promise<CountedDecision> {
   const now = clock.now();
   const window = Math.floor(now / windowMs);
-  const counts = await store.incrementMany(
-    buckets.map((b) => b.bucket),
-    window,
-    windowMs * 2,
-  );
+  const counts = await count(buckets, window, windowMs * 2);
   const resetMs = (window + 1) * windowMs;
   const decisions = buckets.map(({ limit }, i): LimitDecision => {
     const allowed = (counts[i] ?? 0) <= limit;

@@ -41,6 +41,26 @@ describe('request limits shared by two processes on PostgreSQL', () => {
     expect((await first.core.rateLimits.hitRequest(others)).remaining).toBe(99);
   });
 
+  it('count a hot key of a custom limit a lease at a time, never past its limit', async () => {
+    const user = await first.core.accounts.createUser({ email: uniqueEmail('limits'), name: 'Hot' });
+    const principal = { userId: user.id, accountLimit: 10_000_000 };
+    const decisions = await Promise.all(
+      Array.from({ length: 2000 }, (_, i) => (i % 2 ? first : second).core.rateLimits.hitRequest(principal)),
+    );
+    const remaining = decisions.map((decision) => decision.remaining);
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    // Every request its own unit of the shared count: no two report the same Remaining.
+    expect(new Set(remaining).size).toBe(2000);
+    const [row] = await first.core.db.execute<{ count: number }>(
+      `select count from rate_limit_counters where bucket = ?`,
+      [`account:${user.id}`],
+    );
+    // The shared row holds the 2,000 and at most what each process's last lease left unspent.
+    expect(row?.count).toBeGreaterThanOrEqual(2000);
+    expect(row?.count).toBeLessThan(2000 + 2 * 256);
+    expect(10_000_000 - Math.min(...remaining)).toBeLessThanOrEqual(row?.count ?? 0);
+  });
+
   it('sweeps the expired counters once a process has counted', async () => {
     const db = first.core.db;
     await db.execute(

@@ -1,6 +1,7 @@
 import { PLAN_RATE_LIMITS, type Plan, type RateBudget } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { counterLeases } from './counter-leases.ts';
 import type { CounterStore } from './counter-store.ts';
 import { hitFixedWindow, hitFixedWindows, hitSlidingWindow, type LimitDecision } from './limiters.ts';
 import { noteLimitRefusal } from './refusals.ts';
@@ -65,20 +66,23 @@ export type RateLimitSettings = {
 export type RateLimits = ReturnType<typeof createRateLimits>;
 
 export function createRateLimits(store: CounterStore, clock: Clock, settings: RateLimitSettings) {
+  // Requests are counted a lease at a time where a limit is far from reached (counter-leases.ts); the other
+  // budgets stay exact, and the ones with refunds must (a refund gives back one count of the shared row).
+  const countRequests = counterLeases(store);
   return {
     /** One authenticated request: the account's bucket, and the key's when it sets a lower limit. */
     hitRequest: async (principal: RequestPrincipal): Promise<BudgetDecision> => {
       if (principal.session) {
         const limit = Math.max(principal.accountLimit, settings.sessionRequestsPerMinute);
         const bucket = { bucket: `session:${principal.userId}`, limit };
-        return { ...(await hitFixedWindows(store, clock, [bucket], MINUTE)), budget: 'requests' };
+        return { ...(await hitFixedWindows(countRequests, clock, [bucket], MINUTE)), budget: 'requests' };
       }
       const buckets = [{ bucket: `account:${principal.userId}`, limit: principal.accountLimit }];
       const keyLimit = keyRateLimit(principal.accountLimit, principal.keyLimit);
       if (principal.keyId && keyLimit < principal.accountLimit) {
         buckets.push({ bucket: `key:${principal.keyId}`, limit: keyLimit });
       }
-      return { ...(await hitFixedWindows(store, clock, buckets, MINUTE)), budget: 'requests' };
+      return { ...(await hitFixedWindows(countRequests, clock, buckets, MINUTE)), budget: 'requests' };
     },
 
     /**
