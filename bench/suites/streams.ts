@@ -3,7 +3,7 @@ import { startBareSse } from '../lib/bare-sse.ts';
 import { newDeployment, startDebatesApi } from '../lib/debates-servers.ts';
 import { openSseFleet, type SseFleet } from '../lib/debates-sse.ts';
 import { createPending, tableAccesses, transactions } from '../lib/idle-streams.ts';
-import { processRssBytes } from '../lib/proc-memory.ts';
+import { processRssBytes, residentBySource } from '../lib/proc-memory.ts';
 import { type BenchResult, round } from '../lib/results.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
@@ -52,6 +52,7 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     // What the process and the database do anyway (background workers polling, the runner's own queries).
     const quietBefore = await quietRate(settings.databaseUrl);
     const before = await api.stats();
+    const residentBefore = residentBySource(api.pid);
     const started = Date.now();
     for (const path of paths)
       fleets.push(await openSseFleet(`${api.baseUrl}${path}`, auth, Math.ceil(STREAMS / DEBATES)));
@@ -64,6 +65,7 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     if (connected === 0) throw new Error(`no stream connected: ${failures[0]}`);
     await sleep(1000); // the last subscriptions settle
     const open = await api.stats();
+    const residentOpen = residentBySource(api.pid);
     const heapPerStream = (open.memory.heapUsed - before.memory.heapUsed) / connected;
     const rssPerStream = (open.memory.rss - before.memory.rss) / connected;
 
@@ -102,6 +104,17 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
       })
       .join(', ');
     log(`${transport}: V8 heap spaces, committed/used KiB a stream: ${spaces}`);
+    // Where the RSS grew, from the kernel's side: V8's pages (its heap and the pages it pooled), the rest.
+    const resident =
+      residentBefore && residentOpen
+        ? (['v8PagesKib', 'otherAnonKib', 'filesKib'] as const)
+            .map(
+              (source) =>
+                `${source} ${round((residentOpen[source] - residentBefore[source]) / connected, 1)}`,
+            )
+            .join(', ')
+        : 'not read';
+    log(`${transport}: resident memory grown, KiB a stream, by source (smaps): ${resident}`);
     const what =
       `${connected} SSE streams of one account on ${DEBATES} pending debates (no engine), one API process in ` +
       `distributed mode on ${serverOf(transport)}, opened from the runner's process in ${openMs} ms ` +
@@ -109,7 +122,7 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     const memory =
       `heapUsed ${mib(before.memory.heapUsed)} → ${mib(open.memory.heapUsed)} MiB, RSS ${mib(before.memory.rss)} ` +
       `→ ${mib(open.memory.rss)} MiB, V8's heap committed (heapTotal) ${mib(before.memory.heapTotal)} → ` +
-      `${mib(open.memory.heapTotal)} MiB (committed/used KiB a stream by space: ${spaces}), external ` +
+      `${mib(open.memory.heapTotal)} MiB (committed/used KiB a stream by space: ${spaces}; resident growth by source: ${resident}), external ` +
       `${mib(before.memory.external)} → ${mib(open.memory.external)} MiB`;
     const prefix = prefixOf(transport);
     return [
