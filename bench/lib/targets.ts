@@ -44,7 +44,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, distributed, on uWebSockets.js',
     boundBy:
-      "the limits' counters shared through PostgreSQL, exact across processes: every request waits for its count (one statement in flight per process, ~20 requests a statement), ~5 µs of the API's CPU a request in the driver and ~5 µs of PostgreSQL's on the same 2 cores; with the same process on memory counters the ratio is ~0.6 (`npm exec -- node bench/profile.ts --route /v1/me --streams uws --counters memory|database`)",
+      "CPU per request in the API process (~24 µs at ~20–28k req/s here: Fastify's route and hooks over the bridged request, the key, output validation, the socket write); the shared counters cost ~2 µs of PostgreSQL's a request since a hot key's budget is leased 256 units a statement (ratelimit/counter-leases.ts); the load generator and PostgreSQL share the 2 cores (`npm exec -- node bench/profile.ts --route /v1/me --streams uws --counters database`)",
   },
   {
     name: 'api.v1_health_uws.ratio_to_bare',
@@ -142,7 +142,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS',
     boundBy:
-      "V8's committed heap after the opens' burst, not given back by gc() nor 46 s of idling: the young generation grown to ~110 MiB and left empty, and old-space pages a third used (what each stream keeps lies among the garbage its open made); the bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb)",
+      "V8's pages: of ~14.5 KiB resident a stream, ~12.9 lie in V8's 256 KiB page mappings (smaps) for 5.6 KiB of live heap: old-space pages committed 6.9 for 5.2 used (what each stream keeps lies among the garbage its open promoted), and young-generation pages the burst of opens grew, which V8 shrinks back out of its heap but keeps resident in its page pool (not in heapTotal, not released by gc() nor 46 s of idling); ~1.6 KiB is malloc's (uWebSockets.js's sockets among it). The bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb): it keeps nothing on the JS heap",
   },
   {
     name: 'streams.idle_uws.table_accesses_per_min',
