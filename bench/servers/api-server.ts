@@ -15,7 +15,7 @@
  * the schema.
  */
 import { buildServer } from '@verdict/api';
-import { createCore, loadConfig, startTracing } from '@verdict/core';
+import { createCore, loadConfig, nudgeMemoryReducer, startTracing } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
@@ -29,6 +29,8 @@ if (counters !== undefined && counters !== 'memory' && counters !== 'database') 
 // First, as in apps/api/src/main.ts: off unless an OTLP endpoint is in the environment.
 const tracing = startTracing('verdict-api');
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+// As the API's entry does (apps/api/src/main.ts): a burst's heap is given back once the process is quiet.
+nudgeMemoryReducer();
 const core = await createCore(config, counters ? { counters } : {});
 
 /**

@@ -14,7 +14,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { buildServer } from '@verdict/api';
-import { createCore, loadConfig, type NatsBus } from '@verdict/core';
+import { createCore, loadConfig, type NatsBus, nudgeMemoryReducer } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
 import type { ApiStats } from '../lib/debates-servers.ts';
 import { dropBenchSchema } from '../lib/drop-schema.ts';
@@ -27,6 +27,8 @@ if (config.database.kind !== 'postgres' || config.nats.kind !== 'nats') {
 const schema = config.database.schema;
 const users = Number(process.env.BENCH_USERS ?? '1');
 if (!Number.isInteger(users) || users < 1) throw new Error('BENCH_USERS must be a positive integer');
+// As the API's entry does (apps/api/src/main.ts): a burst's heap is given back once the process is quiet.
+nudgeMemoryReducer();
 const core = await createCore(config);
 
 /** Drops the schema (retried: a request cut off by the close may hold a lock) and the streams. */

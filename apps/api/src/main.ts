@@ -7,6 +7,7 @@ import {
   describeModels,
   loadConfig,
   lockDataDir,
+  nudgeMemoryReducer,
   OperatorError,
   onShutdownSignal,
   startTracing,
@@ -28,6 +29,8 @@ import { readyLine } from './startup/ready-line.ts';
 async function main() {
   // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
   const tracing = startTracing('verdict-api');
+  // What a burst (of stream opens, of debates) grew is given back once the process goes quiet.
+  nudgeMemoryReducer();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

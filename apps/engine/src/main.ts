@@ -5,6 +5,7 @@ import {
   describeEmbeddings,
   describeModels,
   loadConfig,
+  nudgeMemoryReducer,
   OperatorError,
   onShutdownSignal,
   startTracing,
@@ -21,6 +22,8 @@ import { serveOperatorEndpoints } from './operator-listener.ts';
 async function main() {
   // First: spans started before it would belong to no provider. Off unless an OTLP endpoint is set.
   const tracing = startTracing('verdict-engine');
+  // What a burst (of stream opens, of debates) grew is given back once the process goes quiet.
+  nudgeMemoryReducer();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

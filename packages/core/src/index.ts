@@ -41,6 +41,7 @@ export type {
   TransitionRecord,
 } from './bus/ports.ts';
 export { type JobTrace, type TraceCarrier, withRequestId } from './bus/trace-carrier.ts';
+export { nudgeMemoryReducer } from './composition/memory-reducer-nudge.ts';
 export { onShutdownSignal } from './composition/shutdown-signals.ts';
 export { type Config, ConfigError, loadConfig } from './config/config.ts';
 export { type Core, type CoreOptions, createCore, type Services } from './core.ts';
