@@ -106,16 +106,16 @@ async function idle(transport: Transport, { settings, log }: SuiteContext): Prom
       .join(', ');
     log(`${transport}: V8 heap spaces, committed/used KiB a stream: ${spaces}`);
     // Where the RSS grew, from the kernel's side: V8's pages (its heap and the pages it pooled), the rest.
-    const resident =
-      residentBefore && residentOpen
+    const grownBy = (now: ReturnType<typeof residentBySource>) =>
+      residentBefore && now
         ? (['v8PagesKib', 'otherAnonKib', 'filesKib'] as const)
-            .map(
-              (source) =>
-                `${source} ${round((residentOpen[source] - residentBefore[source]) / connected, 1)}`,
-            )
+            .map((source) => `${source} ${round((now[source] - residentBefore[source]) / connected, 1)}`)
             .join(', ')
         : 'not read';
-    log(`${transport}: resident memory grown, KiB a stream, by source (smaps): ${resident}`);
+    const resident = grownBy(residentOpen);
+    log(
+      `${transport}: resident memory grown, KiB a stream, by source (smaps): ${resident}; after the idle window: ${grownBy(residentSettled)}`,
+    );
     const what =
       `${connected} SSE streams of one account on ${DEBATES} pending debates (no engine), one API process in ` +
       `distributed mode on ${serverOf(transport)}, opened from the runner's process in ${openMs} ms ` +
