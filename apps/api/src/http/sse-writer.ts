@@ -61,10 +61,8 @@ export const sseRetry = (retryMs: number, why: string) =>
 export function sseWriterFor(res: ServerResponse | BridgedResponse): SseWriter {
   if (!(res instanceof BridgedResponse)) return nodeSseWriter(res);
   countOpenStream(res);
-  const writer: SseWriter = new UwsSseWriter(
-    res.takeOver(() => writer.close()),
-    MAX_BUFFERED_BYTES,
-  );
+  const writer = new UwsSseWriter(res, MAX_BUFFERED_BYTES);
+  res.takeOver(writer);
   return writer;
 }
 

@@ -23,6 +23,12 @@ function checkHeader(name: string, value: HeaderValue) {
 
 /** Headers uWebSockets.js writes itself from how the body is sent (Content-Length or chunked). */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
+/**
+ * The headers of a response whose head is on the wire: none, and shared by every such response (an idle
+ * stream kept a table of its own for hours). Whoever sets one after that gets a map of its own first.
+ */
+const SENT: Map<string, [name: string, value: HeaderValue]> = new Map();
+
 /** Statuses that carry no body (RFC 9110): answered without one, whatever was written. */
 const BODYLESS = new Set([204, 304]);
 
@@ -49,7 +55,8 @@ export class BridgedResponse extends Writable {
   #block: HeaderBlock | null = null;
   #gone = false;
   #ended = false;
-  #onGone: (() => void) | null = null;
+  /** A stream's writer, told if the client goes away (takeOver). */
+  #onGone: { close(): void } | null = null;
   #waitingToWrite: (() => void) | null = null;
 
   readonly #onDone: (() => void) | undefined;
@@ -77,7 +84,7 @@ export class BridgedResponse extends Writable {
     // A stream whose client left ends as Node's does: 'finish' (the request's log line, metric and span),
     // then 'close'.
     this.#onGone = null;
-    onGone();
+    onGone.close();
     this.end();
   }
 
@@ -91,6 +98,7 @@ export class BridgedResponse extends Writable {
     checkHeader(name, value);
     const lower = name.toLowerCase();
     if (this.#block?.has(lower)) this.#spreadBlock();
+    if (this.#headers === SENT) this.#headers = new Map();
     this.#headers.set(lower, [name, value]);
     return this;
   }
@@ -130,7 +138,7 @@ export class BridgedResponse extends Writable {
   removeHeader(name: string) {
     const lower = name.toLowerCase();
     if (this.#block?.has(lower)) this.#spreadBlock();
-    this.#headers.delete(lower);
+    if (this.#headers !== SENT) this.#headers.delete(lower);
   }
   writeHead(status: number, ...rest: unknown[]) {
     this.statusCode = status;
@@ -259,47 +267,58 @@ export class BridgedResponse extends Writable {
   }
 
   /**
-   * Hands uWebSockets.js's response to a stream route's writer (after Fastify's `reply.hijack()`):
-   * `onGone` runs once if the client goes away. The writer must check `usable` (through the handle it
-   * gets) before each write, as uWebSockets.js's response is invalid after that.
+   * Hands uWebSockets.js's response to a stream route's writer (after Fastify's `reply.hijack()`), which
+   * holds this response as its handle (UwsStreamHandle: a stream keeps no closures of its own here) and is
+   * closed once if the client goes away. The writer must check `usable` before each write, as
+   * uWebSockets.js's response is invalid after that.
    */
-  takeOver(onGone: () => void): UwsStreamHandle {
-    this.#onGone = onGone;
+  takeOver(writer: { close(): void }): UwsStreamHandle {
+    this.#onGone = writer;
     // The peer's address is read now, while uWebSockets.js's response is this object's to read.
     void this.socket.remoteAddress;
     // A stream's request has no body to wait for; what a client sends anyway is dropped.
     this.req.discardBody(true);
     this.req.keepOnlyStreamHeaders();
-    return {
-      res: this.#res,
-      presetHeaders: () => this.#allHeaders(),
-      usable: () => this.usable,
-      headSent: () => {
-        this.headersSent = true;
-        // Forgotten once they are on the wire: nothing reads a stream's headers after, and an idle stream
-        // kept them for hours (a kibibyte each, a tenth of its heap).
-        this.#headers.clear();
-        this.#block = null;
-      },
-      ended: () => {
-        this.#ended = true;
-        // As Node's response: 'finish' (Fastify's onResponse: the request's log line, metric and span),
-        // then 'close', on which the routes stop following.
-        this.end();
-      },
-    };
+    return this;
+  }
+
+  /** uWebSockets.js's response, for the writer of a stream that took it over. */
+  get uwsResponse(): HttpResponse {
+    return this.#res;
+  }
+
+  /** Headers set on the response before the route took it over (helmet's): sent with the stream's. */
+  presetHeaders(): [name: string, value: HeaderValue][] {
+    return this.#allHeaders();
+  }
+
+  /** The stream's writer sent the status line and headers. */
+  headSent() {
+    this.headersSent = true;
+    // Forgotten once they are on the wire: nothing reads a stream's headers after, and an idle stream
+    // kept them for hours (a kibibyte each, a tenth of its heap).
+    this.#headers = SENT;
+    this.#block = null;
+  }
+
+  /** The stream's writer ended the response: nothing may touch uWebSockets.js's response again. */
+  ended() {
+    this.#ended = true;
+    // As Node's response: 'finish' (Fastify's onResponse: the request's log line, metric and span),
+    // then 'close', on which the routes stop following.
+    this.end();
   }
 }
 
-/** What a stream's writer holds of a taken-over response. */
+/** What a stream's writer holds of a taken-over response (the response itself). */
 export type UwsStreamHandle = {
-  res: HttpResponse;
+  readonly uwsResponse: HttpResponse;
   /** Headers set on the response before the route took it over (helmet's): sent with the stream's, as Node does. */
-  presetHeaders: () => [name: string, value: HeaderValue][];
+  presetHeaders(): [name: string, value: HeaderValue][];
   /** False once the client is gone or the stream has ended. */
-  usable: () => boolean;
+  readonly usable: boolean;
   /** The writer sent the status line and headers (the route may no longer answer with an envelope). */
-  headSent: () => void;
+  headSent(): void;
   /** The writer ended the response: nothing may touch it again. */
-  ended: () => void;
+  ended(): void;
 };

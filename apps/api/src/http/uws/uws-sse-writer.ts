@@ -57,12 +57,12 @@ export class UwsSseWriter implements SseWriter {
   }
 
   get closed(): boolean {
-    return this.#closed || !this.#stream.usable();
+    return this.#closed || !this.#stream.usable;
   }
 
   open(headers: Record<string, string> = {}) {
     if (this.closed) return;
-    const { res } = this.#stream;
+    const res = this.#stream.uwsResponse;
     // As Node's writeHead: the headers set on the response before, then the stream's, the later winning.
     const all = new Map<string, [string, unknown]>();
     for (const [name, value] of [
@@ -110,7 +110,7 @@ export class UwsSseWriter implements SseWriter {
   flush() {
     const chunks = this.#takePending();
     if (chunks.length === 0 || this.closed) return;
-    const { res } = this.#stream;
+    const res = this.#stream.uwsResponse;
     let sent = true;
     res.cork(() => {
       sent = this.#writeAll(chunks);
@@ -132,7 +132,7 @@ export class UwsSseWriter implements SseWriter {
 
   /** Writes `chunks` (inside a cork); false when uWebSockets.js could not send them all. */
   #writeAll(chunks: (string | Buffer)[]): boolean {
-    const { res } = this.#stream;
+    const res = this.#stream.uwsResponse;
     let sent = true;
     for (const chunk of chunks) sent = res.write(chunk) && sent;
     return sent;
@@ -143,8 +143,8 @@ export class UwsSseWriter implements SseWriter {
     this.#closed = true;
     waiting.delete(this);
     const rest = this.#takePending();
-    if (!this.#stream.usable()) return;
-    const { res } = this.#stream;
+    if (!this.#stream.usable) return;
+    const res = this.#stream.uwsResponse;
     // What was pending and the last words as chunks, then the end of the chunked body. (uWebSockets.js's
     // end with closeConnection would write a Connection header into the body here, as the head is long
     // sent.) A client dropped for not reading keeps its socket only until uWebSockets.js's timeout for a
