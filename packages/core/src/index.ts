@@ -69,6 +69,7 @@ export type { DebateEvents, StoredEvent, TimedEvent } from './debates/debate-eve
 export { createDebateReads, type DebateReads } from './debates/debate-reads.ts';
 export { requeue as debateRequeue } from './debates/debate-record.ts';
 export { toDebateObject } from './debates/debate-view.ts';
+export type { FeedFollower } from './debates/event-fanout.ts';
 export { type ByokKeys, parseProviderKeysHeader } from './debates/provider-keys-header.ts';
 export type { DebateTables } from './debates/tables.ts';
 export {

@@ -1,5 +1,11 @@
 import { errorStatus, LastEventSeq, UuidInput } from '@verdict/contracts';
-import { AppError, type Services, type StoredEvent, unexpectedFailure } from '@verdict/core';
+import {
+  AppError,
+  type FeedFollower,
+  type Services,
+  type StoredEvent,
+  unexpectedFailure,
+} from '@verdict/core';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Credentials, openStream } from '../auth/authenticate.ts';
@@ -68,8 +74,9 @@ export function registerDebateStreams(
     // Hung up while the events were being read: nothing to stream to.
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
     const end = stream({ core, open, keepAliveMs }, req.log, sseWriterFor(res), headers, prepared);
-    // The client hung up (or the response ended): stop following and clear the timer.
-    res.once('close', () => end());
+    // The client hung up (or the response ended): stop following and clear the timer. A response closes
+    // once, so a plain listener does (`once` wraps it in two objects more, kept as long as the stream).
+    res.on('close', () => end());
   }
 }
 
@@ -114,73 +121,108 @@ async function prepare(
 
 /** Streams the prepared events, then follows the bus until the debate ends, the client hangs up or the app closes. */
 function stream(
-  { core, open, keepAliveMs }: StreamContext,
+  context: StreamContext,
   log: FastifyBaseLogger,
   writer: SseWriter,
   headers: Record<string, string>,
   prepared: Prepared,
-): () => void {
-  // What the stream keeps while it is open: not the request, nor the events it replays once.
-  const p = { id: prepared.id, attempt: prepared.attempt };
-  let lastSent = prepared.afterSeq;
-  let stopFollowing: (() => void) | null = null;
-  let stopKeepAlive: (() => void) | null = null;
-  let ended = false;
-
-  const end: StreamEnder = (reconnectInMs) => {
-    if (ended) return;
-    ended = true;
-    open.delete(end);
-    stopKeepAlive?.();
-    stopFollowing?.();
-    if (reconnectInMs === undefined) writer.close();
-    else writer.closeForReconnect(reconnectInMs);
-  };
-  /** Sends each event once and in order: the stored ones first, then the feed's. */
-  const deliver = (event: StoredEvent) => {
-    if (ended || event.seq <= lastSent) return;
-    lastSent = event.seq;
-    writer.sendEncoded(encoded(event));
-    if (TERMINAL_EVENTS.has(event.type)) end();
-  };
-  const checkFailed = (err: unknown) => {
-    log.error({ err, debateId: p.id }, 'debate stream: reading missed events failed');
-    end();
-  };
-
-  open.add(end);
+): StreamEnder {
+  const followed = new FollowedDebate(context, log, writer, prepared);
+  context.open.add(followed.end);
   writer.open(headers);
+  followed.start(prepared);
+  return followed.end;
+}
 
-  for (const event of prepared.stored) deliver(event);
-  // A finished debate's stored events are all there is (its last events are stored with its final state).
-  if (ended || prepared.finished) {
-    end();
-    return end;
+/**
+ * One open debate stream: what it keeps while it is open (not the request, nor the events it replays once),
+ * as one object whose methods its feed and keep-alive call — an idle stream is mostly what it keeps, and
+ * closures kept a context and a function each.
+ */
+class FollowedDebate implements FeedFollower {
+  readonly #context: StreamContext;
+  readonly #log: FastifyBaseLogger;
+  readonly #writer: SseWriter;
+  readonly #id: string;
+  readonly #attempt: number;
+  #lastSent: number;
+  #stopFollowing: (() => void) | null = null;
+  #stopKeepAlive: (() => void) | null = null;
+  #ended = false;
+
+  constructor(context: StreamContext, log: FastifyBaseLogger, writer: SseWriter, prepared: Prepared) {
+    this.#context = context;
+    this.#log = log;
+    this.#writer = writer;
+    this.#id = prepared.id;
+    this.#attempt = prepared.attempt;
+    this.#lastSent = prepared.afterSeq;
   }
 
-  // A debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and a
-  // reconnect hears why. The feed hears of that as it commits (onEnded); each keep-alive asks it too, which
-  // costs a look at storage only while that news may be missed (debate-events.ts).
-  stopKeepAlive = everyBeat(keepAliveMs, () => {
-    writer.comment('keep-alive');
+  /** Ends the stream once (a `retry:` hint first when `reconnectInMs` is given): the app's closing calls it too. */
+  readonly end: StreamEnder = (reconnectInMs) => {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#context.open.delete(this.end);
+    this.#stopKeepAlive?.();
+    this.#stopFollowing?.();
+    if (reconnectInMs === undefined) this.#writer.close();
+    else this.#writer.closeForReconnect(reconnectInMs);
+  };
+
+  /** The stored events, then, unless they finished the debate, the bus's and the keep-alive. */
+  start(prepared: Prepared) {
+    for (const event of prepared.stored) this.onEvent(event);
+    // A finished debate's stored events are all there is (its last events are stored with its final state).
+    if (this.#ended || prepared.finished) return this.end();
+    const { core, keepAliveMs } = this.#context;
+    // A debate deleted meanwhile (or retried as a new attempt) has nothing more to send: the stream ends, and
+    // a reconnect hears why. The feed hears of that as it commits (onEnded); each keep-alive asks it too,
+    // which costs a look at storage only while that news may be missed (debate-events.ts).
+    this.#stopKeepAlive = everyBeat(keepAliveMs, this.#keepAlive);
+    core.debateEvents
+      // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
+      .follow(this.#id, this.#attempt, this.#lastSent, this)
+      .then((stop) => {
+        // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
+        if (this.#ended) stop();
+        else this.#stopFollowing = stop;
+      })
+      .catch((err: unknown) => {
+        this.#log.error({ err, debateId: this.#id }, 'debate stream: following the bus failed');
+        this.end();
+      });
+  }
+
+  /** Sends each event once and in order: the stored ones first, then the feed's. */
+  onEvent(event: StoredEvent) {
+    if (this.#ended || event.seq <= this.#lastSent) return;
+    this.#lastSent = event.seq;
+    this.#writer.sendEncoded(encoded(event));
+    if (TERMINAL_EVENTS.has(event.type)) this.end();
+  }
+
+  onLost() {
+    this.end();
+  }
+
+  onEnded() {
+    this.end();
+  }
+
+  readonly #keepAlive = () => {
+    this.#writer.comment('keep-alive');
     // At most one look per keep-alive interval for the debate: an answer is then at most that old.
-    core.debateEvents.check(p.id, p.attempt, keepAliveMs).then((current) => {
-      if (!current) end();
-    }, checkFailed);
-  });
-  core.debateEvents
-    // A feed that could not read what the bus skipped has told core's error report; the client reconnects.
-    .follow(p.id, p.attempt, lastSent, { onEvent: deliver, onLost: () => end(), onEnded: () => end() })
-    .then((stop) => {
-      // The stream may have ended while the subscription was being set up (terminal replay, hang-up).
-      if (ended) stop();
-      else stopFollowing = stop;
-    })
-    .catch((err: unknown) => {
-      log.error({ err, debateId: p.id }, 'debate stream: following the bus failed');
-      end();
-    });
-  return end;
+    this.#context.core.debateEvents.check(this.#id, this.#attempt, this.#context.keepAliveMs).then(
+      (current) => {
+        if (!current) this.end();
+      },
+      (err: unknown) => {
+        this.#log.error({ err, debateId: this.#id }, 'debate stream: reading missed events failed');
+        this.end();
+      },
+    );
+  };
 }
 
 /**

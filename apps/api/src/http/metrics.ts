@@ -17,12 +17,15 @@ import { requestDurations } from './request-durations.ts';
 /** SSE responses open in this process now: counted where they open, whatever route opened them. */
 let openStreams = 0;
 
-/** Counts `res` as an open stream until it closes. */
-export function countOpenStream(res: { once: (event: 'close', listener: () => void) => unknown }) {
+/** Counts `res` as an open stream until it closes (once: a response closes once). */
+export function countOpenStream(res: { on: (event: 'close', listener: () => void) => unknown }) {
   openStreams += 1;
-  res.once('close', () => {
-    openStreams -= 1;
-  });
+  // One function for every stream, and a plain listener: `once` and a closure each were kept per stream.
+  res.on('close', streamClosed);
+}
+
+function streamClosed() {
+  openStreams -= 1;
 }
 
 /**

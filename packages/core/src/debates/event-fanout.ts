@@ -9,14 +9,44 @@ export type FeedStorage = {
   currentAttempts: (debateIds: string[]) => Promise<Map<string, number>>;
 };
 
+/** Called as methods (`follower.onEvent(event)`): a follower may be an object of a class. */
 export type FeedFollower = {
   /** The attempt's events after the follower's afterSeq, each once, in order, without a gap. */
-  onEvent: (event: StoredEvent) => void;
+  onEvent(event: StoredEvent): void;
   /** The feed could not read what the bus skipped: the follower cannot be sure to get every event. */
-  onLost: () => void;
+  onLost(): void;
   /** The attempt ended without its last event: the debate was deleted, or retried as a new attempt. */
-  onEnded: () => void;
+  onEnded(): void;
 };
+
+/**
+ * A follower as its feed holds it: events at or before its `afterSeq` held back, its end told once (whether
+ * heard or found by the look after joining). A class, not closures: an idle stream holds one for hours.
+ */
+class Membership implements FeedFollower {
+  readonly #afterSeq: number;
+  readonly #follower: FeedFollower;
+  #ended = false;
+
+  constructor(afterSeq: number, follower: FeedFollower) {
+    this.#afterSeq = afterSeq;
+    this.#follower = follower;
+  }
+
+  onEvent(event: StoredEvent) {
+    if (event.seq > this.#afterSeq) this.#follower.onEvent(event);
+  }
+
+  onLost() {
+    this.#follower.onLost();
+  }
+
+  onEnded() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#follower.onEnded();
+  }
+}
 
 /** One debate attempt's subscription, shared by every follower of it in this process. */
 type Feed = {
@@ -161,19 +191,7 @@ export function fanOutEvents(
       follower: FeedFollower,
     ): Promise<() => void> => {
       const feed = open(debateId, attempt);
-      let ended = false;
-      const own: FeedFollower = {
-        onEvent: (event) => {
-          if (event.seq > afterSeq) follower.onEvent(event);
-        },
-        onLost: follower.onLost,
-        // Told once, whether heard or found by the look after joining.
-        onEnded: () => {
-          if (ended) return;
-          ended = true;
-          follower.onEnded();
-        },
-      };
+      const own = new Membership(afterSeq, follower);
       for (const event of feed.events) own.onEvent(event);
       feed.followers.add(own);
       let stop: () => void;
