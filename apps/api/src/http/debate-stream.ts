@@ -45,6 +45,8 @@ export function registerDebateStreams(
   // Closing the app ends each open stream with a `retry:` hint before the server stops accepting and destroys
   // sockets: its EventSource resumes (Last-Event-ID) on a process that is not going away.
   const open = openStreamsOf(app);
+  // What every stream of the app shares, made once (each stream keeps a reference, not a copy).
+  const context: StreamContext = { core, open, keepAliveMs };
 
   const route = (credentials: Credentials) => (req: FastifyRequest, reply: FastifyReply) =>
     serve(req, reply, credentials);
@@ -73,10 +75,11 @@ export function registerDebateStreams(
     const res = reply.raw;
     // Hung up while the events were being read: nothing to stream to.
     if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    const end = stream({ core, open, keepAliveMs }, req.log, sseWriterFor(res), headers, prepared);
+    const end = stream(context, req.log, sseWriterFor(res), headers, prepared);
     // The client hung up (or the response ended): stop following and clear the timer. A response closes
-    // once, so a plain listener does (`once` wraps it in two objects more, kept as long as the stream).
-    res.on('close', () => end());
+    // once (and with no argument), so a plain listener does: `once` wraps it in two objects more, kept as
+    // long as the stream.
+    res.on('close', end);
   }
 }
 
