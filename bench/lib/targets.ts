@@ -134,7 +134,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per idle SSE stream (KiB), 10,000 on one process, uWS',
     boundBy:
-      "Fastify's request and reply and the bridged request, response and socket each stream keeps until it ends (the log line, metric and span at its end read them), closure contexts of the route, the fan-out and the bridge's stream handle, the request's header strings (`npm exec -- node bench/heap-breakdown.ts`)",
+      "Fastify's request and reply, the bridged request, response and socket with their Node stream states, each kept until the stream ends (its log line, metric and span read them), then the stream's own objects (writer, FollowedDebate, the feed's membership) (`npm exec -- node bench/heap-breakdown.ts`)",
   },
   {
     name: 'streams.idle_uws.rss_per_stream_settled_kb',
@@ -142,7 +142,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'RSS per idle SSE stream (KiB), 10,000 on one process, uWS, after 46 s idle',
     boundBy:
-      "V8's pages: what the streams keep on the heap (~5.6 KiB a stream) and the old-space pages around it; right after the opens (streams.idle_uws.rss_per_stream_kb) RSS also holds the heap the burst grew, which V8's memory reducer gives back ~8 s after the process goes quiet (memory-reducer-nudge.ts); the bare uWebSockets.js server holds ~1.2 KiB a stream (streams.idle_uws.bare_rss_per_stream_kb): it keeps nothing on the JS heap",
+      "V8's pages: what the streams keep on the heap (~3 KiB a stream) and the old-space pages around it; right after the opens (streams.idle_uws.rss_per_stream_kb) RSS also holds the heap the burst grew, which V8's memory reducer gives back ~8 s after the process goes quiet (memory-reducer-nudge.ts); the bare uWebSockets.js server holds ~1.2 KiB a stream (streams.idle_uws.bare_rss_per_stream_kb): it keeps nothing on the JS heap",
   },
   {
     name: 'streams.idle_uws.table_accesses_per_min',
