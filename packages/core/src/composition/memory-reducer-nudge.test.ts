@@ -56,8 +56,8 @@ describe('the memory reducer nudge', () => {
       const [nudged, plain] = await Promise.all([burstThenIdle(true), burstThenIdle(false)]);
       expect(nudged).toContain('Memory reducer: low alloc');
       expect(nudged).toContain('Memory reducer: started GC');
-      // The V8 heuristic the nudge works around. When this fails, Node's V8 runs the reducer by itself and
-      // memory-reducer-nudge.ts can go.
+      // The V8 heuristic the nudge works around (V8 13.1 on, Node 24: the runtime this project pins). When
+      // this fails, the runtime's V8 runs the reducer by itself and memory-reducer-nudge.ts can go.
       expect(plain, 'the reducer ran without the nudge: it is no longer needed').not.toContain(
         'Memory reducer: started GC',
       );

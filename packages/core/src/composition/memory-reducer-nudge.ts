@@ -15,7 +15,7 @@ const NUDGE_EVERY_MS = 20_000;
  * KiB a stream above where it started; with the nudge the reducer ran ~8 s after the opens and RSS fell
  * to what the streams keep. Compiling a one-character `vm.Script` is the one allocation on the cppgc heap
  * JavaScript can make (Node's ContextifyScript): a few hundred bytes every 20 s, enough for the rate to read
- * as positive, and low. `memory-reducer-nudge.integration.test.ts` fails once a Node release no longer
+ * as positive, and low. `memory-reducer-nudge.test.ts` fails once a Node release no longer
  * needs this (the reducer then runs without it), so it can go.
  *
  * For the process's entry (the API, an engine node), not for code that builds many cores in one process.

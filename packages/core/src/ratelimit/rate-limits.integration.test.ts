@@ -42,6 +42,7 @@ describe('request limits shared by two processes on PostgreSQL', () => {
   });
 
   it('count a hot key of a custom limit a lease at a time, never past its limit', async () => {
+    await awayFromTheMinutesEnd();
     const user = await first.core.accounts.createUser({ email: uniqueEmail('limits'), name: 'Hot' });
     const principal = { userId: user.id, accountLimit: 10_000_000 };
     const decisions = await Promise.all(
@@ -57,7 +58,7 @@ describe('request limits shared by two processes on PostgreSQL', () => {
     );
     // The shared row holds the 2,000 and at most what each process's last lease left unspent.
     expect(row?.count).toBeGreaterThanOrEqual(2000);
-    expect(row?.count).toBeLessThan(2000 + 2 * 256);
+    expect(row?.count).toBeLessThanOrEqual(2000 + 2 * 256);
     expect(10_000_000 - Math.min(...remaining)).toBeLessThanOrEqual(row?.count ?? 0);
   });
 
@@ -86,3 +87,9 @@ describe('request limits shared by two processes on PostgreSQL', () => {
     }
   });
 });
+
+/** The counts below are read as one window's: a run that would straddle a minute's end waits for the next. */
+async function awayFromTheMinutesEnd() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
