@@ -34,17 +34,11 @@ export const leaseSize = (limit: number, counted: number) =>
 type Waiter = { resolve: (unit: number) => void; reject: (error: unknown) => void };
 
 /**
- * Units of one bucket's window this process reserved, `next` to `last`, numbered by the shared counter;
- * `known`, the highest count this process has seen the row reach; the requests waiting for a unit.
+ * Units of one bucket's window this process reserved, `next` to `last`, numbered by the shared counter (`last`
+ * is also the highest count this process has seen the row reach: request counts only grow); the requests
+ * waiting for a unit.
  */
-type Lease = {
-  window: number;
-  next: number;
-  last: number;
-  known: number;
-  waiting: Waiter[];
-  reserving: boolean;
-};
+type Lease = { window: number; next: number; last: number; waiting: Waiter[]; reserving: boolean };
 
 /**
  * Counts requests against shared counters, a lease of units at a time for a bucket whose limit is far from
@@ -61,7 +55,6 @@ type Lease = {
  */
 export function counterLeases(store: CounterStore): CountRequests {
   if (!store.shared) return countEach(store);
-  const exact = countEach(store);
   const leases = new Map<string, Lease>();
   let sweptWindow = Number.NEGATIVE_INFINITY;
 
@@ -70,7 +63,7 @@ export function counterLeases(store: CounterStore): CountRequests {
     const waiting = lease.waiting;
     lease.waiting = [];
     lease.reserving = true;
-    const spare = leaseSize(limit, lease.known);
+    const spare = leaseSize(limit, lease.last);
     const size = waiting.length + spare;
     let reserved: Promise<number>;
     try {
@@ -81,16 +74,12 @@ export function counterLeases(store: CounterStore): CountRequests {
     reserved.then(
       (reached) => {
         lease.reserving = false;
-        lease.known = Math.max(lease.known, reached);
-        let unit = reached - size + 1;
-        for (const waiter of waiting) waiter.resolve(unit++);
-        lease.next = unit;
+        lease.next = reached - size + 1;
         lease.last = reached;
-        // What arrived meanwhile takes the spare units, and reserves again if they were not enough.
-        while (lease.next <= lease.last && lease.waiting.length > 0) {
-          const served = lease.waiting.splice(0, lease.last - lease.next + 1);
-          for (const waiter of served) waiter.resolve(lease.next++);
-        }
+        // Those it was made for first, then what arrived meanwhile takes the spare units, and reserves again
+        // if they were not enough.
+        const served = [...waiting, ...lease.waiting.splice(0, spare)];
+        for (const waiter of served) waiter.resolve(lease.next++);
         if (lease.waiting.length > 0) reserve(bucket, lease, limit, ttlMs);
       },
       (error: unknown) => {
@@ -105,10 +94,9 @@ export function counterLeases(store: CounterStore): CountRequests {
   const take = (bucket: string, limit: number, window: number, ttlMs: number): Promise<number> => {
     let lease = leases.get(bucket);
     // A request of a window before the lease's (the clock stepped back) is counted where it belongs.
-    if (lease && lease.window > window)
-      return exact([{ bucket, limit }], window, ttlMs).then((c) => c[0] ?? 0);
+    if (lease && lease.window > window) return store.increment(bucket, window, ttlMs);
     if (lease?.window !== window) {
-      lease = { window, next: 1, last: 0, known: 0, waiting: [], reserving: false };
+      lease = { window, next: 1, last: 0, waiting: [], reserving: false };
       leases.set(bucket, lease);
     }
     if (lease.next <= lease.last) return Promise.resolve(lease.next++);
@@ -126,19 +114,16 @@ export function counterLeases(store: CounterStore): CountRequests {
     for (const [bucket, lease] of leases) if (lease.window < window) leases.delete(bucket);
   };
 
-  return async (buckets, window, ttlMs) => {
+  // A bucket too small to lease is counted on the row; the store puts what one request counts, leased or not,
+  // in one statement (coalesced-increments.ts).
+  return (buckets, window, ttlMs) => {
     sweep(window);
-    const leased = buckets.map(
-      ({ bucket, limit }) => leases.has(bucket) || leaseSize(limit, 0) >= SMALLEST_LEASE,
+    return Promise.all(
+      buckets.map(({ bucket, limit }) =>
+        leases.has(bucket) || leaseSize(limit, 0) >= SMALLEST_LEASE
+          ? take(bucket, limit, window, ttlMs)
+          : store.increment(bucket, window, ttlMs),
+      ),
     );
-    if (!leased.includes(true)) return exact(buckets, window, ttlMs);
-    const unleased = buckets.filter((_, i) => !leased[i]);
-    const exactCounts = unleased.length > 0 ? exact(unleased, window, ttlMs) : Promise.resolve([]);
-    const leasedCounts = Promise.all(
-      buckets.map(({ bucket, limit }, i) => (leased[i] ? take(bucket, limit, window, ttlMs) : 0)),
-    );
-    const [fromStore, fromLeases] = await Promise.all([exactCounts, leasedCounts]);
-    let nextExact = 0;
-    return buckets.map((_, i) => (leased[i] ? (fromLeases[i] ?? 0) : (fromStore[nextExact++] ?? 0)));
   };
 }
