@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import { AppError, type Config } from '@verdict/core';
 import type { FastifyServerOptions } from 'fastify';
+import type { DirectReadsSlot } from './direct-reads.ts';
+import { takeOnNode } from './direct-reads-on-node.ts';
 import { sendAppError } from './envelope.ts';
 import { clientErrorHandler } from './input-guards.ts';
 import { newRequestId, noteRequestFailure, OneLinePerRequest } from './request-log.ts';
@@ -15,7 +17,9 @@ export function fastifyOptions(
   config: Config,
   logger: FastifyServerOptions['loggerInstance'] | undefined,
   uws: Uws | null = null,
+  direct: DirectReadsSlot = { reads: null },
 ): FastifyServerOptions {
+  const onError = (err: unknown) => logger?.error({ err }, 'serving a request failed');
   const { trustProxy } = config;
   return {
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -42,16 +46,20 @@ export function fastifyOptions(
     // closes a connection that sends nothing for 10 s itself. On Node's http, a request must arrive whole
     // within the timeout (408), checked every second rather than Node's 30 s, so a client that stops
     // sending cannot hold a socket for minutes.
+    // Either server answers plain reads itself once the app is built (direct-reads.ts).
     serverFactory: (handler) =>
       uws
-        ? (new UwsServer(uws, handler, (err) => logger?.error({ err }, 'serving a request failed')) as never)
+        ? (new UwsServer(uws, handler, onError, direct) as never)
         : createServer(
             {
               requestTimeout: config.requestTimeoutMs,
               headersTimeout: Math.min(10_000, config.requestTimeoutMs),
               connectionsCheckingInterval: 1000,
             },
-            handler,
+            (req, res) => {
+              const reads = direct.reads;
+              if (reads === null || !takeOnNode(reads, req, res, onError)) handler(req, res);
+            },
           ),
     clientErrorHandler,
     // A path Fastify cannot decode (bad percent-encoding) answers the envelope too.

@@ -74,8 +74,9 @@ export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
 
 /**
  * Measures every request: added before the plugins that register routes, whose contexts inherit only the
- * hooks added before them. Returns the registry `serveMetrics` serves. Without METRICS_TOKEN nothing can
- * read the figures, so requests are not measured at all (`enabled` false).
+ * hooks added before them. Returns the registry `serveMetrics` serves, and how a request answered outside
+ * Fastify's routes is measured (null when not measured). Without METRICS_TOKEN nothing can read the figures,
+ * so requests are not measured at all (`enabled` false).
  */
 export function measureRequests(
   app: FastifyInstance,
@@ -84,14 +85,14 @@ export function measureRequests(
 ) {
   const { registry, observeRequest, stop } = apiMetrics(core);
   app.addHook('onClose', async () => stop());
-  if (!enabled) return registry;
+  if (!enabled) return { registry, observeRequest: null };
   app.addHook('onResponse', (request, reply, done) => {
     // A path no route took is counted under one label, so a scan of random paths cannot grow the series.
     const route = request.routeOptions.url ?? 'unmatched';
     observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
-  return registry;
+  return { registry, observeRequest };
 }
 
 /**

@@ -27,10 +27,34 @@ export const newRequestId = () => {
   return id;
 };
 
-function clientRequestId(req: FastifyRequest): string | undefined {
-  const value = req.headers['x-request-id'];
+/** A caller's X-Request-Id, when it is short and printable enough to go on the line. */
+export function clientRequestId(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' && /^[\x21-\x7e]{1,128}$/.test(value) ? value : undefined;
 }
+
+/** What one request's line says. */
+export type RequestLine = {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  clientRequestId?: string;
+};
+
+type LineLogger = {
+  info: (fields: object, message: string) => void;
+  error: (fields: object, message: string) => void;
+};
+
+/** Writes a request's line: an error with its failure for a 5xx, else info. */
+export function logRequestLine(log: LineLogger, line: RequestLine, failure: unknown) {
+  const message = `${line.method} ${line.url} ${line.status} ${line.ms} ms`;
+  if (line.status >= 500) log.error({ ...line, err: failure }, message);
+  else log.info(line, message);
+}
+
+/** Milliseconds to one decimal, as the line gives them. */
+export const lineMs = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * One line per request, when it completes: method, path, status, duration, and the failure behind a 5xx
@@ -41,16 +65,17 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const failure = error ?? failures.get(request.raw);
-    const line = {
+    const callerId = clientRequestId(request.headers['x-request-id']);
+    const line: RequestLine = {
       method: request.method,
       url: loggedUrl(request),
       status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      ...(clientRequestId(request) ? { clientRequestId: clientRequestId(request) } : {}),
+      ms: lineMs(reply.elapsedTime),
+      ...(callerId ? { clientRequestId: callerId } : {}),
     };
-    const message = `${line.method} ${line.url} ${line.status} ${line.ms} ms`;
-    if (reply.statusCode >= 500) reply.log.error({ ...line, err: failure }, message);
-    else reply.log.info(line, message);
+    logRequestLine(reply.log, line, error ?? failures.get(request.raw));
   }
 }
+
+/** The failure noted for a request (noteRequestFailure), keyed by its raw request. */
+export const notedFailure = (raw: object): unknown => failures.get(raw);

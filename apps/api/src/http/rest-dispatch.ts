@@ -16,6 +16,7 @@ import { ZodArray } from 'zod';
 import { toAppError } from '../trpc/app-errors.ts';
 import { contextFactory } from '../trpc/context.ts';
 import { routeTemplate } from '../trpc/meta.ts';
+import type { RequestLinks } from '../trpc/request-links.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
 import { callProcedure, leanChain, type ProcedureDefinition } from './call-procedure.ts';
 import { envelopeOf } from './envelope.ts';
@@ -23,7 +24,7 @@ import { envelopeOf } from './envelope.ts';
 type ProcedureFn = { _def: ProcedureDefinition };
 
 /** What the dispatcher knows of an operation before its first request. */
-type Operation = {
+export type Operation = {
   /** The procedure's middleware chain, called by call-procedure.ts. */
   chain: ProcedureDefinition;
   /** The procedure's name in the router ("debates.get"): what tRPC middlewares see as `path`. */
@@ -57,7 +58,7 @@ export function registerRestDispatch(rest: FastifyInstance, options: RestDispatc
   for (const [name, procedure] of Object.entries(procedures)) {
     const openapi = procedure._def.meta?.openapi;
     if (!openapi || procedure._def.type === ('subscription' as string)) continue;
-    const operation = prepare(name, procedure, openapi.method);
+    const operation = prepareOperation(name, procedure, openapi.method);
     const secretParameters = procedure._def.meta?.secretParameters;
     rest.route({
       method: openapi.method,
@@ -68,7 +69,7 @@ export function registerRestDispatch(rest: FastifyInstance, options: RestDispatc
   }
 }
 
-function prepare(name: string, procedure: ProcedureFn, method: string): Operation {
+export function prepareOperation(name: string, procedure: ProcedureFn, method: string): Operation {
   const { inputParser } = getInputOutputParsers(procedure as unknown as OpenApiProcedure);
   const schema = unwrapZodType(inputParser, true);
   const usesBody = acceptsRequestBody(method as 'GET');
@@ -100,30 +101,62 @@ async function dispatch(
   createContext: ReturnType<typeof contextFactory>,
   onError: RestDispatchOptions['onError'],
 ) {
-  let ctx: ReturnType<ReturnType<typeof contextFactory>> | undefined;
+  const answer = await runOperation(
+    operation,
+    request,
+    () => {
+      if (operation.usesBody && !request.headers['content-type']?.startsWith('application/json')) {
+        const contentType = request.headers['content-type'];
+        throw new TRPCError({
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: contentType ? `Unsupported content-type "${contentType}` : 'Missing content-type header',
+        });
+      }
+      const input = operation.takesNoInput ? undefined : inputOf(operation, request);
+      return { ctx: createContext({ req: request, res: reply }), input };
+    },
+    onError,
+    (req) => reply.server.linksOf?.(req),
+  );
+  return reply
+    .code(answer.status)
+    .header('content-type', 'application/json')
+    .headers(answer.headers)
+    .send(answer.body);
+}
+
+/** What an operation answers: its status, the headers it collected, and the JSON text (none for no data). */
+export type OperationAnswer = { status: number; headers: Record<string, string>; body: string | undefined };
+
+type Context = ReturnType<ReturnType<typeof contextFactory>>;
+
+/**
+ * Runs an operation's procedure for one request and says what to answer, every failure as its envelope:
+ * `prepare` gives the context and input (or throws the request's refusal), `onError` hears of each error,
+ * `linksOf` gives the bases an envelope's links go on. Shared by Fastify's routes (above) and the direct
+ * reads on uWebSockets.js (uws/direct-reads.ts), so both answer alike.
+ */
+export async function runOperation(
+  operation: Pick<Operation, 'chain' | 'name'>,
+  request: FastifyRequest,
+  prepare: () => { ctx: Context; input: unknown },
+  onError: RestDispatchOptions['onError'],
+  linksOf: (request: FastifyRequest) => RequestLinks | undefined,
+): Promise<OperationAnswer> {
+  let ctx: Context | undefined;
   try {
-    if (operation.usesBody && !request.headers['content-type']?.startsWith('application/json')) {
-      const contentType = request.headers['content-type'];
-      throw new TRPCError({
-        code: 'UNSUPPORTED_MEDIA_TYPE',
-        message: contentType ? `Unsupported content-type "${contentType}` : 'Missing content-type header',
-      });
-    }
-    const input = operation.takesNoInput ? undefined : inputOf(operation, request);
-    ctx = createContext({ req: request, res: reply });
+    const prepared = prepare();
+    ctx = prepared.ctx;
     const data = await callProcedure(operation.chain, {
       ctx,
-      getRawInput: async () => input,
+      getRawInput: async () => prepared.input,
       path: operation.name,
       type: operation.chain.type,
       signal: undefined,
       batchIndex: 0,
     });
-    return answer(
-      reply,
-      responseMeta({ ctx, errors: [] }),
-      data === undefined ? undefined : JSON.stringify(data),
-    );
+    const meta = responseMeta({ ctx, errors: [] });
+    return { ...meta, body: data === undefined ? undefined : JSON.stringify(data) };
   } catch (cause) {
     const error =
       cause instanceof TRPCError
@@ -134,20 +167,10 @@ async function dispatch(
             cause: cause instanceof Error ? cause : undefined,
           });
     onError({ error, req: request });
-    return answer(
-      reply,
-      responseMeta({ ctx, errors: [error] }),
-      JSON.stringify(envelopeOf(toAppError(error), reply.server.linksOf?.(request))),
-    );
+    const meta = responseMeta({ ctx, errors: [error] });
+    return { ...meta, body: JSON.stringify(envelopeOf(toAppError(error), linksOf(request))) };
   }
 }
-
-/** The status and headers the procedure collected (responseMeta), then the JSON text. */
-const answer = (
-  reply: FastifyReply,
-  meta: { status: number; headers: Record<string, string> },
-  body: string | undefined,
-) => reply.code(meta.status).header('content-type', 'application/json').headers(meta.headers).send(body);
 
 /**
  * The procedure's input as trpc-to-openapi would build it: the body's fields, or the query's (a parameter

@@ -47,9 +47,9 @@ const DOCUMENT_ONLY = new Set([
 /**
  * Helmet's headers on every response (set on the raw response, so streams written by hand carry them too):
  * an API answer's, or, on a page whose route config names its own Content-Security-Policy, the whole set
- * with that policy.
+ * with that policy. Returns the API answers' block.
  */
-export function registerSecurityHeaders(app: FastifyInstance, base: HelmetOptions) {
+export function registerSecurityHeaders(app: FastifyInstance, base: HelmetOptions): HeaderBlock {
   const apiHeaders = new HeaderBlock(
     helmetHeaders(base).entries.filter(([name]) => !DOCUMENT_ONLY.has(name.toLowerCase())),
   );
@@ -67,4 +67,5 @@ export function registerSecurityHeaders(app: FastifyInstance, base: HelmetOption
     setHeaderBlock(reply.raw, policy ? headersOf(policy) : apiHeaders);
     done();
   });
+  return apiHeaders;
 }

@@ -90,7 +90,7 @@ export function trustedOrigins(config: Config): Set<string> {
 /** Security headers on every response, CORS by origin, and the CSRF guard for cookie-authenticated writes. */
 export async function registerSecurity(app: FastifyInstance, config: Config) {
   const trusted = trustedOrigins(config);
-  registerSecurityHeaders(app, {
+  const apiHeaders = registerSecurityHeaders(app, {
     contentSecurityPolicy: API_CSP,
     // An API response is not a document another site should embed or open in its window group.
     crossOriginResourcePolicy: { policy: 'same-site' },
@@ -112,9 +112,23 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
       new AppError('FORBIDDEN', 'Cross-site request refused: this origin may not act with your session'),
     );
   });
+  return { apiHeaders };
 }
 
-const PUBLIC_READ_POLICY: FastifyCorsOptions = {
+/**
+ * The CORS headers @fastify/cors gives, under the policies below, a request to `path` that sends no Origin
+ * (a server's, a CLI's, a load balancer's): Vary always, the public reads' grant as well. The direct reads
+ * (uws/direct-reads.ts) answer with these; tests/direct-reads.test.ts holds them to what the plugin sends.
+ */
+export function corsHeadersWithoutOrigin(path: string): [name: string, value: string][] {
+  const headers: [string, string][] = [['vary', 'Origin']];
+  if (!PUBLIC_READS.some((pattern) => pattern.test(path))) return headers;
+  headers.push(['access-control-allow-origin', '*']);
+  headers.push(['access-control-expose-headers', PUBLIC_READ_POLICY.exposedHeaders.join(', ')]);
+  return headers;
+}
+
+const PUBLIC_READ_POLICY = {
   origin: '*',
   methods: ['GET', 'OPTIONS'],
   allowedHeaders: ['Content-Type'],
@@ -123,7 +137,7 @@ const PUBLIC_READ_POLICY: FastifyCorsOptions = {
   credentials: false,
   // The spec answers OPTIONS with 204 whether or not it is a well-formed preflight.
   strictPreflight: false,
-};
+} satisfies FastifyCorsOptions;
 
 /** The policies of the other routes, by whether they take the session cookie and the origin they allow. */
 const policies = new Map<string, FastifyCorsOptions>();

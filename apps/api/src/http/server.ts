@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { errorStatus } from '@verdict/contracts';
-import { AppError, type Services } from '@verdict/core';
+import { AppError, type Services, tracingOn } from '@verdict/core';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -17,6 +17,7 @@ import { responseMeta } from '../trpc/response-meta.ts';
 import { registerAttachmentRoutes } from './attachment-routes.ts';
 import { registerConsole } from './console/routes.ts';
 import { registerDebateStreams } from './debate-stream.ts';
+import { DirectReads, type DirectReadsSlot } from './direct-reads.ts';
 import { registerDocs } from './docs.ts';
 import { registerEntryPoints } from './entry-points.ts';
 import { fromFastifyError, sendAppError } from './envelope.ts';
@@ -67,7 +68,8 @@ export async function buildServer({
   const core = countUsage ? services : withoutUsageCounting(services);
   const { config } = core;
   const server = chooseServer(config.streams);
-  const app = Fastify(fastifyOptions(config, logger, server.uws));
+  const direct: DirectReadsSlot = { reads: null };
+  const app = Fastify(fastifyOptions(config, logger, server.uws, direct));
   app.log.info(server.note);
   // Hooks here are callback-style: an async hook costs a promise and a turn of the microtask queue per request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -83,7 +85,7 @@ export async function buildServer({
   app.decorate('urlSecrets', routes);
   // Every error answer, whichever plugin's route gave it, puts its links on the request's bases.
   app.decorate('linksOf', (request: FastifyRequest) => requestLinks(request, config));
-  await registerSecurity(app, config);
+  const { apiHeaders } = await registerSecurity(app, config);
   await app.register(fastifyCookie);
   app.setErrorHandler((error, request, reply) => {
     const appError = fromFastifyError(error as FastifyError);
@@ -126,13 +128,31 @@ export async function buildServer({
   if (!webConsole.served) registerEntryPoints(app);
   registerDocs(app);
   registerHealth(app, core, lifecycle);
-  serveMetrics(app, config, metrics);
+  serveMetrics(app, config, metrics.registry);
   registerDebateStreams(app, core);
   registerNotificationStream(app, core, notificationPingMs ? { pingMs: notificationPingMs } : {});
   registerUnsubscribe(app, core);
-  if (countUsage) registerUsageCounting(app, core, routes, router as OpenApiRouter);
+  const usage = countUsage ? registerUsageCounting(app, core, routes, router as OpenApiRouter) : null;
   await registerStripeWebhook(app, core);
   await registerAttachmentRoutes(app, core);
+  // Plain reads skip Fastify; with tracing on, every request goes through its hooks, which make the spans.
+  if (config.directReads && !tracingOn()) {
+    direct.reads = new DirectReads({
+      router: router as OpenApiRouter,
+      services: core,
+      config,
+      apiHeaders,
+      log: app.log,
+      observeRequest: metrics.observeRequest,
+      usage,
+      onError: noteProcedureFailure,
+    });
+    // Closing, Fastify answers each request with `Connection: close`: everything goes through it.
+    app.addHook('preClose', (done) => {
+      direct.reads?.stop();
+      done();
+    });
+  }
   return app;
 }
 

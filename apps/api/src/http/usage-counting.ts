@@ -35,10 +35,10 @@ export function registerUsageCounting(
   };
 
   const lookups = new Set<Promise<void>>();
-  const countLater = (request: FastifyRequest) => {
+  const countLater = (request: FastifyRequest, endpoint = endpointOf(request)) => {
     const raw = presentedKey(request);
     if (raw === null) return;
-    const lookup: Promise<void> = lookUpKey(core, request, raw, endpointOf(request))
+    const lookup: Promise<void> = lookUpKey(core, request, raw, endpoint)
       .then(
         () => {},
         (err: unknown) =>
@@ -55,4 +55,12 @@ export function registerUsageCounting(
   app.addHook('onClose', async () => {
     await Promise.all(lookups);
   });
+  return {
+    /** Counts a request answered outside Fastify's routes (uws/direct-reads.ts) under `endpoint`, as above. */
+    countIfUnlooked: (request: FastifyRequest, endpoint: string) => {
+      if (!keyWasLookedUp(request)) countLater(request, endpoint);
+    },
+  };
 }
+
+export type UsageCounting = ReturnType<typeof registerUsageCounting>;

@@ -10,6 +10,8 @@ export type Config = {
   host: string;
   /** STREAMS: the HTTP server the API runs on (apps/api/src/http/uws/choose-server.ts). */
   streams: Env['STREAMS'];
+  /** DIRECT_READS: plain reads answered without Fastify's pipeline (apps/api/src/http/direct-reads.ts). */
+  directReads: boolean;
   /** PUBLIC_BASE_URL, else `http://localhost:$PORT`: links made without a request (emails, webhooks). */
   publicBaseUrl: string;
   /** APP_URL, else publicBaseUrl. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...addressesOf(e),
     ...storageOf(e),
     streams: e.STREAMS,
+    directReads: e.DIRECT_READS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,

@@ -20,6 +20,12 @@ export const EnvSchema = z.object({
    * (Node's http), `auto` (uWebSockets.js where its binary loads, else Node's http, saying why).
    */
   STREAMS: z.enum(['uws', 'node', 'auto']).default('auto'),
+  /**
+   * Plain reads (GET /v1/me, /v1/health …, no cookie, Origin or proxy headers) answered without Fastify's
+   * pipeline, the same answer at a fraction of the CPU (apps/api/src/http/direct-reads.ts). Off sends
+   * every request through Fastify: a way back should an answer ever differ.
+   */
+  DIRECT_READS: Flag.default(true),
   /** Public address of this API, used in links such as streamUrl. */
   PUBLIC_BASE_URL: Url.optional(),
   /** Address of the human-facing web application (share links, upgrade links). */

@@ -211,7 +211,7 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
 const normalizedPeers = new Map<string, string>();
 
 /** The peer's address as Node gives it: IPv4 dotted (an IPv4-mapped IPv6 address too), IPv6 compressed. */
-function peerAddress(res: HttpResponse): string {
+export function peerAddress(res: HttpResponse): string {
   const text = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
   // An IPv4 listener's peers are dotted already: parsing them on every request would cost for nothing.
   if (!text.includes(':')) return text;

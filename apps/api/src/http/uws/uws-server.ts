@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpResponse, TemplatedApp, us_listen_socket } from '@btc-vision/uwebsockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@btc-vision/uwebsockets.js';
 import { unexpectedFailure } from '@verdict/core';
-import { envelopeOf, writeAppError } from '../envelope.ts';
+import type { DirectReadsSlot } from '../direct-reads.ts';
+import { writeAppError } from '../envelope.ts';
 import { BridgedRequest } from './bridged-request.ts';
 import { BridgedResponse } from './bridged-response.ts';
+import { takeOnUws } from './direct-reads-on-uws.ts';
 import type { Uws } from './load-uws.ts';
+import { answerUnexpected } from './unexpected-answer.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -40,6 +43,8 @@ export class UwsServer extends EventEmitter {
   #inFlight = 0;
   #closing: (() => void)[] | null = null;
   #appClosed = false;
+  readonly #direct: DirectReadsSlot;
+  readonly #onError: (err: unknown) => void;
 
   /** One function for every response, told when it is done (a listener of its own each cost a closure). */
   readonly #responseClosed = () => {
@@ -51,13 +56,21 @@ export class UwsServer extends EventEmitter {
    * `onError`: a failure of the bridge itself (Fastify's handler catches its own), which is logged; the
    * client gets the 500 envelope, as from any unexpected failure, and the process goes on.
    */
-  constructor(uws: Uws, handler: Handler, onError: (err: unknown) => void) {
+  constructor(
+    uws: Uws,
+    handler: Handler,
+    onError: (err: unknown) => void,
+    direct: DirectReadsSlot = { reads: null },
+  ) {
     super();
     this.#uws = uws;
+    this.#onError = onError;
+    this.#direct = direct;
     this.#app = uws.App();
     this.#app.any('/*', (res, req) => {
       let response: BridgedResponse | null = null;
       try {
+        if (this.#takenDirectly(res, req)) return;
         const request = new BridgedRequest(res, req);
         response = new BridgedResponse(res, request, this.#responseClosed);
         this.#inFlight += 1;
@@ -70,6 +83,15 @@ export class UwsServer extends EventEmitter {
         } else if (response.usable) response.destroy();
       }
     });
+  }
+
+  /** A plain read answered without Fastify (direct-reads.ts); never once the server closes. */
+  #takenDirectly(res: HttpResponse, req: HttpRequest): boolean {
+    const reads = this.#direct.reads;
+    if (reads === null || this.#closing !== null || this.#appClosed) return false;
+    if (!takeOnUws(reads, res, req, this.#responseClosed, this.#onError)) return false;
+    this.#inFlight += 1;
+    return true;
   }
 
   listen(options: { port?: number; host?: string }) {
@@ -145,12 +167,4 @@ export class UwsServer extends EventEmitter {
     this.#listenSocket = null;
     this.#app.close();
   }
-}
-
-/** The 500 envelope straight on uWebSockets.js's response: nothing of the bridge could be made. */
-function answerUnexpected(res: HttpResponse) {
-  const body = JSON.stringify(envelopeOf(unexpectedFailure(new Error('the request could not be read'))));
-  res.cork(() => {
-    res.writeStatus('500 Internal Server Error').writeHeader('Content-Type', 'application/json').end(body);
-  });
 }
