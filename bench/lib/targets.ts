@@ -20,7 +20,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, distributed',
     boundBy:
-      'CPU per request in the API process (tRPC copies the call per middleware, output validation, Fastify, the socket write) and its share of a coalesced counter statement; PostgreSQL and the load generator share the 2 cores',
+      "CPU per request in the API process (a plain read, answered without Fastify's pipeline: Node's http parse and write, the key's hash, the count, output validation, the log line) and its share of a counter statement; PostgreSQL and the load generator share the 2 cores",
   },
   {
     name: 'api.v1_me_embedded.ratio_to_bare',
@@ -28,7 +28,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me, embedded',
     boundBy:
-      'CPU per request in the API process: tRPC, Fastify and the socket write (keys and counters are in memory); the load generator shares the 2 cores',
+      "CPU per request in the API process: Node's http parse and write, the procedure and output validation (a plain read, answered without Fastify's pipeline; keys and counters in memory); the load generator shares the 2 cores",
   },
   {
     name: 'api.v1_health.ratio_to_bare',
@@ -36,7 +36,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/health',
     boundBy:
-      "CPU per request: tRPC's per-middleware copies and output validation, Fastify's hooks and the socket write; the load generator shares the 2 cores",
+      "CPU per request: Node's http parse, response object and write, then the procedure and the log line (a plain read, answered without Fastify's pipeline); the load generator shares the 2 cores",
   },
   {
     name: 'api.v1_me_uws.ratio_to_bare',
@@ -44,7 +44,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, distributed, on uWebSockets.js',
     boundBy:
-      "CPU per request in the API process (~24 µs at ~20–28k req/s here: Fastify's route and hooks over the bridged request, the key, output validation, the socket write); the shared counters cost ~2 µs of PostgreSQL's a request since a hot key's budget is leased 256 units a statement (ratelimit/counter-leases.ts); the load generator and PostgreSQL share the 2 cores (`npm exec -- node bench/profile.ts --route /v1/me --streams uws --counters database`)",
+      "CPU per request in the API process (a plain read, answered without Fastify or the bridge: the key's hash, the count, output validation, the log line, uWebSockets.js's write); the shared counters cost ~2 µs of PostgreSQL's a request since a hot key's budget is leased 256 units a statement (ratelimit/counter-leases.ts); the load generator and PostgreSQL share the 2 cores (`npm exec -- node bench/profile.ts --route /v1/me --streams uws --counters database`)",
   },
   {
     name: 'api.v1_health_uws.ratio_to_bare',
@@ -52,7 +52,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/health on uWebSockets.js',
     boundBy:
-      "CPU per request: Fastify's hooks over the bridged request, tRPC's per-middleware copies and output validation; the load generator shares the 2 cores",
+      "CPU per request: the procedure, output validation and the log line (a plain read, answered without Fastify or the bridge), uWebSockets.js's parse and write; the load generator shares the 2 cores",
   },
   {
     name: 'api.v1_me_embedded_uws.ratio_to_bare',
@@ -60,7 +60,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, embedded, on uWebSockets.js',
     boundBy:
-      "CPU per request in the one process: Fastify's route and hooks over the bridged request, the key, its counters and output validation, with the in-process engine and PGlite on the same event loop; the load generator shares the 2 cores",
+      "CPU per request in the one process: the key, its counters and output validation (a plain read, answered without Fastify or the bridge), with the in-process engine and PGlite on the same event loop; the load generator shares the 2 cores",
   },
   {
     name: 'api.v1_health_embedded_uws.ratio_to_bare',
@@ -68,7 +68,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/health, embedded, on uWebSockets.js',
     boundBy:
-      "CPU per request: Fastify's hooks over the bridged request and the procedure call; the load generator shares the 2 cores",
+      "CPU per request: the procedure call and the log line (a plain read, answered without Fastify or the bridge), uWebSockets.js's parse and write; the load generator shares the 2 cores",
   },
   {
     name: 'debates.create_many_accounts.ratio_to_bare',
