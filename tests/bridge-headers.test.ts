@@ -2,20 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INCIDENTAL_HEADERS } from './support/head-lines.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVERS = ['uws', 'node'] as const;
 type Server = (typeof SERVERS)[number];
-
-/** Lines each server writes its own way: the time, its mark, and how it frames the body and connection. */
-const INCIDENTAL = new Set([
-  'date',
-  'uwebsockets',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
 
 type Answer = { status: string; headers: [string, string][]; body: string };
 
@@ -32,7 +23,7 @@ async function request(port: number, method: string, path: string): Promise<Answ
       const colon = line.indexOf(':');
       return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
     })
-    .filter(([name]) => !INCIDENTAL.has(name));
+    .filter(([name]) => !INCIDENTAL_HEADERS.has(name));
   return { status, headers, body: raw.slice(end + 4) };
 }
 

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectBody } from './support/api-client.ts';
+import { INCIDENTAL_HEADERS } from './support/head-lines.ts';
 import { MODES, type Stack, signUpPro, startStack } from './support/stack.ts';
 
 /**
@@ -18,16 +19,6 @@ const ENV: Record<Server, Record<string, string>> = {
 };
 
 const METRICS_TOKEN = 'direct-reads-metrics-token-0123456789';
-
-/** Lines each server writes its own way: the time, its mark, and how it frames the body and connection. */
-const INCIDENTAL = new Set([
-  'date',
-  'uwebsockets',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
 
 type Answer = { status: string; headers: [string, string][]; body: unknown };
 
@@ -70,7 +61,7 @@ async function request(baseUrl: string, path: string, headers: Record<string, st
       if (name === 'x-ratelimit-reset' || name === 'retry-after') return [name, '<seconds>'];
       return [name, value];
     })
-    .filter(([name]) => !INCIDENTAL.has(name));
+    .filter(([name]) => !INCIDENTAL_HEADERS.has(name));
   const body = raw.slice(end + 4);
   return { status, headers: answerHeaders, body: body ? JSON.parse(masked(body)) : body };
 }

@@ -60,7 +60,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'GET /v1/me with a key, embedded, on uWebSockets.js',
     boundBy:
-      "CPU per request in the one process: the key, its counters and output validation (a plain read, answered without Fastify or the bridge), with the in-process engine and PGlite on the same event loop; the load generator shares the 2 cores",
+      'CPU per request in the one process: the key, its counters and output validation (a plain read, answered without Fastify or the bridge), with the in-process engine and PGlite on the same event loop; the load generator shares the 2 cores',
   },
   {
     name: 'api.v1_health_embedded_uws.ratio_to_bare',
