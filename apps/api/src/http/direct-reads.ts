@@ -78,12 +78,19 @@ export class DirectReads {
     const procedures = options.router._def.procedures as unknown as Record<string, DirectProcedure>;
     for (const [name, procedure] of Object.entries(procedures)) {
       const openapi = procedure._def.meta?.openapi;
-      if (openapi?.method !== 'GET' || procedure._def.meta?.secretParameters) continue;
+      // Queries only: a subscription is a stream, answered by its own route.
+      if (openapi?.method !== 'GET' || procedure._def.type !== 'query') continue;
+      if (procedure._def.meta?.secretParameters) continue;
       const operation = prepareOperation(name, procedure, openapi.method);
       const template = routeTemplate(openapi.path);
       if (!operation.takesNoInput || template.includes(':')) continue;
       this.#byPath.set(template, { operation, template, cors: corsHeadersWithoutOrigin(template) });
     }
+  }
+
+  /** The paths answered directly. */
+  get paths(): string[] {
+    return [...this.#byPath.keys()];
   }
 
   get securityHeaders(): HeaderBlock {
@@ -154,7 +161,7 @@ export type DirectReadsSlot = { reads: DirectReads | null };
 type LevelAware = { isLevelEnabled?: (level: string) => boolean };
 
 type DirectProcedure = Parameters<typeof prepareOperation>[1] & {
-  _def: { meta?: { openapi?: { method: string; path: string }; secretParameters?: unknown } };
+  _def: { type: string; meta?: { openapi?: { method: string; path: string }; secretParameters?: unknown } };
 };
 
 /** The reply a procedure's context holds: no procedure these answer touches it (none sets a cookie). */
