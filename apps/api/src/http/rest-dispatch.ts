@@ -134,7 +134,7 @@ type Context = ReturnType<ReturnType<typeof contextFactory>>;
  * Runs an operation's procedure for one request and says what to answer, every failure as its envelope:
  * `prepare` gives the context and input (or throws the request's refusal), `onError` hears of each error,
  * `linksOf` gives the bases an envelope's links go on. Shared by Fastify's routes (above) and the direct
- * reads on uWebSockets.js (uws/direct-reads.ts), so both answer alike.
+ * reads (direct-reads.ts), so both answer alike.
  */
 export async function runOperation(
   operation: Pick<Operation, 'chain' | 'name'>,

@@ -118,7 +118,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
 /**
  * The CORS headers @fastify/cors gives, under the policies below, a request to `path` that sends no Origin
  * (a server's, a CLI's, a load balancer's): Vary always, the public reads' grant as well. The direct reads
- * (uws/direct-reads.ts) answer with these; tests/direct-reads.test.ts holds them to what the plugin sends.
+ * (direct-reads.ts) answer with these; tests/direct-reads.test.ts holds them to what the plugin sends.
  */
 export function corsHeadersWithoutOrigin(path: string): [name: string, value: string][] {
   const headers: [string, string][] = [['vary', 'Origin']];

@@ -56,7 +56,7 @@ export function registerUsageCounting(
     await Promise.all(lookups);
   });
   return {
-    /** Counts a request answered outside Fastify's routes (uws/direct-reads.ts) under `endpoint`, as above. */
+    /** Counts a request answered outside Fastify's routes (direct-reads.ts) under `endpoint`, as above. */
     countIfUnlooked: (request: FastifyRequest, endpoint: string) => {
       if (!keyWasLookedUp(request)) countLater(request, endpoint);
     },
