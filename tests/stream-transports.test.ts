@@ -43,6 +43,25 @@ const INCIDENTAL = new Set([
 const behaviourHeaders = (headers: Headers) =>
   Object.fromEntries([...headers].filter(([name]) => !INCIDENTAL.has(name.toLowerCase())));
 
+/** Announces a JSON body of `length` bytes to POST /v1/verdicts, sends a few, and reads the answer to its end. */
+async function announceTooLarge(baseUrl: string, length: number): Promise<{ status: string; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  socket.write(
+    `POST /v1/verdicts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"q":`,
+  );
+  let raw = '';
+  for await (const chunk of socket) {
+    raw += chunk;
+    const end = raw.indexOf('\r\n\r\n');
+    const announced = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(0, end));
+    if (end >= 0 && announced && raw.length >= end + 4 + Number(announced[1])) break;
+  }
+  socket.destroy();
+  const end = raw.indexOf('\r\n\r\n');
+  return { status: raw.slice(0, raw.indexOf('\r\n')), body: raw.slice(end + 4) };
+}
+
 type User = { key: string; cookie: string; email: string };
 
 const ids = (messages: SseMessage[]) => messages.map((m) => m.id);
@@ -165,18 +184,17 @@ describe.each(MODES)('streams on uWebSockets.js and on Node http (%s)', (mode) =
   it('answers a request whose body nobody reads, drops the body, and serves the connection on', async () => {
     for (const server of SERVERS) {
       const stack = stacks[server];
-      // A body of 2 MiB sent with requests answered before any of it is read: an unknown route (404) and
-      // a body over the limit its Content-Length announces (413).
+      // A body of 2 MiB sent with a request answered before any of it is read (an unknown route: 404), the
+      // connection kept for what comes next.
       const body = Buffer.alloc(2 * 1024 * 1024, 'x');
       const unknown = await fetch(`${stack.baseUrl}/api/nothing-here`, { method: 'POST', body });
       expect(unknown.status, server).toBe(404);
-      const refused = await fetch(`${stack.baseUrl}/v1/verdicts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      expect(refused.status, server).toBe(413);
-      expect(((await refused.json()) as { error: { code: string } }).error.code, server).toBe(
+      // A body over the limit its Content-Length announces: 413 before any of it is read, and the connection
+      // closed (the client would send it anyway). Only the head and a few bytes are sent: a client still
+      // writing 2 MiB when the server closes gets EPIPE, sometimes before it has read the answer.
+      const refused = await announceTooLarge(stack.baseUrl, body.length);
+      expect(refused.status, server).toBe('HTTP/1.1 413 Payload Too Large');
+      expect((JSON.parse(refused.body) as { error: { code: string } }).error.code, server).toBe(
         'PAYLOAD_TOO_LARGE',
       );
       expect((await fetch(`${stack.baseUrl}/health`)).status, server).toBe(200);
