@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INCIDENTAL_HEADERS } from './support/head-lines.ts';
+import { INCIDENTAL_HEADERS } from './support/raw-http.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVERS = ['uws', 'node'] as const;

@@ -4,6 +4,7 @@ import { eventually } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectBody } from './support/api-client.ts';
 import { type RunningProcess, startApi } from './support/processes.ts';
+import { exchange } from './support/raw-http.ts';
 import { readSse, type SseMessage } from './support/sse.ts';
 import { type DistributedStack, MODES, type Stack, signUpPro, startStack } from './support/stack.ts';
 
@@ -43,24 +44,12 @@ const INCIDENTAL = new Set([
 const behaviourHeaders = (headers: Headers) =>
   Object.fromEntries([...headers].filter(([name]) => !INCIDENTAL.has(name.toLowerCase())));
 
-/** Announces a JSON body of `length` bytes to POST /v1/verdicts, sends a few, and reads the answer to its end. */
-async function announceTooLarge(baseUrl: string, length: number): Promise<{ status: string; body: string }> {
-  const { hostname, port } = new URL(baseUrl);
-  const socket = connect(Number(port), hostname);
-  socket.write(
+/** Announces a JSON body of `length` bytes to POST /v1/verdicts, sends a few, and reads the answer. */
+const announceTooLarge = (baseUrl: string, length: number) =>
+  exchange(
+    baseUrl,
     `POST /v1/verdicts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"q":`,
   );
-  let raw = '';
-  for await (const chunk of socket) {
-    raw += chunk;
-    const end = raw.indexOf('\r\n\r\n');
-    const announced = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(0, end));
-    if (end >= 0 && announced && raw.length >= end + 4 + Number(announced[1])) break;
-  }
-  socket.destroy();
-  const end = raw.indexOf('\r\n\r\n');
-  return { status: raw.slice(0, raw.indexOf('\r\n')), body: raw.slice(end + 4) };
-}
 
 type User = { key: string; cookie: string; email: string };
 
