@@ -30,7 +30,9 @@ function masked(text: string): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
     .replace(/vrd_[A-Za-z0-9_-]+/g, '<key>')
     .replace(/[a-z0-9.+-]+@example\.com/g, '<email>')
-    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
+    .replace(/"retryAfter":\d+/g, '"retryAfter":"<seconds>"')
+    .replace(/retry in \d+ s/g, 'retry in <seconds> s');
 }
 
 /** One request on a connection of its own, and its answer as it came: every header line, in order. */
@@ -165,6 +167,7 @@ describe.each(MODES)('plain reads on uWebSockets.js, as Fastify answers them (%s
       'HTTP/1.1 429 Too Many Requests',
     ]);
     expect(answers[2]?.headers).toContainEqual(['retry-after', '<seconds>']);
+    expect(answers[2]?.body).toMatchObject({ error: { code: 'RATE_LIMITED', retryAfter: '<seconds>' } });
   });
 
   it('writes the same log line, counts the key and measures the route', async () => {
