@@ -11,6 +11,7 @@ import {
   smtpMailer,
 } from '@verdict/core';
 import { Layer } from 'effect';
+import { clockLayer } from './clock.ts';
 import { engineLogLayer, type LogFn } from './logging.ts';
 import { EngineMetrics } from './metrics/engine-metrics.ts';
 import { createEmbedder } from './providers/embedders.ts';
@@ -20,7 +21,6 @@ import type { SimulatedOptions } from './providers/simulated.ts';
 import { type CallPolicy, DEFAULT_CALL_POLICY } from './runner/llm-call.ts';
 import {
   EngineBus,
-  EngineClock,
   EngineProbe,
   EngineSettings,
   type EngineSettingsShape,
@@ -28,7 +28,9 @@ import {
   newNodeId,
   type ProbeMoment,
 } from './services.ts';
-import { DebateStore } from './store/debate-store.ts';
+import { AttemptLog } from './store/attempt-log.ts';
+import { AttemptOutcome } from './store/attempt-outcome.ts';
+import { LeaseStore } from './store/lease-store.ts';
 import { engineTracerLayer } from './tracing/otel-tracer.ts';
 import type { WebhookDeliveryOptions } from './workers/webhook-worker.ts';
 
@@ -116,14 +118,16 @@ export function engineLayer(
     metrics,
     Layer.succeed(EngineStorage, EngineStorage.of({ db: options.db })),
     Layer.succeed(EngineBus, options.bus),
-    Layer.succeed(EngineClock, options.clock),
+    clockLayer(options.clock),
     engineLogLayer(options.log),
     engineTracerLayer(),
     Layer.succeed(EngineProbe, EngineProbe.of({ notice: options.probe ?? (() => {}) })),
     Layer.succeed(EngineSettings, settings),
   );
   const services = Layer.mergeAll(
-    DebateStore.layer,
+    LeaseStore.layer,
+    AttemptLog.layer,
+    AttemptOutcome.layer,
     ProviderChoice.layer({
       keys: options.providerKeys,
       registry: options.providerOptions,

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Bus, Clock, Database, Embedder } from '@verdict/core';
+import type { Bus, Database, Embedder } from '@verdict/core';
 import { Context } from 'effect';
 import type { CallPolicy } from './runner/llm-call.ts';
 import type { StorageRetryPolicy } from './store/retry.ts';
 
 /**
  * The services the engine runs on, each a Context service provided by a Layer built once in the process's
- * composition root (layers.ts): storage, the bus, the clock, the settings; the log is Effect's logger (logging.ts). The LLM providers are a
- * service of their own (providers/provider-choice.ts), and so is the engine store (store/debate-store.ts).
+ * composition root (layers.ts): storage, the bus, the settings (time is Effect's Clock, over the node's: clock.ts); the log is Effect's logger (logging.ts). The LLM providers are a
+ * service of their own (providers/provider-choice.ts), and so are the engine store's parts (store/lease-store.ts,
+ * attempt-log.ts, attempt-outcome.ts).
  */
 
 /** The database the engine store works on: the service's own. */
@@ -18,9 +19,6 @@ export class EngineStorage extends Context.Service<EngineStorage, { readonly db:
 
 /** The job queue, event stream, command channel and key courier between API processes and engine nodes. */
 export class EngineBus extends Context.Service<EngineBus, Bus>()('@verdict/engine/EngineBus') {}
-
-/** Wall-clock time of the events the engine stamps (tests move it by hand). */
-export class EngineClock extends Context.Service<EngineClock, Clock>()('@verdict/engine/EngineClock') {}
 
 // Where the engine says what it does is Effect's logger, installed by the node's layer (logging.ts).
 export type { LogFn, LogLevel } from './logging.ts';

@@ -10,9 +10,10 @@ import type { DebateTables } from './tables.ts';
  * outside a running attempt. Each change is a named transition that runs in the caller's transaction (`em`),
  * so the caller's checks and locks and the write commit together; no feature writes these tables itself.
  *
- * The engine's store (packages/engine/src/store/debate-store.ts) writes the running attempt: the lease, the
- * turns, events and snapshot, the status they set and the final state. Those statements check the lease
- * epoch the node claimed in the same statement, which is why they stay there rather than here.
+ * The engine's store (packages/engine/src/store/: lease-store.ts, attempt-log.ts, attempt-outcome.ts) writes
+ * the running attempt: the lease, the turns, events and snapshot, the status they set and the final state.
+ * Those statements check the lease epoch the node claimed in the same statement, which is why they stay
+ * there rather than here.
  */
 
 const k = (em: EntityManager) => query<DebateTables>(em);

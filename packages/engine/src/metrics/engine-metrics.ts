@@ -1,7 +1,7 @@
 import { Counter, estimateUsd, Gauge, Histogram, type Registry } from '@verdict/core';
 import { Context, Layer } from 'effect';
 import type { LlmProvider } from '../providers/port.ts';
-import type { HandOverReason } from '../store/debate-store.ts';
+import type { HandOverReason } from '../store/lease-store.ts';
 
 type EngineMetricsShape = {
   /** The provider, its every call counted by provider, model, task and outcome, timed, its tokens and cost. */
@@ -31,7 +31,8 @@ export class EngineMetrics extends Context.Service<EngineMetrics, EngineMetricsS
   static layer(
     registry: Registry,
     node: { active: ReadonlyMap<string, unknown>; slots: number },
-    now: () => number = Date.now,
+    /** The node's wall clock: a job's queue wait is from the time its API process stamped. */
+    now: () => number,
   ) {
     return Layer.succeed(EngineMetrics, EngineMetrics.of(engineMetricsOn(registry, node, now)));
   }

@@ -23,9 +23,9 @@ export const SCRAPE_READ_TTL_MS = 5_000;
 export function observeWaitingWork(
   registry: Registry,
   sources: { bus: Bus; db: Database; clock: Clock },
-  now: () => number = Date.now,
 ) {
   const registers = [registry];
+  const now = sources.clock.now;
   const waiting = cachedRead(() => sources.bus.jobs.waiting(), SCRAPE_READ_TTL_MS, now);
   const backlog = cachedRead(() => workBacklog(sources.db, sources.clock), SCRAPE_READ_TTL_MS, now);
   new Gauge({

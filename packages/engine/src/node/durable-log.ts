@@ -1,9 +1,11 @@
 import type { DebateEvent, DebateEventBody } from '@verdict/contracts';
 import type { Clock } from '@verdict/core';
 import { Deferred, Effect, Latch } from 'effect';
+import { coreClock } from '../clock.ts';
 import { replayKey } from '../replay/replay.ts';
-import { EngineBus, EngineClock, EngineSettings } from '../services.ts';
-import { DebateStore } from '../store/debate-store.ts';
+import { EngineBus, EngineSettings } from '../services.ts';
+import { AttemptLog } from '../store/attempt-log.ts';
+import { AttemptOutcome } from '../store/attempt-outcome.ts';
 import {
   BusUnavailable,
   LeaseLost,
@@ -97,10 +99,10 @@ const logState = (afterSeq: number, wake: Latch.Latch): LogState => ({
  * (event-effects.ts): a batch sets the status its events announce, and from a final event on (verdict,
  * completion, failure) nothing is written until `finish` stores it all with the final state. Whatever was
  * stored and not published when a node died is published by the next node that takes the job: the next
- * holder's restore, or, for a finished debate, the job's redelivery (job.ts).
+ * holder's restore, or, for a finished debate, the job's redelivery (job/claim.ts).
  */
 export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (start: DurableLogStart) {
-  const clock = yield* EngineClock;
+  const clock = yield* coreClock;
   const st = logState(start.afterSeq, yield* Latch.make(false));
   const writeOnce = yield* logWriter(start, st);
   yield* Effect.forkScoped(
@@ -116,7 +118,8 @@ export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (star
 /** The writer's one step: waits for a change, then writes what is queued (or the final state). */
 const logWriter = (start: DurableLogStart, st: LogState) =>
   Effect.gen(function* () {
-    const store = yield* DebateStore;
+    const attemptLog = yield* AttemptLog;
+    const attemptOutcome = yield* AttemptOutcome;
     const bus = yield* EngineBus;
     const { storage } = yield* EngineSettings;
     const { lease } = start;
@@ -163,7 +166,9 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
       if (batch.events.length > 0 || batch.state !== null) {
         st.writing = true;
         const written = yield* Effect.result(
-          store.persist(lease, batch).pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
+          attemptLog
+            .persist(lease, batch)
+            .pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
         );
         st.writing = false;
         if (written._tag === 'Failure') return fail(written.failure);
@@ -178,7 +183,7 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
         const batch = take();
         st.finished = true;
         const written = yield* Effect.result(
-          store.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
+          attemptOutcome.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
         );
         if (written._tag === 'Failure') {
           fail(written.failure);

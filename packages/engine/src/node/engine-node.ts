@@ -17,7 +17,8 @@ import { scheduledRunSeries, schedulerWorker } from '../workers/scheduler-worker
 import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
-import { handleJob, NodeJobs } from './job.ts';
+import { NodeJobs } from './job/claimed-job.ts';
+import { handleJob } from './job/handle-job.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { finishedSeries } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
@@ -25,7 +26,7 @@ import { LeaseKeeper } from './lease-keeper.ts';
 /**
  * The node's presence on the database, held from before its first claim until after its last job: while it
  * is held, other nodes leave this node's debates to it until their leases run out; once its process dies, they
- * take them over as soon as their jobs come back (store/debate-store.ts, `claim`).
+ * take them over as soon as their jobs come back (store/lease-store.ts, `claim`).
  */
 const holdPresence = Effect.gen(function* () {
   const { db } = yield* EngineStorage;
@@ -148,7 +149,7 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   observeWaitingWork(metrics, options);
   const runtime = ManagedRuntime.make(
     Layer.merge(
-      engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots })),
+      engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots }, options.clock.now)),
       // The node's Effect metrics (its workers', …) are its own, and served with the rest of its registry.
       Layer.succeed(Metric.MetricRegistry, bridgedMetricRegistry(metrics)),
     ),

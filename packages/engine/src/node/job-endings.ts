@@ -69,7 +69,7 @@ export const JOB_ENDINGS: {
 } = {
   Completed: ({ status, stored, published }) =>
     stored && !published
-      ? // Its job comes back and finds it finished: the events are published then (job.ts).
+      ? // Its job comes back and finds it finished: the events are published then (job/claim.ts, `publishedAgain`).
         {
           job: { retryAfterMs: RETRY_AFTER_TROUBLE_MS },
           log: ['warn', `${status}; its last events not published, job returned to the queue`],

@@ -1,10 +1,11 @@
 import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { Effect, Layer } from 'effect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monotonicMs } from '../clock.ts';
 import { type EngineNodeOptions, engineLayer, settingsOf } from '../layers.ts';
 import type { LlmProvider, LlmRequest } from '../providers/port.ts';
 import { simulatedProvider } from '../providers/simulated.ts';
-import { DebateStore } from '../store/debate-store.ts';
+import { LeaseStore } from '../store/lease-store.ts';
 import { behindLease, LeaseKeeper } from './lease-keeper.ts';
 
 const LEASE_MS = 1000;
@@ -57,14 +58,14 @@ describe('provider calls behind the lease', () => {
       },
     };
     const debateId = row?.id as string;
-    return { debateId, layer, calls, provider, claimedAt: Date.now() - claimedAgoMs, takenOver };
+    return { debateId, layer, calls, provider, claimedAgoMs, takenOver };
   };
 
   /** Claims the debate, holds it as a job would, and asks once behind the lease; the ask's outcome. */
   const askBehindLease = (setup: Awaited<ReturnType<typeof claimedDebate>>) =>
     Effect.scoped(
       Effect.gen(function* () {
-        const store = yield* DebateStore;
+        const store = yield* LeaseStore;
         const keeper = yield* LeaseKeeper;
         const claim = yield* store.claim({ debateId: setup.debateId, attempt: 1 });
         if (claim.kind !== 'claimed') return yield* Effect.die(new Error(`not claimed: ${claim.kind}`));
@@ -87,7 +88,7 @@ describe('provider calls behind the lease', () => {
             lost = true;
             stopped.abort(new Error('lease lost'));
           },
-          setup.claimedAt,
+          (yield* monotonicMs) - setup.claimedAgoMs,
         );
         const startedAt = Date.now();
         const asked = yield* Effect.promise(() =>

@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Schedule, type Scope } from 'effect';
+import { elapsedReader, monotonicMs } from '../clock.ts';
 import { logLine } from '../logging.ts';
 import type { LlmProvider } from '../providers/port.ts';
 import { EngineSettings } from '../services.ts';
-import { DebateStore } from '../store/debate-store.ts';
+import { LeaseStore } from '../store/lease-store.ts';
 import type { Lease } from '../store/records.ts';
 
 /** A lease this node keeps, as its job sees it. */
@@ -19,7 +20,7 @@ export type HeldLease = {
 type Entry = {
   lease: Lease;
   lost: () => void;
-  /** Until when the lease surely holds: a renewal's (or the claim's) start plus the lease period. */
+  /** Until when the lease surely holds (monotonic): a renewal's (or the claim's) start plus the lease period. */
   confirmedUntil: number;
   /** Waits for the next renewal that finds the lease held. */
   waiting: Set<() => void>;
@@ -35,7 +36,8 @@ export class LeaseKeeper extends Context.Service<
   {
     /**
      * Renews `lease` until the scope closes; `lost` is called once if a renewal finds it gone. `claimedAt`
-     * is when the claim's statement was sent: the lease holds until then plus the lease period at least.
+     * is when the claim's statement was sent, on the monotonic clock (clock.ts): the lease holds until then
+     * plus the lease period at least.
      */
     readonly keep: (
       lease: Lease,
@@ -47,14 +49,15 @@ export class LeaseKeeper extends Context.Service<
   static readonly layer = Layer.effect(
     LeaseKeeper,
     Effect.gen(function* () {
-      const store = yield* DebateStore;
+      const store = yield* LeaseStore;
       const { heartbeatMs, leaseMs } = yield* EngineSettings;
       const held = new Map<string, Entry>();
+      const now = yield* elapsedReader;
 
       const renewAll = Effect.gen(function* () {
         const entries = [...held.values()];
         if (entries.length === 0) return;
-        const startedAt = Date.now();
+        const startedAt = yield* monotonicMs;
         const stillHeld = yield* store.renew(entries.map((entry) => entry.lease));
         for (const entry of entries) {
           // A job that ended (or claimed again) during the renewal is not this entry any more.
@@ -90,14 +93,16 @@ export class LeaseKeeper extends Context.Service<
               Effect.sync(() => {
                 if (held.get(lease.debateId) === entry) held.delete(lease.debateId);
               }),
-          ).pipe(Effect.map((entry): HeldLease => ({ confirmed: (signal) => confirmation(entry, signal) }))),
+          ).pipe(
+            Effect.map((entry): HeldLease => ({ confirmed: (signal) => confirmation(entry, now, signal) })),
+          ),
       });
     }),
   );
 }
 
-function confirmation(entry: Entry, signal?: AbortSignal): Promise<void> {
-  if (Date.now() < entry.confirmedUntil) return Promise.resolve();
+function confirmation(entry: Entry, now: () => number, signal?: AbortSignal): Promise<void> {
+  if (now() < entry.confirmedUntil) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const wake = () => {

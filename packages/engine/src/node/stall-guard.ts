@@ -1,4 +1,5 @@
 import { Data, Effect, Schedule } from 'effect';
+import { elapsedReader } from '../clock.ts';
 import type { CallPolicy } from '../runner/llm-call.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 
@@ -28,16 +29,17 @@ export function stallLimitMs(policy: CallPolicy, storageToleranceMs: number): nu
  */
 export const stallGuard = (running: RunningDebate, steps: () => number, limitMs: number) =>
   Effect.gen(function* () {
+    const now = yield* elapsedReader;
     let seen = steps();
-    let quietSince = Date.now();
+    let quietSince = now();
     const look = Effect.suspend(() => {
       const snapshot = running.actor.getSnapshot();
       if (steps() !== seen || snapshot.matches({ running: 'paused' })) {
         seen = steps();
-        quietSince = Date.now();
+        quietSince = now();
         return Effect.void;
       }
-      const quietMs = Date.now() - quietSince;
+      const quietMs = now() - quietSince;
       return quietMs < limitMs
         ? Effect.void
         : Effect.fail(new Stalled({ quietMs, state: JSON.stringify(snapshot.value) }));

@@ -3,7 +3,7 @@ import type { TransitionRecord } from '@verdict/core';
 import { Effect } from 'effect';
 import type { Turn } from '../machine/prompts.ts';
 import { addCall, noUsage, type Usage } from '../runner/usage.ts';
-import type { StoredLog } from '../store/debate-store.ts';
+import type { StoredLog } from '../store/attempt-log.ts';
 import { PermanentFailure } from '../store/errors.ts';
 import { unpackState } from './snapshot.ts';
 

@@ -15,7 +15,7 @@ async function debateReading(attachments: () => Promise<AttachedText[]>) {
   const simulated = simulatedProvider();
   const debaterRequests: LlmRequest[] = [];
   const logged: [LogLevel, string][] = [];
-  // The node's services as job.ts hands them over: here, a logger keeping the lines.
+  // The node's services as the job (node/job/start.ts) hands them over: here, a logger keeping the lines.
   const services = Effect.runSync(
     Effect.context<never>().pipe(
       Effect.provide(engineLogLayer((level, message) => logged.push([level, message]))),

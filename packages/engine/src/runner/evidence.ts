@@ -2,7 +2,7 @@ import type { Citation } from '@verdict/contracts';
 import { type CitationMention, checkCitations, type PassageText } from '@verdict/core';
 
 /**
- * What a debate with the evidence engine on reads of its corpus (node/job.ts builds it over core's
+ * What a debate with the evidence engine on reads of its corpus (node/job/start.ts builds it over core's
  * evidence/ for the debate; tests give their own). Absent from EngineDeps: the evidence engine is off
  * and attachments go into prompts as excerpts.
  */

@@ -28,7 +28,8 @@ const fenced = (lock: 'share' | 'no key update') =>
 
 /**
  * Many debates' events, states and the statuses they set in one statement, each only while this node's lease
- * epoch on it is current (as the one-debate statement in debate-store.ts does); answers the debates written.
+ * epoch on it is current (attempt-log.ts batches them; attempt-outcome.ts writes a finish's last batch with it); answers the
+ * debates written.
  *
  * The input is built as JSON text: each packed state is JSON already and goes in as it is, not parsed and
  * serialised again.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '@verdict/core';
 import {
   citedBlocks,
   defaultCitations,
@@ -99,9 +100,10 @@ export const DEFAULT_FAKE_REPLY_TEXT = 'The fake model agrees with itself.';
 
 export async function startFakeLlmServer(
   script: FakeScript = [{ text: DEFAULT_FAKE_REPLY_TEXT }],
-  options: { host?: string } = {},
+  options: { host?: string; clock?: Clock } = {},
 ): Promise<FakeLlmServer> {
   const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? systemClock;
   let current = script;
   let queuePosition = 0;
   const requests: FakeRequestRecord[] = [];
@@ -147,7 +149,7 @@ export async function startFakeLlmServer(
       stream: route.stream ?? body.stream === true,
       body,
       apiKey: keyOf(req),
-      receivedAt: Date.now(),
+      receivedAt: clock.now(),
     };
     let settle: (outcome: FakeOutcome) => void = () => {};
     let holdOpen: () => void = () => {};
@@ -332,7 +334,7 @@ function completeBody(request: FakeRequest, text: string, usage: Usage, cited: F
     return {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
+      created: Math.floor(request.receivedAt / 1000),
       model: request.model,
       choices: [
         { index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' },
@@ -391,7 +393,7 @@ async function writeStream(
     res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
   };
   const id = randomUUID();
-  const created = Math.floor(Date.now() / 1000);
+  const created = Math.floor(request.receivedAt / 1000);
   // The answer's own text comes after the cited blocks (Anthropic only).
   const answerIndex = cited.length;
   const openaiChunk = (delta: Record<string, unknown>, finish: string | null) => ({

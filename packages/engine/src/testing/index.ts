@@ -3,7 +3,9 @@ import { Effect } from 'effect';
 import { type EngineNodeOptions, engineLayer, settingsOf } from '../layers.ts';
 import { createEngineNode, type EngineNode } from '../node/engine-node.ts';
 import type { SimulatedOptions } from '../providers/simulated.ts';
-import { DebateStore } from '../store/debate-store.ts';
+import { AttemptLog } from '../store/attempt-log.ts';
+import { AttemptOutcome } from '../store/attempt-outcome.ts';
+import { LeaseStore } from '../store/lease-store.ts';
 import type { DebateOutcome, Lease } from '../store/records.ts';
 import { reconcilePass } from '../workers/reconciler.ts';
 
@@ -58,23 +60,26 @@ const layerOn = (core: Core, options: Partial<EngineNodeOptions> = {}, nodeId?: 
   return engineLayer(all, nodeId ? { ...settings, nodeId } : settings);
 };
 
+/** The engine store's parts as one node has them: its leases, its attempts' logs and their ends. */
+type NodeStore = LeaseStore['Service'] & AttemptLog['Service'] & AttemptOutcome['Service'];
+
 /** The engine store as node `nodeId` on `core`'s database, each call a promise: for tests of its statements. */
 export type StoreAsNode = {
-  [K in keyof DebateStore['Service']]: (
-    ...args: Parameters<DebateStore['Service'][K]>
-  ) => Promise<Effect.Success<ReturnType<DebateStore['Service'][K]>>>;
+  [K in keyof NodeStore]: (
+    ...args: Parameters<NodeStore[K]>
+  ) => Promise<Effect.Success<ReturnType<NodeStore[K]>>>;
 };
 
 export function storeAsNode(core: Core, nodeId: string, leaseMs = 60_000): StoreAsNode {
   // One store, as a node has one: what calls made together write, its coalesced writes join.
-  const store = Effect.runPromise(
-    DebateStore.use((service) => Effect.succeed(service)).pipe(
-      Effect.provide(layerOn(core, { leaseMs }, nodeId)),
-    ),
+  const store: Promise<NodeStore> = Effect.runPromise(
+    Effect.gen(function* () {
+      return { ...(yield* LeaseStore), ...(yield* AttemptLog), ...(yield* AttemptOutcome) };
+    }).pipe(Effect.provide(layerOn(core, { leaseMs }, nodeId))),
   );
   return new Proxy({} as StoreAsNode, {
     get:
-      (_target, name: keyof DebateStore['Service']) =>
+      (_target, name: keyof NodeStore) =>
       async (...args: unknown[]) =>
         Effect.runPromise(
           ((await store)[name] as (...a: unknown[]) => Effect.Effect<unknown, unknown>)(...args),
@@ -88,7 +93,7 @@ export function storeAsNode(core: Core, nodeId: string, leaseMs = 60_000): Store
  */
 export const storeFinalState = (core: Core, lease: Lease, outcome: DebateOutcome): Promise<boolean> =>
   Effect.runPromise(
-    DebateStore.use((store) => store.finish(lease, outcome)).pipe(Effect.provide(layerOn(core))),
+    AttemptOutcome.use((store) => store.finish(lease, outcome)).pipe(Effect.provide(layerOn(core))),
   );
 
 /**

@@ -1,6 +1,7 @@
 import { type BlobStore, databaseBlobStore, extractPendingAttachments } from '@verdict/core';
 import { Effect } from 'effect';
-import { EngineClock, EngineStorage } from '../services.ts';
+import { coreClock } from '../clock.ts';
+import { EngineStorage } from '../services.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 import { BlobsUnavailable, passFailure, taggedBlobs } from './errors.ts';
 
@@ -17,7 +18,7 @@ const EXTRACTION_INTERVAL_MS = 500;
 export const attachmentPass = (store?: BlobStore) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
-    const clock = yield* EngineClock;
+    const clock = yield* coreClock;
     // Reading the bytes fails as the blob store's (whatever holds them); the rest of the pass as storage's.
     const blobs = store ? taggedBlobs(store) : databaseBlobStore(db);
     return yield* Effect.tryPromise({

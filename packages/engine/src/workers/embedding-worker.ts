@@ -5,8 +5,9 @@ import {
   embedCompletedDebates,
 } from '@verdict/core';
 import { Effect } from 'effect';
+import { coreClock } from '../clock.ts';
 import { currentLogFn } from '../logging.ts';
-import { EngineClock, EngineStorage } from '../services.ts';
+import { EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
@@ -22,7 +23,7 @@ export const embeddingPass = (embedder: Embedder) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
     const log = yield* currentLogFn;
-    const clock = yield* EngineClock;
+    const clock = yield* coreClock;
     const pass = yield* Effect.tryPromise({
       try: () =>
         embedCompletedDebates(db, embedder, clock, BATCH, ({ debateId, attempt, retryAt, error }) =>
@@ -44,7 +45,7 @@ export const embeddingPass = (embedder: Embedder) =>
 export const embeddingWorker = (
   embedder: Embedder,
   every: number,
-): BackgroundWorker<Effect.Error<ReturnType<typeof embeddingPass>>, EngineStorage | EngineClock> => ({
+): BackgroundWorker<Effect.Error<ReturnType<typeof embeddingPass>>, EngineStorage> => ({
   name: 'embeddings',
   pass: embeddingPass(embedder),
   every,
@@ -63,7 +64,7 @@ const DROP_EVERY_MS = 10 * 60_000;
  */
 export const embeddingBacklogPass = Effect.gen(function* () {
   const { db } = yield* EngineStorage;
-  const clock = yield* EngineClock;
+  const clock = yield* coreClock;
   const olderThanMs = EMBEDDING_BACKLOG_DAYS * 86_400_000;
   let dropped = 0;
   for (let i = 0; i < DROP_BATCHES; i++) {
@@ -80,7 +81,7 @@ export const embeddingBacklogPass = Effect.gen(function* () {
 /** The embedding queue's retention, as a background worker of every engine node that cannot embed. */
 export const embeddingBacklogWorker = (
   every = DROP_EVERY_MS,
-): BackgroundWorker<Effect.Error<typeof embeddingBacklogPass>, EngineStorage | EngineClock> => ({
+): BackgroundWorker<Effect.Error<typeof embeddingBacklogPass>, EngineStorage> => ({
   name: 'embedding-backlog',
   pass: embeddingBacklogPass,
   every,

@@ -1,9 +1,9 @@
 import type { DebateJob } from '@verdict/core';
-import { Effect } from 'effect';
+import { Clock, Effect } from 'effect';
 import { logLine } from '../logging.ts';
 import { EngineBus, EngineSettings } from '../services.ts';
-import { DebateStore } from '../store/debate-store.ts';
 import { BusUnavailable } from '../store/errors.ts';
+import { LeaseStore } from '../store/lease-store.ts';
 import type { BackgroundWorker } from './background-worker.ts';
 
 /** How much longer an unclaimed debate waits for its job while the queue has a backlog. */
@@ -18,8 +18,8 @@ const BATCH = 500;
 const requeue = (jobs: readonly DebateJob[]) =>
   Effect.gen(function* () {
     const bus = yield* EngineBus;
-    const store = yield* DebateStore;
-    const copy = `requeue-${Date.now()}`;
+    const store = yield* LeaseStore;
+    const copy = `requeue-${yield* Clock.currentTimeMillis}`;
     for (const [index, job] of jobs.entries()) {
       const queued = yield* Effect.result(
         Effect.tryPromise({
@@ -51,7 +51,7 @@ const requeue = (jobs: readonly DebateJob[]) =>
  */
 export const reconcilePass = Effect.gen(function* () {
   const bus = yield* EngineBus;
-  const store = yield* DebateStore;
+  const store = yield* LeaseStore;
   const { staleAfterMs } = (yield* EngineSettings).reconcile;
   const waiting = yield* Effect.tryPromise({
     try: () => bus.jobs.waiting(),
@@ -63,7 +63,7 @@ export const reconcilePass = Effect.gen(function* () {
 
 /** Takes over everything another process left behind; only for a node that is alone by design (embedded). */
 export const takeOverAll = Effect.gen(function* () {
-  const store = yield* DebateStore;
+  const store = yield* LeaseStore;
   return yield* requeue(yield* store.takeOverAll());
 });
 

@@ -1,5 +1,6 @@
 import type { Scheduler } from '@verdict/core';
 import { Effect, Metric } from 'effect';
+import { elapsedReader } from '../clock.ts';
 import { logLine } from '../logging.ts';
 import { storageFailure } from '../store/errors.ts';
 import type { BackgroundWorker } from './background-worker.ts';
@@ -44,7 +45,8 @@ export const schedulePass = (
   limits: SchedulePassLimits = SCHEDULE_PASS_LIMITS,
 ) =>
   Effect.gen(function* () {
-    const started = Date.now();
+    const elapsed = yield* elapsedReader;
+    const started = elapsed();
     let handled = 0;
     for (;;) {
       const outcomes = yield* Effect.tryPromise({
@@ -61,7 +63,7 @@ export const schedulePass = (
         }
       }
       handled += outcomes.length;
-      if (outcomes.length < limits.batch || Date.now() - started >= limits.budgetMs) return handled;
+      if (outcomes.length < limits.batch || elapsed() - started >= limits.budgetMs) return handled;
     }
   });
 

@@ -10,8 +10,9 @@ import {
   WEBHOOK_RETENTION_DAYS,
 } from '@verdict/core';
 import { Effect, Metric } from 'effect';
+import { coreClock, elapsedReader } from '../clock.ts';
 import { logLine } from '../logging.ts';
-import { EngineClock, EngineProbe, EngineStorage } from '../services.ts';
+import { EngineProbe, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import { superviseWorker, watchedWakeSignal } from './background-worker.ts';
 
@@ -74,7 +75,7 @@ const LANE_PAUSE_MS = 20;
  */
 const fanOutPass = Effect.gen(function* () {
   const { db } = yield* EngineStorage;
-  const clock = yield* EngineClock;
+  const clock = yield* coreClock;
   const pass = { taken: 0, queued: 0 };
   for (let i = 0; i < FAN_OUT_BATCHES; i++) {
     const batch = yield* Effect.tryPromise({
@@ -95,7 +96,7 @@ const fanOutPass = Effect.gen(function* () {
 const prunePass = (retentionMs: number) =>
   Effect.gen(function* () {
     const { db } = yield* EngineStorage;
-    const clock = yield* EngineClock;
+    const clock = yield* coreClock;
     let pruned = 0;
     for (let i = 0; i < PRUNE_BATCHES; i++) {
       const batch = yield* Effect.tryPromise({
@@ -124,7 +125,7 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
   Effect.gen(function* () {
     // Every outcome a series at 0 from the start: a failure rate reads 0, not absent, before the first.
     yield* countAttempts(new Map([...ATTEMPT_OUTCOMES].map((outcome) => [outcome, 0])));
-    const clock = yield* EngineClock;
+    const clock = yield* coreClock;
     const { db } = yield* EngineStorage;
     if (options.policy.allowHttp || options.policy.allowPrivate) {
       yield* logLine(
@@ -175,14 +176,15 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       pass: prunePass((options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000),
       every: options.retentionIntervalMs ?? PRUNE_EVERY_MS,
     });
+    const elapsed = yield* elapsedReader;
     const sendPass = Effect.tryPromise({
       try: async () => {
-        const started = Date.now();
+        const started = elapsed();
         let sent = 0;
         const outcomes = new Map<AttemptOutcome, number>();
         // Noted before each claim: the last, empty one is what the lane's going to sleep rests on.
         let seen = work.wakes();
-        while (Date.now() - started < PASS_BUDGET_MS) {
+        while (elapsed() - started < PASS_BUDGET_MS) {
           seen = work.wakes();
           const outcome = await deliverNext(db, clock, sender, claimMs);
           if (!outcome) break;
