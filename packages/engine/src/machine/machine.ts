@@ -1,108 +1,27 @@
-import type {
-  ConvergencePoint,
-  DebateEventBody,
-  DebateMode,
-  StoppedEarly,
-  Verdict,
-} from '@verdict/contracts';
+import type { DebateEventBody, Verdict } from '@verdict/contracts';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import { convergenceOf } from './convergence.ts';
-import type { Seat } from './panel.ts';
-import type { DebateBrief, Turn } from './prompts.ts';
+import { debateActions, debateGuards, emitConvergence } from './machine-actions.ts';
+import {
+  type DebateContext,
+  DebateFailure,
+  type DebateInput,
+  type DebateMachineEvent,
+  type JudgeInput,
+  type RoundInput,
+  type RoundReport,
+} from './machine-types.ts';
 
-export type DebateInput = DebateBrief & {
-  debateId: string;
-  mode: DebateMode;
-  seats: Seat[];
-  rounds: number;
-  /**
-   * Stop before the last round once a round's convergence reaches `threshold` (stopWhenConverged); null or
-   * absent (a snapshot stored before early stop existed): every round is spoken.
-   */
-  earlyStop?: { threshold: number } | null;
-};
-
-export type DebateContext = DebateInput & {
-  /** The round being spoken, 1-based; 0 before the first. */
-  round: number;
-  turns: Turn[];
-  /** Agents that failed at least one turn for good; the verdict names them. */
-  missing: string[];
-  /** Injected content waiting for the next round, and the content the current round received. */
-  queued: string[];
-  roundInjected: string[];
-  pauseRequested: boolean;
-  skipped: boolean;
-  /** The convergence measured after each round (absent from snapshots stored before it was measured). */
-  convergence?: ConvergencePoint[];
-  /** Set when the positions converged before the last round and the rest was skipped. */
-  stoppedEarly?: StoppedEarly | null;
-  verdict: Verdict | null;
-  failure: { code: 'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL_ERROR'; message: string } | null;
-};
-
-/** Commands a caller may send, plus what the round actor reports back. */
-export type DebateMachineEvent =
-  | { type: 'START' }
-  | { type: 'PAUSE' }
-  | { type: 'RESUME' }
-  | { type: 'SKIP' }
-  | { type: 'INJECT'; content: string }
-  | { type: 'TURN_DONE'; turn: Turn }
-  | { type: 'TURN_FAILED'; agent: string; round: number; reason: string }
-  | { type: 'ROUND_DONE' };
-
-export type RoundInput = {
-  round: number;
-  seats: Seat[];
-  previous: Turn[];
-  injected: string[];
-  brief: DebateBrief;
-};
-export type JudgeInput = { brief: DebateBrief; seats: Seat[]; turns: Turn[]; missing: string[] };
-export type FailureCode = NonNullable<DebateContext['failure']>['code'];
-
-/** Why a debate failed, with the stable code the API reports. */
-export class DebateFailure extends Error {
-  override name = 'DebateFailure';
-  readonly code: FailureCode;
-  constructor(code: FailureCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
-
-type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;
-
-/** The convergence of the round just spoken (machine/convergence.ts): a comparison's rankings, else stances. */
-export const roundConvergence = (context: DebateContext): number =>
-  convergenceOf(
-    context.turns.filter((turn) => turn.round === context.round).map((turn) => turn.position ?? null),
-    (context.options?.length ?? 0) >= 2,
-  );
-
-/** Early stop: on, not after the last round (nothing left to skip), and this round converged far enough. */
-const convergedEnough = (context: DebateContext) =>
-  !!context.earlyStop &&
-  context.round < context.rounds &&
-  roundConvergence(context) >= context.earlyStop.threshold;
-
-/** The `round.converged` event of the round just measured. */
-const convergedEvent = (context: DebateContext): DebateEventBody => ({
-  type: 'round.converged',
-  data: {
-    round: context.round,
-    score: context.convergence?.at(-1)?.score ?? 0,
-    threshold: context.earlyStop?.threshold ?? null,
-    stopping: !!context.stoppedEarly,
-  },
-});
-
-/** Emits the round's `round.converged` (after `measureConvergence`, and `stopEarly` when it stops). */
-const emitConvergence = {
-  type: 'emit',
-  params: ({ context }: { context: DebateContext }) => convergedEvent(context),
-} as const;
+// The types, the failure and the convergence helper live next door; importers keep reaching them here.
+export { roundConvergence } from './machine-actions.ts';
+export {
+  type DebateContext,
+  DebateFailure,
+  type DebateInput,
+  type DebateMachineEvent,
+  type FailureCode,
+  type JudgeInput,
+  type RoundInput,
+} from './machine-types.ts';
 
 const unimplemented = (what: string) => () => {
   throw new Error(`${what} must be provided with machine.provide()`);
@@ -125,37 +44,9 @@ export const debateMachine = setup({
   },
   actions: {
     emit: (_, _event: DebateEventBody) => {},
-    /** Records the round's convergence (once per round: a restored round may report ROUND_DONE again). */
-    measureConvergence: assign(({ context }) => ({
-      convergence: [
-        ...(context.convergence ?? []).filter((point) => point.round !== context.round),
-        { round: context.round, score: roundConvergence(context) },
-      ],
-    })),
-    stopEarly: assign(({ context }) => ({
-      stoppedEarly: {
-        afterRound: context.round,
-        plannedRounds: context.rounds,
-        convergence: roundConvergence(context),
-        threshold: context.earlyStop?.threshold ?? 1,
-      },
-    })),
-    nextRound: assign(({ context }) => ({
-      round: context.round + 1,
-      roundInjected: context.queued,
-      queued: [],
-      pauseRequested: false,
-    })),
+    ...debateActions,
   },
-  guards: {
-    isLastRound: ({ context }) => context.round >= context.rounds,
-    converged: ({ context }) => convergedEnough(context),
-    pauseRequested: ({ context }) => context.pauseRequested,
-    nothingSaid: ({ context }) => context.turns.length === 0,
-    newTurn: ({ context, event }) =>
-      event.type === 'TURN_DONE' &&
-      !context.turns.some((t) => t.agent === event.turn.agent && t.round === event.turn.round),
-  },
+  guards: debateGuards,
 }).createMachine({
   id: 'debate',
   initial: 'pending',

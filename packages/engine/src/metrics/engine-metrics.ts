@@ -44,22 +44,7 @@ function engineMetricsOn(
   now: () => number,
 ): EngineMetricsShape {
   const registers = [registry];
-  new Gauge({
-    name: 'verdict_engine_debates_running',
-    help: 'Debates this node runs now',
-    registers,
-    collect() {
-      this.set(node.active.size);
-    },
-  });
-  new Gauge({
-    name: 'verdict_engine_slots',
-    help: 'Debates this node runs at most at once (ENGINE_SLOTS)',
-    registers,
-    collect() {
-      this.set(node.slots);
-    },
-  });
+  observeNode(registers, node);
   const restores = new Counter({
     name: 'verdict_engine_restores_total',
     help: 'Debates restored from their last snapshot: taken over from a node that died or handed them back',
@@ -79,6 +64,40 @@ function engineMetricsOn(
   });
   // Both reasons are series from the start, so a rate over them is 0 rather than absent.
   for (const reason of ['lease_expired', 'holder_gone'] as const) handOvers.inc({ reason }, 0);
+  return {
+    restored: () => restores.inc(),
+    claimed: (job, takenFrom) => {
+      if (!job.redelivered && job.enqueuedAt !== undefined) {
+        queueWait.observe(Math.max(0, now() - job.enqueuedAt) / 1000);
+      }
+      if (takenFrom) handOvers.inc({ reason: takenFrom });
+    },
+    meter: providerMeter(registers),
+  };
+}
+
+/** The node's debates running now, and its slots. */
+function observeNode(registers: Registry[], node: { active: ReadonlyMap<string, unknown>; slots: number }) {
+  new Gauge({
+    name: 'verdict_engine_debates_running',
+    help: 'Debates this node runs now',
+    registers,
+    collect() {
+      this.set(node.active.size);
+    },
+  });
+  new Gauge({
+    name: 'verdict_engine_slots',
+    help: 'Debates this node runs at most at once (ENGINE_SLOTS)',
+    registers,
+    collect() {
+      this.set(node.slots);
+    },
+  });
+}
+
+/** A provider whose every call (each attempt) is counted, timed, and its tokens and cost added up. */
+function providerMeter(registers: Registry[]): EngineMetricsShape['meter'] {
   // `task` tells a debater's turn from the judge's verdict (synthesizer) and the classifier's call.
   const labelNames = ['provider', 'model', 'task'] as const;
   const calls = new Counter({
@@ -106,34 +125,25 @@ function engineMetricsOn(
     labelNames,
     registers,
   });
-  return {
-    restored: () => restores.inc(),
-    claimed: (job, takenFrom) => {
-      if (!job.redelivered && job.enqueuedAt !== undefined) {
-        queueWait.observe(Math.max(0, now() - job.enqueuedAt) / 1000);
+  return (provider) => ({
+    name: provider.name,
+    complete: async (request) => {
+      const labels = { provider: provider.name, model: request.model, task: request.task };
+      const stop = seconds.startTimer(labels);
+      try {
+        const response = await provider.complete(request);
+        calls.inc({ ...labels, outcome: 'ok' });
+        tokens.inc({ ...labels, direction: 'input' }, response.inputTokens);
+        tokens.inc({ ...labels, direction: 'output' }, response.outputTokens);
+        cost.inc(labels, estimateUsd(response.model, response.inputTokens, response.outputTokens));
+        return response;
+      } catch (error) {
+        const kind = (error as { kind?: unknown } | null)?.kind;
+        calls.inc({ ...labels, outcome: typeof kind === 'string' ? kind : 'error' });
+        throw error;
+      } finally {
+        stop();
       }
-      if (takenFrom) handOvers.inc({ reason: takenFrom });
     },
-    meter: (provider) => ({
-      name: provider.name,
-      complete: async (request) => {
-        const labels = { provider: provider.name, model: request.model, task: request.task };
-        const stop = seconds.startTimer(labels);
-        try {
-          const response = await provider.complete(request);
-          calls.inc({ ...labels, outcome: 'ok' });
-          tokens.inc({ ...labels, direction: 'input' }, response.inputTokens);
-          tokens.inc({ ...labels, direction: 'output' }, response.outputTokens);
-          cost.inc(labels, estimateUsd(response.model, response.inputTokens, response.outputTokens));
-          return response;
-        } catch (error) {
-          const kind = (error as { kind?: unknown } | null)?.kind;
-          calls.inc({ ...labels, outcome: typeof kind === 'string' ? kind : 'error' });
-          throw error;
-        } finally {
-          stop();
-        }
-      },
-    }),
-  };
+  });
 }

@@ -20,10 +20,7 @@ export const SCRAPE_READ_TTL_MS = 5_000;
  * embedding and extraction queues. A read that fails shows as NaN (unknown) rather than an old value.
  * Every node reads the same database and queue: a dashboard takes the max over nodes, not the sum.
  */
-export function observeWaitingWork(
-  registry: Registry,
-  sources: { bus: Bus; db: Database; clock: Clock },
-) {
+export function observeWaitingWork(registry: Registry, sources: { bus: Bus; db: Database; clock: Clock }) {
   const registers = [registry];
   const now = sources.clock.now;
   const waiting = cachedRead(() => sources.bus.jobs.waiting(), SCRAPE_READ_TTL_MS, now);

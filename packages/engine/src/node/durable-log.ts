@@ -115,6 +115,36 @@ export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (star
   return logHandle(start, st, clock);
 });
 
+/** Everything queued so far, as one batch with the actor's current state. */
+const takeBatch = (start: DurableLogStart, st: LogState): LogBatch => {
+  const events = st.pending;
+  st.pending = [];
+  const packed = start.snapshot();
+  return {
+    events,
+    state: packed === null ? null : { packed, lastSeq: events.at(-1)?.seq ?? st.seq },
+    status: statusAfter(events),
+  };
+};
+
+/** Answers the flushes whose changes are stored, or that the log's failure or a held final event ends. */
+const settle = (st: LogState) => {
+  const { waiters } = st;
+  for (let i = waiters.length - 1; i >= 0; i--) {
+    const waiter = waiters[i] as (typeof waiters)[number];
+    const done = st.failure !== null || waiter.upTo <= st.committed || (st.holding && !st.writing);
+    if (!done) continue;
+    waiters.splice(i, 1);
+    Deferred.doneUnsafe(waiter.done, st.failure === null ? Effect.void : Effect.fail(st.failure));
+  }
+};
+
+const fail = (start: DurableLogStart, st: LogState, cause: LogFailure) => {
+  st.failure = cause;
+  start.onFailure(cause);
+  settle(st);
+};
+
 /** The writer's one step: waits for a change, then writes what is queued (or the final state). */
 const logWriter = (start: DurableLogStart, st: LogState) =>
   Effect.gen(function* () {
@@ -123,7 +153,6 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
     const bus = yield* EngineBus;
     const { storage } = yield* EngineSettings;
     const { lease } = start;
-    const { waiters, wake } = st;
 
     const publish = (batch: readonly DebateEvent[]) =>
       Effect.tryPromise({
@@ -132,37 +161,9 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
         catch: (cause) => new BusUnavailable({ cause }),
       }).pipe(retryThroughBlips(storage));
 
-    /** Everything queued so far, as one batch with the actor's current state. */
-    const take = (): LogBatch => {
-      const events = st.pending;
-      st.pending = [];
-      const packed = start.snapshot();
-      return {
-        events,
-        state: packed === null ? null : { packed, lastSeq: events.at(-1)?.seq ?? st.seq },
-        status: statusAfter(events),
-      };
-    };
-
-    const settle = () => {
-      for (let i = waiters.length - 1; i >= 0; i--) {
-        const waiter = waiters[i] as (typeof waiters)[number];
-        const done = st.failure !== null || waiter.upTo <= st.committed || (st.holding && !st.writing);
-        if (!done) continue;
-        waiters.splice(i, 1);
-        Deferred.doneUnsafe(waiter.done, st.failure === null ? Effect.void : Effect.fail(st.failure));
-      }
-    };
-
-    const fail = (cause: LogFailure) => {
-      st.failure = cause;
-      start.onFailure(cause);
-      settle();
-    };
-
     const writeBatch = Effect.gen(function* () {
       const upTo = st.requested;
-      const batch = take();
+      const batch = takeBatch(start, st);
       if (batch.events.length > 0 || batch.state !== null) {
         st.writing = true;
         const written = yield* Effect.result(
@@ -171,49 +172,48 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
             .pipe(retryThroughBlips(storage), Effect.andThen(publish(batch.events))),
         );
         st.writing = false;
-        if (written._tag === 'Failure') return fail(written.failure);
+        if (written._tag === 'Failure') return fail(start, st, written.failure);
       }
       st.committed = upTo;
-      settle();
+      settle(st);
     });
 
     const writeFinal = (outcome: DebateOutcome, done: Deferred.Deferred<FinalWrite, LogFailure>) =>
       Effect.gen(function* () {
         const upTo = st.requested;
-        const batch = take();
+        const batch = takeBatch(start, st);
         st.finished = true;
         const written = yield* Effect.result(
           attemptOutcome.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
         );
         if (written._tag === 'Failure') {
-          fail(written.failure);
+          fail(start, st, written.failure);
           Deferred.doneUnsafe(done, Effect.fail(written.failure));
           return;
         }
         if (!written.success) {
           // Nothing was written: whatever waits on this log learns it never will be.
           st.failure = new LeaseLost({ debateId: lease.debateId });
-          settle();
+          settle(st);
           Deferred.doneUnsafe(done, Effect.succeed({ stored: false, published: false }));
           return;
         }
         // Stored is what counts: events the bus refused now are published again when the job comes back.
         const published = yield* Effect.result(publish(batch.events));
         st.committed = upTo;
-        settle();
+        settle(st);
         Deferred.doneUnsafe(done, Effect.succeed({ stored: true, published: published._tag === 'Success' }));
       });
 
-    const writeOnce = Effect.gen(function* () {
-      yield* wake.await;
+    return Effect.gen(function* () {
+      yield* st.wake.await;
       // Woken asynchronously: everything emitted in the step that opened the latch joins this batch.
-      wake.closeUnsafe();
+      st.wake.closeUnsafe();
       if (st.finishing) return yield* writeFinal(st.finishing.outcome, st.finishing.done);
       // Held for the final state, which only `finish` knows; a flush waiting for them is told so.
-      if (st.holding) return settle();
+      if (st.holding) return settle(st);
       yield* writeBatch;
     });
-    return writeOnce;
   });
 
 /** What the job holds: emit and note state changes (queued for the writer), flush, finish. */

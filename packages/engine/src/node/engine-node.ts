@@ -149,7 +149,11 @@ export function createEngineNode(options: EngineNodeOptions): EngineNode {
   observeWaitingWork(metrics, options);
   const runtime = ManagedRuntime.make(
     Layer.merge(
-      engineLayer(options, settings, EngineMetrics.layer(metrics, { active, slots: settings.slots }, options.clock.now)),
+      engineLayer(
+        options,
+        settings,
+        EngineMetrics.layer(metrics, { active, slots: settings.slots }, options.clock.now),
+      ),
       // The node's Effect metrics (its workers', …) are its own, and served with the rest of its registry.
       Layer.succeed(Metric.MetricRegistry, bridgedMetricRegistry(metrics)),
     ),

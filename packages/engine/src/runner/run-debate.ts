@@ -142,7 +142,24 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
       }
     },
   });
-  const done = new Promise<SnapshotFrom<typeof debateMachine>>((resolve, reject) => {
+  const done = finalSnapshot(actor);
+  actor.start();
+  if (resumption) {
+    history.push(record('xstate.restore', statePath(actor.getSnapshot().value)));
+    // Stored now, not with the next move: a debate restored already final (its holder died while
+    // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
+    deps.onStateChange?.({ machine: actor.getPersistedSnapshot(), history: [...history] });
+    if (actor.getSnapshot().status === 'done')
+      return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
+  } else {
+    actor.send({ type: 'START' });
+  }
+  return { actor, usage, history, done };
+}
+
+/** The actor's final snapshot once it reaches one; rejects if it fails or is stopped first. */
+function finalSnapshot(actor: Actor<typeof debateMachine>): Promise<SnapshotFrom<typeof debateMachine>> {
+  return new Promise((resolve, reject) => {
     actor.subscribe({
       next: (snapshot) => {
         if (snapshot.status === 'done') resolve(snapshot);
@@ -157,16 +174,4 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
       },
     });
   });
-  actor.start();
-  if (resumption) {
-    history.push(record('xstate.restore', statePath(actor.getSnapshot().value)));
-    // Stored now, not with the next move: a debate restored already final (its holder died while
-    // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
-    deps.onStateChange?.({ machine: actor.getPersistedSnapshot(), history: [...history] });
-    if (actor.getSnapshot().status === 'done')
-      return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
-  } else {
-    actor.send({ type: 'START' });
-  }
-  return { actor, usage, history, done };
 }

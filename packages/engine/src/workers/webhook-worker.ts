@@ -1,13 +1,16 @@
 import {
   type AttemptOutcome,
   anyDeliveryDue,
+  type Clock,
   createWebhookSender,
+  type Database,
   DELIVERY_TIMEOUT_MS,
   deliverNext,
   dispatchOutbox,
   pruneWebhookHistory,
   type SsrfPolicy,
   WEBHOOK_RETENTION_DAYS,
+  type WebhookSender,
 } from '@verdict/core';
 import { Effect, Metric } from 'effect';
 import { coreClock, elapsedReader } from '../clock.ts';
@@ -127,16 +130,7 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
     yield* countAttempts(new Map([...ATTEMPT_OUTCOMES].map((outcome) => [outcome, 0])));
     const clock = yield* coreClock;
     const { db } = yield* EngineStorage;
-    if (options.policy.allowHttp || options.policy.allowPrivate) {
-      yield* logLine(
-        'warn',
-        'webhooks: the SSRF guard is relaxed (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE): development only',
-        {
-          allowHttp: options.policy.allowHttp,
-          allowPrivate: options.policy.allowPrivate,
-        },
-      );
-    }
+    yield* warnIfRelaxed(options.policy);
     const every = options.intervalMs ?? 500;
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     // A send never outlasts its timeout; the margin covers recording it. A claim that still runs out costs a
@@ -176,25 +170,7 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       pass: prunePass((options.retentionDays ?? WEBHOOK_RETENTION_DAYS) * 86_400_000),
       every: options.retentionIntervalMs ?? PRUNE_EVERY_MS,
     });
-    const elapsed = yield* elapsedReader;
-    const sendPass = Effect.tryPromise({
-      try: async () => {
-        const started = elapsed();
-        let sent = 0;
-        const outcomes = new Map<AttemptOutcome, number>();
-        // Noted before each claim: the last, empty one is what the lane's going to sleep rests on.
-        let seen = work.wakes();
-        while (elapsed() - started < PASS_BUDGET_MS) {
-          seen = work.wakes();
-          const outcome = await deliverNext(db, clock, sender, claimMs);
-          if (!outcome) break;
-          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-          sent++;
-        }
-        return { sent, seen, outcomes };
-      },
-      catch: storageFailure,
-    }).pipe(Effect.tap(({ outcomes }) => countAttempts(outcomes)));
+    const sendPass = yield* sendPassOf({ db, clock, sender, claimMs, work });
     // A lane still sending keeps draining; the scout wakes the lanes within a period if work remains.
     for (let lane = 0; lane < (options.senders ?? 16); lane++) {
       yield* superviseWorker({
@@ -208,3 +184,44 @@ export const startWebhookDelivery = (options: WebhookDeliveryOptions) =>
       });
     }
   });
+
+const warnIfRelaxed = (policy: WebhookDeliveryOptions['policy']) =>
+  policy.allowHttp || policy.allowPrivate
+    ? logLine(
+        'warn',
+        'webhooks: the SSRF guard is relaxed (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE): development only',
+        { allowHttp: policy.allowHttp, allowPrivate: policy.allowPrivate },
+      )
+    : Effect.void;
+
+/**
+ * One lane's pass: due deliveries, one after another, until none is due or the pass's budget is spent.
+ * Answers what it sent and the wake count noted before its last claim.
+ */
+const sendPassOf = (on: {
+  db: Database;
+  clock: Clock;
+  sender: WebhookSender;
+  claimMs: number;
+  work: { wakes: () => number };
+}) =>
+  Effect.map(elapsedReader, (elapsed) =>
+    Effect.tryPromise({
+      try: async () => {
+        const started = elapsed();
+        let sent = 0;
+        const outcomes = new Map<AttemptOutcome, number>();
+        // Noted before each claim: the last, empty one is what the lane's going to sleep rests on.
+        let seen = on.work.wakes();
+        while (elapsed() - started < PASS_BUDGET_MS) {
+          seen = on.work.wakes();
+          const outcome = await deliverNext(on.db, on.clock, on.sender, on.claimMs);
+          if (!outcome) break;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          sent++;
+        }
+        return { sent, seen, outcomes };
+      },
+      catch: storageFailure,
+    }).pipe(Effect.tap(({ outcomes }) => countAttempts(outcomes))),
+  );
