@@ -17,11 +17,12 @@ import { scheduledRunSeries, schedulerWorker } from '../workers/scheduler-worker
 import { scoreWorker } from '../workers/score-worker.ts';
 import { startWebhookDelivery } from '../workers/webhook-worker.ts';
 import { handledWithBackoff, makeHandlerFailures } from './handler-backoff.ts';
-import { NodeJobs } from './job/claimed-job.ts';
+import { type ClaimedJob, NodeJobs, Stopping, stopWith } from './job/claimed-job.ts';
 import { handleJob } from './job/handle-job.ts';
 import { JobHeartbeats } from './job-heartbeats.ts';
 import { finishedSeries } from './job-metrics.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+import { StallWatch } from './stall-guard.ts';
 
 /**
  * The node's presence on the database, held from before its first claim until after its last job: while it
@@ -92,10 +93,11 @@ export const runNode = (
         );
       }
       const stopping = yield* Deferred.make<void>();
+      const running = new Set<ClaimedJob>();
       const context = Context.add(
         yield* Effect.context<Exclude<Effect.Services<ReturnType<typeof handleJob>>, NodeJobs>>(),
         NodeJobs,
-        NodeJobs.of({ handling: new Set(), active, stopping }),
+        NodeJobs.of({ handling: new Set(), active, stopping, running }),
       );
       const run = Effect.runPromiseWith(context);
       // A defect in the node, not a job's failure (those are endings): the job goes back to the queue, later
@@ -112,13 +114,14 @@ export const runNode = (
           Effect.gen(function* () {
             const pullingStopped = consumer.stop();
             yield* Deferred.succeed(stopping, undefined);
+            for (const job of running) stopWith(job, new Stopping());
             probe.notice({ _tag: 'NodeStopping' });
             yield* Effect.promise(() => pullingStopped);
           }),
       );
       yield* Deferred.await(stopRequested);
     }),
-  ).pipe(Effect.provide(Layer.mergeAll(LeaseKeeper.layer, JobHeartbeats.layer)));
+  ).pipe(Effect.provide(Layer.mergeAll(LeaseKeeper.layer, JobHeartbeats.layer, StallWatch.layer)));
 
 export type EngineNode = {
   start: () => void;

@@ -1,11 +1,11 @@
-import { Effect, Exit } from 'effect';
+import { Deferred, Effect, Option } from 'effect';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { seatPanel } from '../machine/panel.ts';
 import { simulatedProvider } from '../providers/simulated.ts';
 import { DEFAULT_CALL_POLICY } from '../runner/llm-call.ts';
 import { type EngineDeps, startDebate } from '../runner/run-debate.ts';
-import { stallGuard, stallLimitMs } from './stall-guard.ts';
+import { type Stalled, stallLimitMs, stallWatch } from './stall-guard.ts';
 
 const LIMIT_MS = 300;
 
@@ -37,43 +37,57 @@ function debate(deps: Partial<EngineDeps> = {}) {
   return { running, steps: () => steps };
 }
 
-describe('the stall guard', () => {
-  it('fails a debate whose actor stopped moving while running, naming where it stopped', async () => {
+/** Watches `running` with a watch of its own for `forMs` at most: the stall it was told of, or null. */
+function watched(running: ReturnType<typeof debate>, forMs: number) {
+  return Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const watch = yield* stallWatch(LIMIT_MS);
+        const told = yield* Deferred.make<Stalled>();
+        yield* watch.watch({
+          debateId: 'watched',
+          running: running.running,
+          steps: running.steps,
+          onStall: (stalled) => Deferred.doneUnsafe(told, Effect.succeed(stalled)),
+        });
+        const outcome = yield* Effect.raceFirst(
+          Deferred.await(told),
+          Effect.promise(() => running.running.done.then(() => null)),
+        ).pipe(Effect.timeoutOption(forMs));
+        return Option.getOrNull(outcome);
+      }),
+    ),
+  );
+}
+
+describe('the stall watch', () => {
+  it('tells a debate whose actor stopped moving while running, naming where it stopped', async () => {
     // A round's first turn reads the attachments: a read that never answers holds the round for ever.
-    const { running, steps } = debate({ readAttachments: () => new Promise(() => {}) });
-    const started = Date.now();
-    const exit = await Effect.runPromiseExit(stallGuard(running, steps, LIMIT_MS));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(LIMIT_MS);
-    expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain('Stalled');
-    expect(JSON.stringify(exit)).toContain('speaking');
-    running.actor.stop();
+    const stuck = debate({ readAttachments: () => new Promise(() => {}) });
+    const stalled = await watched(stuck, LIMIT_MS * 10);
+    expect(stalled?._tag).toBe('Stalled');
+    expect(stalled?.quietMs).toBeGreaterThanOrEqual(LIMIT_MS);
+    expect(stalled?.state).toContain('speaking');
+    stuck.running.actor.stop();
   });
 
   it('lets a debate that keeps moving run to its end, however long it takes in all', async () => {
     // Each call takes well under the limit; the whole debate (two rounds, then the judge) takes longer.
-    const { running, steps } = debate({ provider: simulatedProvider({ firstTokenMs: 200 }) });
-    const started = Date.now();
-    const outcome = await Effect.runPromise(
-      Effect.raceFirst(
-        Effect.promise(() => running.done).pipe(Effect.map((final) => String(final.value))),
-        stallGuard(running, steps, LIMIT_MS).pipe(Effect.catch((stalled) => Effect.succeed(stalled._tag))),
-      ),
-    );
-    expect(outcome).toBe('completed');
-    expect(Date.now() - started).toBeGreaterThan(LIMIT_MS);
+    const moving = debate({ provider: simulatedProvider({ firstTokenMs: 200 }) });
+    const started = performance.now();
+    expect(await watched(moving, LIMIT_MS * 20)).toBeNull();
+    expect(String((await moving.running.done).value)).toBe('completed');
+    expect(performance.now() - started).toBeGreaterThan(LIMIT_MS);
   });
 
-  it('never fails a paused debate, which waits for its caller', async () => {
-    const { running, steps } = debate();
-    running.actor.send({ type: 'PAUSE' });
-    await waitFor(running.actor, (s) => s.matches({ running: 'paused' }));
-    const exit = await Effect.runPromiseExit(
-      stallGuard(running, steps, LIMIT_MS).pipe(Effect.timeout(LIMIT_MS * 4)),
-    );
-    // Timed out waiting, not stalled.
-    expect(JSON.stringify(exit)).not.toContain('Stalled');
-    expect(Exit.isFailure(exit)).toBe(true);
-    running.actor.stop();
+  it('never tells a paused debate, which waits for its caller', async () => {
+    const paused = debate();
+    paused.running.actor.send({ type: 'PAUSE' });
+    await waitFor(paused.running.actor, (s) => s.matches({ running: 'paused' }));
+    // Watched for four times the limit: not told.
+    expect(await watched(paused, LIMIT_MS * 4)).toBeNull();
+    expect(paused.running.actor.getSnapshot().matches({ running: 'paused' })).toBe(true);
+    paused.running.actor.stop();
   });
 
   it('allows the longest quiet step twice: a judge call with every retry, then its stores', () => {

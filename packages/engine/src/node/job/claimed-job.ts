@@ -1,5 +1,7 @@
 import type { JobHandle } from '@verdict/core';
 import { Context, Data, Deferred, Effect } from 'effect';
+import type { SnapshotFrom } from 'xstate';
+import type { debateMachine } from '../../machine/machine.ts';
 import type { RunningDebate } from '../../runner/run-debate.ts';
 import { zeroCost } from '../../runner/usage.ts';
 import type { BusUnavailable, LeaseLost, PermanentFailure, StorageUnavailable } from '../../store/errors.ts';
@@ -18,6 +20,8 @@ export class NodeJobs extends Context.Service<
     readonly active: Map<string, RunningDebate>;
     /** Done when the node is stopping: jobs hand their debates back instead of starting or finishing them. */
     readonly stopping: Deferred.Deferred<void>;
+    /** Jobs whose actor runs: each is stopped (`Stopping`) when the node stops. */
+    readonly running: Set<ClaimedJob>;
   }
 >()('@verdict/engine/NodeJobs') {}
 
@@ -45,8 +49,12 @@ export type ClaimedJob = {
   readonly lease: Lease;
   /** The lease as its keeper holds it: the provider waits on it (`confirmed`) before each call. */
   readonly held: HeldLease;
-  /** Failed once when the job cannot go on: its lease is gone, its log failed, its actor's round broke. */
-  readonly fatal: Deferred.Deferred<never, JobStop>;
+  /**
+   * How the actor's run ends, once: its final snapshot, or the first reason the job cannot go on (its lease
+   * gone, its log failed, its actor's round broke or stalled, the node stopping). Everything that can end a
+   * run completes this one Deferred, so a running job waits on it alone, with no fiber of its own.
+   */
+  readonly ended: Deferred.Deferred<FinalSnapshot, JobStop>;
   /** The actor once it runs, or null when this node gives the debate up before starting it. */
   readonly ready: Deferred.Deferred<RunningDebate | null>;
   cancelled: boolean;
@@ -55,7 +63,15 @@ export type ClaimedJob = {
   steps: number;
 };
 
-export const stopWith = (job: ClaimedJob, stop: JobStop) => Deferred.doneUnsafe(job.fatal, Effect.fail(stop));
+/** The actor's snapshot in a final state. */
+export type FinalSnapshot = SnapshotFrom<typeof debateMachine>;
+
+/** Ends the job's run with `stop`, unless it has ended already. */
+export const stopWith = (job: ClaimedJob, stop: JobStop) => Deferred.doneUnsafe(job.ended, Effect.fail(stop));
+
+/** Ends the job's run with the actor's final snapshot, unless it has ended already. */
+export const reachedEnd = (job: ClaimedJob, final: FinalSnapshot) =>
+  Deferred.doneUnsafe(job.ended, Effect.succeed(final));
 
 export const failedOutcome = (code: string, message: string): DebateOutcome => ({
   status: 'failed',

@@ -14,7 +14,14 @@ import { countEnding } from '../job-metrics.ts';
 import { LeaseKeeper } from '../lease-keeper.ts';
 import { verdictCalibrator } from '../verdict-calibration.ts';
 import { lookAndClaim, publishedAgain } from './claim.ts';
-import { type ClaimedJob, failedOutcome, type JobStop, NodeJobs, stopWith } from './claimed-job.ts';
+import {
+  type ClaimedJob,
+  type FinalSnapshot,
+  failedOutcome,
+  type JobStop,
+  NodeJobs,
+  stopWith,
+} from './claimed-job.ts';
 import { countedIfInterrupted, dispose, finish, stoppedEnding } from './end.ts';
 import { markRunning, restore } from './restore.ts';
 import { classify, domainOf, run } from './run.ts';
@@ -75,10 +82,10 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claime
     Effect.gen(function* () {
       const keeper = yield* LeaseKeeper;
       const heartbeats = yield* JobHeartbeats;
-      const fatal = yield* Deferred.make<never, JobStop>();
+      const ended = yield* Deferred.make<FinalSnapshot, JobStop>();
       const held = yield* keeper.keep(
         lease,
-        () => Deferred.doneUnsafe(fatal, Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
+        () => Deferred.doneUnsafe(ended, Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
         claimedAt,
       );
       const job: ClaimedJob = {
@@ -86,7 +93,7 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claime
         debate,
         lease,
         held,
-        fatal,
+        ended,
         ready: yield* Deferred.make<RunningDebate | null>(),
         cancelled: false,
         log: null,

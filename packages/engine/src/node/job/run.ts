@@ -7,32 +7,41 @@ import { type Classification, classifyDomain } from '../../runner/classify.ts';
 import type { RunningDebate } from '../../runner/run-debate.ts';
 import { addCall } from '../../runner/usage.ts';
 import { EngineSettings } from '../../services.ts';
-import { stallGuard, stallLimitMs } from '../stall-guard.ts';
-import { ActorStopped, type ClaimedJob, type JobStop, NodeJobs, Stopping } from './claimed-job.ts';
+import { StallWatch } from '../stall-guard.ts';
+import { ActorStopped, type ClaimedJob, NodeJobs, reachedEnd, Stopping, stopWith } from './claimed-job.ts';
 
 /**
  * Phase: the actor runs to a final state, unless the job has to stop first (its lease lost, its log failed,
  * the node stopping, the actor stalled): then the actor is stopped where it is, and everything up to its last
- * step is stored.
+ * step is stored. The run waits on the job's one `ended` Deferred, which each of those completes: the node's
+ * stall watch and its stop look at every running job from fibers of their own.
  */
 export const run = (job: ClaimedJob, running: RunningDebate) =>
-  Effect.gen(function* () {
-    const { stopping } = yield* NodeJobs;
-    const { policy, storage } = yield* EngineSettings;
-    const finished = Effect.tryPromise({
-      try: () => running.done,
-      catch: (cause) => new ActorStopped({ cause }),
-    });
-    const nodeStops = Effect.andThen(Deferred.await(stopping), Effect.fail(new Stopping()));
-    const stalls = stallGuard(running, () => job.steps, stallLimitMs(policy, storage.toleranceMs)).pipe(
-      Effect.tapError(({ quietMs, state }) =>
-        logLine('error', `debate ${job.lease.debateId}: stalled, no step in ${quietMs} ms at ${state}`),
-      ),
-    );
-    return yield* Effect.raceAllFirst([finished, Deferred.await(job.fatal), nodeStops, stalls]).pipe(
-      Effect.onError(() => Effect.sync(() => running.actor.stop())),
-    ) as Effect.Effect<SnapshotFrom<typeof debateMachine>, JobStop>;
-  });
+  Effect.scoped(
+    Effect.gen(function* () {
+      const jobs = yield* NodeJobs;
+      const stallWatch = yield* StallWatch;
+      running.done.then(
+        (final) => reachedEnd(job, final),
+        (cause) => stopWith(job, new ActorStopped({ cause })),
+      );
+      yield* stallWatch.watch({
+        debateId: job.lease.debateId,
+        running,
+        steps: () => job.steps,
+        onStall: (stalled) => stopWith(job, stalled),
+      });
+      yield* Effect.acquireRelease(
+        Effect.sync(() => jobs.running.add(job)),
+        () => Effect.sync(() => jobs.running.delete(job)),
+      );
+      // Added after the node began stopping, it would not be told: it tells itself.
+      if (Deferred.isDoneUnsafe(jobs.stopping)) stopWith(job, new Stopping());
+      return yield* Deferred.await(job.ended).pipe(
+        Effect.onError(() => Effect.sync(() => running.actor.stop())),
+      );
+    }),
+  );
 
 /** Phase, beside the judge: the debate's question is classified into a domain by the classifier task's model. */
 export const classify = (job: ClaimedJob, providers: DebateProviders) =>
