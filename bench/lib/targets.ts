@@ -170,11 +170,27 @@ export const TARGETS: {
   },
   {
     name: 'engine.node.heap_per_debate_kb',
-    target: 40,
+    target: 24,
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
     boundBy:
-      'what each running debate holds: ~16 suspended Effect fibers and their closures (~43 KiB), its own XState machine and actor, the persisted copy of its state; not reworked yet (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT)',
+      "what each running debate holds: ~420 closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), its actor and the persisted copy of its state (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
+  },
+  {
+    name: 'engine.node.max_simultaneous_debates',
+    target: 3000,
+    better: 'higher',
+    what: 'simultaneous debates on one node with lag p99 < 50 ms',
+    boundBy:
+      "the node's CPU a debate (engine.node.cpu_ms_per_debate): its fibers' continuations, its statements and publishes one debate at a time, the ORM's forks; the lag passes 50 ms once the debates' callbacks fill the loop",
+  },
+  {
+    name: 'engine.node.cpu_ms_per_debate',
+    target: 4,
+    better: 'lower',
+    what: 'CPU a simulated debate, node + PostgreSQL + NATS (ms)',
+    boundBy:
+      'per debate: ~20 events stored and published, 6 turns, claim, mark-running and restore reads, a finish transaction, per-event acks; the fibers each step wakes',
   },
   {
     name: 'engine.node.debate_critical_path_ratio',
@@ -185,7 +201,7 @@ export const TARGETS: {
   },
   {
     name: 'scale.recovery.p95_ms',
-    target: 2000,
+    target: 1000,
     better: 'lower',
     what: 'SIGKILL of an engine node → its debates resume, p95 (ms)',
     boundBy:

@@ -39,7 +39,7 @@ const RUNS = 5;
  */
 const REALISTIC: SimulatedOptions = { firstTokenMs: 500, tokensPerSecond: 0 };
 const CAPACITY_PATH_MS = (ROUNDS + 1) * (REALISTIC.firstTokenMs ?? 0);
-const STEPS = [50, 100, 200, 400, 800, 1600];
+const STEPS = [50, 100, 200, 400, 800, 1600, 3200];
 const HEAP_N = 200;
 const LAG_RESOLUTION_MS = 10;
 const LAG_LIMIT_MS = 50;
@@ -536,6 +536,18 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
             `NATS ${best.cpu.nats.toFixed(2)}, runner ${best.cpu.runner.toFixed(2)}.`
           : `${at}. See max_simultaneous_debates.`,
       },
+      {
+        name: 'engine.node.cpu_ms_per_debate',
+        value: best ? round(cpuPerDebateMs(best), 2) : 0,
+        unit: 'ms',
+        better: 'lower',
+        detail: best
+          ? `${at}: CPU of the node, PostgreSQL and NATS in the step's window (the runner's excluded) ÷ ` +
+            `${best.report.completed} debates: node ${((best.cpu.node / best.report.completed) * 1000).toFixed(2)}, ` +
+            `PostgreSQL ${((best.cpu.postgres / best.report.completed) * 1000).toFixed(2)}, ` +
+            `NATS ${((best.cpu.nats / best.report.completed) * 1000).toFixed(2)} ms a debate.`
+          : `${at}. See max_simultaneous_debates.`,
+      },
     );
     return results;
   } finally {
@@ -561,3 +573,9 @@ export const suite: Suite = {
   description: 'debate engine: critical path of one debate, simultaneous debates per node, heap per debate',
   run,
 };
+
+/** What a debate cost in all at a step: the node's, PostgreSQL's and NATS's CPU in its window, per debate. */
+function cpuPerDebateMs(step: StepResult): number {
+  const { node, postgres, nats } = step.cpu;
+  return ((node + postgres + nats) / step.report.completed) * 1000;
+}

@@ -1,7 +1,4 @@
 import { Deferred, Effect, Fiber } from 'effect';
-import type { SnapshotFrom } from 'xstate';
-import { logLine } from '../../logging.ts';
-import type { debateMachine } from '../../machine/machine.ts';
 import type { DebateProviders } from '../../providers/provider-choice.ts';
 import { type Classification, classifyDomain } from '../../runner/classify.ts';
 import type { RunningDebate } from '../../runner/run-debate.ts';
