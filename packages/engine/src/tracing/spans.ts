@@ -1,4 +1,4 @@
-import type { JobHandle } from '@verdict/core';
+import { type JobHandle, tracingOn } from '@verdict/core';
 import * as Effect from 'effect/Effect';
 import * as Tracer from 'effect/Tracer';
 
@@ -6,7 +6,17 @@ import * as Tracer from 'effect/Tracer';
  * The engine's spans, named and attributed in one place. A debate's trace: `debate.job` (a child of the
  * create request's span, across the bus) › `debate.round` › `debate.turn` › `llm.call`, beside them
  * `debate.judge` and `debate.classify` with their own calls, and `store.*` for the debate's writes.
+ *
+ * Only while this process records spans (core's `tracingOn`). Otherwise Effect's own spans would be made
+ * for nobody to read, each with the contexts and closures it keeps for as long as it is open: a running
+ * debate keeps its job's, its round's, its turns' and its writes' open, a share of its heap.
  */
+
+/** `span` around `effect` while spans are recorded; `effect` itself otherwise. */
+const whenTraced =
+  (span: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    tracingOn() ? span(effect) : effect;
 
 /** The span of the request that queued the job, as Effect's parent for the job's span. */
 const parentOf = (handle: JobHandle): Tracer.ExternalSpan | undefined => {
@@ -29,24 +39,26 @@ export const inJobSpan =
     const parent = parentOf(handle);
     const { requestId } = handle.trace;
     return program.pipe(
-      Effect.withSpan('debate.job', {
-        kind: 'consumer',
-        ...(parent ? { parent } : {}),
-        attributes: {
-          'debate.id': handle.job.debateId,
-          'debate.attempt': handle.job.attempt,
-          'debate.job.redelivered': handle.redelivered,
-          'messaging.operation.type': 'process',
-          ...(requestId ? { 'verdict.request.id': requestId } : {}),
-        },
-      }),
+      whenTraced(
+        Effect.withSpan('debate.job', {
+          kind: 'consumer',
+          ...(parent ? { parent } : {}),
+          attributes: {
+            'debate.id': handle.job.debateId,
+            'debate.attempt': handle.job.attempt,
+            'debate.job.redelivered': handle.redelivered,
+            'messaging.operation.type': 'process',
+            ...(requestId ? { 'verdict.request.id': requestId } : {}),
+          },
+        }),
+      ),
       Effect.annotateLogs(requestId ? { requestId } : {}),
     );
   };
 
 /** A span of the debate's machinery (round, turn, judge, classifier) with its attributes. */
 export const debateSpan = (name: string, attributes: Record<string, unknown>) =>
-  Effect.withSpan(name, { attributes });
+  whenTraced(Effect.withSpan(name, { attributes }));
 
 /**
  * A provider call's span as OpenTelemetry's GenAI conventions name it (`chat <model>`, client kind), with
@@ -54,15 +66,17 @@ export const debateSpan = (name: string, attributes: Record<string, unknown>) =>
  * the outcome.
  */
 export const llmCallSpan = (task: string, model: string, provider: string) =>
-  Effect.withSpan(`chat ${model}`, {
-    kind: 'client',
-    attributes: {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': provider,
-      'gen_ai.request.model': model,
-      'verdict.llm.task': task,
-    },
-  });
+  whenTraced(
+    Effect.withSpan(`chat ${model}`, {
+      kind: 'client',
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': provider,
+        'gen_ai.request.model': model,
+        'verdict.llm.task': task,
+      },
+    }),
+  );
 
 /** What a finished provider call adds to its span. */
 export const annotateLlmCall = (answer: {
@@ -81,6 +95,8 @@ export const annotateLlmCall = (answer: {
 
 /** A write of the engine store, named by the store's method. */
 export const storeSpan = (method: string, debateId: string) =>
-  Effect.withSpan(`store.${method}`, {
-    attributes: { 'debate.id': debateId, 'db.system.name': 'postgresql' },
-  });
+  whenTraced(
+    Effect.withSpan(`store.${method}`, {
+      attributes: { 'debate.id': debateId, 'db.system.name': 'postgresql' },
+    }),
+  );
