@@ -174,7 +174,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
     boundBy:
-      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), its own machine's state nodes and transitions (built per debate by `provide`), its actor and the persisted copy of its state (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
+      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), its actor and the persisted copy of its state (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
   },
   {
     name: 'engine.node.max_simultaneous_debates',

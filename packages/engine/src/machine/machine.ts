@@ -30,7 +30,8 @@ const unimplemented = (what: string) => () => {
 /**
  * The life of one debate. I/O lives in two provided actors — `runRound` (all agents of a round in
  * parallel, reporting each turn as it lands) and `judge` — and in the provided `emit` action, so this
- * definition stays a pure, serialisable chart.
+ * definition stays a pure, serialisable chart. They are provided once for the process
+ * (runner/debate-actors.ts), not per debate.
  */
 export const debateMachine = setup({
   types: {

@@ -2,7 +2,6 @@ import { claimIdOf, type Verdict } from '@verdict/contracts';
 import { DEBATE_CALL_LIMITS, keyEvidenceFrom, type PassageText } from '@verdict/core';
 import * as Effect from 'effect/Effect';
 import * as Schedule from 'effect/Schedule';
-import { fromPromise } from 'xstate';
 import { DebateFailure, type JudgeInput } from '../machine/machine.ts';
 import { JUDGE_SYSTEM_PROMPT, judgePrompt, type Turn } from '../machine/prompts.ts';
 import { parseVerdict } from '../machine/verdict-parser.ts';
@@ -15,13 +14,14 @@ import type { EngineDeps } from './run-debate.ts';
 /** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
 const JUDGE_ATTEMPTS = DEBATE_CALL_LIMITS.judge.attempts;
 
-/** The debate machine's `judge` actor: the verdict from the judge's model, asked again while it answers nonsense. */
-export const judgeActor = ({ deps, policy, count, services, attempt }: ActorShared) =>
-  fromPromise<Verdict, JudgeInput>(({ input, signal }) =>
-    Effect.runPromiseWith(services)(judgeProgram(input, deps, policy, count, attempt), {
-      signal,
-    }),
-  );
+/** What the machine's `judge` actor does for one debate (debate-actors.ts). */
+export type Judge = (input: JudgeInput, signal: AbortSignal) => Promise<Verdict>;
+
+/** The debate's judge: the verdict from the judge's model, asked again while it answers nonsense. */
+export const judgeOf =
+  ({ deps, policy, count, services, attempt }: ActorShared): Judge =>
+  (input, signal) =>
+    Effect.runPromiseWith(services)(judgeProgram(input, deps, policy, count, attempt), { signal });
 
 function judgeProgram(
   input: JudgeInput,

@@ -1,8 +1,8 @@
 import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
 import * as Exit from 'effect/Exit';
-import { fromCallback } from 'xstate';
-import type { DebateMachineEvent, RoundInput } from '../machine/machine.ts';
+import type { RoundInput } from '../machine/machine.ts';
+import type { RoundReport } from '../machine/machine-types.ts';
 import type { Seat } from '../machine/panel.ts';
 import { type SettledTurn, settledKey } from '../replay/replay.ts';
 import { debateSpan } from '../tracing/spans.ts';
@@ -11,12 +11,15 @@ import type { ProviderFailure } from './llm-call.ts';
 import { roundReading } from './round-reading.ts';
 import { speak, type TurnContext, turnEvent } from './turn.ts';
 
+/** What the machine's `runRound` actor does for one debate (debate-actors.ts): a round, and its stop. */
+export type RunRound = (input: RoundInput, sendBack: (report: RoundReport) => void) => () => void;
+
 /**
- * The debate machine's `runRound` actor: every seat of a round speaks at once (a seat settled before a
+ * A debate's rounds, as the machine's `runRound` actor runs them: every seat of a round speaks at once (a seat settled before a
  * restore reports its turn again instead), each finished turn is stored before the machine hears of it, and
  * the round reports ROUND_DONE — or, failing for a reason the debate cannot go on from, tells `onFatal`.
  */
-export function roundActor(shared: ActorShared, debateId: string, settled: Map<string, SettledTurn>) {
+export function roundsOf(shared: ActorShared, debateId: string, settled: Map<string, SettledTurn>): RunRound {
   const { deps, attempt, services } = shared;
   const turns: TurnContext = { shared, debateId, reading: roundReading(shared, debateId) };
 
@@ -39,7 +42,7 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       return true;
     });
 
-  return fromCallback<never, RoundInput>(({ input, sendBack }) => {
+  return (input, sendBack) => {
     const controller = new AbortController();
     const program = Effect.forEach(
       input.seats,
@@ -73,7 +76,5 @@ export function roundActor(shared: ActorShared, debateId: string, settled: Map<s
       else deps.onFatal?.(Cause.squash(exit.cause));
     });
     return () => controller.abort();
-  });
+  };
 }
-
-type RoundReport = Extract<DebateMachineEvent, { type: 'TURN_DONE' | 'TURN_FAILED' | 'ROUND_DONE' }>;

@@ -3,8 +3,8 @@ import type { TransitionRecord } from '@verdict/core';
 import * as Clock from 'effect/Clock';
 import * as Context from 'effect/Context';
 import * as Effect from 'effect/Effect';
-import { type Actor, createActor, type Snapshot, type SnapshotFrom } from 'xstate';
-import { type DebateInput, debateMachine } from '../machine/machine.ts';
+import type { Actor, Snapshot, SnapshotFrom } from 'xstate';
+import type { DebateInput, debateMachine } from '../machine/machine.ts';
 import type { AttachedText } from '../machine/prompts.ts';
 import type { LlmProvider } from '../providers/port.ts';
 import type { Resumption } from '../replay/replay.ts';
@@ -12,10 +12,11 @@ import type { PersistedState } from '../replay/snapshot.ts';
 import type { LeaseLost, PermanentFailure, StorageUnavailable } from '../store/errors.ts';
 import type { StoredTurn } from '../store/records.ts';
 import type { ActorShared } from './actor-shared.ts';
+import { createDebateActor } from './debate-actors.ts';
 import type { EvidencePort } from './evidence.ts';
-import { judgeActor } from './judge.ts';
+import { judgeOf } from './judge.ts';
 import { type CallPolicy, DEFAULT_CALL_POLICY } from './llm-call.ts';
-import { roundActor } from './round.ts';
+import { roundsOf } from './round.ts';
 import { addCall, type CallTokens, noUsage, type Usage } from './usage.ts';
 
 export type EngineDeps = {
@@ -100,13 +101,11 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
   const runSync = Effect.runSyncWith(services);
 
   const shared: ActorShared = { deps, policy, attempt, count, services };
-  const machine = debateMachine.provide({
-    actors: {
-      runRound: roundActor(shared, input.debateId, resumption?.settled ?? new Map()) as never,
-      judge: judgeActor(shared),
-    },
-    actions: { emit: (_, event) => deps.emit(event) },
-  });
+  const work = {
+    runRound: roundsOf(shared, input.debateId, resumption?.settled ?? new Map()),
+    judge: judgeOf(shared),
+    emit: deps.emit,
+  };
   const history: TransitionRecord[] = resumption ? [...resumption.history] : [];
   // A transition is dated when its event reached the actor, not when the step ended: the events its actions
   // emit then come after it on a timeline, as they did in fact.
@@ -119,7 +118,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     state,
     ...(deps.nodeId ? { node: deps.nodeId } : {}),
   });
-  const actor = createActor(machine, {
+  const actor = createDebateActor(work, {
     input,
     ...(resumption ? { snapshot: resumption.machine as Snapshot<unknown> } : {}),
     // xstate announces a step to inspectors after its observers: the step's history entry exists only from
