@@ -190,7 +190,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'CPU a simulated debate, node + PostgreSQL + NATS (ms)',
     boundBy:
-      'per debate: ~20 events stored and published, 6 turns, claim, mark-running and restore reads, a finish transaction, per-event acks; the fibers each step wakes',
+      "per debate: ~20 events stored and published, 6 turns, the claim, a finish transaction of ~8 statements, per-event acks, the fibers each step wakes; a third of PostgreSQL's share is planning and parsing each statement afresh (perf, BENCHMARKS.md 'The engine, lean: a second pass')",
   },
   {
     name: 'engine.node.debate_critical_path_ratio',
@@ -205,7 +205,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'SIGKILL of an engine node → its debates resume, p95 (ms)',
     boundBy:
-      "the job's ack wait (JOB_ACK_WAIT_MS, 1.5 s) and the interrupted call run again; a dead node's lease is not waited for",
+      "the restore (its reads, every stored event published again) and the interrupted call run again (0.4 s), on 2 cores shared with the replacement process starting; the dead node is seen gone by the others' presence watch within ~0.1-0.5 s",
   },
   ...(['full_text', 'hybrid'] as const).map((mode) => ({
     name: `evidence.postgres.${mode}.p95_ms`,

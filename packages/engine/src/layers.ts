@@ -55,6 +55,8 @@ export type EngineNodeOptions = {
   /** How long storage and bus writes retry through an outage before the debate is handed back. */
   storageToleranceMs?: number;
   reconcile?: { intervalMs: number; staleAfterMs: number };
+  /** How often the node looks for nodes whose presence went (workers/presence-watch.ts; default 100 ms). */
+  presenceWatchMs?: number;
   /** How often the score worker takes recorded outcomes into scores (default 500 ms). */
   scoreIntervalMs?: number;
   maxInterruptions?: number;
@@ -98,6 +100,7 @@ export function settingsOf(options: EngineNodeOptions): EngineSettingsShape {
     storage: { toleranceMs: options.storageToleranceMs ?? 30_000 },
     maxInterruptions: options.maxInterruptions ?? 5,
     reconcile: options.reconcile ?? { intervalMs: 15_000, staleAfterMs: 30_000 },
+    presenceWatchMs: options.presenceWatchMs ?? 100,
     scoreIntervalMs: options.scoreIntervalMs ?? 500,
     exclusive: options.exclusive ?? false,
     policy: options.policy ?? DEFAULT_CALL_POLICY,

@@ -36,7 +36,9 @@ export type ProbeMoment =
   | { readonly _tag: 'WebhookFannedOut'; readonly taken: number; readonly queued: number }
   /** The webhook senders were woken (by the fan-out or the scout), or all put to sleep by a lane with nothing to send. */
   | { readonly _tag: 'WebhookSendersWoken' }
-  | { readonly _tag: 'WebhookSendersAsleep' };
+  | { readonly _tag: 'WebhookSendersAsleep' }
+  /** The presence watch looked: the holders it found gone since its last look, and the debates it queued. */
+  | { readonly _tag: 'PresenceLooked'; readonly gone: number; readonly queued: number };
 
 export class EngineProbe extends Context.Service<
   EngineProbe,
@@ -62,6 +64,8 @@ export type EngineSettingsShape = {
    */
   readonly maxInterruptions: number;
   readonly reconcile: { readonly intervalMs: number; readonly staleAfterMs: number };
+  /** How often the node looks at the other nodes' presence, to queue a dead node's debates again at once. */
+  readonly presenceWatchMs: number;
   /** The score worker's period. */
   readonly scoreIntervalMs: number;
   /** The only node there is (embedded mode): at start it takes over whatever an earlier process left. */

@@ -110,6 +110,19 @@ describe.each([
     expect(seen).toEqual([3, 4, 5]);
   });
 
+  it("tells the seq of a debate's last event while it is of the attempt asked, else 0", async () => {
+    const id = randomUUID();
+    expect(await bus.events.lastSeq(id, 1)).toBe(0);
+    for (let seq = 1; seq <= 3; seq++) await bus.events.publish(event(id, seq));
+    await bus.events.publish(event(id, 2)); // a repeat changes nothing
+    expect(await bus.events.lastSeq(id, 1)).toBe(3);
+    expect(await bus.events.lastSeq(randomUUID(), 1)).toBe(0);
+    // A retry's first event: the earlier attempt's events are no measure of what the new one published.
+    await bus.events.publish(event(id, 1, 2));
+    expect(await bus.events.lastSeq(id, 2)).toBe(1);
+    expect(await bus.events.lastSeq(id, 1)).toBe(0);
+  });
+
   it('drops a re-published event with the same debate, attempt and sequence', async () => {
     const id = randomUUID();
     await bus.events.publish(event(id, 1));

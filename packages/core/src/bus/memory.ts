@@ -32,6 +32,8 @@ export function memoryBus(): Bus {
 
 function memoryEventBus(): EventBus {
   const logs = new Map<string, DebateEvent[]>();
+  /** Each debate's last event, of whichever attempt: as JetStream's last message on its subject. */
+  const last = new Map<string, DebateEvent>();
   const seen = new Set<string>();
   const listeners = new Map<string, Set<(e: DebateEvent) => void>>();
   const key = (debateId: string, attempt: number) => `${debateId}:${attempt}`;
@@ -44,6 +46,7 @@ function memoryEventBus(): EventBus {
       const log = logs.get(k) ?? [];
       log.push(event);
       logs.set(k, log);
+      last.set(event.debateId, event);
       for (const listener of listeners.get(k) ?? []) listener(event);
     },
     follow: async (debateId, attempt, afterSeq, onEvent) => {
@@ -53,6 +56,10 @@ function memoryEventBus(): EventBus {
       set.add(onEvent);
       listeners.set(k, set);
       return () => set.delete(onEvent);
+    },
+    lastSeq: async (debateId, attempt) => {
+      const event = last.get(debateId);
+      return event?.attempt === attempt ? event.seq : 0;
     },
   };
 }

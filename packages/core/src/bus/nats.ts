@@ -110,7 +110,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
   const onTrouble = options.onTrouble ?? (() => {});
   return {
     connection: nc,
-    events: natsEventBus(js, names.events, names.eventsSubject),
+    events: natsEventBus(js, jsm, names.events, names.eventsSubject),
     jobs: natsJobQueue(nc, js, names.jobs, names.jobsSubject, onTrouble),
     commands: natsCommandBus(nc, names.commandSubject, onTrouble),
     keys: natsKeyCourier(nc, names.keysSubject, onTrouble),
@@ -157,7 +157,12 @@ async function ensureJobConsumer(jsm: JetStreamManager, stream: string, ackWaitM
   }
 }
 
-function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string) => string): EventBus {
+function natsEventBus(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  stream: string,
+  subject: (id: string) => string,
+): EventBus {
   return {
     publish: async (event) => {
       // The message id makes a re-published event (a retried write, a restarted node) a no-op.
@@ -179,6 +184,12 @@ function natsEventBus(js: JetStreamClient, stream: string, subject: (id: string)
         }
       })();
       return () => void messages.stop();
+    },
+    lastSeq: async (debateId, attempt) => {
+      // One request: the stream's last message on the debate's subject (null when it has none).
+      const last = await jsm.streams.getMessage(stream, { last_by_subj: subject(debateId) });
+      const event = last ? decode<DebateEvent>(last.data) : null;
+      return event?.attempt === attempt ? event.seq : 0;
     },
   };
 }

@@ -19,6 +19,11 @@ export type EventBus = {
     afterSeq: number,
     onEvent: (event: DebateEvent) => void,
   ) => Promise<() => void>;
+  /**
+   * The seq of the debate's last event the bus holds, if it is of `attempt`; 0 when it holds none of it. Events
+   * are published in order, so every event a node stored after it may still be unpublished.
+   */
+  lastSeq: (debateId: string, attempt: number) => Promise<number>;
 };
 
 export type DebateJob = { debateId: string; attempt: number };

@@ -17,6 +17,11 @@ export type PendingDebate = {
   preset?: string | null;
   routing?: KeyRouting | null;
   fundingSource?: FundingSource;
+  /**
+   * As if a node had started it and given it back (`started_at` set, nothing stored): the next claim reads
+   * the stored state back instead of skipping that as it does for a debate no node started.
+   */
+  startedBefore?: boolean;
 };
 
 /**
@@ -31,8 +36,8 @@ export async function insertPendingDebate(
   const id = randomUUID();
   await core.db.execute(
     `insert into debates (id, owner_id, question, context, mode, status, funding_source, requested_agents,
-       requested_rounds, preset, routing)
-     values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?::jsonb)`,
+       requested_rounds, preset, routing, started_at)
+     values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?::jsonb, ${input.startedBefore ? 'now()' : 'null'})`,
     [
       id,
       input.ownerId,

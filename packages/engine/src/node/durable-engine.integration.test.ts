@@ -207,12 +207,14 @@ describe('engine nodes racing for the same debates', () => {
     for (const running of nodes.splice(0)) await running.stop();
     const before = await balance();
     const id = await create('Corrupt snapshot: does it cycle forever?');
-    // A snapshot that names a turn nobody stored: no node can ever restore it.
+    // A snapshot that names a turn nobody stored, as a node that started the debate left it: no node can
+    // ever restore it.
     await rows(
       `insert into debate_snapshots (debate_id, attempt, state, last_seq)
        values (?, 1, '{"machine": {"$turn": "1:Ghost"}, "history": []}'::jsonb, 0)`,
       [id],
     );
+    await rows('update debates set started_at = now() where id = ?', [id]);
     node(a.core, { maxInterruptions: 3 });
     const done = await finished(id);
     expect(done).toMatchObject({ status: 'failed', failureCode: 'INTERNAL_ERROR', interruptions: 3 });
@@ -263,7 +265,6 @@ describe('engine nodes racing for the same debates', () => {
     const claim = await dead.claim(job);
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
     const { lease } = claim;
-    await dead.markRunning(lease);
     const at = new Date().toISOString();
     const started: DebateEvent = {
       ...job,
@@ -305,7 +306,7 @@ describe('engine nodes racing for the same debates', () => {
     }
   });
 
-  it('a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {
+  it('a claim marks the debate running; a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {
     // A row no job points at, so only the leases below ever touch it.
     const [row] = await rows<{ id: string }>(
       `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
@@ -319,13 +320,22 @@ describe('engine nodes racing for the same debates', () => {
     const endPresence = await a.core.db.holdPresence?.('node-first', { onHeld: () => {}, onLost: () => {} });
     const job = { debateId: id, attempt: 1 };
     const claim = await first.claim(job);
-    expect(claim.kind).toBe('claimed');
+    // The first claim of the attempt: nothing of it stored, and it reads running from the claim on.
+    expect(claim).toMatchObject({
+      kind: 'claimed',
+      fresh: true,
+      takenFrom: null,
+      debate: { id, owner_id: ownerId },
+    });
     const epoch = claim.kind === 'claimed' ? claim.lease.epoch : -1;
     const lease = { ...job, epoch };
+    const [marked] = await rows<{ status: string; started: boolean }>(
+      'select status, started_at is not null as started from debates where id = ?',
+      [id],
+    );
+    expect(marked).toEqual({ status: 'running', started: true });
     expect(await second.claim(job)).toMatchObject({ kind: 'held' });
     await endPresence?.();
-    await expect(second.markRunning(lease)).rejects.toMatchObject({ _tag: 'LeaseLost' });
-    await first.markRunning(lease);
     // Another node naming the same epoch cannot keep the lease alive for the holder.
     expect([...(await second.renew([lease]))]).toEqual([]);
     expect([...(await first.renew([lease]))]).toEqual([id]);
@@ -339,11 +349,12 @@ describe('engine nodes racing for the same debates', () => {
       [id],
     );
     expect(stored).toEqual({ lease_owner: null, run_out: true });
-    // Released, not taken over: no hand-over to count.
-    expect(await second.claim(job)).toEqual({
+    // Released, not taken over: no hand-over to count; started before, so what was stored is restored.
+    expect(await second.claim(job)).toMatchObject({
       kind: 'claimed',
       lease: { ...job, epoch: epoch + 1 },
       takenFrom: null,
+      fresh: false,
     });
     await rows(`update debates set status = 'failed' where id = ?`, [id]);
   });
@@ -474,7 +485,6 @@ describe('engine nodes racing for the same debates', () => {
     const holder = storeAsNode(a.core, 'node-interrupted');
     const claim = await holder.claim(job);
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
-    await holder.markRunning(claim.lease);
     await holder.release(claim.lease);
     for (let i = 0; i < 2; i++) await a.core.bus.jobs.enqueue({ debateId: randomUUID(), attempt: 1 });
     expect(await a.core.bus.jobs.waiting()).toBeGreaterThanOrEqual(2);

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProbeMoment } from '../services.ts';
 import { debaterTurnOf, turnRefKey } from '../testing/debater-requests.ts';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm-server.ts';
+import { storeAsNode } from '../testing/index.ts';
 import { judgeVerdictJson } from '../testing/judge-verdict.ts';
 import { createEngineNode, type EngineNode } from './engine-node.ts';
 
@@ -216,7 +217,10 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect(done?.failureMessage).toContain('no longer available');
   });
 
-  /** Holds the snapshot table until the returned function is called: a node picking a debate up stalls. */
+  /**
+   * Holds the snapshot table until the returned function is called: a node picking up a debate that was
+   * started before (`startedBefore`, so its claim reads the stored state back) stalls there.
+   */
   const holdSnapshotTable = () =>
     new Promise<() => void>((locked) => {
       void test.core.db.em().transactional(async (em) => {
@@ -231,6 +235,7 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     const debate = await create({
       question: 'Should a command right after the start wait for the actor?',
       rounds: 3,
+      startedBefore: true,
     });
     await debateReaching(test.core, debate.id, { statuses: ['running'] });
     const reply = bus.commands.send(debate.id, { type: 'pause' });
@@ -242,10 +247,51 @@ describe('an engine node on PostgreSQL and NATS JetStream', () => {
     expect((await finished(debate.id))?.status).toBe('completed');
   });
 
+  it('queues the debates of a node whose presence went at once, not when their job or lease brings them back', async () => {
+    const hold = test.core.db.holdPresence;
+    if (!hold) throw new Error('distributed mode holds presence');
+    await startNode({ simulated: { firstTokenMs: 10 }, presenceWatchMs: 50 });
+    // No job points at it and a node that is alive leases it for a minute: only the watch can move it.
+    const { id } = await insertPendingDebate(
+      { db: test.core.db, bus: { jobs: { enqueue: async () => {} } as never } },
+      { ownerId, question: 'Should a dead node keep its debates for a minute?', agents: 3, rounds: 1 },
+    );
+    const endDoomed = await hold('node-doomed', { onHeld: () => {}, onLost: () => {} });
+    const claim = await storeAsNode(test.core, 'node-doomed', 60_000).claim({ debateId: id, attempt: 1 });
+    expect(claim.kind).toBe('claimed');
+    const looks = () => moments.filter((m) => m._tag === 'PresenceLooked');
+    const before = looks().length;
+    // Two looks with the holder present: its debate stays its own.
+    await eventually(
+      async () => looks().length,
+      (n) => n >= before + 2,
+    );
+    expect(looks().every((look) => look._tag === 'PresenceLooked' && look.queued === 0)).toBe(true);
+    const [leased] = await test.core.db.execute<{ lease_owner: string }>(
+      'select lease_owner from debates where id = ?',
+      [id],
+    );
+    expect(leased?.lease_owner).toBe('node-doomed');
+
+    await endDoomed();
+    const done = await finished(id);
+    expect(done?.status).toBe('completed');
+    expect(looks().some((look) => look._tag === 'PresenceLooked' && look.queued === 1)).toBe(true);
+    // Finished within the wait above, far inside the minute the lease had left, after one takeover.
+    const [row] = await test.core.db.execute<{ lease_epoch: number }>(
+      'select lease_epoch from debates where id = ?',
+      [id],
+    );
+    expect(Number(row?.lease_epoch)).toBe(2);
+  });
+
   it('hands back, unstarted, a debate it was still claiming when it stops', async () => {
     const node = await startNode();
     const unlock = await holdSnapshotTable();
-    const debate = await create({ question: 'Should a stopping node start what it just claimed?' });
+    const debate = await create({
+      question: 'Should a stopping node start what it just claimed?',
+      startedBefore: true,
+    });
     const leaseOf = () =>
       test.core.db.execute<{ status: string; lease_owner: string | null }>(
         'select status, lease_owner from debates where id = ?',

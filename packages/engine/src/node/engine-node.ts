@@ -12,6 +12,7 @@ import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
+import { presenceWatchWorker } from '../workers/presence-watch.ts';
 import { reconcilerWorker, takeOverAll } from '../workers/reconciler.ts';
 import { scheduledRunSeries, schedulerWorker } from '../workers/scheduler-worker.ts';
 import { scoreWorker } from '../workers/score-worker.ts';
@@ -70,6 +71,7 @@ export const runNode = (
       yield* holdPresence;
       yield* finishedSeries;
       yield* superviseWorker(yield* reconcilerWorker);
+      if ((yield* EngineStorage).db.holdPresence) yield* superviseWorker(yield* presenceWatchWorker);
       yield* superviseWorker(yield* scoreWorker);
       yield* superviseWorker(attachmentWorker(extras.blobs));
       const { mail, embedder } = extras;

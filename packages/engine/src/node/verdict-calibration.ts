@@ -1,5 +1,5 @@
 import type { DebateDomain, Verdict } from '@verdict/contracts';
-import { calibrate, debateOwnerCalibration } from '@verdict/core';
+import { calibrate, ownerCalibration } from '@verdict/core';
 import { Deferred, Effect, Fiber } from 'effect';
 import { logLine } from '../logging.ts';
 import type { Classification } from '../runner/classify.ts';
@@ -16,7 +16,7 @@ import { retryThroughBlips } from '../store/retry.ts';
  * verdict as the judge gave it: calibration never fails a debate.
  */
 export const verdictCalibrator = (
-  debateId: string,
+  debate: { id: string; ownerId: string },
   asked: { judging: Deferred.Deferred<void>; classification: Fiber.Fiber<Classification> },
 ) =>
   Effect.gen(function* () {
@@ -26,13 +26,13 @@ export const verdictCalibrator = (
     return (verdict: Verdict) =>
       Effect.gen(function* () {
         const model = yield* Effect.tryPromise({
-          try: () => debateOwnerCalibration(db.em(), debateId),
+          try: async () => (await ownerCalibration(db.em(), debate.ownerId))?.model ?? null,
           catch: storageFailure,
         }).pipe(
           retryThroughBlips(storage),
           Effect.catch((failure) =>
             Effect.as(
-              logLine('warn', `debate ${debateId}: verdict left uncalibrated (${failure._tag})`),
+              logLine('warn', `debate ${debate.id}: verdict left uncalibrated (${failure._tag})`),
               null,
             ),
           ),

@@ -1,9 +1,15 @@
-import { type Database, type DebateJob, debateRequeue, PRESENCE_LOCK_CLASS, query } from '@verdict/core';
+import { type Database, type DebateJob, debateRequeue, query } from '@verdict/core';
 import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineSettings, EngineStorage } from '../services.ts';
 import { storeSpan } from '../tracing/spans.ts';
-import { LeaseLost } from './errors.ts';
+import {
+  holderPresent,
+  type Orphan,
+  orphansOf,
+  type PresentHolders,
+  presentHolders,
+} from './holder-presence.ts';
 import type { DebateToRun, Lease } from './records.ts';
 import { fence, type StoreFailure, type StoreTables, tryStorage, UNFINISHED } from './store-statements.ts';
 
@@ -12,18 +18,23 @@ export type HandOverReason = 'lease_expired' | 'holder_gone';
 
 /** Who runs a debate, as the database decides it: a job only wakes a node up. */
 export type Claim =
-  /** `takenFrom`: why another node's lease was taken over; null when none held it (or this node did). */
-  | { kind: 'claimed'; lease: Lease; takenFrom: HandOverReason | null }
+  /**
+   * Taken, and marked running: `takenFrom` says why another node's lease was taken over (null when none held
+   * it, or this node did); `fresh`, that no node started this attempt before (nothing stored to restore).
+   */
+  | { kind: 'claimed'; lease: Lease; takenFrom: HandOverReason | null; fresh: boolean; debate: DebateToRun }
   /** Another node holds a live lease; it runs out in `remainingMs` unless renewed. */
   | { kind: 'held'; remainingMs: number }
-  /** Finished, deleted, or the job names an older attempt: nothing to run. */
+  /** This attempt finished: its stored end may still need publishing (job/claim.ts). */
+  | { kind: 'finished' }
+  /** Deleted, or the job names an older attempt: nothing to run. */
   | { kind: 'gone' };
 
 /** The reconciler's window: how long a lease (or, with a backlog, no lease) stays before its debate is due. */
 export type StaleWindow = { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number };
 
 /**
- * Who runs a debate: the statements that take a debate's lease (claim), keep it (renew), mark it running,
+ * Who runs a debate: the statements that take a debate's lease and mark it running (claim), keep it (renew),
  * count an interruption under it, and give it back; and the reconciler's requeue stamps for debates nobody
  * holds. Every write that acts under a lease names the epoch this node claimed (`fence`), so a node that
  * stalled and lost the debate cannot write over the node that took it. The reconciler's transitions check
@@ -32,15 +43,17 @@ export type StaleWindow = { staleAfterMs: number; unclaimedStaleAfterMs: number;
 export class LeaseStore extends Context.Service<
   LeaseStore,
   {
-    find: (debateId: string) => Effect.Effect<DebateToRun | null, StoreFailure>;
     claim: (job: DebateJob) => Effect.Effect<Claim, StoreFailure>;
-    markRunning: (lease: Lease) => Effect.Effect<void, StoreFailure | LeaseLost>;
     renew: (leases: readonly Lease[]) => Effect.Effect<Set<string>, StoreFailure>;
     release: (lease: Lease) => Effect.Effect<void, StoreFailure>;
     countInterruption: (lease: Lease) => Effect.Effect<number | null, StoreFailure>;
     claimStale: (window: StaleWindow) => Effect.Effect<DebateJob[], StoreFailure>;
     unstamp: (debateIds: readonly string[]) => Effect.Effect<void, StoreFailure>;
     takeOverAll: () => Effect.Effect<DebateJob[], StoreFailure>;
+    /** The nodes present now (their presence locks); null where there is no presence (embedded). */
+    presentHolders: () => Effect.Effect<PresentHolders | null, StoreFailure>;
+    /** Unfinished debates leased by nodes of `gone` (lock ids) still absent now. */
+    orphansOf: (gone: readonly number[]) => Effect.Effect<Orphan[], StoreFailure>;
   }
 >()('@verdict/engine/LeaseStore') {
   static readonly layer = Layer.effect(
@@ -50,19 +63,16 @@ export class LeaseStore extends Context.Service<
       const { nodeId, leaseMs } = yield* EngineSettings;
       const on = { db, k: () => query<StoreTables>(db.em()), nodeId, leaseSeconds: leaseMs / 1000 };
       return LeaseStore.of({
-        find: (debateId) => tryStorage(() => findDebate(on.k(), debateId)),
-        claim: (job) => tryStorage(() => claim(on, job)),
-        markRunning: (lease) =>
-          Effect.flatMap(
-            tryStorage(() => markRunning(on, lease)),
-            (marked) => (marked ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
-          ).pipe(storeSpan('markRunning', lease.debateId)),
+        claim: (job) => tryStorage(() => claim(on, job)).pipe(storeSpan('claim', job.debateId)),
         renew: (leases) => tryStorage(() => renew(on, leases)),
         release: (lease) => tryStorage(() => release(on.k(), lease)),
         countInterruption: (lease) => tryStorage(() => countInterruption(on, lease)),
         claimStale: (window) => tryStorage(() => debateRequeue.stampStale(db.em(), window)),
         unstamp: (debateIds) => tryStorage(() => debateRequeue.unstamp(db.em(), debateIds)),
         takeOverAll: () => tryStorage(() => debateRequeue.takeOverAll(db.em(), nodeId)),
+        presentHolders: () =>
+          db.kind === 'postgres' ? tryStorage(() => presentHolders(on.k(), nodeId)) : Effect.succeed(null),
+        orphansOf: (gone) => tryStorage(() => orphansOf(on.k(), gone)),
       });
     }),
   );
@@ -78,111 +88,79 @@ type LeaseContext = {
 
 const expiry = (leaseSeconds: number) => sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
 
+/** The columns a claimed debate runs on, as the claim returns them. */
+const RUN_COLUMNS = sql.raw(
+  [
+    'id',
+    'attempt',
+    'status',
+    'owner_id',
+    'question',
+    'context',
+    'mode',
+    'requested_agents',
+    'requested_rounds',
+    'preset',
+    'routing',
+    'funding_source',
+    'early_stop_threshold',
+    'compare_options',
+    'evidence_engine',
+  ]
+    .map((column) => `d.${column}`)
+    .join(', '),
+);
+
 /**
- * The lease's holder is alive: its presence lock (core's db/presence.ts) is held. A node that died lost it
- * with its session, so its debates are taken over when their job comes back, not when their lease runs out.
+ * The claim, in one statement: the lease taken (when free, run out, this node's, or its holder gone), the
+ * debate marked running (a paused one stays paused), and what it runs on returned. The row is locked and read
+ * in the subquery, so a claim that waited for another one re-reads the row that one committed: `taken_from`
+ * and `fresh` describe the row as it is taken, never an older snapshot. `fresh`: no node ever started this
+ * attempt (a claim sets `started_at`, a retry clears it), so nothing of it is stored and nothing needs
+ * restoring. Without a row, one read tells why.
  */
-const holderPresent = sql<boolean>`exists (select 1 from pg_locks l
-  where l.locktype = 'advisory' and l.granted and l.objsubid = 2
-    and l.database = (select oid from pg_database where datname = current_database())
-    and l.classid = ${PRESENCE_LOCK_CLASS} and l.objid = hashtext(debates.lease_owner)::oid)`;
-
-async function findDebate(k: Kysely<StoreTables>, debateId: string): Promise<DebateToRun | null> {
-  const row = await k
-    .selectFrom('debates')
-    .select([
-      'id',
-      'attempt',
-      'status',
-      'question',
-      'context',
-      'mode',
-      'requested_agents',
-      'requested_rounds',
-      'preset',
-      'routing',
-      'funding_source',
-      'early_stop_threshold',
-      'compare_options',
-      'evidence_engine',
-    ])
-    .where('id', '=', debateId)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
-  // The lease as the statement found it, to tell a hand-over from a fresh claim. Read from the statement's
-  // snapshot: if another claim commits first, the update re-checks the newer row and takes it or not, and
-  // the reason reported is then the one the snapshot showed (a count, not a fence).
-  const claimed = await on
-    .k()
-    .with('before', (q) =>
-      q
-        .selectFrom('debates')
-        .select(
-          sql<HandOverReason | null>`case
+  const holderGone = on.db.kind === 'postgres' ? sql` or not ${holderPresent}` : sql``;
+  const { rows } = await sql<ClaimedRow>`update debates d set lease_owner = ${on.nodeId},
+      lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)},
+      status = case when d.status = 'pending' then 'running' else d.status end,
+      started_at = coalesce(d.started_at, now())
+    from (select id, started_at is null as fresh, case
             when lease_owner is null or lease_owner = ${on.nodeId} then null
             when lease_expires_at is null or lease_expires_at <= now() then 'lease_expired'
-            else 'holder_gone' end`.as('taken_from'),
-        )
-        .where('id', '=', job.debateId),
-    )
-    .updateTable('debates')
-    .set({
-      lease_owner: on.nodeId,
-      lease_epoch: sql<number>`lease_epoch + 1`,
-      lease_expires_at: expiry(on.leaseSeconds),
-    })
-    .where('id', '=', job.debateId)
-    .where('attempt', '=', job.attempt)
-    .where('status', 'in', UNFINISHED)
-    .where((eb) =>
-      eb.or([
-        eb('lease_expires_at', 'is', null),
-        eb('lease_expires_at', '<=', sql<string>`now()`),
-        eb('lease_owner', '=', on.nodeId),
-        ...(on.db.kind === 'postgres' ? [eb.not(holderPresent)] : []),
-      ]),
-    )
-    .returning(['lease_epoch', sql<HandOverReason | null>`(select taken_from from before)`.as('taken_from')])
-    .executeTakeFirst();
-  if (claimed) {
-    return { kind: 'claimed', lease: { ...job, epoch: claimed.lease_epoch }, takenFrom: claimed.taken_from };
+            else 'holder_gone' end as taken_from
+          from debates
+          where id = ${job.debateId} and attempt = ${job.attempt}
+            and status in ('pending', 'running', 'paused')
+            and (lease_expires_at is null or lease_expires_at <= now() or lease_owner = ${on.nodeId}${holderGone})
+          for no key update) taken
+    where d.id = taken.id
+    returning d.lease_epoch, taken.taken_from, taken.fresh, ${RUN_COLUMNS}`.execute(on.k());
+  const row = rows[0];
+  if (row) {
+    const { lease_epoch: epoch, taken_from: takenFrom, fresh, ...debate } = row;
+    return { kind: 'claimed', lease: { ...job, epoch }, takenFrom, fresh, debate };
   }
   // Still unfinished means held, even if the lease ran out since the update above (each statement has its
   // own now()): answering 'gone' there would drop the dead holder's job.
-  const held = await on
+  const seen = await on
     .k()
     .selectFrom('debates')
-    .select(
+    .select([
+      'attempt',
+      'status',
       sql<number>`coalesce(greatest(0, extract(epoch from lease_expires_at - now()) * 1000), 0)::int`.as(
         'remaining_ms',
       ),
-    )
+    ])
     .where('id', '=', job.debateId)
-    .where('attempt', '=', job.attempt)
-    .where('status', 'in', UNFINISHED)
     .executeTakeFirst();
-  return held ? { kind: 'held', remainingMs: held.remaining_ms } : { kind: 'gone' };
+  if (!seen || seen.attempt !== job.attempt) return { kind: 'gone' };
+  if (seen.status === 'completed' || seen.status === 'failed') return { kind: 'finished' };
+  return { kind: 'held', remainingMs: seen.remaining_ms };
 }
 
-/** The debate reads `running` (a paused one stays paused) under this node's lease; false when it is lost. */
-async function markRunning(on: LeaseContext, lease: Lease): Promise<boolean> {
-  const rows = await on
-    .k()
-    .updateTable('debates')
-    .set({
-      status: sql`case when status = 'pending' then 'running' else status end`,
-      started_at: sql<Date>`coalesce(started_at, now())`,
-    })
-    .where(fence(lease))
-    .where('lease_owner', '=', on.nodeId)
-    .where('status', 'in', UNFINISHED)
-    .returning('id')
-    .execute();
-  return rows.length > 0;
-}
+type ClaimedRow = DebateToRun & { lease_epoch: number; taken_from: HandOverReason | null; fresh: boolean };
 
 /** Every lease in one statement; answers the debates still held. */
 async function renew(on: LeaseContext, leases: readonly Lease[]): Promise<Set<string>> {

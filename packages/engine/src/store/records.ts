@@ -19,6 +19,8 @@ export type DebateToRun = {
   id: string;
   attempt: number;
   status: DebateStatus;
+  /** Whose debate it is: the account whose calibration curves its verdict is read against. */
+  owner_id: string;
   question: string;
   context: string | null;
   mode: DebateMode;

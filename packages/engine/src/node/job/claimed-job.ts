@@ -47,6 +47,8 @@ export type ClaimedJob = {
   readonly handle: JobHandle;
   readonly debate: DebateToRun;
   readonly lease: Lease;
+  /** No node started this attempt before this claim: there is nothing stored of it to restore. */
+  readonly fresh: boolean;
   /** The lease as its keeper holds it: the provider waits on it (`confirmed`) before each call. */
   readonly held: HeldLease;
   /**

@@ -5,7 +5,7 @@ import { type PersistedState, packState } from '../../replay/snapshot.ts';
 import { outcomeOf } from '../../runner/outcome.ts';
 import type { RunningDebate } from '../../runner/run-debate.ts';
 import { LeaseLost } from '../../store/errors.ts';
-import type { DebateToRun, Lease } from '../../store/records.ts';
+import type { Claim } from '../../store/lease-store.ts';
 import { inJobSpan } from '../../tracing/spans.ts';
 import { openDurableLog } from '../durable-log.ts';
 import type { JobEnding } from '../job-endings.ts';
@@ -13,7 +13,7 @@ import { JobHeartbeats } from '../job-heartbeats.ts';
 import { countEnding } from '../job-metrics.ts';
 import { LeaseKeeper } from '../lease-keeper.ts';
 import { verdictCalibrator } from '../verdict-calibration.ts';
-import { lookAndClaim, publishedAgain } from './claim.ts';
+import { claimJob, publishedAgain } from './claim.ts';
 import {
   type ClaimedJob,
   type FinalSnapshot,
@@ -23,7 +23,7 @@ import {
   stopWith,
 } from './claimed-job.ts';
 import { countedIfInterrupted, dispose, finish, stoppedEnding } from './end.ts';
-import { markRunning, restore } from './restore.ts';
+import { restore } from './restore.ts';
 import { classify, domainOf, run } from './run.ts';
 import { serveCommands } from './serve-commands.ts';
 import { chooseProviders, start } from './start.ts';
@@ -55,7 +55,7 @@ const endingOf = (handle: JobHandle) =>
 /** The job's ending once claimed (or why it was not): a claimed debate runs here. */
 const claimAndRun = (handle: JobHandle) =>
   Effect.gen(function* () {
-    const looked = yield* Effect.result(lookAndClaim(handle));
+    const looked = yield* Effect.result(claimJob(handle));
     if (looked._tag === 'Failure') return { _tag: 'Unclaimable', cause: looked.failure } satisfies JobEnding;
     const claim = looked.success;
     switch (claim.kind) {
@@ -67,17 +67,18 @@ const claimAndRun = (handle: JobHandle) =>
         return { _tag: 'HeldElsewhere', remainingMs: claim.remainingMs } satisfies JobEnding;
       case 'claimed':
         (yield* EngineMetrics).claimed(handle, claim.takenFrom);
-        return yield* countedIfInterrupted(
-          yield* runClaimed(handle, claim.debate, claim.lease, claim.claimedAt),
-        );
+        return yield* countedIfInterrupted(yield* runClaimed(handle, claim));
     }
   });
+
+/** A claim that took the debate, with when (monotonic). */
+type ClaimedDebate = Extract<Claim, { kind: 'claimed' }> & { claimedAt: number };
 
 /**
  * The life of a claimed job as one scope: the lease renewal, the queue heartbeat and the command
  * subscription are acquired here and released when the job ends, however it ends.
  */
-const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claimedAt: number) =>
+const runClaimed = (handle: JobHandle, { debate, lease, fresh, claimedAt }: ClaimedDebate) =>
   Effect.scoped(
     Effect.gen(function* () {
       const keeper = yield* LeaseKeeper;
@@ -92,6 +93,7 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claime
         handle,
         debate,
         lease,
+        fresh,
         held,
         ended,
         ready: yield* Deferred.make<RunningDebate | null>(),
@@ -109,7 +111,6 @@ const runClaimed = (handle: JobHandle, debate: DebateToRun, lease: Lease, claime
 /** The named phases of a claimed job, in order. */
 const phases = (job: ClaimedJob) =>
   Effect.gen(function* () {
-    yield* markRunning(job);
     const restoration = yield* restore(job);
     let latest: PersistedState | null = null;
     const log = yield* openDurableLog({
@@ -146,7 +147,10 @@ const phases = (job: ClaimedJob) =>
         log.stateChanged();
       },
       onJudging: () => Deferred.doneUnsafe(judging, Effect.void),
-      calibrate: yield* verdictCalibrator(job.debate.id, { judging, classification }),
+      calibrate: yield* verdictCalibrator(
+        { id: job.debate.id, ownerId: job.debate.owner_id },
+        { judging, classification },
+      ),
     });
     const final = yield* run(job, running);
     const domain = yield* domainOf(final.value === 'completed', { judging, classification }, running);
