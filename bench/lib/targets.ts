@@ -190,7 +190,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'CPU a simulated debate, node + PostgreSQL + NATS (ms)',
     boundBy:
-      "per debate: ~20 events stored and published, 6 turns, the claim, a finish transaction of ~8 statements, per-event acks, the fibers each step wakes; a third of PostgreSQL's share is planning and parsing each statement afresh (perf, BENCHMARKS.md 'The engine, lean: a second pass')",
+      "per debate: ~20 events stored and published, 6 turns, the claim, a finish transaction of ~8 statements, per-event acks, the fibers each step wakes; the claim, log batches and turns are prepared once per connection, the finish transaction's statements still parsed and planned afresh (perf, BENCHMARKS.md 'The engine, lean: a second pass')",
   },
   {
     name: 'engine.node.debate_critical_path_ratio',

@@ -50,6 +50,7 @@ export { type CreatedDatabase, createNamedDatabase } from './db/create-database.
 export { query, type TablesOf } from './db/kysely.ts';
 export type { Database, OpenDatabaseOptions } from './db/orm.ts';
 export { defaultTemplatesDir, prepareTemplate } from './db/pglite-template.ts';
+export { prepared } from './db/prepared-statements.ts';
 export { type EndPresence, type HoldPresence, PRESENCE_LOCK_CLASS } from './db/presence.ts';
 export {
   QueryOutsideTransactionError,

@@ -168,6 +168,7 @@ async function openPostgres(
   // Loaded here so that embedded mode never loads the PostgreSQL driver, nor distributed mode PGlite.
   const { MikroORM: PostgresMikroORM } = await import('@mikro-orm/postgresql');
   const { guardedPostgreSqlDriver } = await import('./postgres-driver.ts');
+  const { prepareMarkedStatements } = await import('./prepared-statements.ts');
   const orm = await PostgresMikroORM.init({
     ...ormOptions(entities),
     driver: guardedPostgreSqlDriver(guard),
@@ -189,6 +190,7 @@ async function openPostgres(
       connectionTimeoutMillis: 5000,
       query_timeout: 30_000,
       idleTimeoutMillis: 30_000,
+      onPoolCreated: prepareMarkedStatements,
     },
   });
   await firstContact(config.url, () => orm.em.getConnection().execute('select 1')).catch(async (error) => {

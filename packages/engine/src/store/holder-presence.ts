@@ -1,5 +1,5 @@
 import type { DebateJob } from '@verdict/core';
-import { PRESENCE_LOCK_CLASS } from '@verdict/core';
+import { PRESENCE_LOCK_CLASS, prepared } from '@verdict/core';
 import { type Kysely, sql } from 'kysely';
 import type { StoreTables } from './store-statements.ts';
 
@@ -23,8 +23,11 @@ export const holderPresent = sql<boolean>`exists (select 1 ${presentLocks}
 export type PresentHolders = { holders: ReadonlySet<number>; self: boolean };
 
 export async function presentHolders(k: Kysely<StoreTables>, nodeId: string): Promise<PresentHolders> {
-  const { rows } = await sql<{ holder: string; self: boolean }>`select l.objid::int8 as holder,
-      l.objid = hashtext(${nodeId})::oid as self ${presentLocks}`.execute(k);
+  const { rows } = await prepared(
+    'present_holders',
+    sql<{ holder: string; self: boolean }>`select l.objid::int8 as holder,
+      l.objid = hashtext(${nodeId})::oid as self ${presentLocks}`,
+  ).execute(k);
   return { holders: new Set(rows.map((row) => Number(row.holder))), self: rows.some((row) => row.self) };
 }
 

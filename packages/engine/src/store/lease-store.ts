@@ -1,4 +1,4 @@
-import { type Database, type DebateJob, debateRequeue, query } from '@verdict/core';
+import { type Database, type DebateJob, debateRequeue, prepared, query } from '@verdict/core';
 import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineSettings, EngineStorage } from '../services.ts';
@@ -121,7 +121,9 @@ const RUN_COLUMNS = sql.raw(
  */
 async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
   const holderGone = on.db.kind === 'postgres' ? sql` or not ${holderPresent}` : sql``;
-  const { rows } = await sql<ClaimedRow>`update debates d set lease_owner = ${on.nodeId},
+  const { rows } = await prepared(
+    'claim',
+    sql<ClaimedRow>`update debates d set lease_owner = ${on.nodeId},
       lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)},
       status = case when d.status = 'pending' then 'running' else d.status end,
       started_at = coalesce(d.started_at, now())
@@ -135,7 +137,8 @@ async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
             and (lease_expires_at is null or lease_expires_at <= now() or lease_owner = ${on.nodeId}${holderGone})
           for no key update) taken
     where d.id = taken.id
-    returning d.lease_epoch, taken.taken_from, taken.fresh, ${RUN_COLUMNS}`.execute(on.k());
+    returning d.lease_epoch, taken.taken_from, taken.fresh, ${RUN_COLUMNS}`,
+  ).execute(on.k());
   const row = rows[0];
   if (row) {
     const { lease_epoch: epoch, taken_from: takenFrom, fresh, ...debate } = row;
@@ -168,7 +171,9 @@ async function renew(on: LeaseContext, leases: readonly Lease[]): Promise<Set<st
   const held = JSON.stringify(leases.map((l) => ({ id: l.debateId, epoch: l.epoch })));
   // Locked in id order first, the order every transaction that locks several debates keeps: an unordered
   // update could hold one debate while waiting for another that a workspace's deletion holds.
-  const rows = await sql<{ id: string }>`update debates d set lease_expires_at = ${expiry(on.leaseSeconds)}
+  const rows = await prepared(
+    'renew_leases',
+    sql<{ id: string }>`update debates d set lease_expires_at = ${expiry(on.leaseSeconds)}
       from (select l.id from debates l
               join jsonb_to_recordset(${held}::jsonb) as h(id uuid, epoch int)
                 on l.id = h.id and l.lease_epoch = h.epoch
@@ -176,7 +181,8 @@ async function renew(on: LeaseContext, leases: readonly Lease[]): Promise<Set<st
              order by l.id
              for update of l) as renewed
      where d.id = renewed.id
-     returning d.id`.execute(on.k());
+     returning d.id`,
+  ).execute(on.k());
   return new Set(rows.rows.map((row) => row.id));
 }
 

@@ -1,3 +1,4 @@
+import { prepared } from '@verdict/core';
 import { sql } from 'kysely';
 import type { Lease, LogBatch, StoredTurn } from './records.ts';
 
@@ -48,7 +49,9 @@ export function persistMany(writes: readonly BatchWrite[]) {
     });
     return `${head.slice(0, -1)},"events":${events},"state":${batch.state?.packed ?? 'null'}}`;
   });
-  return sql<{ id: string }>`with input as (
+  return prepared(
+    'persist_batches',
+    sql<{ id: string }>`with input as (
     select * from jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb)
       as b(id uuid, attempt int, epoch int, status text, last_seq int, events jsonb, state jsonb)
   ), owner as (
@@ -71,7 +74,8 @@ export function persistMany(writes: readonly BatchWrite[]) {
     on conflict (debate_id) do update set attempt = excluded.attempt, state = excluded.state,
       last_seq = excluded.last_seq, updated_at = excluded.updated_at
   )
-  select id from owner`;
+  select id from owner`,
+  );
 }
 
 /** Many debates' turns in one statement, each only while this node's lease epoch on it is current. */
@@ -93,7 +97,9 @@ export function saveTurns(writes: readonly TurnWrite[]) {
       cost_nano_usd: turn.costNanoUsd,
     })),
   );
-  return sql<{ id: string; round: number; agent: string; attempt: number }>`with input as (
+  return prepared(
+    'save_turns',
+    sql<{ id: string; round: number; agent: string; attempt: number }>`with input as (
     select * from jsonb_to_recordset(${rows}::jsonb)
       as t(id uuid, attempt int, epoch int, round int, agent text, content text, model text,
            target_agent text, position jsonb, citations jsonb, input_tokens int, output_tokens int,
@@ -109,5 +115,6 @@ export function saveTurns(writes: readonly TurnWrite[]) {
       from owner o join input t using (id, attempt, epoch)
     on conflict do nothing
   )
-  select t.id, t.attempt, t.round, t.agent from owner o join input t using (id, attempt, epoch)`;
+  select t.id, t.attempt, t.round, t.agent from owner o join input t using (id, attempt, epoch)`,
+  );
 }
