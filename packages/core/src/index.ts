@@ -153,8 +153,6 @@ export {
 export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
 export { CALIBRATION_RULES, calibrate } from './outcomes/calibration/calibration-model.ts';
 export {
-  calibrationForDebate,
-  debateOwnerCalibration,
   FIT_WINDOW,
   GLOBAL_REFIT_MINUTES,
   ownerCalibration,

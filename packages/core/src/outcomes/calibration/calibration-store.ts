@@ -10,9 +10,7 @@ import { query } from '../../db/kysely.ts';
 import type { DebateTables } from '../../debates/tables.ts';
 import type { OutcomeTables } from '../tables.ts';
 import {
-  type Calibrated,
   type CalibrationSample,
-  calibrate,
   fitGlobalCurve,
   fitOwnerCalibration,
   type OwnerCalibration,
@@ -137,28 +135,4 @@ export async function ownerCalibration(
     model.basedOn.domains[row.domain] = row.based_on;
   }
   return { model, fittedAt: new Date(owner.fitted_at).toISOString() };
-}
-
-/** The stored curves of `debateId`'s owner, or null when they have none (under the minimum). */
-export async function debateOwnerCalibration(
-  em: EntityManager,
-  debateId: string,
-): Promise<OwnerCalibration | null> {
-  const owner = await query<Tables>(em)
-    .selectFrom('debates')
-    .select('owner_id')
-    .where('id', '=', debateId)
-    .executeTakeFirst();
-  return owner ? ((await ownerCalibration(em, owner.owner_id))?.model ?? null) : null;
-}
-
-/**
- * The calibrated confidence of a new verdict of `debateId` (its owner's curves, the domain's where it has
- * one), or null when the owner has none yet: the verdict then carries its raw confidence alone.
- */
-export async function calibrationForDebate(
-  em: EntityManager,
-  debate: { debateId: string; confidence: number; domain: DebateDomain | null },
-): Promise<Calibrated | null> {
-  return calibrate(await debateOwnerCalibration(em, debate.debateId), debate.confidence, debate.domain);
 }
