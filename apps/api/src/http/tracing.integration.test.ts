@@ -164,7 +164,7 @@ describe.each([
     // The debate's writes: its turns and its final state, each under the job.
     const writes = trace.spans.filter((span) => span.name.startsWith('store.'));
     expect(writes.map((span) => span.name)).toEqual(
-      expect.arrayContaining(['store.claim', 'store.saveTurn', 'store.finish']),
+      expect.arrayContaining(['store.claim', 'store.markRunning', 'store.saveTurn', 'store.finish']),
     );
     expect(writes.every(underJob)).toBe(true);
     expect(trace.named('store.saveTurn')).toHaveLength(turns.length);

@@ -265,6 +265,7 @@ describe('engine nodes racing for the same debates', () => {
     const claim = await dead.claim(job);
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
     const { lease } = claim;
+    await dead.markRunning(lease);
     const at = new Date().toISOString();
     const started: DebateEvent = {
       ...job,
@@ -306,7 +307,7 @@ describe('engine nodes racing for the same debates', () => {
     }
   });
 
-  it('a claim marks the debate running; a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {
+  it('a released lease is free at once: a renewal in flight cannot extend it, and only its holder renews', async () => {
     // A row no job points at, so only the leases below ever touch it.
     const [row] = await rows<{ id: string }>(
       `insert into debates (owner_id, question, mode, status, funding_source, requested_agents, requested_rounds)
@@ -320,7 +321,7 @@ describe('engine nodes racing for the same debates', () => {
     const endPresence = await a.core.db.holdPresence?.('node-first', { onHeld: () => {}, onLost: () => {} });
     const job = { debateId: id, attempt: 1 };
     const claim = await first.claim(job);
-    // The first claim of the attempt: nothing of it stored, and it reads running from the claim on.
+    // The first claim of the attempt: nothing of it stored yet.
     expect(claim).toMatchObject({
       kind: 'claimed',
       fresh: true,
@@ -329,13 +330,15 @@ describe('engine nodes racing for the same debates', () => {
     });
     const epoch = claim.kind === 'claimed' ? claim.lease.epoch : -1;
     const lease = { ...job, epoch };
+    expect(await second.claim(job)).toMatchObject({ kind: 'held' });
+    await endPresence?.();
+    await expect(second.markRunning(lease)).rejects.toMatchObject({ _tag: 'LeaseLost' });
+    await first.markRunning(lease);
     const [marked] = await rows<{ status: string; started: boolean }>(
       'select status, started_at is not null as started from debates where id = ?',
       [id],
     );
     expect(marked).toEqual({ status: 'running', started: true });
-    expect(await second.claim(job)).toMatchObject({ kind: 'held' });
-    await endPresence?.();
     // Another node naming the same epoch cannot keep the lease alive for the holder.
     expect([...(await second.renew([lease]))]).toEqual([]);
     expect([...(await first.renew([lease]))]).toEqual([id]);
@@ -485,6 +488,7 @@ describe('engine nodes racing for the same debates', () => {
     const holder = storeAsNode(a.core, 'node-interrupted');
     const claim = await holder.claim(job);
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    await holder.markRunning(claim.lease);
     await holder.release(claim.lease);
     for (let i = 0; i < 2; i++) await a.core.bus.jobs.enqueue({ debateId: randomUUID(), attempt: 1 });
     expect(await a.core.bus.jobs.waiting()).toBeGreaterThanOrEqual(2);

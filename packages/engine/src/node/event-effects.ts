@@ -5,7 +5,7 @@ import type { DebateEventBody, DebateEventType } from '@verdict/contracts';
  * so what must be committed before anyone can receive the event:
  *
  * - `progress`: nothing beyond the debate being under way, which the row says from before the actor starts
- *   (the claim commits `running` first; a restored paused debate already reads `paused`).
+ *   (markRunning commits `running` first; a restored paused debate already reads `paused`).
  * - `turn`: the turn it reports, stored in `debate_turns` before the machine hears of it (recordTurn).
  * - `{ status }`: the row's status, written by the statement that stores the event.
  * - `final`: the final state (status, verdict, cost, refund): the event is held back and stored in the

@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineSettings, EngineStorage } from '../services.ts';
 import { storeSpan } from '../tracing/spans.ts';
+import { LeaseLost } from './errors.ts';
 import {
   holderPresent,
   type Orphan,
@@ -19,8 +20,8 @@ export type HandOverReason = 'lease_expired' | 'holder_gone';
 /** Who runs a debate, as the database decides it: a job only wakes a node up. */
 export type Claim =
   /**
-   * Taken, and marked running: `takenFrom` says why another node's lease was taken over (null when none held
-   * it, or this node did); `fresh`, that no node started this attempt before (nothing stored to restore).
+   * Taken: `takenFrom` says why another node's lease was taken over (null when none held it, or this node
+   * did); `fresh`, that no node started this attempt before (nothing stored to restore).
    */
   | { kind: 'claimed'; lease: Lease; takenFrom: HandOverReason | null; fresh: boolean; debate: DebateToRun }
   /** Another node holds a live lease; it runs out in `remainingMs` unless renewed. */
@@ -34,7 +35,7 @@ export type Claim =
 export type StaleWindow = { staleAfterMs: number; unclaimedStaleAfterMs: number; batch: number };
 
 /**
- * Who runs a debate: the statements that take a debate's lease and mark it running (claim), keep it (renew),
+ * Who runs a debate: the statements that take a debate's lease (claim), mark it running, keep it (renew),
  * count an interruption under it, and give it back; and the reconciler's requeue stamps for debates nobody
  * holds. Every write that acts under a lease names the epoch this node claimed (`fence`), so a node that
  * stalled and lost the debate cannot write over the node that took it. The reconciler's transitions check
@@ -44,6 +45,7 @@ export class LeaseStore extends Context.Service<
   LeaseStore,
   {
     claim: (job: DebateJob) => Effect.Effect<Claim, StoreFailure>;
+    markRunning: (lease: Lease) => Effect.Effect<void, StoreFailure | LeaseLost>;
     renew: (leases: readonly Lease[]) => Effect.Effect<Set<string>, StoreFailure>;
     release: (lease: Lease) => Effect.Effect<void, StoreFailure>;
     countInterruption: (lease: Lease) => Effect.Effect<number | null, StoreFailure>;
@@ -64,6 +66,11 @@ export class LeaseStore extends Context.Service<
       const on = { db, k: () => query<StoreTables>(db.em()), nodeId, leaseSeconds: leaseMs / 1000 };
       return LeaseStore.of({
         claim: (job) => tryStorage(() => claim(on, job)).pipe(storeSpan('claim', job.debateId)),
+        markRunning: (lease) =>
+          Effect.flatMap(
+            tryStorage(() => markRunning(on, lease)),
+            (marked) => (marked ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
+          ).pipe(storeSpan('markRunning', lease.debateId)),
         renew: (leases) => tryStorage(() => renew(on, leases)),
         release: (lease) => tryStorage(() => release(on.k(), lease)),
         countInterruption: (lease) => tryStorage(() => countInterruption(on, lease)),
@@ -112,21 +119,20 @@ const RUN_COLUMNS = sql.raw(
 );
 
 /**
- * The claim, in one statement: the lease taken (when free, run out, this node's, or its holder gone), the
- * debate marked running (a paused one stays paused), and what it runs on returned. The row is locked and read
- * in the subquery, so a claim that waited for another one re-reads the row that one committed: `taken_from`
- * and `fresh` describe the row as it is taken, never an older snapshot. `fresh`: no node ever started this
- * attempt (a claim sets `started_at`, a retry clears it), so nothing of it is stored and nothing needs
- * restoring. Without a row, one read tells why.
+ * The claim, in one statement: the lease taken (when free, run out, this node's, or its holder gone) and what
+ * the debate runs on returned. The row is locked and read in the subquery, so a claim that waited for another
+ * one re-reads the row that one committed: `taken_from` and `fresh` describe the row as it is taken, never an
+ * older snapshot. `fresh`: no node ever started this attempt (`markRunning` sets `started_at`, a retry clears
+ * it, and nothing of an attempt is stored before), so there is nothing to restore. The debate is marked
+ * running by its own statement, once the node serves the debate's commands: a command sent as soon as the
+ * debate reads running must find it served. Without a row, one read tells why.
  */
 async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
   const holderGone = on.db.kind === 'postgres' ? sql` or not ${holderPresent}` : sql``;
   const { rows } = await prepared(
     'claim',
     sql<ClaimedRow>`update debates d set lease_owner = ${on.nodeId},
-      lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)},
-      status = case when d.status = 'pending' then 'running' else d.status end,
-      started_at = coalesce(d.started_at, now())
+      lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)}
     from (select id, started_at is null as fresh, case
             when lease_owner is null or lease_owner = ${on.nodeId} then null
             when lease_expires_at is null or lease_expires_at <= now() then 'lease_expired'
@@ -164,6 +170,23 @@ async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
 }
 
 type ClaimedRow = DebateToRun & { lease_epoch: number; taken_from: HandOverReason | null; fresh: boolean };
+
+/** The debate reads `running` (a paused one stays paused) under this node's lease; false when it is lost. */
+async function markRunning(on: LeaseContext, lease: Lease): Promise<boolean> {
+  const rows = await on
+    .k()
+    .updateTable('debates')
+    .set({
+      status: sql`case when status = 'pending' then 'running' else status end`,
+      started_at: sql<Date>`coalesce(started_at, now())`,
+    })
+    .where(fence(lease))
+    .where('lease_owner', '=', on.nodeId)
+    .where('status', 'in', UNFINISHED)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
 
 /** Every lease in one statement; answers the debates still held. */
 async function renew(on: LeaseContext, leases: readonly Lease[]): Promise<Set<string>> {

@@ -122,6 +122,7 @@ describe('a retry and the engine finishing the same debate at the same moment', 
       const node = storeAsNode(engine.core, `lock-order-${name}`);
       const claim = await node.claim({ debateId, attempt: 1 });
       if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+      await node.markRunning(claim.lease);
 
       // The engine's finish stops there, holding whatever it locked before.
       const table = await holdTable(stallAt);
@@ -184,6 +185,7 @@ describe('a retry and the engine finishing the same debate at the same moment', 
     const node = storeAsNode(engine.core, 'lock-order-asking');
     const claim = await node.claim({ debateId, attempt: 1 });
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    await node.markRunning(claim.lease);
 
     const retrying = creation.retry(ownerId, debateId, null);
     retrying.catch(() => {});
@@ -211,6 +213,7 @@ describe('a retry and the engine finishing the same debate at the same moment', 
     const node = storeAsNode(engine.core, 'lock-order-refused');
     const claim = await node.claim({ debateId, attempt: 1 });
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    await node.markRunning(claim.lease);
     const rowOf = async () =>
       (
         await rows<{ status: string; cost: unknown; completed_at: string | null }>(

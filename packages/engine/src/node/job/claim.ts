@@ -7,8 +7,8 @@ import type { JobEnding } from '../job-endings.ts';
 import { publishUnpublished } from './restore.ts';
 
 /**
- * Phase: the claim, which also marks the debate running and reads what it runs on. Who runs the debate is the
- * database's to decide: the job only woke this node up. A claimed debate comes with `claimedAt` (monotonic):
+ * Phase: the claim, which also reads what the debate runs on. Who runs the debate is the database's to
+ * decide: the job only woke this node up. A claimed debate comes with `claimedAt` (monotonic):
  * its lease holds from the claim's statement at the earliest, until then plus its period.
  */
 export const claimJob = (handle: JobHandle) =>

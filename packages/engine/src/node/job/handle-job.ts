@@ -23,7 +23,7 @@ import {
   stopWith,
 } from './claimed-job.ts';
 import { countedIfInterrupted, dispose, finish, stoppedEnding } from './end.ts';
-import { restore } from './restore.ts';
+import { markRunning, restore } from './restore.ts';
 import { classify, domainOf, run } from './run.ts';
 import { serveCommands } from './serve-commands.ts';
 import { chooseProviders, start } from './start.ts';
@@ -111,6 +111,7 @@ const runClaimed = (handle: JobHandle, { debate, lease, fresh, claimedAt }: Clai
 /** The named phases of a claimed job, in order. */
 const phases = (job: ClaimedJob) =>
   Effect.gen(function* () {
+    yield* markRunning(job);
     const restoration = yield* restore(job);
     let latest: PersistedState | null = null;
     const log = yield* openDurableLog({

@@ -5,8 +5,17 @@ import { type Restoration, restorationFrom } from '../../replay/replay.ts';
 import { EngineBus, EngineSettings } from '../../services.ts';
 import { AttemptLog } from '../../store/attempt-log.ts';
 import { BusUnavailable } from '../../store/errors.ts';
+import { LeaseStore } from '../../store/lease-store.ts';
 import { retryThroughBlips } from '../../store/retry.ts';
 import type { ClaimedJob } from './claimed-job.ts';
+
+/** Phase: the debate reads `running` (or stays `paused`), under this node's lease. */
+export const markRunning = (job: ClaimedJob) =>
+  Effect.gen(function* () {
+    const store = yield* LeaseStore;
+    const { storage } = yield* EngineSettings;
+    yield* store.markRunning(job.lease).pipe(retryThroughBlips(storage));
+  });
 
 /** A debate no node started: nothing of its attempt is stored. */
 const NOTHING_STORED: Restoration = {
