@@ -184,7 +184,11 @@ describe('user webhooks', () => {
         createHmac('sha256', hook.secret).update(got.body).digest('hex'),
       );
     }
-    const list = await deliveriesOf(alice, hook.id);
+    // The receiver holds the body before the deliverer has recorded the answer: wait for the record.
+    const list = await eventually(
+      () => deliveriesOf(alice, hook.id),
+      (got) => got.deliveries.every((d) => d.status !== 'delivering'),
+    );
     expect(list.total).toBe(2);
     expect(list.deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     await h.request('DELETE', `/api/webhooks/${hook.id}`, { cookie: alice.cookie });
