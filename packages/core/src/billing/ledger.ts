@@ -20,7 +20,8 @@ export type LedgerReason = 'signup' | 'grant' | 'debate' | 'refund' | 'purchase'
 /**
  * Every movement of credits, always both halves in the caller's transaction: `users.credit_balance` (the
  * cached balance, which a check constraint keeps at or above zero) and an append-only `credit_ledger` row.
- * The one place credits change.
+ * The one place credits change but one: a new debate's charge, both halves the same, is taken inside
+ * `open_debate` (migration 0037, debates/creation/open-debate.ts), the statement that writes the debate.
  */
 async function move(
   em: EntityManager,

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { DebateMode, FundingSource } from '@verdict/contracts';
+import type { FundingSource } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
-import type { KeyRouting } from '../routing/models.ts';
 import type { DebateTables } from './tables.ts';
 
 /**
@@ -13,60 +12,12 @@ import type { DebateTables } from './tables.ts';
  * The engine's store (packages/engine/src/store/: lease-store.ts, attempt-log.ts, attempt-outcome.ts) writes
  * the running attempt: the lease, the turns, events and snapshot, the status they set and the final state.
  * Those statements check the lease epoch the node claimed in the same statement, which is why they stay
- * there rather than here.
+ * there rather than here. A new debate's row is written by the database function `open_debate` (migration
+ * 0037, called by creation/open-debate.ts) together with its charge and its `debate.created` webhook: one
+ * round trip for the whole create.
  */
 
 const k = (em: EntityManager) => query<DebateTables>(em);
-
-/** A new debate, pending its first attempt. */
-export type NewDebate = {
-  id: string;
-  ownerId: string;
-  question: string;
-  context: string | null;
-  mode: DebateMode;
-  fundingSource: FundingSource;
-  agents: number;
-  rounds: number;
-  preset: string | null;
-  routing: KeyRouting | null;
-  /** Stop once the positions converge this far; null: every round. */
-  earlyStopThreshold: number | null;
-  /** A comparison's options; null otherwise. */
-  compareOptions: string[] | null;
-  /** Runs with the evidence engine: the plan that pays for it includes it. */
-  evidenceEngine: boolean;
-  forkedFromId: string | null;
-  workspaceId: string | null;
-  at: Date;
-};
-
-export async function insertDebate(em: EntityManager, debate: NewDebate): Promise<void> {
-  await k(em)
-    .insertInto('debates')
-    .values({
-      id: debate.id,
-      owner_id: debate.ownerId,
-      question: debate.question,
-      context: debate.context,
-      mode: debate.mode,
-      status: 'pending',
-      funding_source: debate.fundingSource,
-      is_public: false,
-      requested_agents: debate.agents,
-      requested_rounds: debate.rounds,
-      preset: debate.preset,
-      routing: debate.routing ? sql`${JSON.stringify(debate.routing)}::jsonb` : null,
-      early_stop_threshold: debate.earlyStopThreshold,
-      compare_options: debate.compareOptions ? sql`${JSON.stringify(debate.compareOptions)}::jsonb` : null,
-      evidence_engine: debate.evidenceEngine,
-      attempt: 1,
-      forked_from_id: debate.forkedFromId,
-      workspace_id: debate.workspaceId,
-      created_at: debate.at,
-    })
-    .execute();
-}
 
 /**
  * A failed debate back to pending as its next attempt: the previous attempt's events, turns, calls and snapshot

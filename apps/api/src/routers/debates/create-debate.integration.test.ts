@@ -104,6 +104,17 @@ describe('creating debates', () => {
         activeCount: 2,
         limit: 2,
       });
+      // At once: each create counts after taking the account's lock, so it sees those that went before it.
+      const other = await registerUser(limited);
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          limited.request('POST', '/api/debates', {
+            cookie: other.cookie,
+            body: { question: `${QUESTION} at once ${i}` },
+          }),
+        ),
+      );
+      expect(racing.map((res) => res.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
     } finally {
       await limited.close();
     }

@@ -51,9 +51,12 @@ export async function apiDebateRequest(
   ctx: Context & { caller: Caller },
   input: CreateDebateInput,
 ): Promise<DebateRequest> {
-  const user = await ctx.services.accounts.findUser(ctx.caller.userId);
   const attachmentIds = input.attachmentIds ?? [];
-  if (attachmentIds.length > 0) ctx.services.plans.assertIncludes(user?.plan ?? 'free', 'attachments');
+  if (attachmentIds.length > 0) {
+    // Read only when it decides something: a create without attachments is a round trip shorter.
+    const user = await ctx.services.accounts.findUser(ctx.caller.userId);
+    ctx.services.plans.assertIncludes(user?.plan ?? 'free', 'attachments');
+  }
   return {
     ownerId: ctx.caller.userId,
     route: 'api',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import {
   type DebateMode,
   debateCredits,
@@ -7,21 +8,21 @@ import {
   PLANS,
   type Plan,
 } from '@verdict/contracts';
-import { queueDebateWebhook } from '../../outbox/webhook-outbox.ts';
 import { storedPreset } from '../../routing/debate-models.ts';
 import { judgeModelFor } from '../../routing/judge-model.ts';
-import { insertDebate } from '../debate-record.ts';
 import { cachedAnswer } from './answer-cache.ts';
 import { dispatch } from './dispatch.ts';
-import { fund, payerFor } from './funding.ts';
+import { payerFor, planOf } from './funding.ts';
 import { rememberKey, replayed, requestHashOf } from './idempotency.ts';
+import { openDebate } from './open-debate.ts';
 import type { CallerTransaction, CreationResult, DebateRequest, Panel } from './request.ts';
 import type { CreationResources } from './resources.ts';
 
 /**
- * A new debate (or the first one again, for a repeated Idempotency-Key; or a cached answer): the payer
- * locked, the key and the cache asked, the mode's panel, funding and debit, the row and its `debate.created`
- * webhook in one transaction — the caller's when it passes one — and the job queued after commit.
+ * A new debate (or the first one again, for a repeated Idempotency-Key; or a cached answer): the key and the
+ * cache asked, then the mode's panel, funding and debit, the row and its `debate.created` webhook written in
+ * one statement (open-debate.ts) — in the caller's transaction when it passes one — and the job queued after
+ * commit.
  */
 export function createDebateCreate(resources: CreationResources) {
   const { db, clock, config } = resources;
@@ -36,69 +37,58 @@ export function createDebateCreate(resources: CreationResources) {
         })
       : null;
 
+  /**
+   * The debate in `em`: under the accounts' locks (`locked`, in a transaction) the workspace's checks and the
+   * Idempotency-Key first; then the cache; then `open_debate`, which locks the accounts itself, so a personal
+   * debate without a key or other writes needs no transaction of ours: the cache's read and one statement.
+   */
+  const createIn = async (
+    em: EntityManager,
+    request: DebateRequest,
+    requestHash: string,
+    locked: boolean,
+  ) => {
+    const now = new Date(clock.now());
+    const { payer, workspace } = locked
+      ? await payerFor(resources, em, request)
+      : { payer: null, workspace: null };
+    const again = payer && (await replayed(em, request, requestHash, now));
+    if (payer && again) return { ...again, cached: false, queue: false, plan: payer.plan };
+    const mode = modeOf(request, workspace);
+    const panel = panelFor({ ...request, mode });
+    const hit = await cachedAnswer(resources, em, { ...request, mode }, panel, now);
+    if (hit) {
+      await rememberKey(em, request, requestHash, hit.id, now);
+      return {
+        debateId: hit.id,
+        fundingSource: hit.funding_source,
+        cached: true,
+        queue: false,
+        plan: payer?.plan ?? (await planOf(em, request.ownerId)),
+      };
+    }
+    const debateId = randomUUID();
+    const opened = await openDebate(resources, em, {
+      debateId,
+      request,
+      payerId: payer?.id ?? request.ownerId,
+      mode,
+      panel,
+      credits: creditsOf(request, mode, panel),
+      workspaceId: workspace?.workspaceId ?? null,
+      at: now,
+    });
+    await rememberKey(em, request, requestHash, debateId, now);
+    await request.alsoWrite?.(em, debateId);
+    return { debateId, fundingSource: opened.fundingSource, cached: false, queue: true, plan: opened.plan };
+  };
+
   return async (request: DebateRequest, caller?: CallerTransaction): Promise<CreationResult> => {
     const requestHash = requestHashOf(request);
-    const result = await (caller?.em ?? db.em()).transactional(async (em) => {
-      const now = new Date(clock.now());
-      const { payer, workspace } = await payerFor(resources, em, request);
-      const again = await replayed(em, request, requestHash, now);
-      if (again) return { ...again, cached: false, queue: false, plan: payer.plan };
-      const mode = modeOf(request, workspace);
-      const panel = panelFor({ ...request, mode });
-      const hit = await cachedAnswer(resources, em, { ...request, mode }, panel, now);
-      if (hit) {
-        await rememberKey(em, request, requestHash, hit.id, now);
-        return {
-          debateId: hit.id,
-          fundingSource: hit.funding_source,
-          cached: true,
-          queue: false,
-          plan: payer.plan,
-        };
-      }
-      const debateId = randomUUID();
-      const fundingSource = await fund(
-        resources,
-        em,
-        {
-          ownerId: request.ownerId,
-          payer,
-          credits: creditsOf(request, mode, panel),
-          route: request.route,
-          hasProviderKeys: request.providerKeys !== null,
-        },
-        { debateId, note: `${mode} debate`, at: now, freeTier: true },
-      );
-      await insertDebate(em, {
-        id: debateId,
-        ownerId: request.ownerId,
-        question: request.question,
-        context: request.context,
-        mode,
-        fundingSource,
-        agents: panel.agents,
-        rounds: panel.rounds,
-        // The free tier runs on the lighter routing unless the caller chose a preset.
-        preset: storedPreset(request.preset, fundingSource),
-        routing: request.routing,
-        earlyStopThreshold: request.earlyStop?.threshold ?? null,
-        compareOptions: request.compare ? (request.compareOptions ?? null) : null,
-        evidenceEngine: PLANS[payer.plan].features.evidence,
-        forkedFromId: request.forkedFromId ?? null,
-        workspaceId: workspace?.workspaceId ?? null,
-        at: now,
-      });
-      await rememberKey(em, request, requestHash, debateId, now);
-      await request.alsoWrite?.(em, debateId);
-      // Only here, for a debate that is new: a replayed Idempotency-Key or a cached answer creates nothing.
-      await queueDebateWebhook(em, {
-        debateId,
-        event: 'debate.created',
-        dedupeKey: `debate.created:${debateId}`,
-        payload: { debateId, status: 'pending', mode, question: request.question },
-      });
-      return { debateId, fundingSource, cached: false, queue: true, plan: payer.plan };
-    });
+    const locked = Boolean(caller || request.workspaceId || request.idempotencyKey || request.alsoWrite);
+    const result = locked
+      ? await (caller?.em ?? db.em()).transactional((em) => createIn(em, request, requestHash, true))
+      : await createIn(db.em(), request, requestHash, false);
     const queue = async () => {
       if (result.queue) {
         await dispatch(resources, { debateId: result.debateId, attempt: 1 }, request.providerKeys);

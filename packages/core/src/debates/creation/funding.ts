@@ -41,6 +41,17 @@ async function lockAccounts(em: EntityManager, creatorId: string, payerId: strin
   return payer;
 }
 
+/** An account's plan, unlocked (a cached answer names the judge by it). */
+export async function planOf(em: EntityManager, userId: string): Promise<Plan> {
+  const row = await query<Tables>(em)
+    .selectFrom('users')
+    .select('plan')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('USER_NOT_FOUND', 'User not found');
+  return row.plan;
+}
+
 /**
  * Who pays for a new debate, locked: its creator, or for a workspace debate the workspace's owner, once
  * the creator's right to write there (member or above) and the owner's plan (one with workspaces) hold.
@@ -85,12 +96,16 @@ export async function assertConcurrentRoom(
     .where('status', 'in', ['pending', 'running', 'paused'])
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
-  if (active.n >= limit) {
-    noteLimitRefusal('concurrentDebates');
-    throw new AppError('CONCURRENT_LIMIT', `At most ${limit} debates may run at once`, {
-      extra: { activeCount: active.n, limit },
-    });
-  }
+  if (active.n >= limit) throw concurrentLimitError(active.n, config);
+}
+
+/** The refusal of a debate over the concurrent limit, counted as one. */
+export function concurrentLimitError(activeCount: number, config: CreationResources['config']): AppError {
+  const limit = config.debates.concurrentLimit;
+  noteLimitRefusal('concurrentDebates');
+  return new AppError('CONCURRENT_LIMIT', `At most ${limit} debates may run at once`, {
+    extra: { activeCount, limit },
+  });
 }
 
 export type FundingAsk = {
