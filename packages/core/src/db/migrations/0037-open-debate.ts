@@ -34,11 +34,18 @@ export class Migration0037OpenDebate extends Migration {
         funding jsonb;
         charge int;
       begin
-        -- The accounts in id order, before any debate row (ARCHITECTURE.md, "Lock order").
-        select count(*)::int into locked
-          from (select 1 from users u where u.id in (creator, payer) order by u.id for no key update) accounts;
-        select u.plan, u.credit_balance into payer_plan, payer_balance from users u where u.id = payer;
-        if locked < 1 + (creator <> payer)::int then
+        -- The accounts in id order, before any debate row (ARCHITECTURE.md, "Lock order"); most debates have
+        -- one, whose lock and read are one statement.
+        if creator <> payer then
+          select count(*)::int into locked
+            from (select 1 from users u where u.id in (creator, payer) order by u.id for no key update) accounts;
+          if locked < 2 then
+            return jsonb_build_object('outcome', 'refused', 'reason', 'USER_NOT_FOUND');
+          end if;
+        end if;
+        select u.plan, u.credit_balance into payer_plan, payer_balance from users u where u.id = payer
+          for no key update;
+        if not found then
           return jsonb_build_object('outcome', 'refused', 'reason', 'USER_NOT_FOUND');
         end if;
 
