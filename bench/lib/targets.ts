@@ -207,6 +207,14 @@ export const TARGETS: {
     boundBy:
       "the restore (its reads, every stored event published again) and the interrupted call run again (0.4 s), on 2 cores shared with the replacement process starting; the dead node is seen gone by the others' presence watch within ~0.1-0.5 s",
   },
+  {
+    name: 'embedded.v1_me_under_load.p99_ratio_to_idle',
+    target: 10,
+    better: 'lower',
+    what: 'embedded default: GET /v1/me p99 while 20 accounts create fast debates (24/s), over its idle p99',
+    boundBy:
+      'one event loop for the API, the engine node running the debates and PGlite (WebAssembly, synchronous): a read waits behind whatever statement or debate step holds the loop',
+  },
   ...(['full_text', 'hybrid'] as const).map((mode) => ({
     name: `evidence.postgres.${mode}.p95_ms`,
     target: 50,

@@ -1,10 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import type { Configuration } from '@mikro-orm/core';
 import { MikroORM, PgliteConnection, PgliteDriver } from '@mikro-orm/pglite';
 import type { PGliteDialect } from 'kysely';
 import type { Listen } from './listener.ts';
 import { type Entities, ormOptions } from './orm-options.ts';
+import { asPglite, openPgliteThread } from './pglite-thread.ts';
 import { GuardedEntityManager, guardDialect, type TransactionGuardOptions } from './transaction-guard.ts';
 
 /**
@@ -19,9 +19,10 @@ const START_PARAMS = [
 ];
 
 /**
- * Opens (or, in an empty folder, creates) a PGlite database and the ORM on it. The app owns the PGlite
- * instance because the driver's bundled copy cannot load newer extensions; `release` closes it, which
- * the ORM does not do for an instance it did not create.
+ * Opens (or, in an empty folder, creates) a PGlite database on its own thread (pglite-thread.ts) and the ORM
+ * on it. The app owns the PGlite instance because the driver's bundled copy cannot load newer extensions
+ * (and now because it lives on another thread); `release` closes it, which the ORM does not do for an
+ * instance it did not create.
  */
 export async function openPgliteOrm(
   folder: string,
@@ -29,15 +30,14 @@ export async function openPgliteOrm(
   entities: Entities,
   guard: TransactionGuardOptions,
 ) {
-  // pgvector is loaded so that migration 0017 stores embeddings as `vector` (similar/vector-storage.ts).
-  const pglite = await PGlite.create({ dataDir: folder, startParams: START_PARAMS, extensions: { vector } });
+  const pglite = await openPgliteThread(folder, START_PARAMS);
   try {
     const orm = await MikroORM.init({
       ...ormOptions(entities),
       driver: guardedPgliteDriver(guard),
       logger: log,
       dbName: 'verdict',
-      driverOptions: { pglite },
+      driverOptions: { pglite: asPglite(pglite) },
     });
     const listen: Listen = async (channel, handlers) => {
       // One process, one connection: nothing to lose, listening from the first moment.
