@@ -79,12 +79,28 @@ export async function openPgliteThread(dataDir: string, startParams: string[]): 
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the database thread exited (code ${code})`)));
   await ready.promise;
+  // The thread keeps the process alive only while a call waits on it, as PGlite in the main thread did:
+  // a process with nothing else to do ends, one that awaits a statement does not end under it.
+  worker.unref();
 
   const call = <T>(request: Call): Promise<T> => {
     if (gone) return Promise.reject(gone);
     const id = nextId++;
+    if (waiting.size === 0) worker.ref();
+    const settled = () => {
+      if (waiting.size === 0) worker.unref();
+    };
     return new Promise<T>((resolve, reject) => {
-      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      waiting.set(id, {
+        resolve: (value) => {
+          resolve(value as T);
+          settled();
+        },
+        reject: (error) => {
+          reject(error);
+          settled();
+        },
+      });
       worker.postMessage({ ...request, id });
     });
   };

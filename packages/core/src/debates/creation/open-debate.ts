@@ -62,9 +62,12 @@ function planCases({ config }: CreationResources, ask: FundingAsk): Record<Plan,
 }
 
 const casesByAsk = new Map<string, string>();
-/** planCases as JSON, kept per distinct ask (a handful: modes × routes × presets × BYOK or not). */
+/**
+ * planCases as JSON, kept per distinct ask and free-tier allowance (a handful: modes × routes × presets ×
+ * BYOK or not; the allowance is a setting, but two cores of one process, as in the tests, may differ).
+ */
 function planCasesJson(resources: CreationResources, ask: FundingAsk): string {
-  const key = JSON.stringify(ask);
+  const key = JSON.stringify([ask, resources.config.debates.freeMonthly]);
   let cases = casesByAsk.get(key);
   if (cases === undefined) {
     if (casesByAsk.size >= 1000) casesByAsk.clear();
