@@ -1,6 +1,7 @@
 import { type Consumer, type JetStreamClient, jetstream } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection, type Status } from '@nats-io/transport-node';
 import { decode, encode } from './nats-codec.ts';
+import { oneWritePerTurn } from './one-write-per-turn.ts';
 import type { JobHandle, JobQueue } from './ports.ts';
 import { publishThroughReconnects } from './publish-through-reconnects.ts';
 import { currentTraceCarrier, jobTraceOf, type TraceCarrier } from './trace-carrier.ts';
@@ -28,15 +29,14 @@ export function natsJobQueue(
   subject: string,
   onTrouble: TroubleReport,
 ): JobQueue {
+  const publishSoon = oneWritePerTurn();
   return {
     enqueue: async (job, copy) => {
       // One job per debate attempt: a duplicate enqueue inside the dedupe window is dropped.
       const msgID = `job:${job.debateId}:${job.attempt}${copy ? `:${copy}` : ''}`;
       const carrier = currentTraceCarrier();
-      await publishThroughReconnects(js, subject, encode(job), {
-        msgID,
-        ...(carrier ? { headers: headersOf(carrier) } : {}),
-      });
+      const options = { msgID, ...(carrier ? { headers: headersOf(carrier) } : {}) };
+      await publishSoon(() => publishThroughReconnects(js, subject, encode(job), options));
     },
     waiting: async () => {
       // Getting the consumer fetches its info: the cached copy is current, no second round trip.
