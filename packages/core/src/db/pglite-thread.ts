@@ -55,6 +55,7 @@ export async function openPgliteThread(dataDir: string, startParams: string[]): 
   let nextId = 1;
   let nextTx = 1;
   let gone: Error | null = null;
+  let closing = false;
 
   const ready = Promise.withResolvers<void>();
   worker.on('message', (message: ThreadMessage) => {
@@ -88,7 +89,7 @@ export async function openPgliteThread(dataDir: string, startParams: string[]): 
     const id = nextId++;
     if (waiting.size === 0) worker.ref();
     const settled = () => {
-      if (waiting.size === 0) worker.unref();
+      if (waiting.size === 0 && !closing) worker.unref();
     };
     return new Promise<T>((resolve, reject) => {
       waiting.set(id, {
@@ -161,6 +162,9 @@ export async function openPgliteThread(dataDir: string, startParams: string[]): 
     },
     close: async () => {
       if (gone) return;
+      // Held until it has exited: a process with nothing else to do (a template's build) would end first.
+      closing = true;
+      worker.ref();
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       await call({ op: 'close' });
       await exited;
