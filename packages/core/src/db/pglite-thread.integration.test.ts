@@ -41,6 +41,7 @@ describe('the embedded database on its own thread', () => {
       message: expect.stringContaining('duplicate key'),
     });
     await expect(db.query('select 1 / 0')).rejects.toMatchObject({ code: '22012' });
+    await expect(db.query('select $1::text', [() => 'a function'])).rejects.toThrow(/could not be cloned/);
     expect((await db.query('select count(*)::int as n from notes')).rows).toEqual([{ n: 2 }]);
   });
 

@@ -102,7 +102,14 @@ export async function openPgliteThread(dataDir: string, startParams: string[]): 
           settled();
         },
       });
-      worker.postMessage({ ...request, id });
+      try {
+        worker.postMessage({ ...request, id });
+      } catch (error) {
+        // A parameter that cannot be cloned (a function, say): this call fails, the rest go on.
+        const pending = waiting.get(id);
+        waiting.delete(id);
+        pending?.reject(error as Error);
+      }
     });
   };
   const query = <T>(sql: string, params?: unknown[], tx?: number) =>
