@@ -18,14 +18,15 @@ type FundingCase = Paid | { freeLeft: Paid; freeUsed: Paid };
 /** Per plan: its evidence engine, and the case when the balance covers the debate and when it falls short. */
 type PlanCases = { evidence: boolean; covers: FundingCase; short: FundingCase };
 
-type FundingAsk = { credits: number; hasProviderKeys: boolean; route: FundingRoute; preset: string | null };
+/** What the funding cases depend on (funding.ts#FundingAsk is the locked payer's ask). */
+type CasesAsk = { credits: number; hasProviderKeys: boolean; route: FundingRoute; preset: string | null };
 
 /**
  * The funding rules (billing/funding.ts) worked out for every plan and case `open_debate` can meet, so the
  * database decides by looking its account's case up while holding the account's lock. Depends only on the
  * ask and the settings, so each distinct ask is worked out once.
  */
-function planCases({ config }: CreationResources, ask: FundingAsk): Record<Plan, PlanCases> {
+function planCases({ config }: CreationResources, ask: CasesAsk): Record<Plan, PlanCases> {
   const paid = (plan: Plan, balance: number, used: number): Paid => {
     try {
       const funding = chooseFunding({
@@ -66,7 +67,7 @@ const casesByAsk = new Map<string, string>();
  * planCases as JSON, kept per distinct ask and free-tier allowance (a handful: modes × routes × presets ×
  * BYOK or not; the allowance is a setting, but two cores of one process, as in the tests, may differ).
  */
-function planCasesJson(resources: CreationResources, ask: FundingAsk): string {
+function planCasesJson(resources: CreationResources, ask: CasesAsk): string {
   const key = JSON.stringify([ask, resources.config.debates.freeMonthly]);
   let cases = casesByAsk.get(key);
   if (cases === undefined) {
@@ -108,7 +109,7 @@ export async function openDebate(
 ): Promise<{ plan: Plan; fundingSource: FundingSource }> {
   const { request, at } = opening;
   const monthStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-  const ask: FundingAsk = {
+  const ask: CasesAsk = {
     credits: opening.credits,
     hasProviderKeys: request.providerKeys !== null,
     route: request.route,
