@@ -150,14 +150,19 @@ export {
   type Tracing,
   tracingOn,
 } from './observability/tracing.ts';
-export { type DebateWebhookEvent, queueDebateWebhook } from './outbox/webhook-outbox.ts';
+export {
+  type DebateWebhookEvent,
+  queueDebateWebhook,
+  queueDebateWebhooksFrom,
+} from './outbox/webhook-outbox.ts';
 export { CALIBRATION_RULES, calibrate } from './outcomes/calibration/calibration-model.ts';
 export {
   FIT_WINDOW,
   GLOBAL_REFIT_MINUTES,
   ownerCalibration,
 } from './outcomes/calibration/calibration-store.ts';
-export { openPendingOutcome } from './outcomes/outcomes.ts';
+export { openPendingOutcome, openPendingOutcomesFrom } from './outcomes/outcomes.ts';
+export { queueScoreRefreshesFrom } from './outcomes/score-queue.ts';
 export { refreshDueScores, refreshScore } from './outcomes/scores.ts';
 export { type CounterStore, memoryCounterStore, postgresCounterStore } from './ratelimit/counter-store.ts';
 export { hitFixedWindow, hitSlidingWindow, type LimitDecision } from './ratelimit/limiters.ts';
@@ -191,7 +196,12 @@ export {
   embedCompletedDebates,
 } from './similar/embed-completed.ts';
 export { type Embedder, unitVector } from './similar/embedder.ts';
-export { dropStaleEmbeddings, EMBEDDING_BACKLOG_DAYS, queueEmbedding } from './similar/embedding-queue.ts';
+export {
+  dropStaleEmbeddings,
+  EMBEDDING_BACKLOG_DAYS,
+  queueEmbedding,
+  queueEmbeddingsFrom,
+} from './similar/embedding-queue.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
 export { type AttemptOutcome, anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { currentTraceCarrier } from '../bus/trace-carrier.ts';
 import { query } from '../db/kysely.ts';
 
@@ -66,6 +66,16 @@ export async function queueDebateWebhook(
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
 }
+
+/**
+ * `queueDebateWebhook` for each row of `events`, as a data-modifying CTE of the caller's statement (the
+ * engine's batched finish): a relation of (user_id, event, debate_id, dedupe_key, payload, trace_parent), the
+ * owner and the trace given by the caller.
+ */
+export const queueDebateWebhooksFrom = (events: RawBuilder<unknown>) =>
+  sql`insert into webhook_outbox (user_id, event, debate_id, dedupe_key, payload, trace_parent)
+      select user_id, event, debate_id, dedupe_key, payload, trace_parent from ${events} as events
+      on conflict (dedupe_key) do nothing`;
 
 /** The webhook events about something of a user's other than one debate (the spec's Webhook events). */
 export type UserWebhookEvent = 'chain.created' | 'chain.updated';

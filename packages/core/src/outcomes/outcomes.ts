@@ -9,7 +9,7 @@ import {
   RESOLVED_OUTCOMES,
   type RecordOutcomeInput,
 } from '@verdict/contracts';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
@@ -50,6 +50,18 @@ export async function openPendingOutcome(
     .executeTakeFirst();
   if (opened) await queueScoreRefresh(em, opened.owner_id);
 }
+
+/**
+ * `openPendingOutcome` for many debates in one statement of the caller's (the engine's batched finish): the
+ * insert as a data-modifying CTE over `completed`, a relation of (debate_id, owner_id, confidence,
+ * recommendation, domain). It answers `owner_id` for each outcome it opened (a repeat opens none): the
+ * caller queues those owners' scores with `queueScoreRefreshesFrom` in the same statement.
+ */
+export const openPendingOutcomesFrom = (completed: RawBuilder<unknown>) =>
+  sql`insert into outcomes (debate_id, owner_id, confidence, recommendation, domain)
+      select debate_id, owner_id, confidence, recommendation, domain from ${completed} as completed
+      on conflict (debate_id) do nothing
+      returning owner_id`;
 
 /** Outcomes still waiting for their owner: neither told, nor skipped, nor "too early". */
 const AWAITING: OutcomeState[] = ['pending'];

@@ -4,6 +4,7 @@
  * deletes them in the transaction that stores the refreshed score. Nothing else depends on the queue.
  */
 import type { EntityManager } from '@mikro-orm/core';
+import { type RawBuilder, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { OutcomeTables } from './tables.ts';
 
@@ -11,6 +12,13 @@ import type { OutcomeTables } from './tables.ts';
 export async function queueScoreRefresh(em: EntityManager, userId: string): Promise<void> {
   await query<OutcomeTables>(em).insertInto('score_queue').values({ user_id: userId }).execute();
 }
+
+/**
+ * `queueScoreRefresh` for each row of `owners` (a relation with `owner_id`), as a data-modifying CTE of the
+ * caller's statement: what `openPendingOutcomesFrom` opened.
+ */
+export const queueScoreRefreshesFrom = (owners: RawBuilder<unknown>) =>
+  sql`insert into score_queue (user_id) select owner_id from ${owners} as owners`;
 
 /**
  * Takes up to `batch` queued refreshes, oldest first, locked for the caller's transaction (`skip locked`, so

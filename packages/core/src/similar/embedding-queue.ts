@@ -4,7 +4,7 @@
  * is done with it. Nothing else depends on the queue, so nothing else waits for it or keeps rows for it.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
@@ -24,6 +24,14 @@ export async function queueEmbedding(em: EntityManager, debateId: string): Promi
     .onConflict((oc) => oc.column('debate_id').doNothing())
     .execute();
 }
+
+/**
+ * `queueEmbedding` for each row of `completed` (a relation with `debate_id`), as a data-modifying CTE of the
+ * caller's statement (the engine's batched finish).
+ */
+export const queueEmbeddingsFrom = (completed: RawBuilder<unknown>) =>
+  sql`insert into embedding_queue (debate_id) select debate_id from ${completed} as completed
+      on conflict (debate_id) do nothing`;
 
 /** A queued debate as the worker claims it, with what its embedding is made of. */
 export type DueEmbedding = {

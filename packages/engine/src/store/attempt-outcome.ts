@@ -13,6 +13,8 @@ import { sql } from 'kysely';
 import { EngineStorage } from '../services.ts';
 import { bridgedTraceparent } from '../tracing/otel-tracer.ts';
 import { storeSpan } from '../tracing/spans.ts';
+import { coalescedWrites } from './coalesced-writes.ts';
+import { type FinishWrite, finishKey, finishMany, webhookOf } from './many-debate-finishes.ts';
 import { persistMany } from './many-debate-writes.ts';
 import type { DebateOutcome, Lease, LogBatch } from './records.ts';
 import { fence, type StoreFailure, type StoreTables, tryStorage, UNFINISHED } from './store-statements.ts';
@@ -33,14 +35,21 @@ export class AttemptOutcome extends Context.Service<
     AttemptOutcome,
     Effect.gen(function* () {
       const { db } = yield* EngineStorage;
+      // Ends without a refund, the common case, go out together: one statement for many debates.
+      const finishes = coalescedWrites<FinishWrite>(
+        async (writes) =>
+          new Set((await finishMany(writes).execute(query<StoreTables>(db.em()))).rows.map((row) => row.id)),
+        { keyOf: finishKey, maxInFlight: 2, maxPerStatement: 50 },
+      );
       return AttemptOutcome.of({
         finish: (lease, outcome, last) =>
           Effect.gen(function* () {
             const traceParent = yield* currentTraceparent;
             const at = new Date(yield* Clock.currentTimeMillis);
+            const end: FinalWrite = { lease, outcome, at, last, traceParent };
             // The events announcing the end commit with it: no stream has them before a read shows the end.
             return yield* tryStorage(() =>
-              db.em().transactional((em) => finishIn(em, { lease, outcome, at, last, traceParent })),
+              refunds(outcome) ? db.em().transactional((em) => finishIn(em, end)) : finishes(end),
             );
           }).pipe(storeSpan('finish', lease.debateId)),
       });
@@ -60,13 +69,15 @@ const jsonb = <T>(value: T) => sql<T>`${JSON.stringify(value)}::jsonb`;
 const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERNAL_ERROR']);
 
 /** The end as a node stores it: under `lease`, stamped `at`, with the log's `last` batch and its trace. */
-type FinalWrite = {
-  lease: Lease;
-  outcome: DebateOutcome;
-  at: Date;
-  last: LogBatch | undefined;
-  traceParent: string | undefined;
-};
+type FinalWrite = FinishWrite;
+
+/**
+ * Whether the end gives credits back: a failure that was not the caller's fault, or an early stop's unspoken
+ * rounds. Those take the accounts' locks and the ledger's rules in a transaction (`finishIn`); every other
+ * end is one statement (many-debate-finishes.ts).
+ */
+const refunds = (outcome: DebateOutcome) =>
+  outcome.status === 'failed' ? REFUNDED_FAILURES.has(outcome.code) : Boolean(outcome.verdict.stoppedEarly);
 
 type Em = Parameters<typeof query>[0];
 
@@ -178,27 +189,6 @@ const storeCalls = (em: Em, lease: Lease, calls: NonNullable<DebateOutcome['call
     )
     .onConflict((conflict) => conflict.doNothing())
     .execute();
-
-/** The `debate.completed` or `debate.failed` webhook, once per attempt (its dedupe key). */
-function webhookOf(lease: Lease, outcome: DebateOutcome, traceParent: string | undefined) {
-  const event = outcome.status === 'completed' ? 'debate.completed' : 'debate.failed';
-  return {
-    debateId: lease.debateId,
-    event,
-    dedupeKey: `${event}:${lease.debateId}:${lease.attempt}`,
-    traceParent,
-    payload:
-      outcome.status === 'completed'
-        ? {
-            debateId: lease.debateId,
-            status: 'completed',
-            recommendation: outcome.verdict.recommendation,
-            confidence: outcome.verdict.confidence,
-            oneLiner: outcome.verdict.oneLiner,
-          }
-        : { debateId: lease.debateId, status: 'failed', code: outcome.code, error: outcome.message },
-  } as const;
-}
 
 /** Waits for every one of `work` to settle, then fails with the first failure if any failed. */
 async function allSettledOrFirstFailure(work: readonly unknown[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { prepared } from '@verdict/core';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Lease, LogBatch, StoredTurn } from './records.ts';
 
 /** One debate's batch of events and state, as one row of a statement that writes many. */
@@ -18,14 +18,52 @@ export const turnWriteKey = ({ lease, turn }: TurnWrite) =>
   turnKey({ id: lease.debateId, attempt: lease.attempt, round: turn.round, agent: turn.agent });
 
 /**
- * The debates of the statement whose lease epoch this node still holds, locked in id order (the order every
- * transaction that locks several debates keeps, so two statements sharing rows cannot deadlock). The rows
- * come in as `input`, a recordset with id (the debate's), attempt and epoch.
+ * The debates of the statement whose lease epoch this node still holds (and, for a finish, that are still
+ * unfinished), locked in id order (the order every transaction that locks several debates keeps, so two
+ * statements sharing rows cannot deadlock). The rows come in as `input`, a recordset with id (the debate's),
+ * attempt and epoch.
  */
-const fenced = (lock: 'share' | 'no key update') =>
+export const fenced = (lock: 'share' | 'no key update', only: 'any' | 'unfinished' = 'any') =>
   sql`select d.id, d.attempt, d.lease_epoch as epoch from debates d
        where (d.id, d.attempt, d.lease_epoch) in (select id, attempt, epoch from input)
+         ${only === 'unfinished' ? sql`and d.status in ('pending', 'running', 'paused')` : sql``}
        order by d.id for ${sql.raw(lock)}`;
+
+/** One debate's batch as a row of JSON text; its packed state is JSON already and goes in as it is. */
+export function batchRow(
+  lease: Lease,
+  batch: LogBatch | undefined,
+  more: Record<string, unknown> = {},
+): string {
+  const events = JSON.stringify(
+    (batch?.events ?? []).map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at })),
+  );
+  const head = JSON.stringify({
+    ...more,
+    id: lease.debateId,
+    attempt: lease.attempt,
+    epoch: lease.epoch,
+    status: batch?.status ?? null,
+    last_seq: batch?.state?.lastSeq ?? 0,
+  });
+  return `${head.slice(0, -1)},"events":${events},"state":${batch?.state?.packed ?? 'null'}}`;
+}
+
+/** The events of `batches` (a relation of id, attempt and events) stored; one stored before is left as is. */
+export const storeEventsOf = (batches: RawBuilder<unknown>) =>
+  sql`insert into debate_events (debate_id, attempt, seq, type, data, created_at)
+    select b.id, b.attempt, e.seq, e.type, e.data, e.at
+      from ${batches} b, jsonb_to_recordset(b.events) as e(seq int, type text, data jsonb, at timestamptz)
+    on conflict do nothing`;
+
+/** The state of `batches` (a relation of id, attempt, state and last_seq) stored, where it has one. */
+export const storeStateOf = (batches: RawBuilder<unknown>) =>
+  sql`insert into debate_snapshots (debate_id, attempt, state, last_seq, updated_at)
+    select b.id, b.attempt, b.state, b.last_seq, now()
+      from ${batches} b
+     where b.state is not null and jsonb_typeof(b.state) <> 'null'
+    on conflict (debate_id) do update set attempt = excluded.attempt, state = excluded.state,
+      last_seq = excluded.last_seq, updated_at = excluded.updated_at`;
 
 /**
  * Many debates' events, states and the statuses they set in one statement, each only while this node's lease
@@ -36,19 +74,8 @@ const fenced = (lock: 'share' | 'no key update') =>
  * serialised again.
  */
 export function persistMany(writes: readonly BatchWrite[]) {
-  const rows = writes.map(({ lease, batch }) => {
-    const events = JSON.stringify(
-      batch.events.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at })),
-    );
-    const head = JSON.stringify({
-      id: lease.debateId,
-      attempt: lease.attempt,
-      epoch: lease.epoch,
-      status: batch.status,
-      last_seq: batch.state?.lastSeq ?? 0,
-    });
-    return `${head.slice(0, -1)},"events":${events},"state":${batch.state?.packed ?? 'null'}}`;
-  });
+  const rows = writes.map(({ lease, batch }) => batchRow(lease, batch));
+  const mine = sql`(select b.* from owner o join input b using (id, attempt, epoch))`;
   return prepared(
     'persist_batches',
     sql<{ id: string }>`with input as (
@@ -61,18 +88,9 @@ export function persistMany(writes: readonly BatchWrite[]) {
       from owner o join input b using (id, attempt, epoch)
      where d.id = o.id and b.status is not null and d.status in ('running', 'paused')
   ), stored_events as (
-    insert into debate_events (debate_id, attempt, seq, type, data, created_at)
-    select b.id, b.attempt, e.seq, e.type, e.data, e.at
-      from owner o join input b using (id, attempt, epoch),
-           jsonb_to_recordset(b.events) as e(seq int, type text, data jsonb, at timestamptz)
-    on conflict do nothing
+    ${storeEventsOf(mine)}
   ), stored_state as (
-    insert into debate_snapshots (debate_id, attempt, state, last_seq, updated_at)
-    select b.id, b.attempt, b.state, b.last_seq, now()
-      from owner o join input b using (id, attempt, epoch)
-     where b.state is not null and jsonb_typeof(b.state) <> 'null'
-    on conflict (debate_id) do update set attempt = excluded.attempt, state = excluded.state,
-      last_seq = excluded.last_seq, updated_at = excluded.updated_at
+    ${storeStateOf(mine)}
   )
   select id from owner`,
   );
