@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineSettings, EngineStorage } from '../services.ts';
 import { storeSpan } from '../tracing/spans.ts';
+import { coalescedWrites } from './coalesced-writes.ts';
 import { LeaseLost } from './errors.ts';
 import {
   holderPresent,
@@ -64,11 +65,17 @@ export class LeaseStore extends Context.Service<
       const { db } = yield* EngineStorage;
       const { nodeId, leaseMs } = yield* EngineSettings;
       const on = { db, k: () => query<StoreTables>(db.em()), nodeId, leaseSeconds: leaseMs / 1000 };
+      // The debates a node starts together (a burst of jobs, a dead node's debates) are marked in one statement.
+      const marks = coalescedWrites<Lease>((leases) => markRunning(on, leases), {
+        keyOf: (lease) => lease.debateId,
+        maxInFlight: 2,
+        maxPerStatement: 100,
+      });
       return LeaseStore.of({
         claim: (job) => tryStorage(() => claim(on, job)).pipe(storeSpan('claim', job.debateId)),
         markRunning: (lease) =>
           Effect.flatMap(
-            tryStorage(() => markRunning(on, lease)),
+            tryStorage(() => marks(lease)),
             (marked) => (marked ? Effect.void : Effect.fail(new LeaseLost({ debateId: lease.debateId }))),
           ).pipe(storeSpan('markRunning', lease.debateId)),
         renew: (leases) => tryStorage(() => renew(on, leases)),
@@ -171,21 +178,27 @@ async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
 
 type ClaimedRow = DebateToRun & { lease_epoch: number; taken_from: HandOverReason | null; fresh: boolean };
 
-/** The debate reads `running` (a paused one stays paused) under this node's lease; false when it is lost. */
-async function markRunning(on: LeaseContext, lease: Lease): Promise<boolean> {
-  const rows = await on
-    .k()
-    .updateTable('debates')
-    .set({
-      status: sql`case when status = 'pending' then 'running' else status end`,
-      started_at: sql<Date>`coalesce(started_at, now())`,
-    })
-    .where(fence(lease))
-    .where('lease_owner', '=', on.nodeId)
-    .where('status', 'in', UNFINISHED)
-    .returning('id')
-    .execute();
-  return rows.length > 0;
+/**
+ * The debates read `running` (a paused one stays paused) under this node's leases, locked in id order; answers
+ * the debates marked (one missing has lost its lease).
+ */
+async function markRunning(on: LeaseContext, leases: readonly Lease[]): Promise<Set<string>> {
+  const marked = JSON.stringify(leases.map((l) => ({ id: l.debateId, attempt: l.attempt, epoch: l.epoch })));
+  const { rows } = await prepared(
+    'mark_running',
+    sql<{ id: string }>`update debates d
+        set status = case when d.status = 'pending' then 'running' else d.status end,
+            started_at = coalesce(d.started_at, now())
+      from (select l.id from debates l
+              join jsonb_to_recordset(${marked}::jsonb) as m(id uuid, attempt int, epoch int)
+                on l.id = m.id and l.attempt = m.attempt and l.lease_epoch = m.epoch
+             where l.lease_owner = ${on.nodeId} and l.status in ('pending', 'running', 'paused')
+             order by l.id
+             for no key update of l) as marked
+     where d.id = marked.id
+     returning d.id`,
+  ).execute(on.k());
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Every lease in one statement; answers the debates still held. */
