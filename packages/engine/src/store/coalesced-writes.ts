@@ -4,10 +4,13 @@
  */
 export type WriteMany<I> = (items: readonly I[]) => Promise<ReadonlySet<string>>;
 
-type Waiter<I> = {
+/** A statement for many items that answers each one by key; an item with no answer gets `undefined`. */
+export type RunMany<I, R> = (items: readonly I[]) => Promise<ReadonlyMap<string, R>>;
+
+type Waiter<I, R> = {
   item: I;
   key: string;
-  resolve: (written: boolean) => void;
+  resolve: (answer: R | undefined) => void;
   reject: (error: unknown) => void;
 };
 
@@ -32,15 +35,28 @@ export type CoalescedWritesOptions<I> = {
  * schedule as before.
  */
 export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWritesOptions<I>) {
+  const run = coalescedCalls<I, true>(async (items) => {
+    const written = await write(items);
+    return new Map([...written].map((key) => [key, true as const]));
+  }, options);
+  return async (item: I): Promise<boolean> => (await run(item)) === true;
+}
+
+/**
+ * coalescedWrites for statements that answer each item with a row (a claim's debate): the same joining,
+ * limits and item-by-item retry of a failed statement; each caller gets its own item's answer, or
+ * `undefined` when the statement had none for it.
+ */
+export function coalescedCalls<I, R>(write: RunMany<I, R>, options: CoalescedWritesOptions<I>) {
   const { keyOf, maxInFlight, maxPerStatement } = options;
-  let waiting: Waiter<I>[] = [];
+  let waiting: Waiter<I, R>[] = [];
   let inFlight = 0;
   let scheduled = false;
 
   /** The next statement's items: the oldest first, one per key, at most `maxPerStatement`. */
-  const takeNext = (): Waiter<I>[] => {
-    const taken: Waiter<I>[] = [];
-    const left: Waiter<I>[] = [];
+  const takeNext = (): Waiter<I, R>[] => {
+    const taken: Waiter<I, R>[] = [];
+    const left: Waiter<I, R>[] = [];
     const keys = new Set<string>();
     for (const waiter of waiting) {
       if (taken.length >= maxPerStatement || keys.has(waiter.key)) left.push(waiter);
@@ -53,11 +69,11 @@ export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWrites
     return taken;
   };
 
-  const settle = (batch: readonly Waiter<I>[], written: ReadonlySet<string>) => {
-    for (const waiter of batch) waiter.resolve(written.has(waiter.key));
+  const settle = (batch: readonly Waiter<I, R>[], answers: ReadonlyMap<string, R>) => {
+    for (const waiter of batch) waiter.resolve(answers.get(waiter.key));
   };
 
-  const alone = (waiter: Waiter<I>) =>
+  const alone = (waiter: Waiter<I, R>) =>
     write([waiter.item]).then((written) => settle([waiter], written), waiter.reject);
 
   const send = () => {
@@ -70,7 +86,7 @@ export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWrites
           (written) => settle(batch, written),
           (error: unknown) =>
             batch.length === 1
-              ? (batch[0] as Waiter<I>).reject(error)
+              ? (batch[0] as Waiter<I, R>).reject(error)
               : Promise.all(batch.map(alone)).then(() => {}),
         )
         .finally(() => {
@@ -80,8 +96,8 @@ export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWrites
     }
   };
 
-  /** Queues the item's write; resolves with whether it was written, rejects as its statement failed. */
-  return (item: I): Promise<boolean> =>
+  /** Queues the item; resolves with its answer (undefined: none), rejects as its statement failed. */
+  return (item: I): Promise<R | undefined> =>
     new Promise((resolve, reject) => {
       waiting.push({ item, key: keyOf(item), resolve, reject });
       // Whatever the same tick adds (the debates one step of the event loop moved) goes in one statement.

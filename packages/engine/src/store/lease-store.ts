@@ -3,7 +3,7 @@ import { Context, Effect, Layer } from 'effect';
 import { type Kysely, sql } from 'kysely';
 import { EngineSettings, EngineStorage } from '../services.ts';
 import { storeSpan } from '../tracing/spans.ts';
-import { coalescedWrites } from './coalesced-writes.ts';
+import { coalescedCalls, coalescedWrites } from './coalesced-writes.ts';
 import { LeaseLost } from './errors.ts';
 import {
   holderPresent,
@@ -71,8 +71,14 @@ export class LeaseStore extends Context.Service<
         maxInFlight: 2,
         maxPerStatement: 100,
       });
+      // Likewise the jobs a node takes together (the queue hands them over in batches).
+      const claims = coalescedCalls<DebateJob, ClaimedRow>((jobs) => claimMany(on, jobs), {
+        keyOf: (job) => job.debateId,
+        maxInFlight: 2,
+        maxPerStatement: 100,
+      });
       return LeaseStore.of({
-        claim: (job) => tryStorage(() => claim(on, job)).pipe(storeSpan('claim', job.debateId)),
+        claim: (job) => tryStorage(() => claim(on, job, claims)).pipe(storeSpan('claim', job.debateId)),
         markRunning: (lease) =>
           Effect.flatMap(
             tryStorage(() => marks(lease)),
@@ -126,33 +132,17 @@ const RUN_COLUMNS = sql.raw(
 );
 
 /**
- * The claim, in one statement: the lease taken (when free, run out, this node's, or its holder gone) and what
- * the debate runs on returned. The row is locked and read in the subquery, so a claim that waited for another
- * one re-reads the row that one committed: `taken_from` and `fresh` describe the row as it is taken, never an
- * older snapshot. `fresh`: no node ever started this attempt (`markRunning` sets `started_at`, a retry clears
- * it, and nothing of an attempt is stored before), so there is nothing to restore. The debate is marked
- * running by its own statement, once the node serves the debate's commands: a command sent as soon as the
- * debate reads running must find it served. Without a row, one read tells why.
+ * The claim: the lease taken (when free, run out, this node's, or its holder gone) and what the debate runs
+ * on returned, in one statement for the jobs a node takes together (`claimMany`). Without a row, one read
+ * tells why. The debate is marked running by its own statement, once the node serves the debate's commands:
+ * a command sent as soon as the debate reads running must find it served.
  */
-async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
-  const holderGone = on.db.kind === 'postgres' ? sql` or not ${holderPresent}` : sql``;
-  const { rows } = await prepared(
-    'claim',
-    sql<ClaimedRow>`update debates d set lease_owner = ${on.nodeId},
-      lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)}
-    from (select id, started_at is null as fresh, case
-            when lease_owner is null or lease_owner = ${on.nodeId} then null
-            when lease_expires_at is null or lease_expires_at <= now() then 'lease_expired'
-            else 'holder_gone' end as taken_from
-          from debates
-          where id = ${job.debateId} and attempt = ${job.attempt}
-            and status in ('pending', 'running', 'paused')
-            and (lease_expires_at is null or lease_expires_at <= now() or lease_owner = ${on.nodeId}${holderGone})
-          for no key update) taken
-    where d.id = taken.id
-    returning d.lease_epoch, taken.taken_from, taken.fresh, ${RUN_COLUMNS}`,
-  ).execute(on.k());
-  const row = rows[0];
+async function claim(
+  on: LeaseContext,
+  job: DebateJob,
+  claims: (job: DebateJob) => Promise<ClaimedRow | undefined>,
+): Promise<Claim> {
+  const row = await claims(job);
   if (row) {
     const { lease_epoch: epoch, taken_from: takenFrom, fresh, ...debate } = row;
     return { kind: 'claimed', lease: { ...job, epoch }, takenFrom, fresh, debate };
@@ -177,6 +167,38 @@ async function claim(on: LeaseContext, job: DebateJob): Promise<Claim> {
 }
 
 type ClaimedRow = DebateToRun & { lease_epoch: number; taken_from: HandOverReason | null; fresh: boolean };
+
+/**
+ * Many jobs' claims in one statement, their rows locked in id order; answers the claimed rows by debate. Each
+ * row is locked and read in the subquery, so a claim that waited for another one re-reads the row that one
+ * committed: `taken_from` and `fresh` describe the row as it is taken, never an older snapshot. `fresh`: no
+ * node ever started this attempt (`markRunning` sets `started_at`, a retry clears it, and nothing of an
+ * attempt is stored before), so there is nothing to restore.
+ */
+async function claimMany(on: LeaseContext, jobs: readonly DebateJob[]): Promise<Map<string, ClaimedRow>> {
+  const wanted = JSON.stringify(jobs.map((job) => ({ id: job.debateId, attempt: job.attempt })));
+  // `debates` unaliased in the subquery: the presence check names `debates.lease_owner`.
+  const holderGone = on.db.kind === 'postgres' ? sql` or not ${holderPresent}` : sql``;
+  const { rows } = await prepared(
+    'claim',
+    sql<ClaimedRow & { id: string }>`update debates d set lease_owner = ${on.nodeId},
+      lease_epoch = d.lease_epoch + 1, lease_expires_at = ${expiry(on.leaseSeconds)}
+    from (select debates.id, debates.started_at is null as fresh, case
+            when debates.lease_owner is null or debates.lease_owner = ${on.nodeId} then null
+            when debates.lease_expires_at is null or debates.lease_expires_at <= now() then 'lease_expired'
+            else 'holder_gone' end as taken_from
+          from debates join jsonb_to_recordset(${wanted}::jsonb) as j(id uuid, attempt int)
+            on debates.id = j.id and debates.attempt = j.attempt
+          where debates.status in ('pending', 'running', 'paused')
+            and (debates.lease_expires_at is null or debates.lease_expires_at <= now()
+                 or debates.lease_owner = ${on.nodeId}${holderGone})
+          order by debates.id
+          for no key update of debates) taken
+    where d.id = taken.id
+    returning d.lease_epoch, taken.taken_from, taken.fresh, ${RUN_COLUMNS}`,
+  ).execute(on.k());
+  return new Map(rows.map((row) => [row.id, row]));
+}
 
 /**
  * The debates read `running` (a paused one stays paused) under this node's leases, locked in id order; answers

@@ -120,6 +120,70 @@ describe('writes of many debates in one statement', () => {
     expect(stored.map((r) => r.debate_id)).toEqual([a?.debateId, c?.debateId].sort());
   });
 
+  it('claims the jobs a node takes together in one statement, each answered as its own claim would be', async () => {
+    const free = await runningDebates(2);
+    const [held] = await runningDebates(1);
+    const [finished] = await runningDebates(1);
+    await rows(`update debates set lease_owner = null, lease_expires_at = null where id = any(?::uuid[])`, [
+      `{${free.map((l) => l.debateId).join(',')}}`,
+    ]);
+    await rows(`update debates set status = 'completed', lease_owner = null where id = ?`, [
+      finished?.debateId,
+    ]);
+    // Another node, alive (its presence held), holds one for another minute.
+    const endPresence = await test.core.db.holdPresence?.('node-other', {
+      onHeld: () => {},
+      onLost: () => {},
+    });
+    await rows(`update debates set lease_owner = 'node-other' where id = ?`, [held?.debateId]);
+    try {
+      const store = storeAsNode(test.core, node);
+      const [a, b] = free.map((l) => l.debateId) as [string, string];
+      const claims = await Promise.all([
+        store.claim({ debateId: a, attempt: 1 }),
+        store.claim({ debateId: b, attempt: 1 }),
+        store.claim({ debateId: held?.debateId as string, attempt: 1 }),
+        store.claim({ debateId: finished?.debateId as string, attempt: 1 }),
+        // A job of an attempt that is not the debate's, and a second copy of a job already claimed above.
+        store.claim({ debateId: b, attempt: 2 }),
+        store.claim({ debateId: a, attempt: 1 }),
+      ]);
+      expect(claims.map((c) => c.kind)).toEqual([
+        'claimed',
+        'claimed',
+        'held',
+        'finished',
+        'gone',
+        'claimed',
+      ]);
+      const leases = claims.map((c) => (c.kind === 'claimed' ? c.lease : null));
+      expect(claims.map((c) => (c.kind === 'claimed' ? c.debate.id : null))).toEqual([
+        a,
+        b,
+        null,
+        null,
+        null,
+        a,
+      ]);
+      // The copy went in a statement of its own (never two rows of one debate in one) and took the lease again.
+      expect((leases[5]?.epoch ?? 0) - (leases[0]?.epoch ?? 0)).toBe(1);
+
+      // Marked together: each under its own epoch, and the one whose epoch moved on refused alone.
+      const marked = await Promise.allSettled(
+        [leases[1], leases[5], leases[0]].map((lease) => store.markRunning(lease as Lease)),
+      );
+      expect(marked.map((m) => m.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect(String((marked[2] as PromiseRejectedResult).reason)).toContain('LeaseLost');
+      const [other] = await rows<{ started: boolean }>(
+        'select started_at is not null as started from debates where id = ?',
+        [held?.debateId],
+      );
+      expect(other?.started).toBe(false);
+    } finally {
+      await endPresence?.();
+    }
+  });
+
   it('saves the turns of a round together, once each, and none for a debate whose lease moved on', async () => {
     const [a, b] = await runningDebates(2);
     const [stale] = await runningDebates(1, 2);
