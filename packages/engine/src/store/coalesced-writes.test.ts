@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coalescedWrites } from './coalesced-writes.ts';
+import { coalescedCalls, coalescedWrites } from './coalesced-writes.ts';
 
 type Item = { key: string; bad?: boolean };
 
@@ -81,5 +81,34 @@ describe('coalesced writes', () => {
     const write = coalescedWrites(db.write, { ...options, maxInFlight: 1 });
     await expect(write({ key: 'x', bad: true })).rejects.toThrow('refused');
     expect(await write({ key: 'y' })).toBe(true);
+  });
+
+  it('answers each caller with its own row, and resumes the callers of one statement a turn each when asked', async () => {
+    const rowsOf = async (items: readonly Item[]) =>
+      new Map(items.filter((item) => item.key !== 'none').map((item) => [item.key, `row of ${item.key}`]));
+    /** The order callers resume in, and when the work each queued for the loop's next turn runs. */
+    const order = async (oneCallerATurn: boolean) => {
+      const call = coalescedCalls(rowsOf, { ...options, oneCallerATurn });
+      const seen: string[] = [];
+      await Promise.all(
+        ['a', 'b', 'c'].map((key) =>
+          call({ key }).then((row) => {
+            seen.push(String(row));
+            setImmediate(() => seen.push(`next turn of ${key}`));
+          }),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return seen;
+    };
+    const together = await order(false);
+    expect(together.slice(0, 3)).toEqual(['row of a', 'row of b', 'row of c']);
+    // One a turn: the loop gets to what the first caller queued before the last caller resumes.
+    const spread = await order(true);
+    expect(spread.filter((s) => s.startsWith('row of'))).toEqual(['row of a', 'row of b', 'row of c']);
+    expect(spread.indexOf('next turn of a')).toBeLessThan(spread.indexOf('row of c'));
+    expect(spread).toHaveLength(6);
+    // No row for an item: its caller gets undefined.
+    expect(await coalescedCalls(rowsOf, options)({ key: 'none' })).toBeUndefined();
   });
 });

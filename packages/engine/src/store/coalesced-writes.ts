@@ -21,6 +21,12 @@ export type CoalescedWritesOptions<I> = {
   maxInFlight: number;
   /** Items in one statement at most; the rest go in the next. */
   maxPerStatement: number;
+  /**
+   * Resume the callers of one statement one turn of the event loop each, not all in the turn it answered:
+   * for calls whose callers go on to heavy synchronous work (a claimed debate starts its actor), so a
+   * hundred of them do not hold the loop at once (timers, sockets and renewals run between them).
+   */
+  oneCallerATurn?: boolean;
 };
 
 /**
@@ -48,7 +54,7 @@ export function coalescedWrites<I>(write: WriteMany<I>, options: CoalescedWrites
  * `undefined` when the statement had none for it.
  */
 export function coalescedCalls<I, R>(write: RunMany<I, R>, options: CoalescedWritesOptions<I>) {
-  const { keyOf, maxInFlight, maxPerStatement } = options;
+  const { keyOf, maxInFlight, maxPerStatement, oneCallerATurn = false } = options;
   let waiting: Waiter<I, R>[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -70,7 +76,18 @@ export function coalescedCalls<I, R>(write: RunMany<I, R>, options: CoalescedWri
   };
 
   const settle = (batch: readonly Waiter<I, R>[], answers: ReadonlyMap<string, R>) => {
-    for (const waiter of batch) waiter.resolve(answers.get(waiter.key));
+    if (!oneCallerATurn) {
+      for (const waiter of batch) waiter.resolve(answers.get(waiter.key));
+      return;
+    }
+    let next = 0;
+    const resumeOne = () => {
+      const waiter = batch[next++];
+      waiter?.resolve(answers.get(waiter.key));
+      // Scheduled from within the check phase, the next runs in the loop's next turn.
+      if (next < batch.length) setImmediate(resumeOne);
+    };
+    resumeOne();
   };
 
   const alone = (waiter: Waiter<I, R>) =>

@@ -65,17 +65,20 @@ export class LeaseStore extends Context.Service<
       const { db } = yield* EngineStorage;
       const { nodeId, leaseMs } = yield* EngineSettings;
       const on = { db, k: () => query<StoreTables>(db.em()), nodeId, leaseSeconds: leaseMs / 1000 };
-      // The debates a node starts together (a burst of jobs, a dead node's debates) are marked in one statement.
+      // The debates a node starts together (a burst of jobs, a dead node's debates) are marked in one statement;
+      // each then starts its actor, so they resume a turn of the event loop each.
       const marks = coalescedWrites<Lease>((leases) => markRunning(on, leases), {
         keyOf: (lease) => lease.debateId,
         maxInFlight: 2,
         maxPerStatement: 100,
+        oneCallerATurn: true,
       });
       // Likewise the jobs a node takes together (the queue hands them over in batches).
       const claims = coalescedCalls<DebateJob, ClaimedRow>((jobs) => claimMany(on, jobs), {
         keyOf: (job) => job.debateId,
         maxInFlight: 2,
         maxPerStatement: 100,
+        oneCallerATurn: true,
       });
       return LeaseStore.of({
         claim: (job) => tryStorage(() => claim(on, job, claims)).pipe(storeSpan('claim', job.debateId)),
