@@ -28,7 +28,10 @@ function run(
     judgeModel: 'simulated/opus',
     policy: fastPolicy,
     emit: (event) => events.push(event),
-    onStateChange: (state) => states.push(state),
+    onStateChange: (current) => {
+      const state = current();
+      if (state) states.push(state);
+    },
     ...(options.nodeId ? { nodeId: options.nodeId } : {}),
     ...(options.services ? { services: options.services } : {}),
   };
@@ -101,6 +104,42 @@ describe('a debate on the simulated provider', () => {
     for (const state of debate.states) {
       expect(state.history.at(-1)?.state).toBe(statePath((state.machine as { value: unknown }).value));
     }
+  });
+
+  it('makes its persisted state when asked, as of the latest step, and none once stopped before its end', async () => {
+    let current: (() => PersistedState | null) | null = null;
+    let steps = 0;
+    const debate = startDebate(
+      {
+        debateId: '5a7c4b11-2f0e-4a7d-8c55-7d1e2a9b3c40',
+        question: QUESTION,
+        context: null,
+        mode: 'fast',
+        seats: seatPanel(2, ['simulated/sonnet']),
+        rounds: 2,
+      },
+      {
+        provider: simulatedProvider({ firstTokenMs: 50 }),
+        judgeModel: 'simulated/opus',
+        policy: fastPolicy,
+        emit: () => {},
+        onStateChange: (latest) => {
+          current = latest;
+          steps += 1;
+        },
+      },
+    );
+    debate.done.catch(() => {});
+    expect(steps).toBeGreaterThan(0);
+    const asked = current as unknown as () => PersistedState | null;
+    const state = asked();
+    expect(statePath((state?.machine as { value: unknown } | undefined)?.value)).toBe(
+      statePath(debate.actor.getSnapshot().value),
+    );
+    expect(state?.history).toEqual(debate.history);
+    debate.actor.stop();
+    // Its children are stopped with it: a state stored now would restore a round that never reports.
+    expect(asked()).toBeNull();
   });
 
   it('seats distinct roles and alternates models across the panel', () => {
@@ -307,7 +346,10 @@ describe('a debate on the simulated provider', () => {
         judgeModel: 'simulated/opus',
         policy: fastPolicy,
         emit: (e) => events.push(e),
-        onStateChange: (state) => states.push(state),
+        onStateChange: (current) => {
+          const state = current();
+          if (state) states.push(state);
+        },
       },
       {
         machine: restoredState.machine,

@@ -38,10 +38,12 @@ export type EngineDeps = {
    */
   onFatal?: (error: unknown) => void;
   /**
-   * Called after every step of the actor with its persisted snapshot, taken then and there: a snapshot
-   * read later could belong to a stopped actor, or lag the events the step emitted.
+   * Called after every step of the actor with `current`, which makes its persisted state when called: the
+   * log calls it once a write, not once a step (XState copies the whole context for it). It answers the
+   * latest step, so never one older than the events already emitted; null once the actor was stopped before
+   * its end, whose children are stopped too (restored so, a round or the judge would never run again).
    */
-  onStateChange?: (state: PersistedState) => void;
+  onStateChange?: (current: () => PersistedState | null) => void;
   /**
    * The text of the debate's ready attachments, read when a round's first turn starts: documents attached
    * mid-debate reach the agents from the next round (a restored debate reads them again the same way).
@@ -118,6 +120,10 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     state,
     ...(deps.nodeId ? { node: deps.nodeId } : {}),
   });
+  const persisted = (): PersistedState | null =>
+    actor.getSnapshot().status === 'stopped'
+      ? null
+      : { machine: actor.getPersistedSnapshot(), history: [...history] };
   const actor = createDebateActor(work, {
     input,
     ...(resumption ? { snapshot: resumption.machine as Snapshot<unknown> } : {}),
@@ -137,7 +143,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
       }
       receivedAt = null;
       if (deps.onStateChange && (snapshot.status === 'active' || snapshot.status === 'done')) {
-        deps.onStateChange({ machine: actor.getPersistedSnapshot(), history: [...history] });
+        deps.onStateChange(persisted);
       }
     },
   });
@@ -147,7 +153,7 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     history.push(record('xstate.restore', statePath(actor.getSnapshot().value)));
     // Stored now, not with the next move: a debate restored already final (its holder died while
     // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
-    deps.onStateChange?.({ machine: actor.getPersistedSnapshot(), history: [...history] });
+    deps.onStateChange?.(persisted);
     if (actor.getSnapshot().status === 'done')
       return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
   } else {

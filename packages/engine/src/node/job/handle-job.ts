@@ -113,12 +113,15 @@ const phases = (job: ClaimedJob) =>
   Effect.gen(function* () {
     yield* markRunning(job);
     const restoration = yield* restore(job);
-    let latest: PersistedState | null = null;
+    let current: (() => PersistedState | null) | null = null;
     const log = yield* openDurableLog({
       lease: job.lease,
       afterSeq: restoration.lastSeq,
       storedKeys: restoration.storedKeys,
-      snapshot: () => (latest ? packState(latest) : null),
+      snapshot: () => {
+        const state = current?.();
+        return state ? packState(state) : null;
+      },
       onFailure: (failure) => stopWith(job, failure),
     });
     job.log = log;
@@ -142,8 +145,8 @@ const phases = (job: ClaimedJob) =>
       Effect.andThen(Deferred.await(judging), classify(job, providers)),
     );
     const running = yield* start(job, providers, restoration, {
-      onStateChange: (state) => {
-        latest = state;
+      onStateChange: (latest) => {
+        current = latest;
         job.steps += 1;
         log.stateChanged();
       },

@@ -35,7 +35,7 @@ export const start = (
   providers: DebateProviders,
   restoration: Restoration,
   hooks: {
-    onStateChange: (state: PersistedState) => void;
+    onStateChange: (current: () => PersistedState | null) => void;
     onJudging: () => void;
     calibrate: (verdict: Verdict) => Effect.Effect<Verdict>;
   },
