@@ -33,7 +33,7 @@ export function applyCommand(debate: RunningDebate, command: DebateCommand): Com
       return { accepted: true, state, history: [...debate.history] };
     case 'cancel':
       // Stopping the actor aborts in-flight calls; the node sees the stop and drops the job.
-      actor.stop();
+      debate.stop();
       return { accepted: true, state: 'cancelled' };
     default:
       return assertNever(command);

@@ -106,7 +106,7 @@ describe('a debate on the simulated provider', () => {
     }
   });
 
-  it('makes its persisted state when asked, as of the latest step, and none once stopped before its end', async () => {
+  it('makes its persisted state when asked, as of the latest step, and keeps the one of its stop', async () => {
     let current: (() => PersistedState | null) | null = null;
     let steps = 0;
     const debate = startDebate(
@@ -137,9 +137,12 @@ describe('a debate on the simulated provider', () => {
       statePath(debate.actor.getSnapshot().value),
     );
     expect(state?.history).toEqual(debate.history);
-    debate.actor.stop();
-    // Its children are stopped with it: a state stored now would restore a round that never reports.
-    expect(asked()).toBeNull();
+    debate.stop();
+    expect(debate.actor.getSnapshot().status).toBe('stopped');
+    // Its children are stopped with it: a state made now would restore a round that never reports.
+    const atStop = asked();
+    expect(atStop).toEqual(state);
+    expect(JSON.stringify(atStop)).not.toContain('"stopped"');
   });
 
   it('seats distinct roles and alternates models across the panel', () => {

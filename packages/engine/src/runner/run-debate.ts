@@ -40,8 +40,9 @@ export type EngineDeps = {
   /**
    * Called after every step of the actor with `current`, which makes its persisted state when called: the
    * log calls it once a write, not once a step (XState copies the whole context for it). It answers the
-   * latest step, so never one older than the events already emitted; null once the actor was stopped before
-   * its end, whose children are stopped too (restored so, a round or the judge would never run again).
+   * latest step, so never one older than the events already emitted. Once the actor was stopped through
+   * `RunningDebate.stop`, it answers the state as of the stop: stopped, the actor's children are stopped
+   * too, and a state made from them would restore a round or a judge that never runs again.
    */
   onStateChange?: (current: () => PersistedState | null) => void;
   /**
@@ -75,6 +76,8 @@ type TurnNotStored = StorageUnavailable | PermanentFailure | LeaseLost;
 
 export type RunningDebate = {
   actor: Actor<typeof debateMachine>;
+  /** Stops the actor where it is, keeping its persisted state as of now for `onStateChange`'s `current`. */
+  stop: () => void;
   usage: Usage;
   /** Every state the actor entered, with the event that moved it: the data of a state-chart debug view. */
   history: TransitionRecord[];
@@ -120,10 +123,16 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     state,
     ...(deps.nodeId ? { node: deps.nodeId } : {}),
   });
-  const persisted = (): PersistedState | null =>
-    actor.getSnapshot().status === 'stopped'
-      ? null
-      : { machine: actor.getPersistedSnapshot(), history: [...history] };
+  let atStop: PersistedState | null = null;
+  const persisted = (): PersistedState | null => {
+    const { status } = actor.getSnapshot();
+    if (status !== 'active' && status !== 'done') return atStop;
+    return { machine: actor.getPersistedSnapshot(), history: [...history] };
+  };
+  const stop = () => {
+    atStop = persisted();
+    actor.stop();
+  };
   const actor = createDebateActor(work, {
     input,
     ...(resumption ? { snapshot: resumption.machine as Snapshot<unknown> } : {}),
@@ -155,11 +164,11 @@ export function startDebate(input: DebateInput, deps: EngineDeps, resumption?: R
     // classifying or finishing) never moves again, and its chart would otherwise hide the restore.
     deps.onStateChange?.(persisted);
     if (actor.getSnapshot().status === 'done')
-      return { actor, usage, history, done: Promise.resolve(actor.getSnapshot()) };
+      return { actor, stop, usage, history, done: Promise.resolve(actor.getSnapshot()) };
   } else {
     actor.send({ type: 'START' });
   }
-  return { actor, usage, history, done };
+  return { actor, stop, usage, history, done };
 }
 
 /** The actor's final snapshot once it reaches one; rejects if it fails or is stopped first. */

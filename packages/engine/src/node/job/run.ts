@@ -34,9 +34,7 @@ export const run = (job: ClaimedJob, running: RunningDebate) =>
       );
       // Added after the node began stopping, it would not be told: it tells itself.
       if (Deferred.isDoneUnsafe(jobs.stopping)) stopWith(job, new Stopping());
-      return yield* Deferred.await(job.ended).pipe(
-        Effect.onError(() => Effect.sync(() => running.actor.stop())),
-      );
+      return yield* Deferred.await(job.ended).pipe(Effect.onError(() => Effect.sync(() => running.stop())));
     }),
   );
 
