@@ -4,7 +4,6 @@ export {
   ATTACHMENT_PROMPT_BUDGET,
   type AttachmentExcerpt,
   attachmentExcerptsFor,
-  attachmentExcerptsOfMany,
 } from './attachments/agent-context.ts';
 export type { AttachmentDownload, Attachments, UploadedFile } from './attachments/attachments.ts';
 export {
@@ -161,7 +160,6 @@ export {
   FIT_WINDOW,
   GLOBAL_REFIT_MINUTES,
   ownerCalibration,
-  ownerCalibrations,
 } from './outcomes/calibration/calibration-store.ts';
 export { openPendingOutcome, openPendingOutcomesFrom } from './outcomes/outcomes.ts';
 export { queueScoreRefreshesFrom } from './outcomes/score-queue.ts';

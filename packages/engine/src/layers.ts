@@ -30,7 +30,6 @@ import {
 } from './services.ts';
 import { AttemptLog } from './store/attempt-log.ts';
 import { AttemptOutcome } from './store/attempt-outcome.ts';
-import { DebateReads } from './store/debate-reads.ts';
 import { LeaseStore } from './store/lease-store.ts';
 import { engineTracerLayer } from './tracing/otel-tracer.ts';
 import type { WebhookDeliveryOptions } from './workers/webhook-worker.ts';
@@ -132,7 +131,6 @@ export function engineLayer(
     LeaseStore.layer,
     AttemptLog.layer,
     AttemptOutcome.layer,
-    DebateReads.layer,
     ProviderChoice.layer({
       keys: options.providerKeys,
       registry: options.providerOptions,

@@ -22,32 +22,19 @@ export async function attachmentExcerptsFor(
   debateId: string,
   budget = ATTACHMENT_PROMPT_BUDGET,
 ): Promise<AttachmentExcerpt[]> {
-  return (await attachmentExcerptsOfMany(db, [debateId], budget)).get(debateId) ?? [];
-}
-
-/**
- * `attachmentExcerptsFor` of many debates in one statement (an engine node starting many rounds at once):
- * each debate's excerpts, a debate without ready attachments absent.
- */
-export async function attachmentExcerptsOfMany(
-  db: Database,
-  debateIds: readonly string[],
-  budget = ATTACHMENT_PROMPT_BUDGET,
-): Promise<Map<string, AttachmentExcerpt[]>> {
   const rows = await query<AttachmentTables>(db.em())
     .selectFrom('attachments')
-    .select(['debate_id', 'filename', 'url', 'kind', 'text'])
-    .where('debate_id', 'in', debateIds)
+    .select(['filename', 'url', 'kind', 'text'])
+    .where('debate_id', '=', debateId)
     .where('status', '=', 'ready')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
-  const texts = new Map<string, AttachmentExcerpt[]>();
-  for (const row of rows) {
-    const name = row.kind === 'url' ? (row.url ?? row.filename) : row.filename;
-    texts.set(row.debate_id, [...(texts.get(row.debate_id) ?? []), { name, text: row.text ?? '' }]);
-  }
-  return new Map([...texts].map(([debateId, excerpts]) => [debateId, shareBudget(excerpts, budget)]));
+  const texts = rows.map((row) => ({
+    name: row.kind === 'url' ? (row.url ?? row.filename) : row.filename,
+    text: row.text ?? '',
+  }));
+  return shareBudget(texts, budget);
 }
 
 /** Cuts each text to an equal share of `budget`, handing what short texts leave over to the longer ones. */

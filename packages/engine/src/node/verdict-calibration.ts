@@ -1,10 +1,9 @@
 import type { DebateDomain, Verdict } from '@verdict/contracts';
-import { calibrate } from '@verdict/core';
+import { calibrate, ownerCalibration } from '@verdict/core';
 import { Deferred, Effect, Fiber } from 'effect';
 import { logLine } from '../logging.ts';
 import type { Classification } from '../runner/classify.ts';
-import { EngineSettings } from '../services.ts';
-import { DebateReads } from '../store/debate-reads.ts';
+import { EngineSettings, EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
 import { retryThroughBlips } from '../store/retry.ts';
 
@@ -21,13 +20,13 @@ export const verdictCalibrator = (
   asked: { judging: Deferred.Deferred<void>; classification: Fiber.Fiber<Classification> },
 ) =>
   Effect.gen(function* () {
-    const reads = yield* DebateReads;
+    const { db } = yield* EngineStorage;
     const { storage } = yield* EngineSettings;
     const services = yield* Effect.context<never>();
     return (verdict: Verdict) =>
       Effect.gen(function* () {
         const model = yield* Effect.tryPromise({
-          try: () => reads.calibration(debate.ownerId),
+          try: async () => (await ownerCalibration(db.em(), debate.ownerId))?.model ?? null,
           catch: storageFailure,
         }).pipe(
           retryThroughBlips(storage),

@@ -14,7 +14,7 @@ import {
   fitGlobalCurve,
   fitOwnerCalibration,
 } from './calibration-model.ts';
-import { ownerCalibration, ownerCalibrations } from './calibration-store.ts';
+import { ownerCalibration } from './calibration-store.ts';
 import { overconfident, seededRandom, simulateHistory } from './simulated-histories.ts';
 
 describe.each<TestDatabase>(['postgres', 'pglite'])('stored calibration curves (%s)', (database) => {
@@ -106,10 +106,6 @@ describe.each<TestDatabase>(['postgres', 'pglite'])('stored calibration curves (
     await refresh(few);
     const em = test.core.db.em();
     expect(await ownerCalibration(em, few)).toBeNull();
-    // Many owners in one read (an engine node judging many debates at once): each its own, none for one without.
-    const many = await ownerCalibrations(em, [owner, few]);
-    expect([...many.keys()]).toEqual([owner]);
-    expect(many.get(owner)).toEqual(await ownerCalibration(em, owner));
     expect(await calibratedFor(few, 'business')).toBeNull();
     const none = await test.core.scores.calibrationComparison(few);
     expect(none.curve).toMatchObject({ applied: false, basedOn: 0, minimum: 30, domains: [] });

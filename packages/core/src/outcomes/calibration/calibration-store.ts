@@ -117,36 +117,22 @@ export async function ownerCalibration(
   em: EntityManager,
   ownerId: string,
 ): Promise<{ model: OwnerCalibration; fittedAt: string } | null> {
-  return (await ownerCalibrations(em, [ownerId])).get(ownerId) ?? null;
-}
-
-/** `ownerCalibration` of many owners in one statement (an engine node judging many debates at once). */
-export async function ownerCalibrations(
-  em: EntityManager,
-  ownerIds: readonly string[],
-): Promise<Map<string, { model: OwnerCalibration; fittedAt: string }>> {
   const rows = await query<Tables>(em)
     .selectFrom('calibration_curves')
-    .select(['owner_id', 'scope', 'domain', 'a', 'b', 'based_on', 'fitted_at'])
-    .where('owner_id', 'in', ownerIds)
+    .select(['scope', 'domain', 'a', 'b', 'based_on', 'fitted_at'])
+    .where('owner_id', '=', ownerId)
     .execute();
-  const found = new Map<string, { model: OwnerCalibration; fittedAt: string }>();
-  for (const owner of rows) {
-    if (owner.scope !== 'owner' || owner.owner_id === null) continue;
-    found.set(owner.owner_id, {
-      model: {
-        owner: { a: owner.a, b: owner.b },
-        domains: {},
-        basedOn: { owner: owner.based_on, domains: {} },
-      },
-      fittedAt: new Date(owner.fitted_at).toISOString(),
-    });
-  }
+  const owner = rows.find((row) => row.scope === 'owner');
+  if (!owner) return null;
+  const model: OwnerCalibration = {
+    owner: { a: owner.a, b: owner.b },
+    domains: {},
+    basedOn: { owner: owner.based_on, domains: {} },
+  };
   for (const row of rows) {
-    const model = row.owner_id === null ? undefined : found.get(row.owner_id)?.model;
-    if (!model || row.scope !== 'domain' || !row.domain) continue;
+    if (row.scope !== 'domain' || !row.domain) continue;
     model.domains[row.domain] = { a: row.a, b: row.b };
     model.basedOn.domains[row.domain] = row.based_on;
   }
-  return found;
+  return { model, fittedAt: new Date(owner.fitted_at).toISOString() };
 }

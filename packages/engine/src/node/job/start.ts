@@ -1,5 +1,5 @@
 import type { Verdict } from '@verdict/contracts';
-import { releaseCorpusIndex } from '@verdict/core';
+import { attachmentExcerptsFor, releaseCorpusIndex } from '@verdict/core';
 import { type Context, Deferred, Effect } from 'effect';
 import { logLine } from '../../logging.ts';
 import { seatPanel } from '../../machine/panel.ts';
@@ -10,7 +10,6 @@ import type { PersistedState } from '../../replay/snapshot.ts';
 import { startDebate } from '../../runner/run-debate.ts';
 import { EngineSettings, EngineStorage } from '../../services.ts';
 import { AttemptLog } from '../../store/attempt-log.ts';
-import { DebateReads } from '../../store/debate-reads.ts';
 import { LeaseLost } from '../../store/errors.ts';
 import { retryThroughBlips } from '../../store/retry.ts';
 import { debateEvidence } from '../debate-evidence.ts';
@@ -44,7 +43,6 @@ export const start = (
   Effect.gen(function* () {
     const jobs = yield* NodeJobs;
     const attemptLog = yield* AttemptLog;
-    const reads = yield* DebateReads;
     const { storage, policy, nodeId, embedder } = yield* EngineSettings;
     const { db } = yield* EngineStorage;
     const { debate, lease } = job;
@@ -80,7 +78,7 @@ export const start = (
         onFatal: (error) =>
           stopWith(job, error instanceof LeaseLost ? error : new ActorStopped({ cause: error })),
         onStateChange: hooks.onStateChange,
-        readAttachments: () => reads.attachments(debate.id),
+        readAttachments: () => attachmentExcerptsFor(db, debate.id),
         ...(debate.evidence_engine
           ? { evidence: debateEvidence(db, debate.id, embedder ?? null, warnEmbedding(debate.id, services)) }
           : {}),
