@@ -166,7 +166,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'engine emit → SSE client, ~300 debates running, p99 (ms)',
     boundBy:
-      'CPU: ~300 debates at 500 ms a call are more work than the 2 cores shared by the node, PostgreSQL, NATS, the API and the load generator; events queue behind it (ARCHITECTURE.md)',
+      "CPU: ~300 debates at 500 ms a call are more work than the 2 cores shared by the node, PostgreSQL, NATS, the API and the load generator; an event waits for its log batch's statement (three out at once, each behind the node's other work) before it is published (ARCHITECTURE.md)",
   },
   {
     name: 'engine.node.heap_per_debate_kb',
@@ -174,7 +174,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
     boundBy:
-      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), its actor and the persisted copy of its state (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
+      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), and its actor (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
   },
   {
     name: 'engine.node.max_simultaneous_debates',
@@ -182,7 +182,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'simultaneous debates on one node with lag p99 < 50 ms',
     boundBy:
-      "the node's CPU a debate (engine.node.cpu_ms_per_debate): its fibers' continuations, its statements and publishes one debate at a time, the ORM's forks; the lag passes 50 ms once the debates' callbacks fill the loop",
+      "the node's CPU a debate (engine.node.cpu_ms_per_debate): Effect's fibers and XState's steps, the garbage they leave, a JetStream publish and ack per event; the lag passes 50 ms once the debates' callbacks fill the loop",
   },
   {
     name: 'engine.node.cpu_ms_per_debate',
@@ -190,7 +190,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'CPU a simulated debate, node + PostgreSQL + NATS (ms)',
     boundBy:
-      "per debate: ~20 events stored and published, 6 turns, the claim, a finish transaction of ~8 statements, per-event acks, the fibers each step wakes; the claim, log batches and turns are prepared once per connection, the finish transaction's statements still parsed and planned afresh (perf, BENCHMARKS.md 'The engine, lean: a second pass')",
+      "per debate: ~20 events stored and published (a JetStream publish and ack each), 6 turns, the fibers and actor steps each wakes; its claim, mark, log batches, turns and end go in statements shared with the node's other debates, each attachments read and calibration read its own (BENCHMARKS.md 'The engine, lean: ends, claims and marks together')",
   },
   {
     name: 'engine.node.debate_critical_path_ratio',
@@ -205,7 +205,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'SIGKILL of an engine node → its debates resume, p95 (ms)',
     boundBy:
-      "the restore (its reads, every stored event published again) and the interrupted call run again (0.4 s), on 2 cores shared with the replacement process starting; the dead node is seen gone by the others' presence watch within ~0.1-0.5 s",
+      "the interrupted call run again (the simulated 0.4 s) after the restore (one statement), on 2 cores shared with the replacement process starting; the dead node is seen gone by the others' presence watch within ~0.1 s and its debates claimed together",
   },
   {
     name: 'embedded.v1_me_under_load.p99_ratio_to_idle',
