@@ -14,7 +14,7 @@ import { EngineStorage } from '../services.ts';
 import { bridgedTraceparent } from '../tracing/otel-tracer.ts';
 import { storeSpan } from '../tracing/spans.ts';
 import { coalescedWrites } from './coalesced-writes.ts';
-import { type FinishWrite, finishKey, finishMany, webhookOf } from './many-debate-finishes.ts';
+import { callRows, type FinishWrite, finishKey, finishMany, webhookOf } from './many-debate-finishes.ts';
 import { persistMany } from './many-debate-writes.ts';
 import type { DebateOutcome, Lease, LogBatch } from './records.ts';
 import { fence, type StoreFailure, type StoreTables, tryStorage, UNFINISHED } from './store-statements.ts';
@@ -175,18 +175,7 @@ function followUps(em: Em, { lease, outcome, last, traceParent }: FinalWrite): u
 const storeCalls = (em: Em, lease: Lease, calls: NonNullable<DebateOutcome['calls']>) =>
   query<StoreTables>(em)
     .insertInto('debate_calls')
-    .values(
-      calls.map((call, index) => ({
-        debate_id: lease.debateId,
-        attempt: lease.attempt,
-        seq: index + 1,
-        kind: call.kind,
-        model: call.model,
-        input_tokens: call.inputTokens,
-        output_tokens: call.outputTokens,
-        cost_nano_usd: call.costNanoUsd,
-      })),
-    )
+    .values(callRows(calls).map((row) => ({ debate_id: lease.debateId, attempt: lease.attempt, ...row })))
     .onConflict((conflict) => conflict.doNothing())
     .execute();
 

@@ -3,29 +3,11 @@ import { createTestCore, eventually, type TestCore, uniqueSchema } from '@verdic
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeAsNode } from '../testing/index.ts';
+import { completedOutcome, testCost } from '../testing/outcomes.ts';
 import type { DebateOutcome } from './records.ts';
 
-const cost = { inputTokens: 10, outputTokens: 20, estimatedUsd: 0.001, credits: 0, llmCalls: 4 };
-const completed: DebateOutcome = {
-  status: 'completed',
-  verdict: {
-    recommendation: 'PROCEED',
-    oneLiner: 'Go',
-    confidence: 0.7,
-    narrative: 'Because.',
-    arguments: [],
-    keyEvidence: [],
-    decisionMatrix: [],
-    nextSteps: [],
-    revisitTriggers: [],
-    missingAgents: [],
-  },
-  cost,
-  agentCount: 3,
-  roundCount: 2,
-  agentsUsed: ['simulated/sonnet'],
-  domain: 'business',
-};
+const cost = testCost;
+const completed = completedOutcome();
 
 /**
  * Each final state, and where its transaction stalls in this test: the first table it touches after the

@@ -2,33 +2,16 @@ import type { DebateEvent } from '@verdict/contracts';
 import { createTestCore, insertPendingDebate, type TestCore } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeAsNode } from '../testing/index.ts';
+import { completedOutcome, testCost } from '../testing/outcomes.ts';
 import type { DebateOutcome, Lease, LogBatch } from './records.ts';
 
-const cost = { inputTokens: 10, outputTokens: 20, estimatedUsd: 0.001, credits: 0, llmCalls: 2 };
-const completed: DebateOutcome = {
-  status: 'completed',
-  verdict: {
-    recommendation: 'PROCEED',
-    oneLiner: 'Go',
-    confidence: 0.7,
-    narrative: 'Because.',
-    arguments: [],
-    keyEvidence: [],
-    decisionMatrix: [],
-    nextSteps: [],
-    revisitTriggers: [],
-    missingAgents: [],
-  },
-  cost,
+const cost = testCost;
+const completed = completedOutcome({
   calls: [
     { kind: 'judge', model: 'simulated/judge', inputTokens: 7, outputTokens: 9, costNanoUsd: 1200 },
     { kind: 'classifier', model: 'simulated/small', inputTokens: 3, outputTokens: 1, costNanoUsd: 40 },
   ],
-  agentCount: 3,
-  roundCount: 2,
-  agentsUsed: ['simulated/sonnet'],
-  domain: 'business',
-};
+});
 /** A failure that was the caller's (not refunded): it ends in the same statement as completions. */
 const failed: DebateOutcome = { status: 'failed', code: 'VALIDATION', message: 'no question left', cost };
 

@@ -41,6 +41,17 @@ export function webhookOf(lease: Lease, outcome: DebateOutcome, traceParent: str
   } as const;
 }
 
+/** The judge's and classifier's calls of an end as `debate_calls` rows, numbered in order. */
+export const callRows = (calls: DebateOutcome['calls']) =>
+  (calls ?? []).map((call, index) => ({
+    seq: index + 1,
+    kind: call.kind,
+    model: call.model,
+    input_tokens: call.inputTokens,
+    output_tokens: call.outputTokens,
+    cost_nano_usd: call.costNanoUsd,
+  }));
+
 /** The final fields of one attempt as its row of the statement (beside its last batch's). */
 function finalFields({ lease, outcome, at, traceParent }: FinishWrite): Record<string, unknown> {
   const completed = outcome.status === 'completed' ? outcome : null;
@@ -58,14 +69,7 @@ function finalFields({ lease, outcome, at, traceParent }: FinishWrite): Record<s
     failure_message: outcome.status === 'failed' ? outcome.message : null,
     cost: outcome.cost,
     completed_at: at.toISOString(),
-    calls: (outcome.calls ?? []).map((call, index) => ({
-      seq: index + 1,
-      kind: call.kind,
-      model: call.model,
-      input_tokens: call.inputTokens,
-      output_tokens: call.outputTokens,
-      cost_nano_usd: call.costNanoUsd,
-    })),
+    calls: callRows(outcome.calls),
     event: webhook.event,
     dedupe_key: webhook.dedupeKey,
     payload: webhook.payload,
