@@ -18,11 +18,7 @@ type Tables = SimilarTables & DebateTables;
  * finish). A second call for the same debate changes nothing.
  */
 export async function queueEmbedding(em: EntityManager, debateId: string): Promise<void> {
-  await query<Tables>(em)
-    .insertInto('embedding_queue')
-    .values({ debate_id: debateId })
-    .onConflict((oc) => oc.column('debate_id').doNothing())
-    .execute();
+  await queueEmbeddingsFrom(sql`(select ${debateId}::uuid as debate_id)`).execute(query<Tables>(em));
 }
 
 /**

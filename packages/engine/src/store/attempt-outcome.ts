@@ -46,7 +46,7 @@ export class AttemptOutcome extends Context.Service<
           Effect.gen(function* () {
             const traceParent = yield* currentTraceparent;
             const at = new Date(yield* Clock.currentTimeMillis);
-            const end: FinalWrite = { lease, outcome, at, last, traceParent };
+            const end: FinishWrite = { lease, outcome, at, last, traceParent };
             // The events announcing the end commit with it: no stream has them before a read shows the end.
             return yield* tryStorage(() =>
               refunds(outcome) ? db.em().transactional((em) => finishIn(em, end)) : finishes(end),
@@ -67,9 +67,6 @@ const jsonb = <T>(value: T) => sql<T>`${JSON.stringify(value)}::jsonb`;
 
 /** Failures that gave the caller nothing through no fault of theirs: the provider's, or the engine's. */
 const REFUNDED_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_TIMEOUT', 'INTERNAL_ERROR']);
-
-/** The end as a node stores it: under `lease`, stamped `at`, with the log's `last` batch and its trace. */
-type FinalWrite = FinishWrite;
 
 /**
  * Whether the end gives credits back: a failure that was not the caller's fault, or an early stop's unspoken
@@ -93,7 +90,7 @@ type Em = Parameters<typeof query>[0];
  * touching both keeps (ARCHITECTURE.md, "Lock order"): a retry holds the owner's row while it waits for the
  * debate's, so taking them the other way round here deadlocks with it.
  */
-async function finishIn(em: Em, end: FinalWrite): Promise<boolean> {
+async function finishIn(em: Em, end: FinishWrite): Promise<boolean> {
   const { lease, outcome, at } = end;
   const refunded = outcome.status === 'failed' && REFUNDED_FAILURES.has(outcome.code);
   // A debate that stopped early because its agents converged gets its unspoken rounds' share back.
@@ -114,7 +111,7 @@ async function finishIn(em: Em, end: FinalWrite): Promise<boolean> {
 }
 
 /** The debate's row final, under the fence; false when this node no longer holds an unfinished attempt. */
-async function storeFinalRow(em: Em, { lease, outcome, at }: FinalWrite): Promise<boolean> {
+async function storeFinalRow(em: Em, { lease, outcome, at }: FinishWrite): Promise<boolean> {
   const fields =
     outcome.status === 'completed'
       ? {
@@ -143,7 +140,7 @@ async function storeFinalRow(em: Em, { lease, outcome, at }: FinalWrite): Promis
 }
 
 /** What follows a final row in its transaction, each independent of the others. */
-function followUps(em: Em, { lease, outcome, last, traceParent }: FinalWrite): unknown[] {
+function followUps(em: Em, { lease, outcome, last, traceParent }: FinishWrite): unknown[] {
   const k = query<StoreTables>(em);
   const completed = outcome.status === 'completed' ? outcome : null;
   return [
