@@ -66,6 +66,8 @@ import { buildOpenApiDocument } from './document.ts';
  * (`fc.assert(…, { seed, path })`) and the shrunk request; the bound requests are fixed, and printed whole.
  */
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 50);
+/** Operations whose runs may end the visitor's sessions: the ones after them get fresh ones. */
+const ENDS_SESSIONS = new Set(['POST /api/auth/logout']);
 
 /**
  * Statuses the document says any request may get: wrong method, request too slow, headers too large, the
@@ -254,6 +256,7 @@ describe.each([
           }),
           { numRuns: RUNS_PER_OPERATION, examples: boundaryExamples(op).map((request) => [request]) },
         );
+        if (ENDS_SESSIONS.has(labelOf(op))) await fixtures.renewVisitorSessions();
       },
       60_000 + RUNS_PER_OPERATION * 200,
     );
@@ -432,6 +435,10 @@ async function setUpFixtures(harness: Harness) {
   const othersDelivery = await harness.core.webhooks.test(other.session.user.id, othersHook.id);
 
   const cookie = (token: string) => ({ cookie: `verdict_session=${token}` });
+  const visitorCredentials: Credential[] = visitorSessions.map((token, i) => ({
+    label: `visitor session ${i}`,
+    headers: cookie(token),
+  }));
   return {
     engine,
     caller,
@@ -441,10 +448,20 @@ async function setUpFixtures(harness: Harness) {
       { label: 'caller key (X-Api-Key)', scheme: 'apiKeyHeader', headers: { 'x-api-key': key.key } },
       { label: 'caller session', scheme: 'sessionCookie', headers: cookie(caller.cookie) },
     ] as CallerCredential[],
+    /**
+     * The visitor's sessions issued again in place: a logout's run ends some of them, and a later public
+     * operation (GET /api/auth/session) with none alive could never get past authentication.
+     */
+    renewVisitorSessions: async () => {
+      for (const credential of visitorCredentials) {
+        const issued = await harness.core.accounts.login(visitor.email, visitor.password);
+        if (issued) credential.headers = cookie(issued.token);
+      }
+    },
     /** Sessions a public route may end, and no credentials at all. */
     publicCredentials: [
       { label: 'none', headers: {} },
-      ...visitorSessions.map((token, i) => ({ label: `visitor session ${i}`, headers: cookie(token) })),
+      ...visitorCredentials,
       { label: 'caller key (Bearer)', headers: { authorization: `Bearer ${key.key}` } },
     ] as Credential[],
     broken: [
