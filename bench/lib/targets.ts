@@ -174,7 +174,7 @@ export const TARGETS: {
     better: 'lower',
     what: 'heap per in-flight debate (KiB)',
     boundBy:
-      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~9 fibers it keeps suspended (its job, its log's writer, its classifier, its round's seats and their calls' timeouts), and its actor (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
+      "what each running debate holds: closures and their scopes, most of them Effect's continuations of the ~7 fibers it keeps suspended (its job, its log's writer, its classifier, its round and one a seat), its seats' calls (prompts, signals, timers) and its actor (heap snapshots: BENCH_ENGINE_HEAP_SNAPSHOT; BENCHMARKS.md \"The engine, lean\")",
   },
   {
     name: 'engine.node.max_simultaneous_debates',
@@ -182,7 +182,7 @@ export const TARGETS: {
     better: 'higher',
     what: 'simultaneous debates on one node with lag p99 < 50 ms',
     boundBy:
-      "the node's CPU a debate (engine.node.cpu_ms_per_debate): Effect's fibers and XState's steps, the garbage they leave, a JetStream publish and ack per event; the lag passes 50 ms once the debates' callbacks fill the loop",
+      "the node's CPU a debate (engine.node.cpu_ms_per_debate): Effect's fibers and XState's steps, the garbage they leave (GC ~23 % of the node's busiest stretches), a JetStream publish and ack per event; the debates' calls end together (a simulated 500 ms each), and the lag passes 50 ms once their continuations fill one turn of the loop",
   },
   {
     name: 'engine.node.cpu_ms_per_debate',

@@ -101,7 +101,7 @@ const logState = (afterSeq: number, wake: Latch.Latch): LogState => ({
  * stored and not published when a node died is published by the next node that takes the job: the next
  * holder's restore, or, for a finished debate, the job's redelivery (job/claim.ts).
  */
-export const openDurableLog = Effect.fn('Engine.openDurableLog')(function* (start: DurableLogStart) {
+export const openDurableLog = Effect.fnUntraced(function* (start: DurableLogStart) {
   const clock = yield* coreClock;
   const st = logState(start.afterSeq, yield* Latch.make(false));
   const writeOnce = yield* logWriter(start, st);

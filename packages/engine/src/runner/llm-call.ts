@@ -36,25 +36,22 @@ function classify(error: unknown): ProviderFailure {
 /**
  * One LLM call as an Effect: the signal is Effect's own (interrupting the fiber aborts the HTTP call), each
  * attempt has a timeout and a span of its own, and retries back off exponentially on retryable failures only.
+ *
+ * A plain function, not `Effect.fn`: that makes a span and captures a stack trace for every call even with
+ * tracing off, and a running debate keeps one such call open for each seat.
  */
-export const callLlm = Effect.fn('Engine.callLlm')(function* (
+export function callLlm(
   provider: LlmProvider,
   request: Omit<LlmRequest, 'signal'>,
   policy: CallPolicy = DEFAULT_CALL_POLICY,
-) {
+): Effect.Effect<LlmResponse, ProviderFailure> {
   const attempt = Effect.tryPromise({
-    try: (signal: AbortSignal) => provider.complete({ ...request, signal }),
+    try: (signal: AbortSignal) =>
+      withDeadline(policy.timeoutMs, signal, (callSignal) =>
+        provider.complete({ ...request, signal: callSignal }),
+      ),
     catch: classify,
   }).pipe(
-    Effect.timeoutOrElse({
-      duration: policy.timeoutMs,
-      orElse: () =>
-        Effect.fail(
-          new ProviderFailure({
-            error: new LlmCallError('timeout', `no answer within ${policy.timeoutMs} ms`),
-          }),
-        ),
-    }),
     Effect.tap((response) =>
       annotateLlmCall({
         ...response,
@@ -64,12 +61,39 @@ export const callLlm = Effect.fn('Engine.callLlm')(function* (
     Effect.tapError((failure) => Effect.annotateCurrentSpan('verdict.llm.outcome', failure.error.kind)),
     llmCallSpan(request.task, request.model, provider.name),
   );
-  const response: LlmResponse = yield* attempt.pipe(
+  return attempt.pipe(
     Effect.retry({
       schedule: Schedule.exponential(policy.backoffMs),
       times: policy.retries,
       while: (failure: ProviderFailure) => failure.error.retryable,
     }),
   );
-  return response;
-});
+}
+
+/**
+ * Runs `call` with a signal that aborts when the caller's does or once `ms` pass; at `ms` the answer is a
+ * timeout at once, whether or not the provider heeds its signal. A timer on the call itself, not a race
+ * with a sleeping fiber: `Effect.timeout` forks two fibers a call, and every seat of a running debate
+ * waits in one.
+ */
+function withDeadline<T>(
+  ms: number,
+  outer: AbortSignal,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const abort = () => controller.abort(outer.reason);
+  outer.addEventListener('abort', abort, { once: true });
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new LlmCallError('timeout', `no answer within ${ms} ms`));
+      controller.abort();
+    }, ms);
+    call(controller.signal)
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer);
+        outer.removeEventListener('abort', abort);
+      });
+  });
+}
