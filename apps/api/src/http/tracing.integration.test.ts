@@ -197,7 +197,6 @@ describe.each([
     expect(whole.roots).toEqual([request]);
     expect(whole.ancestors(delivery).map((span) => span.name)).toEqual([
       'store.finish',
-      'Engine.openDurableLog',
       'debate.job',
       'POST /api/debates',
     ]);
