@@ -19,7 +19,7 @@ import type { HttpResponse } from '@btc-vision/uwebsockets.js';
 import { type BareEvent, type BarePublished, bareMessage } from '../lib/bare-sse-message.ts';
 import { onStopRequest } from '../lib/spawn-server.ts';
 
-/** apps/api/src/http/sse-writer.ts's SSE_HEADERS. */
+/** apps/api/src/http/sse-wire.ts's SSE_HEADERS. */
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',

@@ -1,40 +1,16 @@
-import type { PageFetchOptions } from './attachments/page-fetch.ts';
 import { createCollections } from './collections/collections.ts';
 import { accountServices } from './composition/account-services.ts';
 import { openAdapters } from './composition/adapters.ts';
 import { audienceServices } from './composition/audience-services.ts';
+import type { CoreOptions } from './composition/core-options.ts';
 import { debateServices } from './composition/debate-services.ts';
 import { libraryServices } from './composition/library-services.ts';
 import type { Config } from './config/config.ts';
-import type { TransactionTimeout } from './db/transaction-guard.ts';
-import type { DataDirLock, LockRole } from './embedded/data-dir-lock.ts';
 import { checkReadiness } from './observability/readiness.ts';
 import { cachedRead, debatesByStatus } from './observability/scrape-reads.ts';
-import type { Clock } from './shared/clock.ts';
 import { createViewCounter } from './sharing/view-counter.ts';
-import type { Embedder } from './similar/embedder.ts';
 
-export type CoreOptions = {
-  clock?: Clock;
-  /** Where background failures (counter sweeps …) are reported. */
-  onBackgroundError?: (err: unknown) => void;
-  /**
-   * Counter store for rate limits. Defaults to memory in embedded mode and Postgres in distributed mode
-   * (DATABASE_URL set), so limits hold across API processes.
-   */
-  counters?: 'memory' | 'database';
-  /** Informational messages of the persistence layer (migrations applied, embedded database created). */
-  log?: (message: string) => void;
-  /** Told of each database transaction rolled back for being open past DB_TRANSACTION_TIMEOUT_MS. */
-  onTransactionTimeout?: (report: TransactionTimeout) => void;
-  /** Embedded mode: the DATA_DIR lock the caller already holds, or the role to take it as (`server`). */
-  dataDirLock?: DataDirLock;
-  lockRole?: LockRole;
-  /** Embeds text for similar-debate lookups (the engine's createEmbedder); none: nothing is similar. */
-  embedder?: Embedder | null;
-  /** POST /api/debates/fetch-url's limits and SSRF policy beyond the configuration's (tests shorten them). */
-  pageFetch?: Partial<PageFetchOptions>;
-};
+export type { CoreOptions } from './composition/core-options.ts';
 
 /** The domain services of one process, wired to its adapters. Built once by each composition root. */
 export type Core = Awaited<ReturnType<typeof createCore>>;

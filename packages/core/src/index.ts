@@ -57,6 +57,7 @@ export {
   type TransactionTimeout,
   TransactionTimeoutError,
 } from './db/transaction-guard.ts';
+export { unexpectedFailure } from './db/unexpected-failure.ts';
 export {
   type CreationResult,
   createDebateCreation,
@@ -186,7 +187,7 @@ export { nextRunAfter, type ScheduleTiming } from './scheduled-debates/next-run.
 export type { ScheduledDebates } from './scheduled-debates/scheduled-debates.ts';
 export { createScheduler, type RunOutcome, type Scheduler } from './scheduled-debates/scheduler.ts';
 export type { ScheduleTables } from './scheduled-debates/tables.ts';
-export { AppError, type AppErrorOptions, unexpectedFailure } from './shared/app-error.ts';
+export { AppError, type AppErrorOptions } from './shared/app-error.ts';
 export { type Clock, systemClock } from './shared/clock.ts';
 export { OperatorError } from './shared/operator-error.ts';
 export { withTimeout } from './shared/with-timeout.ts';

@@ -20,7 +20,8 @@ import { type OpenStreams, openStreamsOf, type StreamEnder } from '../streams/op
 import { parseStreamParameter } from '../streams/stream-parameters.ts';
 import { streamData } from './debate-stream-data.ts';
 import { sendAppError } from './envelope.ts';
-import { type SseWriter, sseMessage, sseWriterFor } from './sse-writer.ts';
+import { type SseWriter, sseMessage } from './sse-wire.ts';
+import { sseWriterFor } from './sse-writer.ts';
 import { routeEndpoint } from './usage-counting.ts';
 
 export type DebateStreamOptions = {

@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { nodeSseWriter, type SseWriter } from './sse-writer.ts';
+import type { SseWriter } from './sse-wire.ts';
+import { nodeSseWriter } from './sse-writer.ts';
 
 /** A server whose one stream is handed to the test, and a raw client that reads (or not). */
 async function streamTo(reads: boolean, maxBufferedBytes: number) {

@@ -4,11 +4,11 @@ import { memoryBus } from '../bus/memory.ts';
 import { natsBus } from '../bus/nats-on-demand.ts';
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
-import type { CoreOptions } from '../core.ts';
 import { openServiceDatabase } from '../database.ts';
 import type { Database } from '../db/orm.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from '../ratelimit/counter-store.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
+import type { CoreOptions } from './core-options.ts';
 
 /** What the domain services of a process are built on: its clock, database, bus, counters and blob store. */
 export type Adapters = {

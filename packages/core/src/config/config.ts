@@ -1,105 +1,11 @@
 import { ConfigError } from './config-error.ts';
-import { type Env, EnvSchema } from './env-schema.ts';
-import { type ProviderConfig, providerConfig } from './provider-env.ts';
+import type { Config } from './config-types.ts';
+import { EnvSchema } from './env-schema.ts';
+import { providerConfig } from './provider-env.ts';
 import { addressesOf, billingOf, engineOf, storageOf, webhooksOf } from './sections.ts';
 
+export type { BillingConfig, Config } from './config-types.ts';
 export { ConfigError };
-
-export type Config = {
-  port: number;
-  host: string;
-  /** STREAMS: the HTTP server the API runs on (apps/api/src/http/uws/choose-server.ts). */
-  streams: Env['STREAMS'];
-  /** DIRECT_READS: plain reads answered without Fastify's pipeline (apps/api/src/http/direct-reads.ts). */
-  directReads: boolean;
-  /** PUBLIC_BASE_URL, else `http://localhost:$PORT`: links made without a request (emails, webhooks). */
-  publicBaseUrl: string;
-  /** APP_URL, else publicBaseUrl. */
-  appUrl: string;
-  /**
-   * Which links in an answer take the origin the request came to instead (the API's trpc/request-links.ts):
-   * the API's own (streamUrl) while PUBLIC_BASE_URL is unset, the web app's (shareUrl, upgradeUrl) while
-   * APP_URL is unset too. A configured address always wins.
-   */
-  linksFollowRequest: { api: boolean; app: boolean };
-  secureCookies: boolean;
-  /** Origins of browser apps trusted with CORS and cookie-authenticated writes. */
-  corsOrigins: string[];
-  /** Fastify's trustProxy: which X-Forwarded-For hops give the client address (TRUST_PROXY). */
-  trustProxy: boolean | number | string[];
-  requestTimeoutMs: number;
-  /** The bearer token GET /metrics asks of a scraper; null: no /metrics. */
-  metricsToken: string | null;
-  /** The port an engine process serves GET /metrics, /health and /ready on; null: none. */
-  metricsPort: number | null;
-  /** SIGTERM: how long /ready says draining before the listener closes, and how long what runs may finish. */
-  shutdown: { delayMs: number; graceMs: number };
-  /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
-  transactionTimeoutMs: number;
-  database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
-  /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
-  pgliteTemplates: string | undefined;
-  nats: { kind: 'nats'; servers: string[] } | { kind: 'memory' };
-  logLevel: Env['LOG_LEVEL'];
-  bodyLimitBytes: number;
-  sessionTtlMs: number;
-  rateLimits: {
-    registrationsPerHour: number;
-    streamOpensPerMinute: number;
-    sessionRequestsPerMinute: number;
-    publicReadsPerMinute: number;
-  };
-  /** Notification email; `smtpUrl` null means none is sent. */
-  email: { smtpUrl: string | null; from: string; linkSecret: string | null };
-  natsPrefix: string;
-  engine: {
-    slots: number;
-    jobAckWaitMs: number;
-    leaseMs: number;
-    llmTimeoutMs: number;
-    storageToleranceMs: number;
-    maxInterruptions: number;
-    reconcileIntervalMs: number;
-    /** How often each node's score worker looks for outcome events to take into scores. */
-    scoreIntervalMs: number;
-    /** How often each node's mailer looks for notification emails to send. */
-    mailIntervalMs: number;
-    staleAfterMs: number;
-    /** How often each node's scheduler looks for due scheduled debates. */
-    schedulerIntervalMs: number;
-  };
-  /** The service's own provider keys (never logged), endpoints, model ids and embedding choice. */
-  providers: ProviderConfig;
-  simulated: { firstTokenMs: number; tokensPerSecond: number };
-  debates: { freeMonthly: number; concurrentLimit: number; cacheTtlMs: number };
-  billing: BillingConfig;
-  /**
-   * User webhooks: what the SSRF guard relaxes (development only), the dispatcher's period, the senders per
-   * node, and how many days finished deliveries and handled outbox rows are kept.
-   */
-  webhooks: {
-    allowHttp: boolean;
-    allowPrivate: boolean;
-    intervalMs: number;
-    senders: number;
-    retentionDays: number;
-  };
-};
-
-/** The payment processor's settings; each null piece turns off what needs it (503 BILLING_NOT_CONFIGURED). */
-export type BillingConfig = {
-  secretKey: string | null;
-  webhookSecret: string | null;
-  /** STRIPE_API_URL split as the SDK takes it; null: the processor's own address. */
-  api: { protocol: 'http' | 'https'; host: string; port: number } | null;
-  prices: {
-    byok: string | null;
-    byok_pro: string | null;
-    credits_100: string | null;
-    credits_500: string | null;
-    credits_2000: string | null;
-  };
-};
 
 /**
  * Validates the environment once, at start. This is the only place that reads `process.env`; everything

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { BillingConfig, Config } from './config.ts';
 import { ConfigError } from './config-error.ts';
+import type { BillingConfig, Config } from './config-types.ts';
 import type { Env } from './env-schema.ts';
 import { readFlag } from './flag.ts';
 

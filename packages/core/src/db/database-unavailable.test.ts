@@ -1,7 +1,7 @@
 import { ConnectionException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
-import { unexpectedFailure } from '../shared/app-error.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
+import { unexpectedFailure } from './unexpected-failure.ts';
 
 /** An error as node-postgres makes one: a message, and the server's SQLSTATE or the socket's code. */
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});

@@ -1,5 +1,5 @@
 import { Tier } from '@verdict/contracts';
-import type { ProviderSettings } from './judge-model.ts';
+import type { ProviderSettings } from './providers.ts';
 import { MODEL_TABLE } from './models.ts';
 import {
   EMBEDDING_PROVIDERS,

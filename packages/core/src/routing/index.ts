@@ -14,7 +14,7 @@ export {
   seatModel,
   storedPreset,
 } from './debate-models.ts';
-export { judgeModelFor, type ProviderSettings } from './judge-model.ts';
+export { judgeModelFor } from './judge-model.ts';
 export {
   candidateProviders,
   DEBATE_PRESET_ROUTING,
@@ -81,6 +81,7 @@ export {
   PROVIDERS,
   type ProviderApi,
   type ProviderEntry,
+  type ProviderSettings,
   providerEntry,
   usableProviders,
 } from './providers.ts';

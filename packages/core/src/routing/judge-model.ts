@@ -1,14 +1,7 @@
 import type { FundingSource, ProviderName } from '@verdict/contracts';
 import { debateModelsFor } from './debate-models.ts';
 import type { KeyRouting } from './models.ts';
-import type { ModelOverrides } from './providers.ts';
-
-export type ProviderSettings = {
-  keys: Partial<Record<ProviderName, string>>;
-  baseUrls: Partial<Record<ProviderName, string>>;
-  /** The operator's model ids per provider and tier. */
-  models?: ModelOverrides;
-};
+import type { ProviderSettings } from './providers.ts';
 
 /**
  * The judge a debate will get, as the engine will choose it: for the create response's `judgeModel` (told to

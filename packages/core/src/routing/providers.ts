@@ -137,6 +137,14 @@ export function usableProviders(
 /** The operator's model ids per provider and tier (`<PROVIDER>_MODEL_<TIER>`), replacing the table's. */
 export type ModelOverrides = Partial<Record<ProviderName, Partial<Record<Tier, string>>>>;
 
+/** The operator's provider keys, base URLs and models: what picks a debate's models and its judge. */
+export type ProviderSettings = {
+  keys: Partial<Record<ProviderName, string>>;
+  baseUrls: Partial<Record<ProviderName, string>>;
+  /** The operator's model ids per provider and tier. */
+  models?: ModelOverrides;
+};
+
 /** Providers with a text-embedding model, in the table's order. */
 export const EMBEDDING_PROVIDERS = PROVIDERS.filter(
   (name) => (PROVIDER_TABLE[name] as ProviderEntry).embedding !== undefined,

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { seatPanel } from '../machine/panel.ts';
 import { simulatedProvider } from '../providers/simulated.ts';
+import type { EngineDeps } from '../runner/engine-deps.ts';
 import { DEFAULT_CALL_POLICY } from '../runner/llm-call.ts';
-import { type EngineDeps, startDebate } from '../runner/run-debate.ts';
+import { startDebate } from '../runner/run-debate.ts';
 import { type Stalled, stallLimitMs, stallWatch } from './stall-guard.ts';
 
 const LIMIT_MS = 300;

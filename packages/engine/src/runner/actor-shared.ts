@@ -1,6 +1,6 @@
 import type * as Context from 'effect/Context';
+import type { EngineDeps } from './engine-deps.ts';
 import type { CallPolicy } from './llm-call.ts';
-import type { EngineDeps } from './run-debate.ts';
 import type { CallTokens } from './usage.ts';
 
 /** What a debate's actors (round.ts, judge.ts) share with the debate that runs them (run-debate.ts). */

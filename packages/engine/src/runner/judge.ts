@@ -7,9 +7,9 @@ import { JUDGE_SYSTEM_PROMPT, judgePrompt, type Turn } from '../machine/prompts.
 import { parseVerdict } from '../machine/verdict-parser.ts';
 import { debateSpan } from '../tracing/spans.ts';
 import type { ActorShared } from './actor-shared.ts';
+import type { EngineDeps } from './engine-deps.ts';
 import type { EvidencePort } from './evidence.ts';
 import { type CallPolicy, callLlm } from './llm-call.ts';
-import type { EngineDeps } from './run-debate.ts';
 
 /** Re-asks after the first invalid verdict; the debate fails if the judge still answers nonsense. */
 const JUDGE_ATTEMPTS = DEBATE_CALL_LIMITS.judge.attempts;

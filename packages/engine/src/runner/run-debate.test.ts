@@ -6,7 +6,8 @@ import { seatPanel } from '../machine/panel.ts';
 import type { LlmProvider } from '../providers/port.ts';
 import { type SimulatedOptions, simulatedProvider } from '../providers/simulated.ts';
 import { type PersistedState, packState, unpackState } from '../replay/snapshot.ts';
-import { type EngineDeps, startDebate, statePath } from './run-debate.ts';
+import type { EngineDeps } from './engine-deps.ts';
+import { startDebate, statePath } from './run-debate.ts';
 
 const QUESTION = 'Should we move our monolith to microservices this year?';
 const fastPolicy = { timeoutMs: 500, retries: 1, backoffMs: 1 };

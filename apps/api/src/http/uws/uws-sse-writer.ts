@@ -1,4 +1,4 @@
-import { SSE_HEADERS, type SseWriter, sseComment, sseMessage, sseRetry } from '../sse-writer.ts';
+import { SSE_HEADERS, type SseWriter, sseComment, sseMessage, sseRetry } from '../sse-wire.ts';
 import type { UwsStreamHandle } from './bridged-response.ts';
 
 /**

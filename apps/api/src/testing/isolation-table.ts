@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../testing/tenant-fixtures.ts';
+import type { ResourceKind } from './tenant-fixtures.ts';
 
 /** A resource of tenant A (the owner) or B (the caller), by kind: `a.debate`, `b.collection`. */
 export type ResourceRef = `${'a' | 'b'}.${ResourceKind}`;
