@@ -6,7 +6,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycles',
-      comment: 'Files that import each other, directly or around a loop: move what both need down into a module of its own.',
+      comment:
+        'Files that import each other, directly or around a loop: move what both need down into a module of its own.',
       severity: 'error',
       from: {},
       to: { circular: true },
@@ -43,14 +44,16 @@ module.exports = {
     },
     {
       name: 'contracts-stand-alone',
-      comment: 'The wire types every client shares (the SDK, the CLI, the console) import no other workspace package.',
+      comment:
+        'The wire types every client shares (the SDK, the CLI, the console) import no other workspace package.',
       severity: 'error',
       from: { path: '^packages/contracts/' },
       to: { path: '^(packages|apps)/', pathNot: '^packages/contracts/' },
     },
     {
       name: 'product-without-test-helpers',
-      comment: "A testing/ folder is for tests and benches: product code importing it would ship test-only code.",
+      comment:
+        'A testing/ folder is for tests and benches: product code importing it would ship test-only code.',
       severity: 'error',
       from: { pathNot: '/testing/' },
       to: { path: '/testing/' },

@@ -1,6 +1,6 @@
 import { Tier } from '@verdict/contracts';
-import type { ProviderSettings } from './providers.ts';
 import { MODEL_TABLE } from './models.ts';
+import type { ProviderSettings } from './providers.ts';
 import {
   EMBEDDING_PROVIDERS,
   type EmbeddingsSetting,

@@ -1,6 +1,6 @@
 import type { FundingSource, ProviderName } from '@verdict/contracts';
-import type { ProviderSettings } from './providers.ts';
 import { type DebatePreset, type KeyRouting, planDebate } from './models.ts';
+import type { ProviderSettings } from './providers.ts';
 import { usableProviders } from './providers.ts';
 import { SIMULATED_FREE_JUDGE, SIMULATED_MODELS } from './simulated-models.ts';
 

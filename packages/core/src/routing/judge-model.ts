@@ -1,4 +1,4 @@
-import type { FundingSource, ProviderName } from '@verdict/contracts';
+import type { FundingSource } from '@verdict/contracts';
 import { debateModelsFor } from './debate-models.ts';
 import type { KeyRouting } from './models.ts';
 import type { ProviderSettings } from './providers.ts';
