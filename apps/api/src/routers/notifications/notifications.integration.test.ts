@@ -252,11 +252,22 @@ describe('notifications', () => {
       read: false,
     });
     expect(live?.id).toBe((live?.data as Notification | undefined)?.id);
-    // Others' notifications never reach this stream.
+    // Others' notifications never reach this stream. The probe, a notification of this user's made after
+    // the other one, arrives after anything published before it: once it is here, the other one would be.
     const elsewhere = await publicDebate(h, owner);
     await comment(h, actor, elsewhere);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(stream.messages.filter((m) => m.event !== 'ping')).toHaveLength(2);
+    await comment(h, actor, debate, 'the probe');
+    await eventually(
+      () => stream.events().length,
+      (n) => n >= 3,
+    );
+    const notifications = stream.messages.filter((m) => m.event !== 'ping');
+    expect(notifications).toHaveLength(3);
+    expect(notifications.map((m) => (m.data as Notification | undefined)?.debateId)).toEqual([
+      undefined,
+      debate,
+      debate,
+    ]);
     stream.close();
   });
 
@@ -290,14 +301,15 @@ describe('notifications', () => {
       (n) => n >= 3,
     );
     await comment(h, actor, debate, 'live after the replay');
+    // And a probe after it: a replayed notification sent twice would reach the stream before the probe.
+    await comment(h, actor, debate, 'the probe');
     await eventually(
       () => notificationIds(again).length,
-      (n) => n >= 4,
+      (n) => n >= 5,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     const stored = await oldestFirst(user);
-    expect(stored).toHaveLength(5);
+    expect(stored).toHaveLength(6);
     expect(stored[0]?.id).toBe(seen);
     expect(again.events()[0]).toMatchObject({ event: 'connected' });
     expect(notificationIds(again)).toEqual(stored.slice(1).map((n) => n.id));
@@ -323,9 +335,14 @@ describe('notifications', () => {
       (n) => n >= 10,
       5000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A probe made after the burst: anything of the burst sent twice would reach the stream before it.
+    await comment(h, actor, debate, 'the probe');
+    await eventually(
+      () => notificationIds(again).length,
+      (n) => n >= 11,
+    );
     const stored = await oldestFirst(user);
-    expect(stored).toHaveLength(11);
+    expect(stored).toHaveLength(12);
     // Stored in the order they were committed, each createdAt after the one before.
     const times = stored.map((n) => new Date(n.createdAt).getTime());
     expect(
@@ -508,8 +525,17 @@ describe('notification email', () => {
       [owner.session.user.id],
     );
     expect(row?.email_state).toBe('none');
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(mails.length).toBe(before);
+    // The probe: a notification made after it for someone who takes emails. Once the mailer has sent that
+    // one, it has passed over the owner's.
+    const probeDebate = await publicDebate(h, actor, 'Should the probe get an email');
+    await comment(h, owner, probeDebate, 'the probe');
+    await eventually(
+      () => mails.slice(before).find((m) => JSON.stringify(m.to).includes(actor.email)),
+      (m) => m !== undefined,
+    );
+    expect(mails.slice(before).map((m) => JSON.stringify(m.to))).toEqual([
+      expect.stringContaining(actor.email),
+    ]);
   });
 
   it('answers 400 HTML for a forged, altered or incomplete unsubscribe link', async () => {
