@@ -2,25 +2,16 @@ import type { EntityManager } from '@mikro-orm/core';
 import { type RawBuilder, sql } from 'kysely';
 import { currentTraceCarrier } from '../bus/trace-carrier.ts';
 import { query } from '../db/kysely.ts';
+import type { OutboxTables } from './tables.ts';
 
 /**
  * The webhook outbox row a change writes in its own transaction, for the webhooks feature to fan out later.
  * It sits below every feature that reports a change (debates, outcomes, chains) so that none of them imports
- * webhooks/, which sits above them. The table's entity is webhooks/outbox-entry.entity.ts; the columns this
- * module touches are spelled out here rather than imported from there (or from debates/), so that it depends
- * on the database layer only.
+ * webhooks/, which sits above them. outbox/ owns the table: its entity (outbox-entry.entity.ts) and every
+ * statement that writes it (this module, and dispatch-statements.ts for the fan-out and retention). The
+ * `debates` columns the inserts read the owner from are spelled out here, read only: debates/ sits above.
  */
-type OutboxTables = {
-  webhook_outbox: {
-    user_id: string;
-    event: string;
-    debate_id: string | null;
-    dedupe_key: string;
-    payload: unknown;
-    trace_parent: string | null;
-  };
-  debates: { id: string; owner_id: string };
-};
+type QueueTables = OutboxTables & { debates: { id: string; owner_id: string } };
 
 /** The webhook events about a debate: its lifecycle and its outcome (the spec's Webhook events). */
 export type DebateWebhookEvent =
@@ -47,7 +38,7 @@ export async function queueDebateWebhook(
   },
 ) {
   const traceParent = event.traceParent ?? currentTraceCarrier()?.traceparent ?? null;
-  await query<OutboxTables>(em)
+  await query<QueueTables>(em)
     .insertInto('webhook_outbox')
     .columns(['user_id', 'event', 'debate_id', 'dedupe_key', 'payload', 'trace_parent'])
     .expression((eb) =>
@@ -95,7 +86,7 @@ export async function queueUserWebhook(
     debateId?: string;
   },
 ) {
-  await query<OutboxTables>(em)
+  await query<QueueTables>(em)
     .insertInto('webhook_outbox')
     .values({
       user_id: event.userId,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { markDispatched, takeUndispatched } from '../outbox/dispatch-statements.ts';
 import type { Clock } from '../shared/clock.ts';
 import { deliveryBody } from './signing.ts';
 import type { WebhookTables } from './tables.ts';
@@ -22,15 +23,7 @@ export type FanOut = { taken: number; queued: number };
 export async function dispatchOutbox(db: Database, clock: Clock, batch: number): Promise<FanOut> {
   return db.em().transactional(async (em) => {
     const k = query<WebhookTables>(em);
-    const rows = await k
-      .selectFrom('webhook_outbox')
-      .select(['id', 'user_id', 'event', 'payload', 'created_at'])
-      .where('dispatched_at', 'is', null)
-      .orderBy('created_at')
-      .limit(batch)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const rows = await takeUndispatched(k, batch);
     if (rows.length === 0) return { taken: 0, queued: 0 };
     const now = new Date(clock.now());
     const deliverable = rows.filter((row) => DELIVERABLE.has(row.event));
@@ -64,15 +57,11 @@ export async function dispatchOutbox(db: Database, clock: Clock, batch: number):
         })),
     );
     if (deliveries.length > 0) await k.insertInto('webhook_deliveries').values(deliveries).execute();
-    await k
-      .updateTable('webhook_outbox')
-      .set({ dispatched_at: now })
-      .where(
-        'id',
-        'in',
-        rows.map((row) => row.id),
-      )
-      .execute();
+    await markDispatched(
+      k,
+      rows.map((row) => row.id),
+      now,
+    );
     return { taken: rows.length, queued: deliveries.length };
   });
 }

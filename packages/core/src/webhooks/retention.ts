@@ -1,5 +1,6 @@
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
+import { deleteDispatchedBefore } from '../outbox/dispatch-statements.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { WebhookTables } from './tables.ts';
 
@@ -42,21 +43,9 @@ export async function pruneWebhookHistory(
         .skipLocked(),
     )
     .executeTakeFirst();
-  const outboxRows = await k
-    .deleteFrom('webhook_outbox')
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_outbox')
-        .select('id')
-        .where('created_at', '<', before)
-        .where('dispatched_at', 'is not', null)
-        .limit(options.batch)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .executeTakeFirst();
+  const outboxRows = await deleteDispatchedBefore(k, before, options.batch);
   return {
     deliveries: Number(deliveries.numDeletedRows),
-    outboxRows: Number(outboxRows.numDeletedRows),
+    outboxRows,
   };
 }

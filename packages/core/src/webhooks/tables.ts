@@ -1,5 +1,5 @@
 import type { TablesOf } from '../db/kysely.ts';
-import type { WebhookOutboxEntrySchema } from './outbox-entry.entity.ts';
+import type { WebhookOutboxEntrySchema } from '../outbox/outbox-entry.entity.ts';
 import type { WebhookSchema } from './webhook.entity.ts';
 import type { WebhookDeliverySchema } from './webhook-delivery.entity.ts';
 import type { WebhookDeliveryAttemptSchema } from './webhook-delivery-attempt.entity.ts';
