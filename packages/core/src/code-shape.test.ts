@@ -16,7 +16,6 @@ const NOT_YET_SPLIT = [
   'bus/nats-job-queue.ts natsJobQueue',
   'chains/chains.ts createChains',
   'collections/collection-items.ts createCollectionItems',
-  'collections/collections.ts createCollections',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'db/postgres-session.ts keepSession',
