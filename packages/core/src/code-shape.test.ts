@@ -15,7 +15,6 @@ const NOT_YET_SPLIT = [
   'billing/stripe/webhook.ts createStripeWebhooks',
   'bus/nats-job-queue.ts natsJobQueue',
   'chains/chains.ts createChains',
-  'collections/collection-items.ts createCollectionItems',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'db/postgres-session.ts keepSession',

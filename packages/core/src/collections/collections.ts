@@ -18,7 +18,7 @@ export function createCollections(resources: CollectionResources) {
     get: getCollection(resources),
     update: updateCollection(resources),
     remove: removeCollection(resources),
-    ...createCollectionItems(resources.db, resources.clock),
+    ...createCollectionItems(resources),
   };
 }
 
