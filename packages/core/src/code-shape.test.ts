@@ -14,7 +14,6 @@ const NOT_YET_SPLIT = [
   'billing/checkout.ts createCheckout',
   'billing/stripe/webhook.ts createStripeWebhooks',
   'bus/nats-job-queue.ts natsJobQueue',
-  'chains/chains.ts createChains',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'db/postgres-session.ts keepSession',

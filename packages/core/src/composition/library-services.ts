@@ -34,7 +34,7 @@ export function libraryServices(
     outcomes: createOutcomes(db, clock),
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
-    chains: createChains(db, clock),
+    chains: createChains({ db, clock }),
     similar,
     search: createSearch(db, clock, {
       // Semantic hits only add to search: a failing embedding provider, or lookups busy elsewhere, leave it
