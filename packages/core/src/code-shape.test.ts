@@ -20,7 +20,6 @@ const NOT_YET_SPLIT = [
   'debates/debate-access.ts createDebateAccess',
   'debates/debate-events.ts createDebateEvents',
   'debates/event-fanout.ts fanOutEvents',
-  'debates/workspace-debates.ts createWorkspaceDebates',
   'keys/api-keys.ts createApiKeys',
   'notifications/notifications.ts createNotifications',
   'outcomes/outcomes.ts createOutcomes',

@@ -30,6 +30,12 @@ export function debateServices(
     debateControl: createDebateControl(debateAccess, bus, db, removal),
     debateAnalytics: createDebateAnalytics(db, debateAccess),
     debateCosts: createDebateCosts(db, debateAccess),
-    workspaceDebates: createWorkspaceDebates(db, bus, debateAccess, features.plans.upgradeUrl, removal),
+    workspaceDebates: createWorkspaceDebates({
+      db,
+      bus,
+      access: debateAccess,
+      upgradeUrl: features.plans.upgradeUrl,
+      hooks: removal,
+    }),
   };
 }

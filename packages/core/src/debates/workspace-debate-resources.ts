@@ -1,0 +1,11 @@
+import type { CoreResources } from '../resources.ts';
+import type { DebateAccess } from './debate-access.ts';
+import type { DebateRemovalHooks } from './debate-control.ts';
+
+/** What moving debates between workspaces and deleting a workspace run on. */
+export type WorkspaceDebateResources = Pick<CoreResources, 'db' | 'bus'> & {
+  access: DebateAccess;
+  /** Where a refusal for want of a plan points. */
+  upgradeUrl: string;
+  hooks: DebateRemovalHooks;
+};
