@@ -33,7 +33,6 @@ const NOT_YET_SPLIT = [
   'sharing/sharing.ts read',
   'similar/similar.ts createSimilar',
   'webhooks/webhooks.ts createWebhooks',
-  'workspaces/workspace-members.ts createWorkspaceMembers',
   'workspaces/workspaces.ts createWorkspaces',
 ];
 

@@ -26,6 +26,6 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     invoices: createInvoices(db),
     stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
     workspaces: createWorkspaces(db, clock, plans),
-    workspaceMembers: createWorkspaceMembers(db, clock, plans),
+    workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
   };
 }
