@@ -23,7 +23,6 @@ const NOT_YET_SPLIT = [
   'keys/api-keys.ts createApiKeys',
   'notifications/notifications.ts createNotifications',
   'outcomes/outcomes.ts createOutcomes',
-  'ratelimit/rate-limits.ts createRateLimits',
   'reactions/polls.ts createPolls',
   'reactions/votes.ts createArgumentVotes',
   'recommendations/recommendations.ts createRecommendations',

@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import { counterLeases } from './counter-leases.ts';
 import type { CounterStore } from './counter-store.ts';
 import { hitFixedWindow, hitFixedWindows, hitSlidingWindow, type LimitDecision } from './limiters.ts';
+import { startLoginAttempt } from './login-attempts.ts';
 import { noteLimitRefusal } from './refusals.ts';
 
 const MINUTE = 60_000;
@@ -16,11 +17,7 @@ export const PUBLIC_IP_LIMIT = { limit: 30, windowMs: 60_000 };
  * endpoint's 30.
  */
 export const ANONYMOUS_READ_LIMIT = { limit: 120, windowMs: 60_000 };
-/**
- * Failed logins allowed (per email, per client IP) before further attempts are refused for the rest of the
- * window; an attempt under way counts as failed until its password proved right (startLoginAttempt).
- */
-export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
+export { LOGIN_FAILURE_LIMITS } from './login-attempts.ts';
 
 /** The per-minute request limit of an account: the operator's override, else its plan's. */
 export const accountRateLimit = (plan: Plan, override: number | null | undefined): number =>
@@ -130,38 +127,7 @@ export function createRateLimits(store: CounterStore, clock: Clock, settings: Ra
       budget: 'signUps',
     }),
 
-    /**
-     * One sign-in attempt for `email` from `ip`, counted against both budgets BEFORE its password is checked:
-     * the count is one atomic increment, so however many attempts arrive at once, on however many processes,
-     * at most LOGIN_FAILURE_LIMITS of them get to a password check. Over either budget, the attempt is given
-     * back and refused (RATE_LIMITED, Retry-After until the window ends): the counts stay the attempts that
-     * were checked. The caller gives the attempt back (`refund`) when it was not a failure — the password was
-     * right, or could not be checked — so the budgets count failures, and those under way.
-     */
-    startLoginAttempt: async (email: string, ip: string): Promise<{ refund: () => Promise<void> }> => {
-      const { windowMs, perEmail, perIp } = LOGIN_FAILURE_LIMITS;
-      const now = clock.now();
-      const window = Math.floor(now / windowMs);
-      const buckets = [`login-email:${email}`, `login-ip:${ip}`];
-      const [byEmail = 0, byIp = 0] = await store.incrementMany(buckets, window, windowMs);
-      const refund = () => store.decrementMany(buckets, window);
-      if (byEmail > perEmail || byIp > perIp) {
-        await refund();
-        const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
-        const limit = byEmail > perEmail ? perEmail : perIp;
-        const per = byEmail > perEmail ? 'for this email' : 'from this address';
-        noteLimitRefusal('signIns');
-        throw new AppError(
-          'RATE_LIMITED',
-          `At most ${limit} failed sign-ins ${per} in ${windowMs / MINUTE} minutes; retry in ${retryAfter} s`,
-          {
-            headers: { 'Retry-After': String(retryAfter) },
-            extra: { retryAfter, budget: 'signIns' satisfies RateBudget, limit },
-          },
-        );
-      }
-      return { refund };
-    },
+    startLoginAttempt: startLoginAttempt(store, clock),
   };
 }
 
