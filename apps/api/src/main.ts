@@ -1,10 +1,12 @@
 import './startup/uws-runtime.ts';
 import {
   ConfigError,
+  type Core,
   createCore,
   createLogger,
   describeEmbeddings,
   describeModels,
+  type Logger,
   loadConfig,
   lockDataDir,
   nudgeMemoryReducer,
@@ -31,16 +33,7 @@ async function main() {
   const tracing = startTracing('verdict-api');
   // What a burst (of stream opens, of debates) grew is given back once the process goes quiet.
   nudgeMemoryReducer();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel });
   // The refusals that need no slow work come first: DATA_DIR in use, then the port.
   const lock =
@@ -60,15 +53,7 @@ async function main() {
   });
   const lifecycle = createLifecycle();
   const app = await buildServer({ core, logger, lifecycle });
-  const mode =
-    config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
-  logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
-  logger.info(describeModels(config.providers));
-  logger.info(
-    core.similar.model
-      ? `${describeEmbeddings(config.providers)}, stored as ${await core.similar.storage()}`
-      : describeEmbeddings(config.providers),
-  );
+  await announce(core, logger);
   const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
   const engine =
     config.nats.kind === 'memory'
@@ -121,6 +106,33 @@ async function main() {
     await stop();
     throw portRefusal(err, config.host, config.port);
   }
+}
+
+/** The configuration, or exit 2 with every problem of the environment, one a line. */
+function loadConfigOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+/** What the process runs on, said once at start: the database and bus, the models, the embeddings. */
+async function announce(core: Core, logger: Logger) {
+  const { config } = core;
+  const mode =
+    config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
+  logger.info(`database: ${mode}; bus: ${config.nats.kind === 'nats' ? 'NATS' : 'in-process'}`);
+  logger.info(describeModels(config.providers));
+  logger.info(
+    core.similar.model
+      ? `${describeEmbeddings(config.providers)}, stored as ${await core.similar.storage()}`
+      : describeEmbeddings(config.providers),
+  );
 }
 
 try {

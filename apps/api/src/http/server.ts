@@ -87,21 +87,7 @@ export async function buildServer({
   app.decorate('linksOf', (request: FastifyRequest) => requestLinks(request, config));
   const { apiHeaders } = await registerSecurity(app, config);
   await app.register(fastifyCookie);
-  app.setErrorHandler((error, request, reply) => {
-    const appError = fromFastifyError(error as FastifyError);
-    if (appError.code === 'INTERNAL_ERROR' || appError.code === 'SERVICE_UNAVAILABLE')
-      noteRequestFailure(request, error);
-    return sendAppError(reply, appError);
-  });
-  // A request no route takes is refused as it arrives, before its body is read: its 404 or 405 cannot turn
-  // into a 413 or a malformed-JSON 400 about a body nothing would have read.
-  const refuseUnroutable = (request: FastifyRequest, reply: FastifyReply) =>
-    sendAppError(reply, unroutable(routes, request) ?? notFound(request));
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) refuseUnroutable(request, reply);
-    else done();
-  });
-  app.setNotFoundHandler(refuseUnroutable);
+  answerErrorsInTheEnvelope(app, routes);
 
   await registerRestAdapter(app, {
     router: router as OpenApiRouter,
@@ -110,19 +96,7 @@ export async function buildServer({
     bodyLimitBytes: config.bodyLimitBytes,
     onError: noteProcedureFailure,
   });
-  // A scope around tRPC's plugin, whose own JSON parser takes any bytes: its bodies are checked as they arrive.
-  await app.register(async (trpc) => {
-    refuseNonUtf8JsonBodies(trpc);
-    await trpc.register(fastifyTRPCPlugin, {
-      prefix: '/trpc',
-      trpcOptions: {
-        router,
-        createContext: contextFactory(core, 'trpc'),
-        responseMeta,
-        onError: noteProcedureFailure,
-      },
-    });
-  });
+  await registerTrpc(app, router, core);
 
   const webConsole = registerConsole(app, core);
   if (!webConsole.served) registerEntryPoints(app);
@@ -154,6 +128,41 @@ export async function buildServer({
     });
   }
   return app;
+}
+
+/** tRPC at /trpc, in a scope of its own: its plugin's JSON parser takes any bytes, so bodies are checked as they arrive. */
+async function registerTrpc(app: FastifyInstance, router: AppRouter | OpenApiRouter, core: Services) {
+  await app.register(async (trpc) => {
+    refuseNonUtf8JsonBodies(trpc);
+    await trpc.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router,
+        createContext: contextFactory(core, 'trpc'),
+        responseMeta,
+        onError: noteProcedureFailure,
+      },
+    });
+  });
+}
+
+/** Every error, and every request no route takes, answered in the spec's envelope. */
+function answerErrorsInTheEnvelope(app: FastifyInstance, routes: ReturnType<typeof createRouteTable>) {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = fromFastifyError(error as FastifyError);
+    if (appError.code === 'INTERNAL_ERROR' || appError.code === 'SERVICE_UNAVAILABLE')
+      noteRequestFailure(request, error);
+    return sendAppError(reply, appError);
+  });
+  // A request no route takes is refused as it arrives, before its body is read: its 404 or 405 cannot turn
+  // into a 413 or a malformed-JSON 400 about a body nothing would have read.
+  const refuseUnroutable = (request: FastifyRequest, reply: FastifyReply) =>
+    sendAppError(reply, unroutable(routes, request) ?? notFound(request));
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) refuseUnroutable(request, reply);
+    else done();
+  });
+  app.setNotFoundHandler(refuseUnroutable);
 }
 
 /**

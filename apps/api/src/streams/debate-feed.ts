@@ -59,29 +59,13 @@ export function followDebate(
     if (TERMINAL_EVENTS.has(event.type)) end();
     else wake?.();
   };
-  /** The debate is no longer the attempt followed: deleted (NOT_FOUND), or retried (resume on the new one). */
-  const gone = async (): Promise<Error> => {
-    try {
-      await core.debateAccess.visible(options.userId, start.id);
-    } catch (error) {
-      if (error instanceof AppError) return error;
-      return unsure(error);
-    }
-    return new AppError('SERVICE_UNAVAILABLE', 'The debate started a new attempt; reconnect to follow it');
-  };
+  const gone = () => whyGone(core, options.userId, start.id);
 
   for (const event of start.stored) deliver(event);
   // A finished debate's stored events are all there is (its last events are stored with its final state).
   if (start.finished) end();
   if (!ended) {
-    stopChecks = everyBeat(options.checkEveryMs, () => {
-      core.debateEvents.check(start.id, start.attempt, options.checkEveryMs).then(
-        async (current) => {
-          if (!current) end(await gone());
-        },
-        (error: unknown) => end(unsure(error)),
-      );
-    });
+    stopChecks = checkStillCurrent(core, start, options.checkEveryMs, { end, gone });
     core.debateEvents
       // A fan-out that could not read what the bus skipped has told core's error report; the client resumes.
       .follow(start.id, start.attempt, lastQueued, {
@@ -118,6 +102,34 @@ export function followDebate(
   }
 
   return { events: events(), end };
+}
+
+/** Every `everyMs`, asks whether the attempt followed is still the debate's; ends the feed when it is not. */
+function checkStillCurrent(
+  core: Services,
+  start: DebateStreamStart,
+  everyMs: number,
+  feed: { end: (error?: Error) => void; gone: () => Promise<Error> },
+) {
+  return everyBeat(everyMs, () => {
+    core.debateEvents.check(start.id, start.attempt, everyMs).then(
+      async (current) => {
+        if (!current) feed.end(await feed.gone());
+      },
+      (error: unknown) => feed.end(unsure(error)),
+    );
+  });
+}
+
+/** The debate is no longer the attempt followed: deleted (NOT_FOUND), or retried (resume on the new one). */
+async function whyGone(core: Services, userId: string, debateId: string): Promise<Error> {
+  try {
+    await core.debateAccess.visible(userId, debateId);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    return unsure(error);
+  }
+  return new AppError('SERVICE_UNAVAILABLE', 'The debate started a new attempt; reconnect to follow it');
 }
 
 /** The feed cannot be sure to send every event from here on: the client is to reconnect and resume. */
