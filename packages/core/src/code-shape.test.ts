@@ -10,7 +10,6 @@ const MAX_FUNCTION_LINES = 80;
 const NOT_YET_SPLIT = [
   'accounts/accounts.ts createAccounts',
   'attachments/attachments.ts createAttachments',
-  'attachments/blob-store.ts filesystemBlobStore',
   'billing/checkout.ts createCheckout',
   'billing/stripe/webhook.ts createStripeWebhooks',
   'bus/nats-job-queue.ts natsJobQueue',

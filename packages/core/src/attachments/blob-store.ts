@@ -94,34 +94,13 @@ export function filesystemBlobStore(
 
   const sweep = async (graceMs = ORPHAN_GRACE_MS) => {
     const before = Date.now() - graceMs;
-    const candidates: { id: string; path: string }[] = [];
-    const shards = await readdir(folder).catch(() => [] as string[]);
-    for (const shard of shards) {
-      for (const name of await readdir(join(folder, shard)).catch(() => [] as string[])) {
-        const path = join(folder, shard, name);
-        const info = await stat(path).catch(() => null);
-        if (info && info.mtimeMs < before) candidates.push({ id: name.split('.')[0] ?? name, path });
-      }
-    }
+    const candidates = await filesOlderThan(folder, before);
     let removed = 0;
     for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
       const batch = candidates.slice(i, i + SWEEP_BATCH);
-      const known = new Set(
-        (
-          await query<AttachmentTables>(db.em())
-            .selectFrom('attachments')
-            .select('id')
-            .where(
-              'id',
-              'in',
-              // Drafts and names that are no uuid never match a record.
-              batch
-                .map((c) => c.id)
-                .filter((id) => /^[0-9a-f-]{36}$/.test(id))
-                .concat(['00000000-0000-0000-0000-000000000000']),
-            )
-            .execute()
-        ).map((row) => row.id),
+      const known = await recordedIds(
+        db,
+        batch.map((c) => c.id),
       );
       for (const candidate of batch) {
         if (known.has(candidate.id) && !candidate.path.endsWith('.tmp')) continue;
@@ -160,4 +139,32 @@ export function filesystemBlobStore(
       clearInterval(every);
     },
   };
+}
+
+/** The files under `folder`'s shards last written before `before` (ms), each with the id its name starts with. */
+async function filesOlderThan(folder: string, before: number) {
+  const found: { id: string; path: string }[] = [];
+  const shards = await readdir(folder).catch(() => [] as string[]);
+  for (const shard of shards) {
+    for (const name of await readdir(join(folder, shard)).catch(() => [] as string[])) {
+      const path = join(folder, shard, name);
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs < before) found.push({ id: name.split('.')[0] ?? name, path });
+    }
+  }
+  return found;
+}
+
+/** Which of `ids` name an attachment record. */
+async function recordedIds(db: Database, ids: string[]): Promise<Set<string>> {
+  // Drafts and names that are no uuid never match a record.
+  const uuids = ids
+    .filter((id) => /^[0-9a-f-]{36}$/.test(id))
+    .concat(['00000000-0000-0000-0000-000000000000']);
+  const rows = await query<AttachmentTables>(db.em())
+    .selectFrom('attachments')
+    .select('id')
+    .where('id', 'in', uuids)
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }
