@@ -28,7 +28,6 @@ const NOT_YET_SPLIT = [
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'scheduled-debates/scheduler.ts createScheduler',
   'sharing/sharing.ts createSharing',
-  'sharing/sharing.ts read',
   'similar/similar.ts createSimilar',
   'webhooks/webhooks.ts createWebhooks',
   'workspaces/workspaces.ts createWorkspaces',

@@ -240,24 +240,7 @@ export function createSharing(
       const completed = debate.status === 'completed';
       const citedPassages = debate.evidence_engine ? await citedEvidence(debate.id, debate.attempt) : [];
       // Each turn's tokens and cost, as the owner's cost breakdown lists them, when the owner shows the cost.
-      const usage = debate.show_cost
-        ? await k()
-            .selectFrom('debate_turns')
-            .select(['round', 'agent', 'input_tokens', 'output_tokens', 'cost_nano_usd'])
-            .where('debate_id', '=', debate.id)
-            .where('attempt', '=', debate.attempt)
-            .execute()
-        : [];
-      const usageOf = new Map(
-        usage.map((turn) => [
-          `${turn.round}:${turn.agent}`,
-          {
-            inputTokens: turn.input_tokens,
-            outputTokens: turn.output_tokens,
-            costUsd: turn.cost_nano_usd === null ? null : usdOfNano(Number(turn.cost_nano_usd)),
-          },
-        ]),
-      );
+      const usageOf = debate.show_cost ? await turnUsage(db.em(), debate) : new Map<string, TurnUsage>();
       return {
         id: debate.id,
         question: debate.question,
@@ -281,6 +264,28 @@ export function createSharing(
       };
     },
   };
+}
+
+type TurnUsage = { inputTokens: number; outputTokens: number; costUsd: number | null };
+
+/** The tokens and cost of each turn of the debate's attempt, by `round:agent`. */
+async function turnUsage(em: EntityManager, debate: { id: string; attempt: number }) {
+  const turns = await query<Tables>(em)
+    .selectFrom('debate_turns')
+    .select(['round', 'agent', 'input_tokens', 'output_tokens', 'cost_nano_usd'])
+    .where('debate_id', '=', debate.id)
+    .where('attempt', '=', debate.attempt)
+    .execute();
+  return new Map<string, TurnUsage>(
+    turns.map((turn) => [
+      `${turn.round}:${turn.agent}`,
+      {
+        inputTokens: turn.input_tokens,
+        outputTokens: turn.output_tokens,
+        costUsd: turn.cost_nano_usd === null ? null : usdOfNano(Number(turn.cost_nano_usd)),
+      },
+    ]),
+  );
 }
 
 /** The panel as the debate announced it (debate.started), or none before it started. */
