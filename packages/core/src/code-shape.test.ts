@@ -12,7 +12,6 @@ const NOT_YET_SPLIT = [
   'attachments/attachments.ts createAttachments',
   'billing/checkout.ts createCheckout',
   'billing/stripe/webhook.ts createStripeWebhooks',
-  'bus/nats-job-queue.ts natsJobQueue',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'db/postgres-session.ts keepSession',

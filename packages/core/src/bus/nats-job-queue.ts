@@ -1,4 +1,4 @@
-import { type Consumer, type JetStreamClient, jetstream } from '@nats-io/jetstream';
+import { type Consumer, type JetStreamClient, type JsMsg, jetstream } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection, type Status } from '@nats-io/transport-node';
 import { decode, encode } from './nats-codec.ts';
 import { oneWritePerTurn } from './one-write-per-turn.ts';
@@ -16,6 +16,22 @@ function headersOf(carrier: TraceCarrier): MsgHdrs {
 function carrierOf(hdrs: MsgHdrs | undefined): TraceCarrier | undefined {
   if (!hdrs) return undefined;
   return Object.fromEntries(hdrs.keys().map((key) => [key.toLowerCase(), hdrs.get(key)]));
+}
+
+/** A pulled message as the job its handler runs: acked, retried or kept alive through the message. */
+function jobHandleOf(message: JsMsg): JobHandle {
+  return {
+    job: decode(message.data),
+    redelivered: message.redelivered,
+    // The stream's time of the publish: a redelivery keeps it.
+    enqueuedAt: message.time.getTime(),
+    trace: jobTraceOf(carrierOf(message.headers)),
+    heartbeat: () => message.working(),
+    ack: async () => {
+      await message.ackAck();
+    },
+    retry: (delayMs) => message.nak(delayMs),
+  };
 }
 
 /** How long a job slot waits for its consumer's info before trying again. */
@@ -68,19 +84,7 @@ export function natsJobQueue(
               message.nak();
               break;
             }
-            const jobHandle: JobHandle = {
-              job: decode(message.data),
-              redelivered: message.redelivered,
-              // The stream's time of the publish: a redelivery keeps it.
-              enqueuedAt: message.time.getTime(),
-              trace: jobTraceOf(carrierOf(message.headers)),
-              heartbeat: () => message.working(),
-              ack: async () => {
-                await message.ackAck();
-              },
-              retry: (delayMs) => message.nak(delayMs),
-            };
-            await handle(jobHandle);
+            await handle(jobHandleOf(message));
           }
         } finally {
           pulling.delete(end);
