@@ -77,29 +77,7 @@ export async function keepSession(url: string, session: KeptSession): Promise<En
     pause = RETRY_MIN_MS;
     ready = true;
     session.onReady(next);
-    probe = setInterval(() => {
-      let answered = false;
-      // The verdict waits one turn past the timeout: after the event loop was held (a long collection of a
-      // big heap), expired timers run before the socket is read, and an answer already there would be taken
-      // for none. setImmediate runs after that read.
-      const timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (!answered) lose(next);
-          }),
-        PROBE_TIMEOUT_MS,
-      );
-      next.query('select 1').then(
-        () => {
-          answered = true;
-          clearTimeout(timer);
-        },
-        () => {
-          clearTimeout(timer);
-          lose(next);
-        },
-      );
-    }, PROBE_EVERY_MS);
+    probe = setInterval(() => probeOnce(next, () => lose(next)), PROBE_EVERY_MS);
     probe.unref();
   }
 
@@ -115,4 +93,29 @@ export async function keepSession(url: string, session: KeptSession): Promise<En
     open.on('error', () => {});
     await open.end().catch(() => {});
   };
+}
+
+/** Asks the connection `select 1`; `lose` when it fails or does not answer within PROBE_TIMEOUT_MS. */
+function probeOnce(client: pg.Client, lose: () => void) {
+  let answered = false;
+  // The verdict waits one turn past the timeout: after the event loop was held (a long collection of a big
+  // heap), expired timers run before the socket is read, and an answer already there would be taken for
+  // none. setImmediate runs after that read.
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!answered) lose();
+      }),
+    PROBE_TIMEOUT_MS,
+  );
+  client.query('select 1').then(
+    () => {
+      answered = true;
+      clearTimeout(timer);
+    },
+    () => {
+      clearTimeout(timer);
+      lose();
+    },
+  );
 }
