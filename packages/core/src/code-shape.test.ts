@@ -14,7 +14,6 @@ const NOT_YET_SPLIT = [
   'billing/stripe/webhook.ts createStripeWebhooks',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
-  'debates/debate-access.ts createDebateAccess',
   'debates/debate-events.ts createDebateEvents',
   'debates/event-fanout.ts fanOutEvents',
   'keys/api-keys.ts createApiKeys',

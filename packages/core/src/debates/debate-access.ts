@@ -56,37 +56,16 @@ export type DebateAccess = ReturnType<typeof createDebateAccess>;
  * deciding. Deleted debates are gone for everyone (NOT_FOUND); writes of the record are not made here.
  */
 export function createDebateAccess(db: Database) {
-  async function find(id: string, em: EntityManager = db.em()): Promise<Debate> {
-    const debate = await em.findOne(Debate, { id, deletedAt: null });
-    if (!debate) throw notFound('Debate');
-    return debate;
-  }
-
-  async function standingOf(
-    userId: string | null,
-    debate: Debate,
-    em: EntityManager = db.em(),
-  ): Promise<Standing> {
-    if (userId === null) return STRANGER;
-    const membership = debate.workspace ? await findMembership(em, debate.workspace.id, userId) : null;
-    return { isCreator: debate.owner.id === userId, membership };
-  }
-
   /** The debate, where the caller stands to it, and whether they may read it; missing or deleted: NOT_FOUND. */
-  async function reader(userId: string | null, id: string, em?: EntityManager): Promise<DebateReader> {
-    const debate = await find(id, em);
-    const standing = await standingOf(userId, debate, em);
+  const reader = async (
+    userId: string | null,
+    id: string,
+    em: EntityManager = db.em(),
+  ): Promise<DebateReader> => {
+    const debate = await findDebate(em, id);
+    const standing = await standingOf(em, userId, debate);
     return { debate, standing, mayRead: mayRead(debate, standing) };
-  }
-
-  const approvalRequired = async (workspaceId: string) =>
-    (
-      await query<WorkspaceTables>(db.em())
-        .selectFrom('workspaces')
-        .select('require_approval_for_public_debates as required')
-        .where('id', '=', workspaceId)
-        .executeTakeFirst()
-    )?.required === true;
+  };
 
   return {
     reader,
@@ -138,26 +117,8 @@ export function createDebateAccess(db: Database) {
      * admin or the owner of its workspace; while the workspace requires approval, only they may publish. A
      * workspace member without the right is FORBIDDEN; anyone else finds nothing, as with `owned`.
      */
-    controlled: async (userId: string, id: string, purpose: ControlPurpose = 'control'): Promise<Debate> => {
-      const debate = await find(id);
-      const { isCreator, membership } = await standingOf(userId, debate);
-      if (!membership) {
-        if (!isCreator) throw notFound('Debate');
-        // A creator who left the workspace still runs their debate there, but publishes it by its rules.
-        if (purpose === 'publish' && debate.workspace && (await approvalRequired(debate.workspace.id))) {
-          throw new AppError(
-            'FORBIDDEN',
-            'This workspace requires approval: its admins and owner publish its debates',
-          );
-        }
-        return debate;
-      }
-      if (!isCreator) assertRight(membership.role, 'controlAnyDebate', membership);
-      if (purpose === 'publish' && membership.requireApprovalForPublicDebates) {
-        assertRight(membership.role, 'publishWhenApprovalRequired', membership);
-      }
-      return debate;
-    },
+    controlled: (userId: string, id: string, purpose: ControlPurpose = 'control'): Promise<Debate> =>
+      controlledDebate(db.em(), userId, id, purpose),
 
     /** Whether the caller may list a workspace's debates (every member's): its members, by their role. */
     assertWorkspaceReader: async (userId: string, workspaceId: string): Promise<void> => {
@@ -165,4 +126,47 @@ export function createDebateAccess(db: Database) {
       assertRight(membership.role, 'read', membership);
     },
   };
+}
+
+async function findDebate(em: EntityManager, id: string): Promise<Debate> {
+  const debate = await em.findOne(Debate, { id, deletedAt: null });
+  if (!debate) throw notFound('Debate');
+  return debate;
+}
+
+async function standingOf(em: EntityManager, userId: string | null, debate: Debate): Promise<Standing> {
+  if (userId === null) return STRANGER;
+  const membership = debate.workspace ? await findMembership(em, debate.workspace.id, userId) : null;
+  return { isCreator: debate.owner.id === userId, membership };
+}
+
+const approvalRequired = async (em: EntityManager, workspaceId: string) =>
+  (
+    await query<WorkspaceTables>(em)
+      .selectFrom('workspaces')
+      .select('require_approval_for_public_debates as required')
+      .where('id', '=', workspaceId)
+      .executeTakeFirst()
+  )?.required === true;
+
+/** `DebateAccess.controlled`: the debate, when the caller may run or publish it. */
+async function controlledDebate(em: EntityManager, userId: string, id: string, purpose: ControlPurpose) {
+  const debate = await findDebate(em, id);
+  const { isCreator, membership } = await standingOf(em, userId, debate);
+  if (!membership) {
+    if (!isCreator) throw notFound('Debate');
+    // A creator who left the workspace still runs their debate there, but publishes it by its rules.
+    if (purpose === 'publish' && debate.workspace && (await approvalRequired(em, debate.workspace.id))) {
+      throw new AppError(
+        'FORBIDDEN',
+        'This workspace requires approval: its admins and owner publish its debates',
+      );
+    }
+    return debate;
+  }
+  if (!isCreator) assertRight(membership.role, 'controlAnyDebate', membership);
+  if (purpose === 'publish' && membership.requireApprovalForPublicDebates) {
+    assertRight(membership.role, 'publishWhenApprovalRequired', membership);
+  }
+  return debate;
 }
