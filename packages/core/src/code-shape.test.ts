@@ -21,7 +21,6 @@ const NOT_YET_SPLIT = [
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'reactions/votes.ts createArgumentVotes',
-  'recommendations/recommendations.ts createRecommendations',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'scheduled-debates/scheduler.ts createScheduler',
   'sharing/sharing.ts createSharing',

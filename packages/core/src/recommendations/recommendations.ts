@@ -5,7 +5,7 @@ import {
   SERVICE_NAME,
   type Verdict,
 } from '@verdict/contracts';
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
@@ -38,103 +38,20 @@ const document = sql`to_tsvector('english', d.question || ' ' || coalesce(d.cont
  * deleted or failed debates, and each debate once.
  */
 export function createRecommendations(db: Database, clock: Clock) {
-  const k = () => query<Tables>(db.em());
-
-  const candidates = (userId: string) =>
-    k()
-      .selectFrom('debates as d')
-      .select([
-        'd.id',
-        'd.question',
-        'd.mode',
-        'd.status',
-        'd.created_at',
-        'd.completed_at',
-        'd.verdict',
-        'd.view_count',
-      ])
-      .where('d.is_public', '=', true)
-      .where('d.deleted_at', 'is', null)
-      // A failed debate has no verdict and never will: nothing to recommend.
-      .where('d.status', '<>', 'failed')
-      .where('d.owner_id', '<>', userId);
-
-  type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];
-  const toRecommended = (row: Row, reason: RecommendationReason): RecommendedDebate => {
-    const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
-    return {
-      id: row.id,
-      question: row.question,
-      mode: row.mode ?? null,
-      status: row.status,
-      createdAt: new Date(row.created_at).toISOString(),
-      completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
-      recommendation: verdict?.recommendation ?? null,
-      oneLiner: verdict?.oneLiner ?? null,
-      confidence: verdict?.confidence ?? null,
-      viewCount: row.view_count,
-      recommendationReason: reason,
-    };
-  };
-
-  async function ownQuestions(userId: string): Promise<string[]> {
-    const rows = await k()
-      .selectFrom('debates')
-      .select('question')
-      .where('owner_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .limit(QUESTIONS_READ)
-      .execute();
-    return rows.map((row) => row.question);
-  }
-
-  async function byInterest(userId: string, keywords: string[], limit: number): Promise<Row[]> {
-    if (keywords.length === 0) return [];
-    // Each keyword its own plainto_tsquery, OR-ed: the words reach PostgreSQL as parameters, never as query syntax.
-    const wanted = sql.join(
-      keywords.map((word) => sql`plainto_tsquery('english', ${word})`),
-      sql` || `,
-    );
-    return candidates(userId)
-      .where(sql<SqlBool>`${document} @@ (${wanted})`)
-      .orderBy(sql`ts_rank(${document}, ${wanted})`, 'desc')
-      .orderBy('d.view_count', 'desc')
-      .orderBy('d.created_at', 'desc')
-      .limit(limit)
-      .execute();
-  }
-
-  async function trending(userId: string, limit: number, leaveOut: string[]): Promise<Row[]> {
-    const since = new Date(clock.now() - TRENDING_DAYS * 86_400_000).toISOString();
-    const votes: Expression<number> = sql<number>`(
-      (select count(*) from argument_votes v where v.debate_id = d.id) +
-      (select count(*) from poll_votes pv join polls p on p.id = pv.poll_id where p.debate_id = d.id))`;
-    const forks: Expression<number> = sql<number>`(select count(*) from debates f
-      where f.forked_from_id = d.id and f.deleted_at is null)`;
-    let select = candidates(userId).where('d.created_at', '>=', since);
-    if (leaveOut.length > 0) select = select.where('d.id', 'not in', leaveOut);
-    return select
-      .orderBy(
-        sql`${WEIGHT.view} * d.view_count + ${WEIGHT.vote} * ${votes} + ${WEIGHT.fork} * ${forks}`,
-        'desc',
-      )
-      .orderBy('d.created_at', 'desc')
-      .limit(limit)
-      .execute();
-  }
-
   return {
     for: async (userId: string, limit: number): Promise<Recommendations> => {
       try {
-        const questions = await ownQuestions(userId);
+        const k = query<Tables>(db.em());
+        const questions = await ownQuestions(k, userId);
         const matched =
           questions.length >= INTEREST_THRESHOLD
-            ? await byInterest(userId, interestKeywords(questions, KEYWORDS_KEPT), limit)
+            ? await byInterest(k, userId, interestKeywords(questions, KEYWORDS_KEPT), limit)
             : [];
         const topUp =
           matched.length < limit
             ? await trending(
+                k,
+                clock.now(),
                 userId,
                 limit - matched.length,
                 matched.map((row) => row.id),
@@ -153,4 +70,99 @@ export function createRecommendations(db: Database, clock: Clock) {
       }
     },
   };
+}
+
+const candidates = (k: Kysely<Tables>, userId: string) =>
+  k
+    .selectFrom('debates as d')
+    .select([
+      'd.id',
+      'd.question',
+      'd.mode',
+      'd.status',
+      'd.created_at',
+      'd.completed_at',
+      'd.verdict',
+      'd.view_count',
+    ])
+    .where('d.is_public', '=', true)
+    .where('d.deleted_at', 'is', null)
+    // A failed debate has no verdict and never will: nothing to recommend.
+    .where('d.status', '<>', 'failed')
+    .where('d.owner_id', '<>', userId);
+
+type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];
+const toRecommended = (row: Row, reason: RecommendationReason): RecommendedDebate => {
+  const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
+  return {
+    id: row.id,
+    question: row.question,
+    mode: row.mode ?? null,
+    status: row.status,
+    createdAt: new Date(row.created_at).toISOString(),
+    completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    recommendation: verdict?.recommendation ?? null,
+    oneLiner: verdict?.oneLiner ?? null,
+    confidence: verdict?.confidence ?? null,
+    viewCount: row.view_count,
+    recommendationReason: reason,
+  };
+};
+
+async function ownQuestions(k: Kysely<Tables>, userId: string): Promise<string[]> {
+  const rows = await k
+    .selectFrom('debates')
+    .select('question')
+    .where('owner_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .limit(QUESTIONS_READ)
+    .execute();
+  return rows.map((row) => row.question);
+}
+
+async function byInterest(
+  k: Kysely<Tables>,
+  userId: string,
+  keywords: string[],
+  limit: number,
+): Promise<Row[]> {
+  if (keywords.length === 0) return [];
+  // Each keyword its own plainto_tsquery, OR-ed: the words reach PostgreSQL as parameters, never as query syntax.
+  const wanted = sql.join(
+    keywords.map((word) => sql`plainto_tsquery('english', ${word})`),
+    sql` || `,
+  );
+  return candidates(k, userId)
+    .where(sql<SqlBool>`${document} @@ (${wanted})`)
+    .orderBy(sql`ts_rank(${document}, ${wanted})`, 'desc')
+    .orderBy('d.view_count', 'desc')
+    .orderBy('d.created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+async function trending(
+  k: Kysely<Tables>,
+  now: number,
+  userId: string,
+  limit: number,
+  leaveOut: string[],
+): Promise<Row[]> {
+  const since = new Date(now - TRENDING_DAYS * 86_400_000).toISOString();
+  const votes: Expression<number> = sql<number>`(
+    (select count(*) from argument_votes v where v.debate_id = d.id) +
+    (select count(*) from poll_votes pv join polls p on p.id = pv.poll_id where p.debate_id = d.id))`;
+  const forks: Expression<number> = sql<number>`(select count(*) from debates f
+    where f.forked_from_id = d.id and f.deleted_at is null)`;
+  let select = candidates(k, userId).where('d.created_at', '>=', since);
+  if (leaveOut.length > 0) select = select.where('d.id', 'not in', leaveOut);
+  return select
+    .orderBy(
+      sql`${WEIGHT.view} * d.view_count + ${WEIGHT.vote} * ${votes} + ${WEIGHT.fork} * ${forks}`,
+      'desc',
+    )
+    .orderBy('d.created_at', 'desc')
+    .limit(limit)
+    .execute();
 }
