@@ -22,7 +22,6 @@ const NOT_YET_SPLIT = [
   'reactions/polls.ts createPolls',
   'reactions/votes.ts createArgumentVotes',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
-  'scheduled-debates/scheduler.ts createScheduler',
   'sharing/sharing.ts createSharing',
   'similar/similar.ts createSimilar',
   'webhooks/webhooks.ts createWebhooks',
