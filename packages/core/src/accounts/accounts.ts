@@ -1,109 +1,32 @@
-import { randomUUID } from 'node:crypto';
-import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Plan, Profile, SessionUser } from '@verdict/contracts';
-import type { Database } from '../db/orm.ts';
-import { accountRateLimit } from '../ratelimit/rate-limits.ts';
+import type { Plan, Profile } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
-import { randomToken, sha256Hex } from '../shared/crypto.ts';
-import { assertAcceptablePassword } from './password-policy.ts';
-import { assertRoomToHash, dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
-import { Session } from './session.entity.ts';
+import type { AccountResources } from './account-resources.ts';
+import { createUser, type NewUser } from './create-user.ts';
+import { assertRoomToHash } from './passwords.ts';
+import { issueSession, login, logout, sessionUser } from './sessions.ts';
 import { User } from './user.entity.ts';
-import { insertUser, setUserPlan, setUserRateLimit } from './user-record.ts';
+import { setUserPlan, setUserRateLimit } from './user-record.ts';
 
-export type NewUser = { email: string; name: string; password?: string | undefined; plan?: Plan };
-export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser };
+export type { AccountHooks } from './account-resources.ts';
+export type { NewUser } from './create-user.ts';
+export type { IssuedSession } from './sessions.ts';
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export type AccountHooks = {
-  /** Runs in the transaction that creates an account (billing gives it its first credits). */
-  onAccountCreated: (em: EntityManager, userId: string, at: Date) => Promise<unknown>;
-};
-
-export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number, hooks: AccountHooks) {
-  const conflict = (cause?: unknown) =>
-    new AppError('CONFLICT', 'An account with this email already exists', { cause });
-
-  /** Cheap checks first (policy, email taken), so a refused sign-up never costs a password hash. */
-  async function createUser(input: NewUser): Promise<User> {
-    const email = input.email.toLowerCase();
-    if (input.password !== undefined) assertAcceptablePassword(input.password);
-    if (await db.em().findOne(User, { email }, { fields: ['id'] })) throw conflict();
-    const passwordHash = input.password ? await hashPassword(input.password) : null;
-    const id = randomUUID();
-    const at = new Date(clock.now());
-    try {
-      await db.em().transactional(async (em) => {
-        await insertUser(em, { id, email, name: input.name, passwordHash, plan: input.plan ?? 'free', at });
-        await hooks.onAccountCreated(em, id, at);
-      });
-    } catch (err) {
-      // Two sign-ups of one email racing past the check above.
-      if (err instanceof UniqueConstraintViolationException) throw conflict(err);
-      throw err;
-    }
-    // Read back: what the hook gave the account (its first credits) is part of what the caller sees.
-    return db.em().findOneOrFail(User, { id });
-  }
-
-  async function issueSession(user: User): Promise<IssuedSession> {
-    const em = db.em();
-    const token = randomToken(32);
-    const expiresAt = new Date(clock.now() + sessionTtlMs);
-    em.create(Session, {
-      id: randomUUID(),
-      user,
-      tokenHash: sha256Hex(token),
-      expiresAt,
-      createdAt: new Date(clock.now()),
-    });
-    await em.flush();
-    return { token, expiresAt, user: toSessionUser(user) };
-  }
-
+export function createAccounts(resources: AccountResources) {
+  const { db } = resources;
+  const newUser = createUser(resources);
+  const issue = issueSession(resources);
   return {
-    createUser,
+    createUser: newUser,
 
-    register: async (input: Required<Omit<NewUser, 'plan'>>) => issueSession(await createUser(input)),
+    register: async (input: Required<Omit<NewUser, 'plan'>>) => issue(await newUser(input)),
 
     /** Before anything else a sign-up does: 503 when its password could not even queue for a hash. */
     assertRoomToSignUp: assertRoomToHash,
-
-    /** Same answer, and about the same time, for an unknown email and a wrong password. */
-    login: async (email: string, password: string): Promise<IssuedSession | null> => {
-      const user = await db.em().findOne(User, { email: email.toLowerCase() });
-      const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-      return user?.passwordHash && ok ? issueSession(user) : null;
-    },
-
-    logout: async (token: string) => {
-      await db.em().nativeDelete(Session, { tokenHash: sha256Hex(token) });
-    },
-
-    /**
-     * The user behind a session cookie, or null when it is unknown or expired; with the account's request
-     * limit, which the session's requests count against like a key's.
-     */
-    sessionUser: async (
-      token: string,
-    ): Promise<{ user: SessionUser; expiresAt: Date; rateLimit: number } | null> => {
-      const session = await db
-        .em()
-        .findOne(
-          Session,
-          { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date(clock.now()) } },
-          { populate: ['user'] },
-        );
-      if (!session) return null;
-      const { user } = session;
-      return {
-        user: toSessionUser(user),
-        expiresAt: session.expiresAt,
-        rateLimit: accountRateLimit(user.plan, user.rateLimitPerMinute),
-      };
-    },
+    login: login(resources),
+    logout: logout(resources),
+    sessionUser: sessionUser(resources),
 
     findUser: async (id: string) => db.em().findOne(User, { id }),
 
@@ -117,7 +40,7 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
         name: user.name,
         email: user.email,
         plan: user.plan,
-        createdAt: iso(user.createdAt),
+        createdAt: user.createdAt.toISOString(),
       };
     },
 
@@ -139,16 +62,3 @@ export function createAccounts(db: Database, clock: Clock, sessionTtlMs: number,
     },
   };
 }
-
-export function toSessionUser(user: User): SessionUser {
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    plan: user.plan,
-    credits: user.creditBalance,
-    createdAt: iso(user.createdAt),
-  };
-}
-
-const iso = (date: Date) => date.toISOString();

@@ -16,7 +16,12 @@ import type { Adapters } from './adapters.ts';
 export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
   const plans = createPlanGates(config.appUrl);
   return {
-    accounts: createAccounts(db, clock, config.sessionTtlMs, { onAccountCreated: openAccount }),
+    accounts: createAccounts({
+      db,
+      clock,
+      sessionTtlMs: config.sessionTtlMs,
+      hooks: { onAccountCreated: openAccount },
+    }),
     apiKeys: createApiKeys(db, clock),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
     usage: createUsage(db, clock, onError),

@@ -1,0 +1,14 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { CoreResources } from '../resources.ts';
+
+export type AccountHooks = {
+  /** Runs in the transaction that creates an account (billing gives it its first credits). */
+  onAccountCreated: (em: EntityManager, userId: string, at: Date) => Promise<unknown>;
+};
+
+/** What accounts and their sessions run on. */
+export type AccountResources = Pick<CoreResources, 'db' | 'clock'> & {
+  /** How long a dashboard session lasts (SESSION_TTL). */
+  sessionTtlMs: number;
+  hooks: AccountHooks;
+};

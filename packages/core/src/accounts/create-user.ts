@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Plan } from '@verdict/contracts';
+import { AppError } from '../shared/app-error.ts';
+import type { AccountResources } from './account-resources.ts';
+import { assertAcceptablePassword } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
+import { User } from './user.entity.ts';
+import { insertUser } from './user-record.ts';
+
+export type NewUser = { email: string; name: string; password?: string | undefined; plan?: Plan };
+
+const conflict = (cause?: unknown) =>
+  new AppError('CONFLICT', 'An account with this email already exists', { cause });
+
+/** A new account. Cheap checks first (policy, email taken), so a refused sign-up never costs a password hash. */
+export const createUser =
+  ({ db, clock, hooks }: AccountResources) =>
+  async (input: NewUser): Promise<User> => {
+    const email = input.email.toLowerCase();
+    if (input.password !== undefined) assertAcceptablePassword(input.password);
+    if (await db.em().findOne(User, { email }, { fields: ['id'] })) throw conflict();
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const id = randomUUID();
+    const at = new Date(clock.now());
+    try {
+      await db.em().transactional(async (em) => {
+        await insertUser(em, { id, email, name: input.name, passwordHash, plan: input.plan ?? 'free', at });
+        await hooks.onAccountCreated(em, id, at);
+      });
+    } catch (err) {
+      // Two sign-ups of one email racing past the check above.
+      if (err instanceof UniqueConstraintViolationException) throw conflict(err);
+      throw err;
+    }
+    // Read back: what the hook gave the account (its first credits) is part of what the caller sees.
+    return db.em().findOneOrFail(User, { id });
+  };
