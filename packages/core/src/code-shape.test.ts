@@ -19,7 +19,6 @@ const NOT_YET_SPLIT = [
   'notifications/notifications.ts createNotifications',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
-  'reactions/votes.ts createArgumentVotes',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
   'similar/similar.ts createSimilar',

@@ -26,76 +26,11 @@ const CLAIM_EVENTS = ['argument', 'rebuttal'] as const;
  * of someone else is FORBIDDEN, a missing or deleted one NOT_FOUND).
  */
 export function createArgumentVotes(db: Database, clock: Clock, debateAccess: DebateAccess) {
-  const k = (em: EntityManager = db.em()) => query<Tables>(em);
-
-  /** Per claim: the agree and disagree counts and `userId`'s own vote (none for an anonymous reader). */
-  const tallies = (debateId: string, userId: string | null) =>
-    k()
-      .selectFrom('argument_votes')
-      .select([
-        'claim_id',
-        sql<number>`count(*) filter (where vote = 'agree')::int`.as('agree'),
-        sql<number>`count(*) filter (where vote = 'disagree')::int`.as('disagree'),
-        (userId === null
-          ? sql<StoredArgumentVote | null>`null`
-          : sql<StoredArgumentVote | null>`max(vote) filter (where user_id = ${userId})`
-        ).as('user_vote'),
-      ])
-      .where('debate_id', '=', debateId)
-      .groupBy('claim_id');
-
-  type TallyRow = Awaited<ReturnType<ReturnType<typeof tallies>['execute']>>[number];
-  const toTally = (row: TallyRow | undefined): ClaimTally => ({
-    agree: row?.agree ?? 0,
-    disagree: row?.disagree ?? 0,
-    userVote: row?.user_vote ?? null,
-  });
-
-  /**
-   * A claim of the debate: a stored argument or rebuttal carries it, or votes already name it. A retry
-   * clears the earlier attempt's events but not the votes on its messages, which stay valid: they are still
-   * counted, and their voters may still change or take them back.
-   */
-  const isKnownClaim = async (debateId: string, claimId: string) => {
-    const row = await k()
-      .selectNoFrom((eb) =>
-        eb
-          .or([
-            eb.exists(
-              eb
-                .selectFrom('debate_events')
-                .select(sql.lit(1).as('one'))
-                .where('debate_id', '=', debateId)
-                .where('type', 'in', [...CLAIM_EVENTS])
-                .where(sql<string>`data->>'claimId'`, '=', claimId),
-            ),
-            eb.exists(
-              eb
-                .selectFrom('argument_votes')
-                .select(sql.lit(1).as('one'))
-                .where('debate_id', '=', debateId)
-                .where('claim_id', '=', claimId),
-            ),
-          ])
-          .as('known'),
-      )
-      .executeTakeFirstOrThrow();
-    return row.known === true;
-  };
-
-  const removeVote = (userId: string, debateId: string, claimId: string) =>
-    k()
-      .deleteFrom('argument_votes')
-      .where('debate_id', '=', debateId)
-      .where('claim_id', '=', claimId)
-      .where('user_id', '=', userId)
-      .execute();
-
   return {
     /** Every voted claim's tally, in claimId order, with the caller's own vote (`userId` null: anonymous). */
     list: async (userId: string | null, debateId: string): Promise<ArgumentVotes> => {
       await debateAccess.audience(userId, debateId);
-      const rows = await tallies(debateId, userId).orderBy('claim_id').execute();
+      const rows = await tallies(db.em(), debateId, userId).orderBy('claim_id').execute();
       return { votes: Object.fromEntries(rows.map((row) => [row.claim_id, toTally(row)])) };
     },
 
@@ -111,12 +46,12 @@ export function createArgumentVotes(db: Database, clock: Clock, debateAccess: De
       vote: ArgumentVoteValue,
     ): Promise<ClaimVotes> => {
       await debateAccess.audience(userId, debateId);
-      if (!(await isKnownClaim(debateId, claimId))) throw notFound('Claim');
+      if (!(await isKnownClaim(db.em(), debateId, claimId))) throw notFound('Claim');
       if (vote === 'neutral') {
-        await removeVote(userId, debateId, claimId);
+        await removeVote(db.em(), userId, debateId, claimId);
       } else {
         const at = new Date(clock.now());
-        await k()
+        await query<Tables>(db.em())
           .insertInto('argument_votes')
           .values({
             debate_id: debateId,
@@ -135,16 +70,79 @@ export function createArgumentVotes(db: Database, clock: Clock, debateAccess: De
           )
           .execute();
       }
-      const row = await tallies(debateId, userId).where('claim_id', '=', claimId).executeTakeFirst();
+      const row = await tallies(db.em(), debateId, userId).where('claim_id', '=', claimId).executeTakeFirst();
       return { claimId, ...toTally(row) };
     },
 
     /** Takes the caller's vote on a claim back; done as well when there was none (or no such claim). */
     remove: async (userId: string, debateId: string, claimId: string): Promise<void> => {
       await debateAccess.audience(userId, debateId);
-      await removeVote(userId, debateId, claimId);
+      await removeVote(db.em(), userId, debateId, claimId);
     },
   };
 }
 
 export type ArgumentVoteService = ReturnType<typeof createArgumentVotes>;
+
+/** Per claim: the agree and disagree counts and `userId`'s own vote (none for an anonymous reader). */
+const tallies = (em: EntityManager, debateId: string, userId: string | null) =>
+  query<Tables>(em)
+    .selectFrom('argument_votes')
+    .select([
+      'claim_id',
+      sql<number>`count(*) filter (where vote = 'agree')::int`.as('agree'),
+      sql<number>`count(*) filter (where vote = 'disagree')::int`.as('disagree'),
+      (userId === null
+        ? sql<StoredArgumentVote | null>`null`
+        : sql<StoredArgumentVote | null>`max(vote) filter (where user_id = ${userId})`
+      ).as('user_vote'),
+    ])
+    .where('debate_id', '=', debateId)
+    .groupBy('claim_id');
+
+type TallyRow = Awaited<ReturnType<ReturnType<typeof tallies>['execute']>>[number];
+const toTally = (row: TallyRow | undefined): ClaimTally => ({
+  agree: row?.agree ?? 0,
+  disagree: row?.disagree ?? 0,
+  userVote: row?.user_vote ?? null,
+});
+
+/**
+ * A claim of the debate: a stored argument or rebuttal carries it, or votes already name it. A retry
+ * clears the earlier attempt's events but not the votes on its messages, which stay valid: they are still
+ * counted, and their voters may still change or take them back.
+ */
+const isKnownClaim = async (em: EntityManager, debateId: string, claimId: string) => {
+  const row = await query<Tables>(em)
+    .selectNoFrom((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('debate_events')
+              .select(sql.lit(1).as('one'))
+              .where('debate_id', '=', debateId)
+              .where('type', 'in', [...CLAIM_EVENTS])
+              .where(sql<string>`data->>'claimId'`, '=', claimId),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('argument_votes')
+              .select(sql.lit(1).as('one'))
+              .where('debate_id', '=', debateId)
+              .where('claim_id', '=', claimId),
+          ),
+        ])
+        .as('known'),
+    )
+    .executeTakeFirstOrThrow();
+  return row.known === true;
+};
+
+const removeVote = (em: EntityManager, userId: string, debateId: string, claimId: string) =>
+  query<Tables>(em)
+    .deleteFrom('argument_votes')
+    .where('debate_id', '=', debateId)
+    .where('claim_id', '=', claimId)
+    .where('user_id', '=', userId)
+    .execute();
