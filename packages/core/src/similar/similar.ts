@@ -39,46 +39,7 @@ export function createSimilar(db: Database, embedder: Embedder | null, limits = 
     { similar: { maxQueued: limits.similarQueue }, search: { maxQueued: 0 } },
     busy,
   );
-  // Looked up on first use, once: a migration fixes it, nothing changes it while the service runs.
-  let storage: Promise<VectorStorage> | undefined;
-  const vectorStorage = () => {
-    storage ??= detectVectorStorage(db).catch((error: unknown) => {
-      storage = undefined;
-      throw error;
-    });
-    return storage;
-  };
-
-  /**
-   * The ids and similarity of the caller's live debates nearest `vector`. Ranked over the embeddings alone,
-   * then joined to their debates for the top `limit` only, so no more of `debates` is read than is shown.
-   */
-  const lookUp = (em: EntityManager, storage: VectorStorage, { model, userId, vector, limit }: Lookup) => {
-    const k = query<Tables>(em);
-    const ranked = k
-      .selectFrom('debate_embeddings as e')
-      .select(['e.debate_id', similarityTo(storage, vector).as('similarity')])
-      .where('e.owner_id', '=', userId)
-      .where('e.model', '=', model)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('debates as gone')
-              .select('gone.id')
-              .whereRef('gone.id', '=', 'e.debate_id')
-              .where('gone.deleted_at', 'is not', null),
-          ),
-        ),
-      )
-      .orderBy('similarity', 'desc')
-      .limit(limit);
-    return k
-      .selectFrom(ranked.as('r'))
-      .innerJoin('debates as d', 'd.id', 'r.debate_id')
-      .select(['d.id', 'd.question', 'd.status', 'd.created_at', 'd.verdict', 'r.similarity'])
-      .orderBy('r.similarity', 'desc')
-      .execute();
-  };
+  const vectorStorage = storageOnce(db);
 
   /**
    * Search's lookup, stopped by PostgreSQL when it outlasts `deadline` (search's budget). The storage is
@@ -135,19 +96,7 @@ export function createSimilar(db: Database, embedder: Embedder | null, limits = 
       try {
         const rows = await nearest(userId, text, limit);
         return {
-          results: rows.map((row) => {
-            const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
-            return {
-              id: row.id,
-              question: row.question,
-              status: row.status,
-              createdAt: new Date(row.created_at).toISOString(),
-              recommendation: verdict?.recommendation ?? null,
-              oneLiner: verdict?.oneLiner ?? null,
-              confidence: verdict?.confidence ?? null,
-              similarity: Math.max(0, Math.min(1, Number(row.similarity))),
-            };
-          }),
+          results: rows.map(toSimilarDebate),
         };
       } catch (error) {
         if (error instanceof AppError) throw error;
@@ -156,5 +105,65 @@ export function createSimilar(db: Database, embedder: Embedder | null, limits = 
         });
       }
     },
+  };
+}
+
+/**
+ * The ids and similarity of the caller's live debates nearest `vector`. Ranked over the embeddings alone,
+ * then joined to their debates for the top `limit` only, so no more of `debates` is read than is shown.
+ */
+const lookUp = (em: EntityManager, storage: VectorStorage, { model, userId, vector, limit }: Lookup) => {
+  const k = query<Tables>(em);
+  const ranked = k
+    .selectFrom('debate_embeddings as e')
+    .select(['e.debate_id', similarityTo(storage, vector).as('similarity')])
+    .where('e.owner_id', '=', userId)
+    .where('e.model', '=', model)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('debates as gone')
+            .select('gone.id')
+            .whereRef('gone.id', '=', 'e.debate_id')
+            .where('gone.deleted_at', 'is not', null),
+        ),
+      ),
+    )
+    .orderBy('similarity', 'desc')
+    .limit(limit);
+  return k
+    .selectFrom(ranked.as('r'))
+    .innerJoin('debates as d', 'd.id', 'r.debate_id')
+    .select(['d.id', 'd.question', 'd.status', 'd.created_at', 'd.verdict', 'r.similarity'])
+    .orderBy('r.similarity', 'desc')
+    .execute();
+};
+
+type NearRow = Awaited<ReturnType<typeof lookUp>>[number];
+
+/** A near debate as GET /api/similar lists it: its verdict's gist once completed, the similarity in [0, 1]. */
+function toSimilarDebate(row: NearRow) {
+  const verdict = row.status === 'completed' ? (row.verdict as Verdict | null) : null;
+  return {
+    id: row.id,
+    question: row.question,
+    status: row.status,
+    createdAt: new Date(row.created_at).toISOString(),
+    recommendation: verdict?.recommendation ?? null,
+    oneLiner: verdict?.oneLiner ?? null,
+    confidence: verdict?.confidence ?? null,
+    similarity: Math.max(0, Math.min(1, Number(row.similarity))),
+  };
+}
+
+/** How the database stores embeddings, looked up on first use, once: a migration fixes it, nothing changes it while the service runs. */
+function storageOnce(db: Database) {
+  let storage: Promise<VectorStorage> | undefined;
+  return () => {
+    storage ??= detectVectorStorage(db).catch((error: unknown) => {
+      storage = undefined;
+      throw error;
+    });
+    return storage;
   };
 }
