@@ -91,6 +91,20 @@ const SETTINGS = {
   ENGINE_SCHEDULER_INTERVAL_MS: '1000',
 };
 
+/** How long after the workload stops what it started may take to end before it counts as a violation. */
+const SETTLE_MS = 120_000;
+
+/** Ms a fault may take to heal before its recovery counts as never (recoveryAfter). */
+const RECOVERY_MS = 60_000;
+
+/**
+ * The longest a run of `seconds` can take past its start, for a caller's own timeout: no fault begins in
+ * the last 15 s, the last one holds up to 7 s plus what it takes to restart what it killed (10 s allowed
+ * past `seconds` in all), its recovery wait is at most RECOVERY_MS, then the settle and the teardown.
+ */
+export const chaosRunBoundMs = (seconds: number) =>
+  seconds * 1000 + 10_000 + RECOVERY_MS + SETTLE_MS + 30_000;
+
 /** A small deterministic generator (mulberry32): the same seed draws the same faults in the same order. */
 export function seeded(seed: number) {
   let state = seed >>> 0;
@@ -157,7 +171,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await fenced.refresh();
       await sleep(random.between(1000, 3000));
     }
-    const workloadRecord = await workload.stop();
+    // One deadline for everything still under way to end (streams, debates, schedules, deliveries), so a
+    // stalled debate is reported as a violation within a known time rather than outlasting the run.
+    const settleBy = Date.now() + SETTLE_MS;
+    const workloadRecord = await workload.stop(settleBy);
     const dueTimes = await schedules.stop();
     if (options.signal?.aborted) throw new Error('chaos run interrupted: no checks made');
     log(`workload: ${workloadRecord.accepted.length} accepted, waiting for them to finish`);
@@ -165,6 +182,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       dueTimes,
       received: webhooks.receiver.received,
       fake,
+      settleBy,
     });
     await fenced.refresh();
     if (checked.violations.length > 0) {
@@ -252,6 +270,8 @@ type WorkloadRecord = {
 function startWorkload(cluster: Cluster, cookie: string, random: Random) {
   const record: WorkloadRecord = { accepted: [], refused: [], unanswered: [], streams: [] };
   const following: Promise<void>[] = [];
+  // Aborted at the settle deadline: a stream still open then is given up (and reported unfinished).
+  const settled = new AbortController();
   let running = true;
   const loop = (async () => {
     let n = 0;
@@ -273,16 +293,19 @@ function startWorkload(cluster: Cluster, cookie: string, random: Random) {
       if (id && random.next() < 0.5) {
         const stream: StreamRecord = { debateId: id, ids: [], lastEvent: null, problems: [] };
         record.streams.push(stream);
-        following.push(follow(random.pick(cluster.apis).baseUrl, cookie, stream));
+        following.push(follow(random.pick(cluster.apis).baseUrl, cookie, stream, settled.signal));
       }
       await sleep(300);
     }
   })();
   return {
-    stop: async () => {
+    /** Stops creating; resolves once every stream followed has ended, or at `settleBy` (epoch ms). */
+    stop: async (settleBy: number) => {
       running = false;
+      const giveUp = setTimeout(() => settled.abort(), Math.max(0, settleBy - Date.now()));
       await loop;
       await Promise.all(following);
+      clearTimeout(giveUp);
       return record;
     },
   };
@@ -302,12 +325,11 @@ async function createDebate(baseUrl: string, cookie: string, question: string) {
 
 /**
  * Follows a debate's stream to its end across cuts: each reconnection sends the last id seen. Records every
- * event id, and as problems an id out of order or seen twice. Gives up after 180 s.
+ * event id, and as problems an id out of order or seen twice. Gives up when `settled` aborts.
  */
-async function follow(baseUrl: string, cookie: string, stream: StreamRecord) {
-  const deadline = Date.now() + 180_000;
+async function follow(baseUrl: string, cookie: string, stream: StreamRecord, settled: AbortSignal) {
   while (
-    Date.now() < deadline &&
+    !settled.aborted &&
     stream.lastEvent !== 'debate.completed' &&
     stream.lastEvent !== 'debate.failed'
   ) {
@@ -315,7 +337,7 @@ async function follow(baseUrl: string, cookie: string, stream: StreamRecord) {
     try {
       const res = await fetch(`${baseUrl}/api/debates/${stream.debateId}/stream`, {
         headers: { cookie, ...(last ? { 'last-event-id': String(last) } : {}) },
-        signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())),
+        signal: settled,
       });
       if (res.status === 204) return;
       if (res.status !== 200 || !res.body) {
@@ -419,19 +441,21 @@ async function inject(
   }
 }
 
-/** Ms from now until a debate created now, on whichever API answers, completes; null past 60 s. */
+/** Ms from now until a debate created now, on whichever API answers, completes; null past RECOVERY_MS. */
 async function recoveryAfter(cluster: Cluster, cookie: string): Promise<number | null> {
   const started = Date.now();
-  while (Date.now() - started < 60_000) {
+  while (Date.now() - started < RECOVERY_MS) {
     for (const api of cluster.apis) {
       const created = await createDebate(api.baseUrl, cookie, 'Has the cluster recovered?').catch(() => ({
         id: null,
       }));
       if (!created.id) continue;
-      while (Date.now() - started < 60_000) {
-        const res = await fetch(`${api.baseUrl}/api/debates/${created.id}`, { headers: { cookie } }).catch(
-          () => null,
-        );
+      while (Date.now() - started < RECOVERY_MS) {
+        // Bounded: a read that never answers must not hold the run past its recovery wait.
+        const res = await fetch(`${api.baseUrl}/api/debates/${created.id}`, {
+          headers: { cookie },
+          signal: AbortSignal.timeout(5000),
+        }).catch(() => null);
         const body = res?.ok ? ((await res.json()) as { status: string }) : null;
         if (body?.status === 'completed') return Date.now() - started;
         await sleep(100);
@@ -450,8 +474,15 @@ async function checkInvariants(
   cluster: Cluster,
   sql: Sql,
   record: WorkloadRecord,
-  seen: { dueTimes: Map<string, string[]>; received: ReceivedDelivery[]; fake: FakeLlmServer },
+  seen: {
+    dueTimes: Map<string, string[]>;
+    received: ReceivedDelivery[];
+    fake: FakeLlmServer;
+    /** Epoch ms by which what is still under way must have ended: the waits below share it. */
+    settleBy: number;
+  },
 ) {
+  const left = () => Math.max(0, seen.settleBy - Date.now());
   const violations: string[] = [];
   // A refused create wrote nothing; a create cut off before its answer may have made a debate, which must
   // then run as any other.
@@ -462,11 +493,11 @@ async function checkInvariants(
     }
   }
   const madeUnanswered = made.filter((debate) => record.unanswered.includes(debate.question));
-  const scheduled = await scheduleViolations(sql, seen.dueTimes, 60_000);
+  const scheduled = await scheduleViolations(sql, seen.dueTimes, left());
   violations.push(...scheduled.violations);
   const asked = [...record.accepted, ...madeUnanswered.map((debate) => debate.id)];
   const all = [...asked, ...scheduled.debates];
-  violations.push(...(await unfinishedAfter(sql, all, 120_000)));
+  violations.push(...(await unfinishedAfter(sql, all, left())));
   for (const id of all) violations.push(...(await completedOnceViolations(sql, id)));
   for (const stream of record.streams) {
     for (const problem of stream.problems) violations.push(`stream of ${stream.debateId}: ${problem}`);
@@ -476,7 +507,7 @@ async function checkInvariants(
   }
   // Each scheduled debate asks the same question: the provider's record tells the unique ones apart only.
   violations.push(...(await providerCallViolations(sql, seen.fake, asked)));
-  violations.push(...(await webhookViolations(seen.received, all, 60_000)));
+  violations.push(...(await webhookViolations(seen.received, all, left())));
   violations.push(...serverFailureViolations(cluster));
   return { violations, madeUnanswered: madeUnanswered.length, scheduledRuns: scheduled.debates.length };
 }
