@@ -17,7 +17,6 @@ const NOT_YET_SPLIT = [
   'debates/event-fanout.ts fanOutEvents',
   'keys/api-keys.ts createApiKeys',
   'notifications/notifications.ts createNotifications',
-  'outcomes/outcomes.ts createOutcomes',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
   'webhooks/webhooks.ts createWebhooks',
