@@ -17,12 +17,9 @@ const NOT_YET_SPLIT = [
   'debates/event-fanout.ts fanOutEvents',
   'keys/api-keys.ts createApiKeys',
   'notifications/notifications.ts createNotifications',
-  'outcomes/outcomes.ts createOutcomes',
-  'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
   'webhooks/webhooks.ts createWebhooks',
-  'workspaces/workspaces.ts createWorkspaces',
 ];
 
 const files = productSources(import.meta.dirname);

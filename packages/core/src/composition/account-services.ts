@@ -30,7 +30,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     checkout: createCheckout(db, clock, config.billing, config.appUrl),
     invoices: createInvoices(db),
     stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
-    workspaces: createWorkspaces(db, clock, plans),
+    workspaces: createWorkspaces({ db, clock, plans }),
     workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
   };
 }

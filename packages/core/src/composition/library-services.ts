@@ -31,7 +31,7 @@ export function libraryServices(
 ) {
   const similar = createSimilar(db, features.embedder);
   return {
-    outcomes: createOutcomes(db, clock),
+    outcomes: createOutcomes({ db, clock }),
     scores: createScores(db, clock),
     streaks: createStreaks(db, clock),
     chains: createChains({ db, clock }),

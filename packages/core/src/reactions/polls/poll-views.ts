@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Poll, PollOption } from '@verdict/contracts';
 import { sql } from 'kysely';
-import { query } from '../db/kysely.ts';
-import type { ReactionTables } from './tables.ts';
+import { query } from '../../db/kysely.ts';
+import type { ReactionTables } from '../tables.ts';
 
 export const POLL_COLUMNS = ['id', 'debate_id', 'question', 'options', 'created_at', 'closed_at'] as const;
 
