@@ -139,10 +139,16 @@ const settle = (st: LogState) => {
   }
 };
 
+/**
+ * The log stops for good: the job is told, and so is everything waiting on it, a `finish` asked for while
+ * the failed batch was in flight included (it would otherwise wait forever, the job's lease renewed all
+ * the while, and the debate would never move again).
+ */
 const fail = (start: DurableLogStart, st: LogState, cause: LogFailure) => {
   st.failure = cause;
   start.onFailure(cause);
   settle(st);
+  if (st.finishing) Deferred.doneUnsafe(st.finishing.done, Effect.fail(cause));
 };
 
 /** The writer's one step: waits for a change, then writes what is queued (or the final state). */
@@ -186,11 +192,7 @@ const logWriter = (start: DurableLogStart, st: LogState) =>
         const written = yield* Effect.result(
           attemptOutcome.finish(lease, outcome, batch).pipe(retryThroughBlips(storage)),
         );
-        if (written._tag === 'Failure') {
-          fail(start, st, written.failure);
-          Deferred.doneUnsafe(done, Effect.fail(written.failure));
-          return;
-        }
+        if (written._tag === 'Failure') return fail(start, st, written.failure);
         if (!written.success) {
           // Nothing was written: whatever waits on this log learns it never will be.
           st.failure = new LeaseLost({ debateId: lease.debateId });
