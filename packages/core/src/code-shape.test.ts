@@ -20,7 +20,6 @@ const NOT_YET_SPLIT = [
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
-  'webhooks/webhooks.ts createWebhooks',
   'workspaces/workspaces.ts createWorkspaces',
 ];
 
