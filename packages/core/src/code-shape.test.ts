@@ -8,9 +8,6 @@ import { longFunctions, productSources } from './testing/code-shape.ts';
  */
 const MAX_FUNCTION_LINES = 80;
 const NOT_YET_SPLIT = [
-  'attachments/attachments.ts createAttachments',
-  'billing/checkout.ts createCheckout',
-  'billing/stripe/webhook.ts createStripeWebhooks',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'debates/debate-events.ts createDebateEvents',
@@ -19,7 +16,6 @@ const NOT_YET_SPLIT = [
   'notifications/notifications.ts createNotifications',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
-  'webhooks/webhooks.ts createWebhooks',
 ];
 
 const files = productSources(import.meta.dirname);

@@ -27,9 +27,9 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     usage: createUsage(db, clock, onError),
     plans,
     billing: createBilling(db, clock),
-    checkout: createCheckout(db, clock, config.billing, config.appUrl),
+    checkout: createCheckout({ db, clock, billing: config.billing, appUrl: config.appUrl }),
     invoices: createInvoices(db),
-    stripeWebhooks: createStripeWebhooks(db, clock, config.billing),
+    stripeWebhooks: createStripeWebhooks({ db, clock, billing: config.billing }),
     workspaces: createWorkspaces({ db, clock, plans }),
     workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
   };

@@ -51,12 +51,19 @@ export function libraryServices(
     }),
     recommendations: createRecommendations(db, clock),
     scheduledDebates: createScheduledDebates(db, clock),
-    webhooks: createWebhooks(db, clock, config.webhooks),
+    webhooks: createWebhooks({ db, clock, policy: config.webhooks }),
     // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:
     // WEBHOOK_ALLOW_PRIVATE relaxes both alike; WEBHOOK_ALLOW_HTTP is the webhooks' alone.
-    attachments: createAttachments(db, clock, features.plans, blobs, features.debateAccess, {
-      ...features.pageFetch,
-      policy: { allowPrivate: config.webhooks.allowPrivate, ...features.pageFetch?.policy },
+    attachments: createAttachments({
+      db,
+      clock,
+      plans: features.plans,
+      blobs,
+      debateAccess: features.debateAccess,
+      pageFetch: {
+        ...features.pageFetch,
+        policy: { allowPrivate: config.webhooks.allowPrivate, ...features.pageFetch?.policy },
+      },
     }),
   };
 }

@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { type CreatedWebhook, type CreateWebhookInput, WEBHOOKS_PER_USER_MAX } from '@verdict/contracts';
+import { sql } from 'kysely';
+import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
+import { newWebhookSecret } from './signing.ts';
+import { assertTarget, type WebhookResources, webhookQuery } from './webhook-resources.ts';
+import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from './webhook-views.ts';
+
+/** Registers a webhook within the per-user cap; its secret is in this answer only. */
+export const createWebhook =
+  ({ db, clock, policy }: WebhookResources) =>
+  (userId: string, input: CreateWebhookInput): Promise<CreatedWebhook> => {
+    assertTarget(policy, input.url);
+    return db.em().transactional(async (em) => {
+      await assertRoomForAnother(em, userId);
+      const at = new Date(clock.now());
+      const secret = newWebhookSecret();
+      const row = await webhookQuery(em)
+        .insertInto('webhooks')
+        .values({
+          user_id: userId,
+          url: input.url,
+          events: input.events,
+          active: input.active,
+          description: input.description ?? null,
+          secret,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning(WEBHOOK_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return { ...toWebhook(row as WebhookRow), secret };
+    });
+  };
+
+const assertRoomForAnother = (em: EntityManager, userId: string) =>
+  assertUnderUserCap(em, userId, {
+    max: WEBHOOKS_PER_USER_MAX,
+    noun: 'webhook',
+    count: async () =>
+      (
+        await webhookQuery(em)
+          .selectFrom('webhooks')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+  });

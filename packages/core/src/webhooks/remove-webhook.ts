@@ -1,0 +1,10 @@
+import { ownWebhook, type WebhookResources, webhookQuery } from './webhook-resources.ts';
+
+/** Deletes the webhook; its deliveries and their attempts go with it (foreign keys cascade). */
+export const removeWebhook =
+  ({ db }: WebhookResources) =>
+  (userId: string, webhookId: string): Promise<void> =>
+    db.em().transactional(async (em) => {
+      await ownWebhook(em, userId, webhookId, 'update');
+      await webhookQuery(em).deleteFrom('webhooks').where('id', '=', webhookId).execute();
+    });
