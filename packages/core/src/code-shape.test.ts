@@ -16,7 +16,6 @@ const NOT_YET_SPLIT = [
   'debates/debate-events.ts createDebateEvents',
   'debates/event-fanout.ts fanOutEvents',
   'keys/api-keys.ts createApiKeys',
-  'notifications/notifications.ts createNotifications',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
