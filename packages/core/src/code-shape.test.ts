@@ -15,7 +15,6 @@ const NOT_YET_SPLIT = [
   'db/pglite-thread.ts openPgliteThread',
   'debates/debate-events.ts createDebateEvents',
   'debates/event-fanout.ts fanOutEvents',
-  'keys/api-keys.ts createApiKeys',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
