@@ -14,7 +14,6 @@ const NOT_YET_SPLIT = [
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'debates/debate-events.ts createDebateEvents',
-  'debates/event-fanout.ts fanOutEvents',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
