@@ -13,7 +13,6 @@ const NOT_YET_SPLIT = [
   'billing/stripe/webhook.ts createStripeWebhooks',
   'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
-  'debates/debate-events.ts createDebateEvents',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
