@@ -12,7 +12,6 @@ const NOT_YET_SPLIT = [
   'billing/checkout.ts createCheckout',
   'billing/stripe/webhook.ts createStripeWebhooks',
   'comments/comments.ts createComments',
-  'db/pglite-thread.ts openPgliteThread',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
