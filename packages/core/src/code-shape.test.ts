@@ -9,11 +9,6 @@ import { longFunctions, productSources } from './testing/code-shape.ts';
 const MAX_FUNCTION_LINES = 80;
 const NOT_YET_SPLIT = [
   'comments/comments.ts createComments',
-  'db/pglite-thread.ts openPgliteThread',
-  'debates/debate-events.ts createDebateEvents',
-  'debates/event-fanout.ts fanOutEvents',
-  'keys/api-keys.ts createApiKeys',
-  'notifications/notifications.ts createNotifications',
   'scheduled-debates/scheduled-debates.ts createScheduledDebates',
   'sharing/sharing.ts createSharing',
 ];

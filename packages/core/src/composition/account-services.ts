@@ -22,7 +22,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
       sessionTtlMs: config.sessionTtlMs,
       hooks: { onAccountCreated: openAccount },
     }),
-    apiKeys: createApiKeys(db, clock),
+    apiKeys: createApiKeys({ db, clock }),
     rateLimits: createRateLimits(counters, clock, config.rateLimits),
     usage: createUsage(db, clock, onError),
     plans,

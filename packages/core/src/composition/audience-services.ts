@@ -28,13 +28,7 @@ export function audienceServices(
   },
 ) {
   const { debateAccess } = debates;
-  const notifications = createNotifications(
-    db,
-    clock,
-    bus.notifications,
-    { linkSecret: config.email.linkSecret },
-    onError,
-  );
+  const notifications = createNotifications({ db, clock, bus, onError, linkSecret: config.email.linkSecret });
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
   const evidence = createEvidenceReads(db, debateAccess, debates.plans);

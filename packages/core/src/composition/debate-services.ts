@@ -25,7 +25,7 @@ export function debateServices(
   return {
     debateAccess,
     debateReads: createDebateReads(db, clock, debateAccess),
-    debateEvents: createDebateEvents(db, bus.events, onError),
+    debateEvents: createDebateEvents({ db, bus, onError }),
     debateCreation: createDebateCreation(db, bus, clock, config, onError),
     debateControl: createDebateControl(debateAccess, bus, db, removal),
     debateAnalytics: createDebateAnalytics(db, debateAccess),

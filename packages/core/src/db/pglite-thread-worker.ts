@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { ThreadCall, ThreadMessage, WireError } from './pglite-thread.ts';
+import type { ThreadCall, ThreadMessage, WireError } from './pglite-thread-wire.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-thread-worker.ts runs as a worker thread');

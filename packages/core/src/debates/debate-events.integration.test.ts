@@ -20,7 +20,11 @@ function eventsOn(test: TestCore) {
     },
   };
   const errors: unknown[] = [];
-  const events = createDebateEvents(counted, test.core.bus.events, (error) => errors.push(error));
+  const events = createDebateEvents({
+    db: counted,
+    bus: test.core.bus,
+    onError: (error) => errors.push(error),
+  });
   return { events, statements: () => statements, errors };
 }
 

@@ -24,7 +24,7 @@ function keysOn(db: Database) {
       return db.em();
     },
   };
-  return { keys: createApiKeys(counted, systemClock), lookups: () => lookups };
+  return { keys: createApiKeys({ db: counted, clock: systemClock }), lookups: () => lookups };
 }
 type Keys = ReturnType<typeof keysOn>;
 
