@@ -11,7 +11,6 @@ const NOT_YET_SPLIT = [
   'attachments/attachments.ts createAttachments',
   'billing/checkout.ts createCheckout',
   'billing/stripe/webhook.ts createStripeWebhooks',
-  'comments/comments.ts createComments',
   'db/pglite-thread.ts openPgliteThread',
   'debates/debate-events.ts createDebateEvents',
   'debates/event-fanout.ts fanOutEvents',

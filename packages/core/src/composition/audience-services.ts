@@ -44,7 +44,7 @@ export function audienceServices(
       evidence.cited(id, attempt),
     ),
     forks: createForks(db, clock, debates.debateCreation.create, notifications, email),
-    comments: createComments(db, clock, debateAccess, notifications, email),
+    comments: createComments({ db, clock, debateAccess, notifications, email }),
     argumentVotes: createArgumentVotes(db, clock, debateAccess),
     polls: createPolls(db, clock, debateAccess),
     argumentGraphs: createArgumentGraphs(db, debateAccess, debates.plans),
