@@ -18,7 +18,6 @@ const NOT_YET_SPLIT = [
   'notifications/notifications.ts createNotifications',
   'outcomes/outcomes.ts createOutcomes',
   'reactions/polls.ts createPolls',
-  'sharing/sharing.ts createSharing',
   'webhooks/webhooks.ts createWebhooks',
   'workspaces/workspaces.ts createWorkspaces',
 ];
