@@ -34,11 +34,16 @@ export function audienceServices(
   const evidence = createEvidenceReads(db, debateAccess, debates.plans);
   return {
     notifications,
-    sharing: createSharing(db, clock, debateAccess, debates.views, config.appUrl, (id, attempt) =>
-      evidence.cited(id, attempt),
-    ),
+    sharing: createSharing({
+      db,
+      clock,
+      debateAccess,
+      views: debates.views,
+      appUrl: config.appUrl,
+      citedEvidence: (id, attempt) => evidence.cited(id, attempt),
+    }),
     forks: createForks(db, clock, debates.debateCreation.create, notifications, email),
-    comments: createComments(db, clock, debateAccess, notifications, email),
+    comments: createComments({ db, clock, debateAccess, notifications, email }),
     argumentVotes: createArgumentVotes(db, clock, debateAccess),
     polls: createPolls({ db, clock, debateAccess }),
     argumentGraphs: createArgumentGraphs(db, debateAccess, debates.plans),

@@ -50,7 +50,7 @@ export function libraryServices(
       },
     }),
     recommendations: createRecommendations(db, clock),
-    scheduledDebates: createScheduledDebates(db, clock),
+    scheduledDebates: createScheduledDebates({ db, clock }),
     webhooks: createWebhooks({ db, clock, policy: config.webhooks }),
     // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:
     // WEBHOOK_ALLOW_PRIVATE relaxes both alike; WEBHOOK_ALLOW_HTTP is the webhooks' alone.

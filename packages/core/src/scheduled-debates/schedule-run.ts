@@ -3,8 +3,7 @@ import { query } from '../db/kysely.ts';
 import type { DebateCreation } from '../debates/creation.ts';
 import { AppError } from '../shared/app-error.ts';
 import { nextRunAfter } from './next-run.ts';
-import { SCHEDULE_COLUMNS, type ScheduleRow } from './schedule-views.ts';
-import { timingOf } from './scheduled-debates.ts';
+import { SCHEDULE_COLUMNS, type ScheduleRow, timingOf } from './schedule-views.ts';
 import type { ScheduleTables } from './tables.ts';
 
 /** What one due run came to: a debate, or the refusal a manual debate would have got. */

@@ -1,5 +1,6 @@
 import type { ScheduledDebate } from '@verdict/contracts';
 import type { Selectable } from 'kysely';
+import type { ScheduleTiming } from './next-run.ts';
 import type { ScheduleTables } from './tables.ts';
 
 /** A schedule's row as typed queries read it (timestamps as text). */
@@ -56,4 +57,12 @@ export const toScheduledDebate = (row: ScheduleRow): ScheduledDebate => ({
       : null,
   createdAt: isoOf(row.created_at),
   updatedAt: isoOf(row.updated_at),
+});
+
+/** The timing of a stored schedule. */
+export const timingOf = (row: ScheduleRow): ScheduleTiming => ({
+  frequency: row.frequency,
+  dayOfWeek: row.day_of_week,
+  dayOfMonth: row.day_of_month,
+  timeOfDay: row.time_of_day,
 });

@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/core';
+import {
+  type CreateScheduledDebateInput,
+  SCHEDULES_PER_USER_MAX,
+  type ScheduledDebate,
+} from '@verdict/contracts';
+import { sql } from 'kysely';
+import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
+import { nextRunAfter, type ScheduleTiming } from './next-run.ts';
+import { assertRunsFundable } from './schedule-access.ts';
+import { type ScheduleResources, scheduleQuery } from './schedule-resources.ts';
+import { SCHEDULE_COLUMNS, toScheduledDebate } from './schedule-views.ts';
+
+/** A new schedule, active, its first run the first one after now; refused on BYOK plans. */
+export const createSchedule =
+  ({ db, clock }: ScheduleResources) =>
+  (userId: string, input: CreateScheduledDebateInput): Promise<ScheduledDebate> =>
+    db.em().transactional(async (em) => {
+      await assertRunsFundable(em, userId);
+      await assertRoomForAnother(em, userId);
+      const now = new Date(clock.now());
+      const timing: ScheduleTiming = {
+        frequency: input.frequency,
+        dayOfWeek: input.dayOfWeek ?? null,
+        dayOfMonth: input.dayOfMonth ?? null,
+        timeOfDay: input.timeOfDay,
+      };
+      const row = await scheduleQuery(em)
+        .insertInto('scheduled_debates')
+        .values({
+          user_id: userId,
+          question: input.question,
+          mode: input.mode,
+          context: input.context ?? null,
+          frequency: timing.frequency,
+          day_of_week: timing.dayOfWeek,
+          day_of_month: timing.dayOfMonth,
+          time_of_day: timing.timeOfDay,
+          timezone: input.timezone,
+          active: true,
+          max_runs: input.maxRuns ?? null,
+          run_count: 0,
+          next_run_at: nextRunAfter(timing, now),
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(SCHEDULE_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toScheduledDebate(row);
+    });
+
+const assertRoomForAnother = (em: EntityManager, userId: string) =>
+  assertUnderUserCap(em, userId, {
+    max: SCHEDULES_PER_USER_MAX,
+    noun: 'scheduled debate',
+    count: async () =>
+      (
+        await scheduleQuery(em)
+          .selectFrom('scheduled_debates')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+  });

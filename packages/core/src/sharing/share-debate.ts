@@ -1,0 +1,40 @@
+import { DEFAULT_SHARE_SETTINGS, type ShareLink } from '@verdict/contracts';
+import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { type SharingResources, settingsOf, sharingQuery } from './sharing-resources.ts';
+
+/** 32 random bytes: 256 bits, twice the floor a guessable-by-nobody link needs. */
+const TOKEN_BYTES = 32;
+
+/** Creates the link, or rotates its token (the old one is dead at once); settings survive a rotation. */
+export const shareDebate =
+  ({ db, clock, debateAccess, appUrl }: SharingResources) =>
+  async (userId: string, debateId: string): Promise<ShareLink> => {
+    await debateAccess.controlled(userId, debateId, 'publish');
+    const token = randomToken(TOKEN_BYTES);
+    const now = new Date(clock.now());
+    const row = await sharingQuery(db.em())
+      .insertInto('share_links')
+      .values({
+        debate_id: debateId,
+        token_hash: sha256Hex(token),
+        allow_comments: DEFAULT_SHARE_SETTINGS.allowComments,
+        allow_fork: DEFAULT_SHARE_SETTINGS.allowFork,
+        show_cost: DEFAULT_SHARE_SETTINGS.showCost,
+        require_sign_in: DEFAULT_SHARE_SETTINGS.requireSignIn,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.column('debate_id').doUpdateSet({ token_hash: sha256Hex(token), updated_at: now }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return {
+      debateId,
+      shareUrl: `${appUrl}/share/${token}`,
+      token,
+      settings: settingsOf(row),
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  };
