@@ -32,6 +32,25 @@ export async function authenticateIfPresented(
   return null;
 }
 
+/**
+ * A share link's read: counted against the client IP's budget of public reads, credentials or not (a link is
+ * opened signed out); whoever brings credentials is then authenticated and counted as usual (a bad key is a
+ * 401 whatever the link requires). Answers whether the reader is signed in.
+ */
+export async function authenticateSharedRead(
+  core: Services,
+  req: FastifyRequest,
+  headers: Record<string, string>,
+  endpoint: string,
+): Promise<boolean> {
+  const decision = await core.rateLimits.hitPublicIp(req.ip);
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) throw rateLimitedError(decision);
+  if (!bringsCredentials(req)) return false;
+  await authenticate(core, req, 'user', {}, { endpoint });
+  return true;
+}
+
 export type Credentials = 'user' | 'key';
 
 /** What the request is counted against: the account's request budget, or its budget of stream opens. */

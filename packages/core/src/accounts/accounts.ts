@@ -1,9 +1,9 @@
 import type { Plan, Profile } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { AccountResources } from './account-resources.ts';
-import { createUser, type NewUser } from './create-user.ts';
-import { assertRoomToHash } from './passwords.ts';
+import { createUser } from './create-user.ts';
 import { issueSession, login, logout, sessionUser } from './sessions.ts';
+import { type SignUpBudget, signUp } from './sign-up.ts';
 import { User } from './user.entity.ts';
 import { setUserPlan, setUserRateLimit } from './user-record.ts';
 
@@ -13,17 +13,14 @@ export type { IssuedSession } from './sessions.ts';
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export function createAccounts(resources: AccountResources) {
+export function createAccounts(resources: AccountResources & { signUpBudget: SignUpBudget }) {
   const { db } = resources;
   const newUser = createUser(resources);
-  const issue = issueSession(resources);
+  const _issue = issueSession(resources);
   return {
     createUser: newUser,
 
-    register: async (input: Required<Omit<NewUser, 'plan'>>) => issue(await newUser(input)),
-
-    /** Before anything else a sign-up does: 503 when its password could not even queue for a hash. */
-    assertRoomToSignUp: assertRoomToHash,
+    signUp: signUp(resources),
     login: login(resources),
     logout: logout(resources),
     sessionUser: sessionUser(resources),

@@ -7,7 +7,11 @@ import { readyAttachmentsOf } from './ready-attachments.ts';
  * the size of each document the debate would carry (name or address, and extracted text), which the
  * estimate sizes the debaters' prompts by.
  */
-export async function assertReady(em: EntityManager, userId: string, ids: string[]): Promise<DocumentSize[]> {
+export async function assertReady(
+  em: EntityManager,
+  userId: string,
+  ids: readonly string[],
+): Promise<DocumentSize[]> {
   const rows = await readyAttachmentsOf(em, userId, ids);
   return rows.map((row) => ({
     name: (row.kind === 'url' ? (row.url ?? row.filename) : row.filename).length,

@@ -9,8 +9,8 @@ import { readyAttachmentsOf } from './ready-attachments.ts';
  * user's, pending, failed, missing) refuses the whole creation with 400 naming attachmentIds.
  */
 export const copyToDebate =
-  ({ clock, blobs }: AttachmentResources) =>
-  async (em: EntityManager, userId: string, ids: string[], debateId: string): Promise<void> => {
+  ({ clock, blobs }: Pick<AttachmentResources, 'clock' | 'blobs'>) =>
+  async (em: EntityManager, userId: string, ids: readonly string[], debateId: string): Promise<void> => {
     const rows = await readyAttachmentsOf(em, userId, ids);
     for (const row of rows) {
       const id = randomUUID();

@@ -7,7 +7,7 @@ import { attachmentQuery } from './attachment-resources.ts';
  * meanwhile cannot leave a copy without bytes). Anything else named (another user's, pending, failed,
  * missing) is a 400 naming attachmentIds, the same for each, so a caller learns nothing of others' ids.
  */
-export async function readyAttachmentsOf(em: EntityManager, userId: string, ids: string[]) {
+export async function readyAttachmentsOf(em: EntityManager, userId: string, ids: readonly string[]) {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const rows = await attachmentQuery(em)

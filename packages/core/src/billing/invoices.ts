@@ -11,6 +11,7 @@ import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import { offsetOf, pageOf } from '../shared/paging.ts';
+import { billedAccount } from '../workspaces/billed-account.ts';
 import type { BillingTables } from './tables.ts';
 
 type Tables = BillingTables & AccountTables;
@@ -36,12 +37,15 @@ export type Invoices = ReturnType<typeof createInvoices>;
 export function createInvoices(db: Database) {
   return {
     /**
-     * An account's invoices, newest first: all of them, or with `workspaceId` only those of purchases made
-     * for that workspace (the caller of the route has checked who may see them: the workspace's owner and
-     * admins, reading the owner's account). Nothing else of the account's shows under a workspace.
+     * The caller's invoices, newest first: all of them, or with `workspaceId` only those of purchases made
+     * for that workspace, which its owner and admins see, read from the owner's account (billed-account.ts).
+     * Nothing else of the owner's account shows under a workspace.
      */
-    list: async (userId: string, filter: InvoiceListQuery): Promise<InvoicePage> => {
-      const own = query<Tables>(db.em())
+    list: async (callerId: string, filter: InvoiceListQuery): Promise<InvoicePage> => {
+      const em = db.em();
+      const userId =
+        filter.workspaceId === undefined ? callerId : await billedAccount(em, callerId, filter.workspaceId);
+      const own = query<Tables>(em)
         .selectFrom('invoices')
         .where('user_id', '=', userId)
         .$if(filter.workspaceId !== undefined, (q) =>

@@ -15,15 +15,17 @@ import type { Adapters } from './adapters.ts';
 /** Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces. */
 export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
   const plans = createPlanGates(config.appUrl);
+  const rateLimits = createRateLimits(counters, clock, config.rateLimits);
   return {
     accounts: createAccounts({
       db,
       clock,
       sessionTtlMs: config.sessionTtlMs,
       hooks: { onAccountCreated: openAccount },
+      signUpBudget: rateLimits.hitRegistration,
     }),
     apiKeys: createApiKeys({ db, clock }),
-    rateLimits: createRateLimits(counters, clock, config.rateLimits),
+    rateLimits,
     usage: createUsage(db, clock, onError),
     plans,
     billing: createBilling(db, clock),

@@ -1,3 +1,4 @@
+import { debateAttachments } from '../attachments/debate-attachments.ts';
 import type { PlanGates } from '../billing/plan-gates.ts';
 import type { Collections } from '../collections/collections.ts';
 import type { Config } from '../config/config.ts';
@@ -14,7 +15,7 @@ import type { Adapters } from './adapters.ts';
 
 /** The debates themselves: who may read one, reads, events, creation and retry, control, deletion. */
 export function debateServices(
-  { db, bus, clock, onError }: Adapters,
+  { db, bus, clock, onError, blobs }: Adapters,
   config: Config,
   features: { collections: Collections; plans: PlanGates },
 ) {
@@ -26,7 +27,14 @@ export function debateServices(
     debateAccess,
     debateReads: createDebateReads(db, clock, debateAccess),
     debateEvents: createDebateEvents({ db, bus, onError }),
-    debateCreation: createDebateCreation(db, bus, clock, config, onError),
+    debateCreation: createDebateCreation(
+      db,
+      bus,
+      clock,
+      config,
+      onError,
+      debateAttachments({ clock, blobs, plans: features.plans }),
+    ),
     debateControl: createDebateControl(debateAccess, bus, db, removal),
     debateAnalytics: createDebateAnalytics(db, debateAccess),
     debateCosts: createDebateCosts(db, debateAccess),

@@ -1,13 +1,20 @@
 import type { Bus } from '../bus/ports.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/orm.ts';
+import { AppError } from '../shared/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createDebateCreate } from './creation/create.ts';
 import { createDebateEstimate } from './creation/estimate.ts';
+import type { DebateAttachments } from './creation/request.ts';
 import type { CreationResources } from './creation/resources.ts';
 import { createDebateRetry } from './creation/retry.ts';
 
-export type { CallerTransaction, CreationResult, DebateRequest } from './creation/request.ts';
+export type {
+  CallerTransaction,
+  CreationResult,
+  DebateAttachments,
+  DebateRequest,
+} from './creation/request.ts';
 
 /**
  * The rules that make a debate, in one place for every way one is made — POST /api/debates, POST
@@ -26,6 +33,7 @@ export function createDebateCreation(
   clock: Clock,
   config: Config,
   onQueueError: (error: unknown) => void,
+  attachments: DebateAttachments = NO_ATTACHMENTS,
 ) {
   const resources: CreationResources = {
     db,
@@ -34,6 +42,7 @@ export function createDebateCreation(
     config,
     onQueueError,
     upgradeUrl: `${config.appUrl}/pricing`,
+    attachments,
   };
   return {
     create: createDebateCreate(resources),
@@ -43,3 +52,12 @@ export function createDebateCreation(
 }
 
 export type DebateCreation = ReturnType<typeof createDebateCreation>;
+
+/** A creation without attachments (a test's, an engine's): a request naming some is refused as invalid. */
+const NO_ATTACHMENTS: DebateAttachments = {
+  assertAllowed: async () => {
+    throw new AppError('VALIDATION_ERROR', 'Attachments are not accepted here');
+  },
+  copy: async () => {},
+  check: async () => [],
+};

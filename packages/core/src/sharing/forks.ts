@@ -30,20 +30,16 @@ export function createForks(
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
   return {
-    source: async (debateId: string): Promise<ForkSource> => {
-      const row = await k()
-        .selectFrom('debates as d')
-        .leftJoin('share_links as s', 's.debate_id', 'd.id')
-        .select(['d.id', 'd.owner_id', 'd.question', 'd.context', 'd.is_public', 's.allow_fork'])
-        .where('d.id', '=', debateId)
-        .where('d.deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!row || !(row.is_public || row.allow_fork === true)) throw notFound('Debate');
-      return { id: row.id, ownerId: row.owner_id, question: row.question, context: row.context ?? null };
-    },
-
-    /** Creates the fork; someone else's fork notifies the source's owner in the same transaction. */
-    fork: async (source: ForkSource, request: DebateRequest): Promise<CreationResult> => {
+    /**
+     * Creates the fork of `debateId` as `requestFor` asks, given what it is forked from; someone else's fork
+     * notifies the source's owner in the same transaction.
+     */
+    fork: async (
+      debateId: string,
+      requestFor: (source: ForkSource) => DebateRequest,
+    ): Promise<CreationResult> => {
+      const source = await forkSource(db.em(), debateId);
+      const request = requestFor(source);
       let notification: Notification | null = null;
       const result = await create({
         ...request,
@@ -73,4 +69,17 @@ export function createForks(
       return result;
     },
   };
+}
+
+/** The debate to fork, or NOT_FOUND unless it is public or its share link allows forks. */
+async function forkSource(em: EntityManager, debateId: string): Promise<ForkSource> {
+  const row = await query<Tables>(em)
+    .selectFrom('debates as d')
+    .leftJoin('share_links as s', 's.debate_id', 'd.id')
+    .select(['d.id', 'd.owner_id', 'd.question', 'd.context', 'd.is_public', 's.allow_fork'])
+    .where('d.id', '=', debateId)
+    .where('d.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row || !(row.is_public || row.allow_fork === true)) throw notFound('Debate');
+  return { id: row.id, ownerId: row.owner_id, question: row.question, context: row.context ?? null };
 }

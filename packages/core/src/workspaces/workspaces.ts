@@ -1,5 +1,3 @@
-import { assertPaysFor } from './assert-pays-for.ts';
-import { billedAccount } from './billed-account.ts';
 import { createWorkspace } from './create-workspace.ts';
 import { getWorkspace } from './get-workspace.ts';
 import { listWorkspaces } from './list-workspaces.ts';
@@ -17,8 +15,6 @@ export function createWorkspaces(resources: WorkspaceResources) {
     create: createWorkspace(resources),
     list: listWorkspaces(resources),
     get: getWorkspace(resources),
-    billedAccount: billedAccount(resources),
-    assertPaysFor: assertPaysFor(resources),
     update: updateWorkspace(resources),
   };
 }

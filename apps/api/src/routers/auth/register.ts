@@ -24,15 +24,9 @@ export const register = publicProcedure
   .input(RegisterInput)
   .output(SessionInfo)
   .mutation(async ({ ctx, input }) => {
-    // No room to hash a password: refused before any other work, and not counted against the address.
-    ctx.services.accounts.assertRoomToSignUp();
-    // Counted per client IP before anything else: each accepted attempt may cost a password hash.
-    const decision = await ctx.services.rateLimits.hitRegistration(ctx.req.ip);
-    Object.assign(ctx.response.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      throw rateLimitedError(decision);
-    }
-    const session = await ctx.services.accounts.register(input);
+    const { limit, session } = await ctx.services.accounts.signUp(input, ctx.req.ip);
+    Object.assign(ctx.response.headers, rateLimitHeaders(limit));
+    if (!session) throw rateLimitedError(limit);
     setSessionCookie(ctx, session);
     return { user: session.user, expiresAt: session.expiresAt.toISOString() };
   });

@@ -17,8 +17,6 @@ export const checkoutSessionPro = userProcedure
   })
   .input(ProCheckoutInput)
   .output(HostedPage)
-  .mutation(async ({ ctx, input }) => {
-    const workspaceId = input.workspaceId ?? null;
-    if (workspaceId) await ctx.services.workspaces.assertPaysFor(ctx.caller.userId, workspaceId);
-    return ctx.services.checkout.subscribe(ctx.caller.userId, 'byok_pro', workspaceId);
-  });
+  .mutation(({ ctx, input }) =>
+    ctx.services.checkout.subscribe(ctx.caller.userId, 'byok_pro', input.workspaceId ?? null),
+  );

@@ -18,8 +18,6 @@ export const creditCheckout = userProcedure
   })
   .input(CreditCheckoutInput)
   .output(HostedPage)
-  .mutation(async ({ ctx, input }) => {
-    const workspaceId = input.workspaceId ?? null;
-    if (workspaceId) await ctx.services.workspaces.assertPaysFor(ctx.caller.userId, workspaceId);
-    return ctx.services.checkout.buyCredits(ctx.caller.userId, input.pack, workspaceId);
-  });
+  .mutation(({ ctx, input }) =>
+    ctx.services.checkout.buyCredits(ctx.caller.userId, input.pack, input.workspaceId ?? null),
+  );

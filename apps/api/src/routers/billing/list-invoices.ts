@@ -19,9 +19,4 @@ export const listInvoices = userProcedure
   })
   .input(InvoiceListQuery)
   .output(InvoicePage)
-  .query(async ({ ctx, input }) => {
-    const account = input.workspaceId
-      ? await ctx.services.workspaces.billedAccount(ctx.caller.userId, input.workspaceId)
-      : ctx.caller.userId;
-    return ctx.services.invoices.list(account, input);
-  });
+  .query(({ ctx, input }) => ctx.services.invoices.list(ctx.caller.userId, input));

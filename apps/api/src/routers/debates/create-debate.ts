@@ -39,7 +39,7 @@ export const createDebate = userProcedure
   .input(CreateDebateInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const result = await ctx.services.debateCreation.create(await apiDebateRequest(ctx, input));
+    const result = await ctx.services.debateCreation.create(apiDebateRequest(ctx, input));
     return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });
 
@@ -47,16 +47,8 @@ export const createDebate = userProcedure
  * The debate POST /api/debates asks for, from its body and headers: the create and its estimate read the
  * same request (an attachment needs BYOK Pro for both).
  */
-export async function apiDebateRequest(
-  ctx: Context & { caller: Caller },
-  input: CreateDebateInput,
-): Promise<DebateRequest> {
+export function apiDebateRequest(ctx: Context & { caller: Caller }, input: CreateDebateInput): DebateRequest {
   const attachmentIds = input.attachmentIds ?? [];
-  if (attachmentIds.length > 0) {
-    // Read only when it decides something: a create without attachments is a round trip shorter.
-    const user = await ctx.services.accounts.findUser(ctx.caller.userId);
-    ctx.services.plans.assertIncludes(user?.plan ?? 'free', 'attachments');
-  }
   return {
     ownerId: ctx.caller.userId,
     route: 'api',
@@ -75,12 +67,6 @@ export async function apiDebateRequest(
     providerKeys: providerKeysOf(ctx),
     idempotencyKey: idempotencyKeyOf(ctx),
     fingerprint: input,
-    ...(attachmentIds.length > 0
-      ? {
-          alsoWrite: (em, debateId) =>
-            ctx.services.attachments.copyToDebate(em, ctx.caller.userId, attachmentIds, debateId),
-          alsoCheck: (em) => ctx.services.attachments.assertReady(em, ctx.caller.userId, attachmentIds),
-        }
-      : {}),
+    attachmentIds,
   };
 }

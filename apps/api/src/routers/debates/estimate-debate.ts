@@ -29,6 +29,4 @@ export const estimateDebate = userProcedure
   })
   .input(CreateDebateInput)
   .output(DebateEstimate)
-  .mutation(async ({ ctx, input }) =>
-    ctx.services.debateCreation.estimate(await apiDebateRequest(ctx, input)),
-  );
+  .mutation(async ({ ctx, input }) => ctx.services.debateCreation.estimate(apiDebateRequest(ctx, input)));

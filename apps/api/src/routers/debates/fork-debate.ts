@@ -23,8 +23,7 @@ export const forkDebate = userProcedure
   .input(ForkInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const source = await ctx.services.forks.source(input.id);
-    const result = await ctx.services.forks.fork(source, {
+    const result = await ctx.services.forks.fork(input.id, (source) => ({
       ownerId: ctx.caller.userId,
       route: 'api',
       question: input.modifiedQuestion ?? source.question,
@@ -37,6 +36,6 @@ export const forkDebate = userProcedure
       providerKeys: null,
       idempotencyKey: null,
       fingerprint: input,
-    });
+    }));
     return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });

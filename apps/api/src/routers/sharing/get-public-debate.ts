@@ -1,6 +1,5 @@
 import { PublicDebate, ShareTokenInput } from '@verdict/contracts';
-import { rateLimitedError, rateLimitHeaders } from '@verdict/core';
-import { authenticate, bringsCredentials } from '../../auth/authenticate.ts';
+import { authenticateSharedRead } from '../../auth/authenticate.ts';
 import { streamData } from '../../http/debate-stream-data.ts';
 import { publicProcedure } from '../../trpc/init.ts';
 
@@ -33,12 +32,7 @@ export const getPublicDebate = publicProcedure
   .input(ShareTokenInput)
   .output(PublicDebate)
   .query(async ({ ctx, input }) => {
-    const decision = await ctx.services.rateLimits.hitPublicIp(ctx.req.ip);
-    Object.assign(ctx.response.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) throw rateLimitedError(decision);
-    // Checked only when brought: a bad key is a 401 whatever the link requires.
-    const signedIn = bringsCredentials(ctx.req);
-    if (signedIn) await authenticate(ctx.services, ctx.req, 'user', {}, { endpoint: ctx.endpoint });
+    const signedIn = await authenticateSharedRead(ctx.services, ctx.req, ctx.response.headers, ctx.endpoint);
     const debate = await ctx.services.sharing.read(input.token, signedIn);
     return {
       ...debate,

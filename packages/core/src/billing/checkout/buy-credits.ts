@@ -1,16 +1,18 @@
 import { CREDIT_PACKS, type CreditPack, type HostedPage } from '@verdict/contracts';
+import { assertPaysFor } from '../../workspaces/assert-pays-for.ts';
 import { callStripe } from '../stripe/stripe-client.ts';
 import { type CheckoutRun, configured, forWorkspace, hosted } from './checkout-resources.ts';
 import { ensureCustomer } from './customer.ts';
 
 /**
  * A one-time credit pack; its credits are added to the caller's balance when the processor confirms the
- * payment. `workspaceId`: the workspace (owned by the caller) it is bought for; the credits are the
+ * payment. `workspaceId`: the workspace it is bought for, which only its owner may buy for (assert-pays-for.ts); the credits are the
  * owner's either way, and pay for that workspace's debates as for their own.
  */
 export const buyCredits =
   (resources: CheckoutRun) =>
   async (userId: string, pack: CreditPack, workspaceId: string | null = null): Promise<HostedPage> => {
+    if (workspaceId) await assertPaysFor(resources.db.em(), userId, workspaceId);
     const { billing, appUrl } = resources;
     const { stripe: client, price } = configured(resources.stripe, billing.prices[pack], pack);
     const customer = await ensureCustomer(resources, client, userId);

@@ -1,5 +1,6 @@
 import { type HostedPage, PLAN_NAMES, type SubscriptionPlan } from '@verdict/contracts';
 import { AppError } from '../../shared/app-error.ts';
+import { assertPaysFor } from '../../workspaces/assert-pays-for.ts';
 import { callStripe } from '../stripe/stripe-client.ts';
 import { grantingSubscriptions, isSubscriptionOwned } from '../stripe/subscription-sync.ts';
 import { type CheckoutRun, checkoutQuery, configured, forWorkspace, hosted } from './checkout-resources.ts';
@@ -7,11 +8,12 @@ import { ensureCustomer } from './customer.ts';
 
 /**
  * A monthly subscription to a BYOK plan; 409 CONFLICT while the account has one that grants its plan,
- * or is on a plan an operator set. `workspaceId`: the workspace (owned by the caller) it pays for.
+ * or is on a plan an operator set. `workspaceId`: the workspace it pays for, which only its owner may buy for (assert-pays-for.ts).
  */
 export const subscribe =
   (resources: CheckoutRun) =>
   async (userId: string, plan: SubscriptionPlan, workspaceId: string | null = null): Promise<HostedPage> => {
+    if (workspaceId) await assertPaysFor(resources.db.em(), userId, workspaceId);
     const { billing, appUrl } = resources;
     const { stripe: client, price } = configured(resources.stripe, billing.prices[plan], plan);
     await assertMaySubscribe(resources, userId);

@@ -80,12 +80,20 @@ export function createDebateCreate(resources: CreationResources) {
     });
     await rememberKey(em, request, requestHash, debateId, now);
     await request.alsoWrite?.(em, debateId);
+    if (request.attachmentIds?.length) {
+      await resources.attachments.copy(em, request.ownerId, request.attachmentIds, debateId);
+    }
     return { debateId, fundingSource: opened.fundingSource, cached: false, queue: true, plan: opened.plan };
   };
 
   return async (request: DebateRequest, caller?: CallerTransaction): Promise<CreationResult> => {
     const requestHash = requestHashOf(request);
-    const locked = Boolean(caller || request.workspaceId || request.idempotencyKey || request.alsoWrite);
+    const attaches = Boolean(request.attachmentIds?.length);
+    // Read only when it decides something: a create without attachments is a round trip shorter.
+    if (attaches) await resources.attachments.assertAllowed(db.em(), request.ownerId);
+    const locked = Boolean(
+      caller || request.workspaceId || request.idempotencyKey || request.alsoWrite || attaches,
+    );
     const result = locked
       ? await (caller?.em ?? db.em()).transactional((em) => createIn(em, request, requestHash, true))
       : await createIn(db.em(), request, requestHash, false);

@@ -32,9 +32,11 @@ export function createDebateEstimate(resources: CreationResources) {
   const learntLengths = createOutputHistory(db, clock);
   return async (request: DebateRequest): Promise<DebateEstimate> => {
     const now = new Date(clock.now());
+    const ids = request.attachmentIds ?? [];
+    if (ids.length > 0) await resources.attachments.assertAllowed(db.em(), request.ownerId);
     const decided = await db.em().transactional(async (em) => {
       const { payer, workspace } = await payerFor(resources, em, request);
-      const documents = (await request.alsoCheck?.(em)) ?? [];
+      const documents = ids.length > 0 ? await resources.attachments.check(em, request.ownerId, ids) : [];
       const mode = modeOf(request, workspace);
       const panel = panelFor({ ...request, mode });
       const cached = await cachedAnswer(resources, em, { ...request, mode }, panel, now);

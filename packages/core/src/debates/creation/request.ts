@@ -38,11 +38,10 @@ export type DebateRequest = {
   /** What else the new debate's transaction writes (a fork's notification to the source's owner). */
   alsoWrite?: (em: EntityManager, debateId: string) => Promise<void>;
   /**
-   * The checks of `alsoWrite` without its writes (the attachments named are the caller's and ready), for an
-   * estimate, which must refuse what the create would and write nothing. Answers the size of each document
-   * the debate would carry, which the estimate sizes the debaters' prompts by.
+   * The caller's own ready attachments the debate carries, copied onto it in its transaction (the
+   * originals stay); anything else named refuses the create. Needs a plan with attachments.
    */
-  alsoCheck?: (em: EntityManager) => Promise<readonly DocumentSize[]>;
+  attachmentIds?: readonly string[] | undefined;
 };
 
 /**
@@ -62,3 +61,14 @@ export type CreationResult = {
 };
 
 export type Panel = { agents: number; rounds: number };
+
+/**
+ * How creation carries a request's attachments (attachments/debate-attachments.ts): the plan's check, the
+ * copy in the new debate's transaction, and for an estimate the copy's checks without its writes, answering
+ * the size of each document the debate would carry (the estimate sizes the debaters' prompts by it).
+ */
+export type DebateAttachments = {
+  assertAllowed: (em: EntityManager, ownerId: string) => Promise<void>;
+  copy: (em: EntityManager, ownerId: string, ids: readonly string[], debateId: string) => Promise<void>;
+  check: (em: EntityManager, ownerId: string, ids: readonly string[]) => Promise<readonly DocumentSize[]>;
+};

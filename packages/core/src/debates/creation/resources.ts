@@ -2,6 +2,7 @@ import type { Bus } from '../../bus/ports.ts';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/orm.ts';
 import type { Clock } from '../../shared/clock.ts';
+import type { DebateAttachments } from './request.ts';
 
 /**
  * What the parts of creation share, built once by `createDebateCreation` and handed to each: create, retry,
@@ -16,4 +17,6 @@ export type CreationResources = {
   onQueueError: (error: unknown) => void;
   /** Where a refusal for want of a plan points. */
   upgradeUrl: string;
+  /** How a request's attachmentIds reach the debate. */
+  attachments: DebateAttachments;
 };
