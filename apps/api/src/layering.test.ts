@@ -44,3 +44,41 @@ describe('imports of streams', () => {
     expect([...foldersImportedBy('trpc')].filter((f) => f === 'streams')).toEqual([]);
   });
 });
+
+/** Every source file under routers/, with its path from there. */
+function routerFiles(dir = join(src, 'routers')): { name: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return routerFiles(path);
+    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) return [];
+    return [{ name: path.slice(src.length + 1), text: readFileSync(path, 'utf8') }];
+  });
+}
+
+/** The domain operations a file calls: `services.<feature>.<operation>`, each once. */
+const operationsCalledBy = (text: string) =>
+  new Set([...text.matchAll(/services\.(\w+)\.(\w+)/g)].map((match) => `${match[1]}.${match[2]}`));
+
+/**
+ * A procedure is the edge of one domain operation: what a request does is decided in core, where the other
+ * ways in (the engine, the operator's commands) find it too. The edge's own work (credentials, budgets,
+ * headers) is auth's.
+ */
+describe('procedures', () => {
+  it('are found, with the operations they call', () => {
+    const files = routerFiles();
+    expect(files.length).toBeGreaterThan(100);
+    expect(operationsCalledBy(files.map((file) => file.text).join('\n')).size).toBeGreaterThan(80);
+    expect([...operationsCalledBy('a(ctx.services.x.y); ctx.services.x.y(); ctx.services.z.w()')]).toEqual([
+      'x.y',
+      'z.w',
+    ]);
+  });
+
+  it('each call one operation of core', () => {
+    const many = routerFiles()
+      .map((file) => ({ file: file.name, calls: [...operationsCalledBy(file.text)] }))
+      .filter((found) => found.calls.length > 1);
+    expect(many).toEqual([]);
+  });
+});
