@@ -77,7 +77,7 @@ describe('a debate created while NATS is down', () => {
     try {
       await nats.stop('SIGKILL');
       const question = 'Should the debate made while NATS was down go ahead?';
-      const { debateId } = await test.core.debateCreation.create({
+      const { debateId } = await test.core.debates.create({
         ownerId: owner.id,
         route: 'api',
         question,

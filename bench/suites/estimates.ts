@@ -118,8 +118,8 @@ async function runAll(core: Core, owners: Record<string, string>, list: Shape[],
     const started = await Promise.all(
       batch.map(async (shape) => {
         const request = requestOf(shape, owners[shape.plan] as string);
-        const estimated = estimate ? await core.debateCreation.estimate(request) : null;
-        const created = await core.debateCreation.create(request);
+        const estimated = estimate ? await core.debates.estimate(request) : null;
+        const created = await core.debates.create(request);
         return { shape, estimated, id: created.debateId };
       }),
     );
@@ -210,7 +210,7 @@ async function estimateLatency(
     );
     const timed = async (request: DebateRequest) => {
       const started = performance.now();
-      await fresh.debateCreation.estimate(request);
+      await fresh.debates.estimate(request);
       return performance.now() - started;
     };
     // Eight agents on three models: every (model, task) of the panel read at once.

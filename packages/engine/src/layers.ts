@@ -164,7 +164,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     embedder: createEmbedder(config.providers),
     ...mailOptions(core, log),
     scheduler: {
-      runDue: createScheduler(core.db, core.clock, core.debateCreation).runDue,
+      runDue: createScheduler(core.db, core.clock, core.debates).runDue,
       intervalMs: config.engine.schedulerIntervalMs,
     },
     blobs: core.blobs,

@@ -300,7 +300,7 @@ async function setUpFixtures(harness: Harness) {
   const visitor = await registerUser(harness);
   const visitorSessions = [visitor.cookie];
   for (let i = 0; i < 2; i++) {
-    const issued = await harness.core.accounts.login(visitor.email, visitor.password);
+    const issued = await harness.core.accounts.signIn(visitor.email, visitor.password, '127.0.0.1');
     if (issued) visitorSessions.push(issued.token);
   }
 
@@ -454,7 +454,7 @@ async function setUpFixtures(harness: Harness) {
      */
     renewVisitorSessions: async () => {
       for (const credential of visitorCredentials) {
-        const issued = await harness.core.accounts.login(visitor.email, visitor.password);
+        const issued = await harness.core.accounts.signIn(visitor.email, visitor.password, '127.0.0.1');
         if (issued) credential.headers = cookie(issued.token);
       }
     },

@@ -2,7 +2,8 @@ import type { Plan, Profile } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { AccountResources } from './account-resources.ts';
 import { createUser } from './create-user.ts';
-import { issueSession, login, logout, sessionUser } from './sessions.ts';
+import { issueSession, logout, sessionUser } from './sessions.ts';
+import { type SignInAttempts, signIn } from './sign-in.ts';
 import { type SignUpBudget, signUp } from './sign-up.ts';
 import { User } from './user.entity.ts';
 import { setUserPlan, setUserRateLimit } from './user-record.ts';
@@ -13,7 +14,9 @@ export type { IssuedSession } from './sessions.ts';
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export function createAccounts(resources: AccountResources & { signUpBudget: SignUpBudget }) {
+export function createAccounts(
+  resources: AccountResources & { signUpBudget: SignUpBudget; signInAttempts: SignInAttempts },
+) {
   const { db } = resources;
   const newUser = createUser(resources);
   const _issue = issueSession(resources);
@@ -21,7 +24,7 @@ export function createAccounts(resources: AccountResources & { signUpBudget: Sig
     createUser: newUser,
 
     signUp: signUp(resources),
-    login: login(resources),
+    signIn: signIn(resources),
     logout: logout(resources),
     sessionUser: sessionUser(resources),
 

@@ -23,6 +23,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
       sessionTtlMs: config.sessionTtlMs,
       hooks: { onAccountCreated: openAccount },
       signUpBudget: rateLimits.hitRegistration,
+      signInAttempts: rateLimits.startLoginAttempt,
     }),
     apiKeys: createApiKeys({ db, clock }),
     rateLimits,

@@ -20,33 +20,33 @@ import type { Adapters } from './adapters.ts';
 export function audienceServices(
   { db, bus, clock, onError }: Adapters,
   config: Config,
-  debates: {
+  features: {
     debateAccess: DebateAccess;
-    debateCreation: DebateCreation;
+    debates: Pick<DebateCreation, 'create'>;
     views: ViewCounter;
     plans: PlanGates;
   },
 ) {
-  const { debateAccess } = debates;
+  const { debateAccess } = features;
   const notifications = createNotifications({ db, clock, bus, onError, linkSecret: config.email.linkSecret });
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
-  const evidence = createEvidenceReads(db, debateAccess, debates.plans);
+  const evidence = createEvidenceReads(db, debateAccess, features.plans);
   return {
     notifications,
     sharing: createSharing({
       db,
       clock,
       debateAccess,
-      views: debates.views,
+      views: features.views,
       appUrl: config.appUrl,
       citedEvidence: (id, attempt) => evidence.cited(id, attempt),
     }),
-    forks: createForks(db, clock, debates.debateCreation.create, notifications, email),
+    forks: createForks(db, clock, features.debates.create, notifications, email),
     comments: createComments({ db, clock, debateAccess, notifications, email }),
     argumentVotes: createArgumentVotes(db, clock, debateAccess),
     polls: createPolls({ db, clock, debateAccess }),
-    argumentGraphs: createArgumentGraphs(db, debateAccess, debates.plans),
+    argumentGraphs: createArgumentGraphs(db, debateAccess, features.plans),
     evidence,
   };
 }

@@ -13,7 +13,11 @@ import { createWorkspaceDebates } from '../debates/workspace-debates.ts';
 import { refreshScore } from '../outcomes/scores.ts';
 import type { Adapters } from './adapters.ts';
 
-/** The debates themselves: who may read one, reads, events, creation and retry, control, deletion. */
+/**
+ * The debates themselves as one named group of operations (`services.debates.create`, `.list`, `.command`
+ * …), and beside it the two parts other features and the streams' edge build on: who may read a debate
+ * (debateAccess) and its events, stored and live (debateEvents).
+ */
 export function debateServices(
   { db, bus, clock, onError, blobs }: Adapters,
   config: Config,
@@ -23,27 +27,33 @@ export function debateServices(
   // A deleted debate (alone, or with its workspace) leaves its collections, which close the gap, and its
   // outcome leaves its owner's score at once (the outcome row goes with the debate): in the same transaction.
   const removal = { beforeRemoval: features.collections.dropDebates, afterRemoval: refreshScore };
+  const attachments = debateAttachments({ clock, blobs, plans: features.plans });
+  const creation = createDebateCreation(db, bus, clock, config, onError, attachments);
+  const reads = createDebateReads(db, clock, debateAccess);
+  const control = createDebateControl(debateAccess, bus, db, removal);
+  const inWorkspaces = createWorkspaceDebates({
+    db,
+    bus,
+    access: debateAccess,
+    upgradeUrl: features.plans.upgradeUrl,
+    hooks: removal,
+  });
   return {
     debateAccess,
-    debateReads: createDebateReads(db, clock, debateAccess),
     debateEvents: createDebateEvents({ db, bus, onError }),
-    debateCreation: createDebateCreation(
-      db,
-      bus,
-      clock,
-      config,
-      onError,
-      debateAttachments({ clock, blobs, plans: features.plans }),
-    ),
-    debateControl: createDebateControl(debateAccess, bus, db, removal),
-    debateAnalytics: createDebateAnalytics(db, debateAccess),
-    debateCosts: createDebateCosts(db, debateAccess),
-    workspaceDebates: createWorkspaceDebates({
-      db,
-      bus,
-      access: debateAccess,
-      upgradeUrl: features.plans.upgradeUrl,
-      hooks: removal,
-    }),
+    debates: {
+      create: creation.create,
+      estimate: creation.estimate,
+      retry: creation.retry,
+      list: reads.list,
+      softDelete: reads.softDelete,
+      removePermanently: control.removePermanently,
+      command: control.command,
+      inspect: control.inspect,
+      analytics: createDebateAnalytics(db, debateAccess),
+      cost: createDebateCosts(db, debateAccess),
+      moveToWorkspace: inWorkspaces.move,
+      removeWithWorkspace: inWorkspaces.removeWorkspace,
+    },
   };
 }

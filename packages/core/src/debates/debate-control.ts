@@ -1,13 +1,16 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { DebateCommandInput, DebateCommandResult, DebateStatus } from '@verdict/contracts';
-import type { Bus, DebateCommand, TransitionRecord } from '../bus/ports.ts';
+import type { DebateCommandInput, DebateCommandResult } from '@verdict/contracts';
+import type { Bus, DebateCommand } from '../bus/ports.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import { AppError, notFound } from '../shared/app-error.ts';
+import { AppError } from '../shared/app-error.ts';
+
+export type { DebateInspection } from './inspect-debate.ts';
+
 import { forgetIdempotencyKeys } from './creation/idempotency.ts';
 import type { DebateAccess } from './debate-access.ts';
-import { storedHistory } from './debate-history.ts';
 import { removeDebatePermanently } from './debate-record.ts';
+import { inspectDebate } from './inspect-debate.ts';
 import type { DebateTables } from './tables.ts';
 
 /**
@@ -15,13 +18,6 @@ import type { DebateTables } from './tables.ts';
  * when no node holds it, its stored status (the engine's chart says which state that implies) and the history
  * stored with the attempt's last snapshot (empty before the first step). `attempt` names the current attempt.
  */
-export type DebateInspection = {
-  attempt: number;
-  status: DebateStatus;
-  history: TransitionRecord[];
-  /** Whether the caller created the debate (and may see which engine nodes ran it). */
-  isCreator: boolean;
-} & ({ live: true; state: string } | { live: false });
 
 /** Commands and debugging views for the owner of a debate, through whichever node holds it. */
 /**
@@ -99,16 +95,6 @@ export function createDebateControl(
       };
     },
 
-    /** The state chart's data, for whoever may read the debate (the console's debugger of any debate seen). */
-    inspect: async (userId: string, id: string): Promise<DebateInspection> => {
-      const read = await access.reader(userId, id);
-      if (!read.mayRead) throw notFound('Debate');
-      const { attempt, status } = read.debate;
-      const isCreator = read.standing.isCreator;
-      const reply = await bus.commands.send(id, { type: 'inspect' }, 2000);
-      return reply === 'no_engine'
-        ? { live: false, attempt, status, isCreator, history: await storedHistory(db, id, attempt) }
-        : { live: true, attempt, status, isCreator, state: reply.state, history: reply.history ?? [] };
-    },
+    inspect: inspectDebate({ access, bus, db }),
   };
 }

@@ -100,7 +100,7 @@ describe.each(['postgres', 'pglite'] as const)('the end of a followed attempt on
       pending(),
     ]);
     const followers = await Promise.all([softly, forGood, retried, untouched].map(followHeard));
-    await test.core.debateReads.softDelete(ownerId, softly);
+    await test.core.debates.softDelete(ownerId, softly);
     await test.core.db.execute('delete from debates where id = ?', [forGood]);
     await test.core.db.execute('update debates set attempt = attempt + 1 where id = ?', [retried]);
     // A change that ends nothing: its followers hear nothing.

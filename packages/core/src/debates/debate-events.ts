@@ -5,7 +5,6 @@ import type { DebateEventResources } from './events/event-resources.ts';
 import { isCurrent } from './events/is-current.ts';
 import { lastStored } from './events/last-stored.ts';
 import { storedAfter } from './events/stored-after.ts';
-import { timeline } from './events/timeline.ts';
 import type { StoredEvent } from './stored-event.ts';
 
 export type { DebateEventResources } from './events/event-resources.ts';
@@ -31,7 +30,6 @@ export function createDebateEvents(resources: DebateEventResources) {
   return {
     storedAfter: storage.storedAfter,
     isCurrent: storage.isCurrent,
-    timeline: timeline(resources),
     lastStored: lastStored(resources),
 
     /**

@@ -46,7 +46,7 @@ describe('blind first round and anonymous judge, as the providers receive them',
     const owner = await test.core.accounts.createUser({ email: 'blind@example.com', name: 'Blind' });
     await test.core.billing.grantCredits(owner.id, 20);
     const question = 'Should the team move its weekly planning to Thursdays?';
-    const created = await test.core.debateCreation.create({
+    const created = await test.core.debates.create({
       ownerId: owner.id,
       route: 'api',
       question,

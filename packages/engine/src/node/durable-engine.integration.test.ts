@@ -55,7 +55,7 @@ describe('engine nodes racing for the same debates', () => {
   };
 
   const create = async (question: string) => {
-    const result = await a.core.debateCreation.create({
+    const result = await a.core.debates.create({
       ownerId,
       route: 'api',
       question,

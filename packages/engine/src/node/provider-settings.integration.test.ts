@@ -34,7 +34,7 @@ describe("an operator's model and embedding settings, from the environment to th
     await core.billing.grantCredits(owner.id, 20);
     const from = fake.requests.length;
     const question = 'Should the team route every model call through the company gateway?';
-    const created = await core.debateCreation.create({
+    const created = await core.debates.create({
       ownerId: owner.id,
       route: 'api',
       question,

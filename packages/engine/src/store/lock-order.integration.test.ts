@@ -62,7 +62,10 @@ describe('a retry and the engine finishing the same debate at the same moment', 
     ).map((row) => Number(row.pid));
 
   /** A pro account with credits, and a debate of it charged and queued (no engine pulls the job here). */
-  const accountWithDebate = async (label: string, creation = api.core.debateCreation) => {
+  const accountWithDebate = async (
+    label: string,
+    creation: Pick<typeof api.core.debates, 'create'> = api.core.debates,
+  ) => {
     const { id: ownerId } = await api.core.accounts.createUser({
       email: `lock-${label.replace(/\W/g, '')}@example.com`,
       name: 'Lock',
@@ -115,7 +118,7 @@ describe('a retry and the engine finishing the same debate at the same moment', 
       );
       // The owner retries meanwhile: it takes the account, then the debate, unless it has to wait.
       let retrySettled = false;
-      const retrying = api.core.debateCreation.retry(ownerId, debateId, null).finally(() => {
+      const retrying = api.core.debates.retry(ownerId, debateId, null).finally(() => {
         retrySettled = true;
       });
       retrying.catch(() => {});

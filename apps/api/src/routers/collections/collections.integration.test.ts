@@ -612,7 +612,7 @@ describe('collections', () => {
       const collection = await collectionOf(alice);
       const [a, b] = [await debateOf(alice), await debateOf(alice)];
       await addAll(alice, collection.id, [a, b]);
-      await h.core.debateControl.removePermanently(alice.session.user.id, a);
+      await h.core.debates.removePermanently(alice.session.user.id, a);
       expect(await placesIn(alice, collection.id)).toEqual([[b, 0]]);
       const rows = await h.core.db.execute('select 1 from collection_items where debate_id = ?', [a]);
       expect(rows).toHaveLength(0);

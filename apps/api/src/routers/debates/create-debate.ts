@@ -39,7 +39,7 @@ export const createDebate = userProcedure
   .input(CreateDebateInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const result = await ctx.services.debateCreation.create(apiDebateRequest(ctx, input));
+    const result = await ctx.services.debates.create(apiDebateRequest(ctx, input));
     return createdResponse(ctx, result, `/api/debates/${result.debateId}/stream`);
   });
 

@@ -16,4 +16,4 @@ export const deleteDebate = userProcedure
   })
   .input(DebateIdInput)
   .output(z.void())
-  .mutation(({ ctx, input }) => ctx.services.debateReads.softDelete(ctx.caller.userId, input.id));
+  .mutation(({ ctx, input }) => ctx.services.debates.softDelete(ctx.caller.userId, input.id));

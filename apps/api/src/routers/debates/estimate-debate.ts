@@ -29,4 +29,4 @@ export const estimateDebate = userProcedure
   })
   .input(CreateDebateInput)
   .output(DebateEstimate)
-  .mutation(async ({ ctx, input }) => ctx.services.debateCreation.estimate(apiDebateRequest(ctx, input)));
+  .mutation(async ({ ctx, input }) => ctx.services.debates.estimate(apiDebateRequest(ctx, input)));

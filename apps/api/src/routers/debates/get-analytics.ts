@@ -13,4 +13,4 @@ export const getAnalytics = userProcedure
   })
   .input(DebateIdInput)
   .output(DebateAnalytics)
-  .query(({ ctx, input }) => ctx.services.debateAnalytics(ctx.caller.userId, input.id));
+  .query(({ ctx, input }) => ctx.services.debates.analytics(ctx.caller.userId, input.id));

@@ -22,9 +22,7 @@ export const getStateChart = userProcedure
   .input(DebateIdInput)
   .output(DebateStateChart)
   .query(async ({ ctx, input }): Promise<DebateStateChart> => {
-    const { debateControl, debateEvents } = ctx.services;
-    const inspected = await debateControl.inspect(ctx.caller.userId, input.id);
-    const events = await debateEvents.timeline(input.id, inspected.attempt);
+    const inspected = await ctx.services.debates.inspect(ctx.caller.userId, input.id);
     return {
       chart: describeChart(),
       current: inspected.live
@@ -35,7 +33,7 @@ export const getStateChart = userProcedure
         ? inspected.history
         : inspected.history.map(({ node: _node, ...step }) => step),
       attempt: inspected.attempt,
-      events: events.map((event) => ({
+      events: inspected.events.map((event) => ({
         seq: event.seq,
         type: event.type,
         data: streamData(event.type, event.data) as Record<string, unknown>,

@@ -18,4 +18,4 @@ export const listDebates = userProcedure
   })
   .input(DebateListQuery)
   .output(DebatePage)
-  .query(({ ctx, input }) => ctx.services.debateReads.list(ctx.caller.userId, input));
+  .query(({ ctx, input }) => ctx.services.debates.list(ctx.caller.userId, input));

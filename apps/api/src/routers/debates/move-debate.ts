@@ -21,5 +21,5 @@ export const moveDebate = userProcedure
   .input(MoveDebateInput)
   .output(DebateWorkspace)
   .mutation(({ ctx, input }) =>
-    ctx.services.workspaceDebates.move(ctx.caller.userId, input.id, input.workspaceId),
+    ctx.services.debates.moveToWorkspace(ctx.caller.userId, input.id, input.workspaceId),
   );

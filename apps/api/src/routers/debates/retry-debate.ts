@@ -27,10 +27,6 @@ export const retryDebate = userProcedure
   .input(DebateIdInput)
   .output(RetryResult)
   .mutation(async ({ ctx, input }) => {
-    const { attempt } = await ctx.services.debateCreation.retry(
-      ctx.caller.userId,
-      input.id,
-      providerKeysOf(ctx),
-    );
+    const { attempt } = await ctx.services.debates.retry(ctx.caller.userId, input.id, providerKeysOf(ctx));
     return { debateId: input.id, attempt, status: 'pending' as const };
   });

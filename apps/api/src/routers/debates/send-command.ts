@@ -20,4 +20,4 @@ export const sendCommand = userProcedure
   })
   .input(DebateCommandInput)
   .output(DebateCommandResult)
-  .mutation(({ ctx, input }) => ctx.services.debateControl.command(ctx.caller.userId, input));
+  .mutation(({ ctx, input }) => ctx.services.debates.command(ctx.caller.userId, input));

@@ -347,7 +347,7 @@ describe('debates.stream on debates no engine runs', () => {
     const id = await quick.runningDebate();
     const subscription = held(id);
     await subscription.started;
-    await quick.h.core.debateReads.softDelete(quick.ownerId, id);
+    await quick.h.core.debates.softDelete(quick.ownerId, id);
     const ended = await subscription.ended;
     expect('error' in ended && ended.error.data?.appCode).toBe('NOT_FOUND');
   });

@@ -40,7 +40,7 @@ export const createVerdict = keyProcedure
   .input(CreateVerdictInput)
   .output(CreatedDebate)
   .mutation(async ({ ctx, input }) => {
-    const result = await ctx.services.debateCreation.create(v1DebateRequest(ctx, input));
+    const result = await ctx.services.debates.create(v1DebateRequest(ctx, input));
     return createdResponse(ctx, result, `/v1/verdicts/${result.debateId}/stream`);
   });
 

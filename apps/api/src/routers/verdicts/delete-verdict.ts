@@ -14,6 +14,6 @@ export const deleteVerdict = keyProcedure
   .input(DebateIdInput)
   .output(DeletedVerdict)
   .mutation(async ({ ctx, input }) => {
-    await ctx.services.debateControl.removePermanently(ctx.caller.userId, input.id);
+    await ctx.services.debates.removePermanently(ctx.caller.userId, input.id);
     return { id: input.id, deleted: true as const };
   });

@@ -23,4 +23,4 @@ export const estimateVerdict = keyProcedure
   })
   .input(CreateVerdictInput)
   .output(DebateEstimate)
-  .mutation(({ ctx, input }) => ctx.services.debateCreation.estimate(v1DebateRequest(ctx, input)));
+  .mutation(({ ctx, input }) => ctx.services.debates.estimate(v1DebateRequest(ctx, input)));

@@ -11,4 +11,4 @@ export const listVerdicts = keyProcedure
   })
   .input(VerdictListQuery)
   .output(DebatePage)
-  .query(({ ctx, input }) => ctx.services.debateReads.list(ctx.caller.userId, input));
+  .query(({ ctx, input }) => ctx.services.debates.list(ctx.caller.userId, input));

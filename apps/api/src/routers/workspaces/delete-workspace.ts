@@ -18,4 +18,4 @@ export const deleteWorkspace = userProcedure
   })
   .input(WorkspaceIdInput)
   .output(z.void())
-  .mutation(({ ctx, input }) => ctx.services.workspaceDebates.removeWorkspace(ctx.caller.userId, input.id));
+  .mutation(({ ctx, input }) => ctx.services.debates.removeWithWorkspace(ctx.caller.userId, input.id));

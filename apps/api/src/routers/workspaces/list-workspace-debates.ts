@@ -14,7 +14,7 @@ export const listWorkspaceDebates = userProcedure
   .input(WorkspaceDebatesQuery)
   .output(DebatePage)
   .query(({ ctx, input }) =>
-    ctx.services.debateReads.list(ctx.caller.userId, {
+    ctx.services.debates.list(ctx.caller.userId, {
       workspaceId: input.id,
       page: input.page,
       limit: input.limit,

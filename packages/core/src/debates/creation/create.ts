@@ -8,6 +8,7 @@ import {
   PLANS,
   type Plan,
 } from '@verdict/contracts';
+import type { Config } from '../../config/config.ts';
 import { storedPreset } from '../../routing/debate-models.ts';
 import { judgeModelFor } from '../../routing/judge-model.ts';
 import { cachedAnswer } from './answer-cache.ts';
@@ -26,16 +27,6 @@ import type { CreationResources } from './resources.ts';
  */
 export function createDebateCreate(resources: CreationResources) {
   const { db, clock, config } = resources;
-
-  /** The judge to name in the create response: only free-tier plans are told (theirs is lighter). */
-  const judgeFor = (plan: Plan, fundingSource: FundingSource, request: DebateRequest) =>
-    PLANS[plan].freeTier
-      ? judgeModelFor(config.providers, {
-          fundingSource,
-          preset: storedPreset(request.preset, fundingSource),
-          routing: request.routing,
-        })
-      : null;
 
   /**
    * The debate in `em`: under the accounts' locks (`locked`, in a transaction) the workspace's checks and the
@@ -108,10 +99,20 @@ export function createDebateCreate(resources: CreationResources) {
       debateId: result.debateId,
       fundingSource: result.fundingSource,
       cached: result.cached,
-      judgeModel: judgeFor(result.plan, result.fundingSource, request),
+      judgeModel: judgeFor(config, result.plan, result.fundingSource, request),
     };
   };
 }
+
+/** The judge to name in the create response: only free-tier plans are told (theirs is lighter). */
+const judgeFor = (config: Config, plan: Plan, fundingSource: FundingSource, request: DebateRequest) =>
+  PLANS[plan].freeTier
+    ? judgeModelFor(config.providers, {
+        fundingSource,
+        preset: storedPreset(request.preset, fundingSource),
+        routing: request.routing,
+      })
+    : null;
 
 /**
  * How long a create's answer waits for its job's publish: normally a millisecond, but with the bus out of

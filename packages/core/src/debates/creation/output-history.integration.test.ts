@@ -199,7 +199,7 @@ describe.each(['postgres', 'pglite'] as TestDatabase[])(
     it("shapes the estimate's expected answers and says what it learnt from", async () => {
       // With no provider key configured the panel is simulated: sonnet and haiku seated in turn, opus judging.
       for (let i = 0; i < 10; i++) await turns('simulated/sonnet', 1, 3, 120, 400);
-      const estimate = await test.core.debateCreation.estimate({
+      const estimate = await test.core.debates.estimate({
         ownerId,
         route: 'api',
         question: 'Should the estimate learn from this installation?',

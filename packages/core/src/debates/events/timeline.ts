@@ -6,7 +6,7 @@ export type TimedEvent = StoredEvent & { at: string };
 
 /** Every stored event of `attempt`, in order, with its time. */
 export const timeline =
-  ({ db }: DebateEventResources) =>
+  ({ db }: Pick<DebateEventResources, 'db'>) =>
   async (debateId: string, attempt: number): Promise<TimedEvent[]> => {
     const rows = await eventQuery(db.em())
       .selectFrom('debate_events')
