@@ -51,7 +51,7 @@ export function debateServices(
       command: control.command,
       inspect: control.inspect,
       analytics: createDebateAnalytics(db, debateAccess),
-      cost: createDebateCosts(db, debateAccess),
+      costBreakdown: createDebateCosts(db, debateAccess),
       moveToWorkspace: inWorkspaces.move,
       removeWithWorkspace: inWorkspaces.removeWorkspace,
     },

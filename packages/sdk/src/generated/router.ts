@@ -1634,8 +1634,6 @@ export type AppRouterRecord = {
           allowFork: boolean;
         };
         mode: null | "balanced" | "fast" | "thorough";
-        isPublic: boolean;
-        question: string;
         cost: null | {
           inputTokens: number;
           outputTokens: number;
@@ -1643,6 +1641,8 @@ export type AppRouterRecord = {
           credits: number;
           llmCalls: number;
         };
+        isPublic: boolean;
+        question: string;
         context: null | string;
         viewCount: number;
         verdict: null | {

@@ -23,4 +23,4 @@ export const getCost = userProcedure
   })
   .input(DebateIdInput)
   .output(DebateCostBreakdown)
-  .query(({ ctx, input }) => ctx.services.debates.cost(ctx.caller.userId, input.id));
+  .query(({ ctx, input }) => ctx.services.debates.costBreakdown(ctx.caller.userId, input.id));
