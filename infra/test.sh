@@ -40,7 +40,12 @@ main() {
   # servers of their own from these binaries.
   PATH="$(dirname "$(ip_bin)"):$PATH"
   PG_BIN="$(postgres_bindir)"
-  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN PATH PG_BIN
+  # The processes the tests start (API processes, engine nodes, operator commands, the CLI) share Node's
+  # compile cache: each start after the first reads the compiled module graph instead of compiling its few
+  # hundred files again, about half of a start's CPU, and the suite starts a few hundred. Keyed by content,
+  # so a cache left by an earlier run is never stale.
+  NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile-cache}"
+  export TEST_DATABASE_URL TEST_NATS_URL NATS_SERVER_BIN CHROMIUM_BIN PATH PG_BIN NODE_COMPILE_CACHE
 
   run_vitest "$@"
 }

@@ -226,7 +226,7 @@ function startNode(host: Host, name: string, entry: string, env: Record<string, 
     () =>
       host.spawn(process.execPath, [entry], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', ...env },
+        env: { ...compileCacheEnv(), PATH: process.env.PATH ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     entry.includes('engine') ? /engine node started/ : /listening at/,
@@ -253,7 +253,11 @@ async function startShaper(host: Host, postgres: Host, nats: Host) {
           `${SHAPED_PORTS.postgres}=${postgres.ip}:5432`,
           `${SHAPED_PORTS.nats}=${nats.ip}:4222`,
         ],
-        { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] },
+        {
+          cwd: ROOT,
+          env: { ...compileCacheEnv(), PATH: process.env.PATH ?? '' },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
       ),
     /link-shaper ready/,
   );
@@ -353,3 +357,7 @@ async function startNats(network: Network, dir: string, natsServerBin: string): 
     /Server is ready/,
   );
 }
+
+/** Node's compile cache of the test run (infra/test.sh), when it has one: a node's start then compiles little. */
+const compileCacheEnv = (): Record<string, string> =>
+  process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {};

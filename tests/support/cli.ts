@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { ROOT } from './packages.ts';
+import { baseEnv } from './processes.ts';
 
 /** The CLI from this workspace's sources (the SDK resolved to its sources too, by the verdict-source condition). */
 export const CLI = [process.execPath, '--conditions=verdict-source', 'packages/cli/src/bin.ts'];
@@ -26,7 +27,7 @@ export async function runCli(args: string[], env: Record<string, string>, option
     : [...CLI, ...args];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return outputOf(child);

@@ -24,7 +24,7 @@ async function startProcess(
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    env: { ...baseEnv(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -131,7 +131,7 @@ export function runEngineExpectingRefusal(env: Record<string, string>) {
 async function runToExit(args: string[], env: Record<string, string>, unwanted?: RegExp) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -145,4 +145,14 @@ async function runToExit(args: string[], env: Record<string, string>, unwanted?:
   });
   const [code] = (await once(child, 'exit')) as [number];
   return { code, stdout, stderr };
+}
+
+/**
+ * What every process a test starts gets of the test run's environment: PATH, and Node's compile cache when
+ * the test command set one (infra/test.sh): each start after the first reads the module graph compiled
+ * instead of compiling it again, about half a start's CPU. Nothing else leaks in: each test says the rest.
+ */
+export function baseEnv(): Record<string, string> {
+  const cache = process.env.NODE_COMPILE_CACHE;
+  return { PATH: process.env.PATH ?? '', ...(cache ? { NODE_COMPILE_CACHE: cache } : {}) };
 }
