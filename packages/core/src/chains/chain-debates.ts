@@ -6,11 +6,10 @@ import {
   type ValidationIssue,
 } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import { queueUserWebhook } from '../outbox/webhook-outbox.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { ChainResources } from './chain-resources.ts';
 import { findOwnChain, readStoredNodes, type StoredNode, toChain, toChainNodes } from './chain-views.ts';
 import type { ChainTables } from './tables.ts';
 
@@ -52,7 +51,7 @@ function alreadyInChain(nodes: StoredNode[], debateId: string, parentDebateId: s
 }
 
 /** Adding debates to the caller's chains: each one a new leaf under a debate already there. */
-export function createChainDebates(db: Database, clock: Clock) {
+export function createChainDebates({ db, clock }: ChainResources) {
   const k = (em: EntityManager) => query<Tables>(em);
 
   return {

@@ -17,7 +17,7 @@ export function createChains(resources: ChainResources) {
     get: getChain(resources),
     context: getChainContext(resources),
     remove: removeChain(resources),
-    ...createChainDebates(resources.db, resources.clock),
+    ...createChainDebates(resources),
   };
 }
 
