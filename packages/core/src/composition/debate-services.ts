@@ -28,9 +28,9 @@ export function debateServices(
   // outcome leaves its owner's score at once (the outcome row goes with the debate): in the same transaction.
   const removal = { beforeRemoval: features.collections.dropDebates, afterRemoval: refreshScore };
   const attachments = debateAttachments({ clock, blobs, plans: features.plans });
-  const creation = createDebateCreation(db, bus, clock, config, onError, attachments);
-  const reads = createDebateReads(db, clock, debateAccess);
-  const control = createDebateControl(debateAccess, bus, db, removal);
+  const creation = createDebateCreation({ db, bus, clock, config, onError, attachments });
+  const reads = createDebateReads({ db, clock, access: debateAccess });
+  const control = createDebateControl({ db, bus, access: debateAccess, hooks: removal });
   const inWorkspaces = createWorkspaceDebates({
     db,
     bus,
@@ -50,8 +50,8 @@ export function debateServices(
       removePermanently: control.removePermanently,
       command: control.command,
       inspect: control.inspect,
-      analytics: createDebateAnalytics(db, debateAccess),
-      costBreakdown: createDebateCosts(db, debateAccess),
+      analytics: createDebateAnalytics({ db, access: debateAccess }),
+      costBreakdown: createDebateCosts({ db, access: debateAccess }),
       moveToWorkspace: inWorkspaces.move,
       removeWithWorkspace: inWorkspaces.removeWorkspace,
     },

@@ -1,8 +1,5 @@
-import type { Bus } from '../bus/ports.ts';
-import type { Config } from '../config/config.ts';
-import type { Database } from '../db/orm.ts';
+import type { CoreResources } from '../resources.ts';
 import { AppError } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
 import { createDebateCreate } from './creation/create.ts';
 import { createDebateEstimate } from './creation/estimate.ts';
 import type { DebateAttachments } from './creation/request.ts';
@@ -17,6 +14,14 @@ export type {
 } from './creation/request.ts';
 
 /**
+ * What creation runs on: `onError` hears of a refused enqueue (the debate is stored; the reconciler queues it
+ * later), and without `attachments` a request naming some is refused as invalid.
+ */
+export type DebateCreationResources = Pick<CoreResources, 'db' | 'bus' | 'clock' | 'config' | 'onError'> & {
+  attachments?: DebateAttachments;
+};
+
+/**
  * The rules that make a debate, in one place for every way one is made — POST /api/debates, POST
  * /v1/verdicts, a fork, a retry and the scheduler: the mode's panel, the concurrent limit, who pays
  * (credits, the free tier on its lighter judge, or the caller's own keys), the debit, and the dispatch to the
@@ -27,20 +32,20 @@ export type {
  * Its parts live in creation/: create, retry, funding (payer, concurrent limit, debit), idempotency and the
  * answer cache, and the dispatch; they share one `CreationResources`, built here.
  */
-export function createDebateCreation(
-  db: Database,
-  bus: Bus,
-  clock: Clock,
-  config: Config,
-  onQueueError: (error: unknown) => void,
-  attachments: DebateAttachments = NO_ATTACHMENTS,
-) {
+export function createDebateCreation({
+  db,
+  bus,
+  clock,
+  config,
+  onError,
+  attachments = NO_ATTACHMENTS,
+}: DebateCreationResources) {
   const resources: CreationResources = {
     db,
     bus,
     clock,
     config,
-    onQueueError,
+    onQueueError: onError,
     upgradeUrl: `${config.appUrl}/pricing`,
     attachments,
   };

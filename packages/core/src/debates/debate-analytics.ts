@@ -1,15 +1,14 @@
 import type { DebateAnalytics } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
-import type { DebateAccess } from './debate-access.ts';
+import type { DebateReportResources } from './debate-resources.ts';
 import type { DebateTables } from './tables.ts';
 
 /** Two decimals; null stays null (no completed debates to average). */
 const rounded = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
 /** Per-debate analytics for its owner, next to the owner's averages over completed debates. */
-export function createDebateAnalytics(db: Database, access: DebateAccess) {
+export function createDebateAnalytics({ db, access }: DebateReportResources) {
   const k = () => query<DebateTables>(db.em());
   return async (userId: string, id: string): Promise<DebateAnalytics> => {
     const debate = await access.owned(userId, id);

@@ -1,10 +1,9 @@
 import type { DebateCallCost, DebateCostBreakdown, ModelCostTotal } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import { usdOfNano } from '../routing/prices.ts';
 import { PROVIDERS } from '../routing/providers.ts';
 import { notFound } from '../shared/app-error.ts';
-import type { DebateAccess } from './debate-access.ts';
+import type { DebateReportResources } from './debate-resources.ts';
 import type { DebateTables } from './tables.ts';
 
 type Row = Omit<DebateCallCost, 'costUsd'> & { nano: number | null };
@@ -17,7 +16,7 @@ type Row = Omit<DebateCallCost, 'costUsd'> & { nano: number | null };
  * (debate-access.ts, disclosureTo): its creator and workspace, and the readers of a public debate whose owner
  * shows the cost on its share link; anyone else finds nothing, as with the owner's other reads.
  */
-export function createDebateCosts(db: Database, access: DebateAccess) {
+export function createDebateCosts({ db, access }: DebateReportResources) {
   return async (userId: string, id: string): Promise<DebateCostBreakdown> => {
     const { debate, shows } = await access.shown(userId, id);
     if (!shows.cost) throw notFound('Debate');

@@ -399,9 +399,13 @@ describe('engine nodes racing for the same debates', () => {
       ...a.core.bus,
       jobs: { ...a.core.bus.jobs, enqueue: () => Promise.reject(new Error('bus down')) },
     };
-    const createWhileDown = createDebateCreation(a.core.db, down, a.core.clock, a.core.config, (error) =>
-      refused.push(error),
-    );
+    const createWhileDown = createDebateCreation({
+      db: a.core.db,
+      bus: down,
+      clock: a.core.clock,
+      config: a.core.config,
+      onError: (error) => refused.push(error),
+    });
     const { debateId } = await createWhileDown.create({
       ownerId,
       route: 'api',

@@ -159,13 +159,13 @@ describe('a retry and the engine finishing the same debate at the same moment', 
           }),
       },
     };
-    const creation = createDebateCreation(
-      api.core.db,
-      slowEngines,
-      api.core.clock,
-      api.core.config,
-      () => {},
-    );
+    const creation = createDebateCreation({
+      db: api.core.db,
+      bus: slowEngines,
+      clock: api.core.clock,
+      config: api.core.config,
+      onError: () => {},
+    });
     const { ownerId, debateId } = await accountWithDebate('asking', creation);
     const node = storeAsNode(engine.core, 'lock-order-asking');
     const claim = await node.claim({ debateId, attempt: 1 });
