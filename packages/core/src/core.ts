@@ -31,7 +31,7 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
   const accounts = accountServices(adapters, config);
   const collections = createCollections(adapters);
   const debates = debateServices(adapters, config, { collections, plans: accounts.plans });
-  const views = createViewCounter(db, adapters.onError);
+  const views = createViewCounter({ db, onError: adapters.onError });
   const audience = audienceServices(adapters, config, { ...debates, views, plans: accounts.plans });
   const library = libraryServices(adapters, config, {
     debateAccess: debates.debateAccess,

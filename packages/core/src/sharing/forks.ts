@@ -2,17 +2,24 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Notification } from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import type { CreationResult, DebateRequest } from '../debates/creation.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { recordNotification } from '../notifications/record.ts';
+import type { CoreResources } from '../resources.ts';
 import { notFound } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
 import { clip } from '../shared/text.ts';
 import type { SharingTables } from './tables.ts';
 
 type Tables = DebateTables & SharingTables & AccountTables;
+
+/** What forking runs on: the debates' creation makes the fork, `notifications` tells its source's owner. */
+export type ForkResources = Pick<CoreResources, 'db' | 'clock'> & {
+  create: (request: DebateRequest) => Promise<CreationResult>;
+  notifications: Notifications;
+  /** Whether the notification is also queued as an email. */
+  emailEnabled: boolean;
+};
 
 export type ForkSource = { id: string; ownerId: string; question: string; context: string | null };
 
@@ -20,13 +27,7 @@ export type ForkSource = { id: string; ownerId: string; question: string; contex
  * Forks: who may run someone's debate again, and the notification its owner gets. A public debate may be
  * forked by any signed-in user, a shared one when its link allows forks; anything else is "not found".
  */
-export function createForks(
-  db: Database,
-  clock: Clock,
-  create: (request: DebateRequest) => Promise<CreationResult>,
-  notifications: Notifications,
-  settings: { emailEnabled: boolean },
-) {
+export function createForks({ db, clock, create, notifications, emailEnabled }: ForkResources) {
   const k = (em: EntityManager = db.em()) => query<Tables>(em);
 
   return {
@@ -61,7 +62,7 @@ export function createForks(
               actorId: request.ownerId,
               actorName: actor.name,
             },
-            { emailEnabled: settings.emailEnabled, at: new Date(clock.now()) },
+            { emailEnabled, at: new Date(clock.now()) },
           );
         },
       });

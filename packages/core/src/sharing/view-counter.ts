@@ -1,6 +1,12 @@
-import type { Database } from '../db/orm.ts';
 import { addDebateViews } from '../debates/debate-record.ts';
+import type { CoreResources } from '../resources.ts';
 import { createBatchedCounter } from '../shared/batched-counter.ts';
+
+/** What the view counter runs on: `onError` hears of a batch that failed to be written. */
+export type ViewCounterResources = Pick<CoreResources, 'db' | 'onError'> & {
+  /** How often the counted views are written; a second unless told. */
+  intervalMs?: number;
+};
 
 export type ViewCounter = {
   /** Counts one view; what the debate's count will be once this process's views are written. */
@@ -20,11 +26,7 @@ export type ViewCounter = {
  * popular link costs no row lock per read. A crash loses at most the last second's views (a popularity
  * signal, not money); a clean stop writes them.
  */
-export function createViewCounter(
-  db: Database,
-  onError: (error: unknown) => void,
-  intervalMs = 1000,
-): ViewCounter {
+export function createViewCounter({ db, onError, intervalMs = 1000 }: ViewCounterResources): ViewCounter {
   const counter = createBatchedCounter<string>({
     identify: (debateId) => debateId,
     onError,
