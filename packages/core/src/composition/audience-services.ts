@@ -50,9 +50,9 @@ export function audienceServices(
       emailEnabled: email.emailEnabled,
     }),
     comments: createComments({ db, clock, debateAccess, notifications, email }),
-    argumentVotes: createArgumentVotes(db, clock, debateAccess),
+    argumentVotes: createArgumentVotes({ db, clock, debateAccess }),
     polls: createPolls({ db, clock, debateAccess }),
-    argumentGraphs: createArgumentGraphs(db, debateAccess, features.plans),
+    argumentGraphs: createArgumentGraphs({ db, debateAccess, plans: features.plans }),
     evidence,
   };
 }

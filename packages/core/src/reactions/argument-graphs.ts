@@ -3,13 +3,19 @@ import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import type { PlanGates } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import type { DebateAccess } from '../debates/debate-access.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import type { CoreResources } from '../resources.ts';
 import { buildArgumentGraph, type SpokenClaim, type VoteCounts } from './argument-graph.ts';
 import type { ReactionTables } from './tables.ts';
 
 type Tables = ReactionTables & DebateTables & AccountTables;
+
+/** What the argument graph runs on: who may read a debate, and which plans include the graph. */
+export type ArgumentGraphResources = Pick<CoreResources, 'db'> & {
+  debateAccess: Pick<DebateAccess, 'visible'>;
+  plans: PlanGates;
+};
 
 /** The stored payload of an argument or rebuttal event (contracts' DebateEventData). */
 type ClaimEventData = {
@@ -26,11 +32,7 @@ type ClaimEventData = {
  * with the argument graph heatmap — the caller's plan, not the debate owner's: it is a way of reading, and
  * the one told to upgrade (402 BYOK_REQUIRED with requiredPlan and upgradeUrl) is the one who can.
  */
-export function createArgumentGraphs(
-  db: Database,
-  debateAccess: Pick<DebateAccess, 'visible'>,
-  plans: PlanGates,
-) {
+export function createArgumentGraphs({ db, debateAccess, plans }: ArgumentGraphResources) {
   const k = () => query<Tables>(db.em());
 
   return {
