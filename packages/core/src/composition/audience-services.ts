@@ -31,7 +31,7 @@ export function audienceServices(
   const notifications = createNotifications({ db, clock, bus, onError, linkSecret: config.email.linkSecret });
   // Emails are queued only when the service can send them; the engine nodes' mailer sends them.
   const email = { emailEnabled: config.email.smtpUrl !== null };
-  const evidence = createEvidenceReads(db, debateAccess, features.plans);
+  const evidence = createEvidenceReads({ db, debateAccess, plans: features.plans });
   return {
     notifications,
     sharing: createSharing({
