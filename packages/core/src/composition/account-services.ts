@@ -31,7 +31,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     plans,
     billing: createBilling(db, clock),
     checkout: createCheckout({ db, clock, billing: config.billing, appUrl: config.appUrl }),
-    invoices: createInvoices(db),
+    invoices: createInvoices({ db }),
     stripeWebhooks: createStripeWebhooks({ db, clock, billing: config.billing }),
     workspaces: createWorkspaces({ db, clock, plans }),
     workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
