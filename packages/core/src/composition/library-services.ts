@@ -32,8 +32,8 @@ export function libraryServices(
   const similar = createSimilar(db, features.embedder);
   return {
     outcomes: createOutcomes({ db, clock }),
-    scores: createScores(db, clock),
-    streaks: createStreaks(db, clock),
+    scores: createScores({ db, clock }),
+    streaks: createStreaks({ db, clock }),
     chains: createChains({ db, clock }),
     similar,
     search: createSearch(db, clock, {
