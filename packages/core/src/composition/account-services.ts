@@ -29,7 +29,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     rateLimits,
     usage: createUsage(db, clock, onError),
     plans,
-    billing: createBilling(db, clock),
+    billing: createBilling({ db, clock }),
     checkout: createCheckout({ db, clock, billing: config.billing, appUrl: config.appUrl }),
     invoices: createInvoices({ db }),
     stripeWebhooks: createStripeWebhooks({ db, clock, billing: config.billing }),
