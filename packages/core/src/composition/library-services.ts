@@ -49,7 +49,7 @@ export function libraryServices(
         }
       },
     }),
-    recommendations: createRecommendations(db, clock),
+    recommendations: createRecommendations({ db, clock }),
     scheduledDebates: createScheduledDebates({ db, clock }),
     webhooks: createWebhooks({ db, clock, policy: config.webhooks }),
     // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:
