@@ -36,7 +36,9 @@ export function libraryServices(
     streaks: createStreaks({ db, clock }),
     chains: createChains({ db, clock }),
     similar,
-    search: createSearch(db, clock, {
+    search: createSearch({
+      db,
+      clock,
       // Semantic hits only add to search: a failing embedding provider, or lookups busy elsewhere, leave it
       // its keyword results.
       semanticHits: async (userId, q, limit) => {
