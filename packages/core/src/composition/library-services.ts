@@ -29,7 +29,7 @@ export function libraryServices(
     pageFetch: Partial<PageFetchOptions> | undefined;
   },
 ) {
-  const similar = createSimilar(db, features.embedder);
+  const similar = createSimilar({ db, embedder: features.embedder });
   return {
     outcomes: createOutcomes({ db, clock }),
     scores: createScores({ db, clock }),
