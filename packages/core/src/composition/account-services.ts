@@ -27,7 +27,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     }),
     apiKeys: createApiKeys({ db, clock }),
     rateLimits,
-    usage: createUsage(db, clock, onError),
+    usage: createUsage({ db, clock, onError }),
     plans,
     billing: createBilling({ db, clock }),
     checkout: createCheckout({ db, clock, billing: config.billing, appUrl: config.appUrl }),
