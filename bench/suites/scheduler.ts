@@ -72,8 +72,8 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
     );
     await core.db.execute('analyze');
 
-    const one = createScheduler(core.db, core.clock, core.debates);
-    const two = createScheduler(second.db, second.clock, second.debates);
+    const one = createScheduler({ db: core.db, clock: core.clock, creation: core.debates });
+    const two = createScheduler({ db: second.db, clock: second.clock, creation: second.debates });
     const due = OWNERS * DUE_PER_OWNER;
 
     const idle: number[] = [];

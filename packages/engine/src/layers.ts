@@ -164,7 +164,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
     embedder: createEmbedder(config.providers),
     ...mailOptions(core, log),
     scheduler: {
-      runDue: createScheduler(core.db, core.clock, core.debates).runDue,
+      runDue: createScheduler({ db: core.db, clock: core.clock, creation: core.debates }).runDue,
       intervalMs: config.engine.schedulerIntervalMs,
     },
     blobs: core.blobs,

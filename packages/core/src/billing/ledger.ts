@@ -4,9 +4,8 @@ import { sql } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import { addToCreditBalance } from '../accounts/user-record.ts';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
+import type { CoreResources } from '../resources.ts';
 import { AppError } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
 import type { BillingTables } from './tables.ts';
 
 type Tables = BillingTables & AccountTables;
@@ -204,7 +203,10 @@ export async function creditOnce(
 
 export type Billing = ReturnType<typeof createBilling>;
 
-export function createBilling(db: Database, clock: Clock) {
+/** What the credits' operations use of core's resources. */
+export type BillingResources = Pick<CoreResources, 'db' | 'clock'>;
+
+export function createBilling({ db, clock }: BillingResources) {
   return {
     /** Adds credits (an operator's grant), with its ledger row, in one transaction; returns the balance. */
     grantCredits: async (userId: string, amount: number, note: string | null = null): Promise<number> => {

@@ -29,14 +29,16 @@ export function libraryServices(
     pageFetch: Partial<PageFetchOptions> | undefined;
   },
 ) {
-  const similar = createSimilar(db, features.embedder);
+  const similar = createSimilar({ db, embedder: features.embedder });
   return {
     outcomes: createOutcomes({ db, clock }),
-    scores: createScores(db, clock),
-    streaks: createStreaks(db, clock),
+    scores: createScores({ db, clock }),
+    streaks: createStreaks({ db, clock }),
     chains: createChains({ db, clock }),
     similar,
-    search: createSearch(db, clock, {
+    search: createSearch({
+      db,
+      clock,
       // Semantic hits only add to search: a failing embedding provider, or lookups busy elsewhere, leave it
       // its keyword results.
       semanticHits: async (userId, q, limit) => {
@@ -49,7 +51,7 @@ export function libraryServices(
         }
       },
     }),
-    recommendations: createRecommendations(db, clock),
+    recommendations: createRecommendations({ db, clock }),
     scheduledDebates: createScheduledDebates({ db, clock }),
     webhooks: createWebhooks({ db, clock, policy: config.webhooks }),
     // Pages are fetched over http or https (page-fetch.ts), under the webhooks' address rules:

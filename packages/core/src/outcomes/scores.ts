@@ -1,28 +1,23 @@
 import type { EntityManager } from '@mikro-orm/core';
-import {
-  type CalibrationBucket,
-  type DecisionScore,
-  type DomainAccuracy,
-  RESOLVED_OUTCOMES,
-  type ResolvedOutcome,
-  type TrendPoint,
-} from '@verdict/contracts';
+import { RESOLVED_OUTCOMES, type ResolvedOutcome } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
-import type { Clock } from '../shared/clock.ts';
 import { createCalibrationReport } from './calibration/calibration-report.ts';
 import { FIT_WINDOW, refitGlobalIfStale, refitOwnerCalibration } from './calibration/calibration-store.ts';
+import { myScore } from './my-score.ts';
+import { scoreCalibration } from './score-calibration.ts';
+import { scoreDomains } from './score-domains.ts';
 import {
   calibration,
-  type DayTotals,
   dailyTotals,
   decisionScore,
   domainAccuracies,
   type ResolvedSample,
-  trend,
 } from './score-math.ts';
 import { takeScoreRefreshes } from './score-queue.ts';
+import type { ScoreResources } from './score-resources.ts';
+import { scoreTrend } from './score-trend.ts';
 import type { OutcomeTables } from './tables.ts';
 
 /**
@@ -100,37 +95,15 @@ export function refreshDueScores(db: Database, batch: number): Promise<number> {
   });
 }
 
-/** What the score worker stores per user (user_scores). */
-type StoredScore = {
-  score: DecisionScore;
-  calibration: CalibrationBucket[];
-  domains: DomainAccuracy[];
-  daily: DayTotals[];
-};
-
-/** The score a user has before any refresh: nothing tracked, nothing resolved. */
-const EMPTY_SCORE: DecisionScore = decisionScore([], 0);
-
 /** A user's decision score and its views, read from the stored score: the same cost for any history. */
-export function createScores(db: Database, clock: Clock) {
-  /** One column of the stored score: each view reads only its own, so its cost does not grow with the rest. */
-  const stored = async <C extends keyof StoredScore>(userId: string, column: C) => {
-    const row = await query<OutcomeTables>(db.em())
-      .selectFrom('user_scores')
-      .select(column)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return (row as Partial<StoredScore> | undefined)?.[column];
-  };
+export function createScores(resources: ScoreResources) {
   return {
-    me: async (userId: string): Promise<DecisionScore> => (await stored(userId, 'score')) ?? EMPTY_SCORE,
-    trend: async (userId: string, days: number): Promise<TrendPoint[]> =>
-      trend((await stored(userId, 'daily')) ?? [], days, clock.now()),
-    calibration: async (userId: string): Promise<CalibrationBucket[]> =>
-      (await stored(userId, 'calibration')) ?? [],
-    domains: async (userId: string): Promise<DomainAccuracy[]> => (await stored(userId, 'domains')) ?? [],
+    me: myScore(resources),
+    trend: scoreTrend(resources),
+    calibration: scoreCalibration(resources),
+    domains: scoreDomains(resources),
     /** Raw against calibrated reliability, read from the outcomes and the stored curves (calibration-report.ts). */
-    calibrationComparison: createCalibrationReport(db).compare,
+    calibrationComparison: createCalibrationReport(resources).compare,
   };
 }
 

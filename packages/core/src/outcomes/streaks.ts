@@ -1,17 +1,19 @@
 import { MILESTONES, type Streaks } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import type { CoreResources } from '../resources.ts';
 import { AppError } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
 import { dayStreaks } from './streak-math.ts';
+
+/** What the streaks use of core's resources. */
+export type StreakResources = Pick<CoreResources, 'db' | 'clock'>;
 
 /**
  * Daily-use streaks from the caller's debates that are not deleted: which UTC days saw one created, how
  * many there are, and when each milestone's debate was created. Three indexed reads of the owner's debates.
  */
-export function createStreaks(db: Database, clock: Clock) {
+export function createStreaks({ db, clock }: StreakResources) {
   const compute = async (userId: string): Promise<Streaks> => {
     const k = query<DebateTables>(db.em());
     const mine = k.selectFrom('debates').where('owner_id', '=', userId).where('deleted_at', 'is', null);

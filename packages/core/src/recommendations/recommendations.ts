@@ -7,14 +7,16 @@ import {
 } from '@verdict/contracts';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { query } from '../db/kysely.ts';
-import type { Database } from '../db/orm.ts';
 import type { DebateTables } from '../debates/tables.ts';
 import type { ReactionTables } from '../reactions/tables.ts';
+import type { CoreResources } from '../resources.ts';
 import { AppError } from '../shared/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
 import { interestKeywords } from './keywords.ts';
 
 type Tables = DebateTables & ReactionTables;
+
+/** What the recommendations use of core's resources. */
+export type RecommendationResources = Pick<CoreResources, 'db' | 'clock'>;
 
 /** Past debates a caller needs before suggestions follow their interests rather than what is trending. */
 export const INTEREST_THRESHOLD = 3;
@@ -37,7 +39,7 @@ const document = sql`to_tsvector('english', d.question || ' ' || coalesce(d.cont
  * public debates of the last 30 days with the most views, votes and forks. Never the caller's own, private,
  * deleted or failed debates, and each debate once.
  */
-export function createRecommendations(db: Database, clock: Clock) {
+export function createRecommendations({ db, clock }: RecommendationResources) {
   return {
     for: async (userId: string, limit: number): Promise<Recommendations> => {
       try {

@@ -45,7 +45,7 @@ describe('the scheduler', () => {
 
   beforeAll(async () => {
     test = await createTestCore({ CONCURRENT_DEBATES: '1000' }, { clock });
-    scheduler = createScheduler(test.core.db, clock, test.core.debates);
+    scheduler = createScheduler({ db: test.core.db, clock, creation: test.core.debates });
   });
   // Each test's schedules would fall due again in the next test's time: each test starts with none active.
   afterEach(async () => {
@@ -141,7 +141,7 @@ describe('the scheduler', () => {
       { clock },
     );
     try {
-      const other = createScheduler(second.core.db, clock, second.core.debates);
+      const other = createScheduler({ db: second.core.db, clock, creation: second.core.debates });
       setNow('2026-05-01T09:00:01Z');
       const passes = await Promise.all([
         scheduler.runDue(100),
@@ -220,10 +220,14 @@ describe('the scheduler', () => {
     const owner = await user('pro', 20);
     const broken = await schedule(owner, { question: 'This run breaks the creation on purpose' });
     const fine = await schedule(owner);
-    const flaky = createScheduler(test.core.db, clock, {
-      create: (request, caller) => {
-        if (request.question.startsWith('This run breaks')) throw new TypeError('a defect');
-        return test.core.debates.create(request, caller);
+    const flaky = createScheduler({
+      db: test.core.db,
+      clock,
+      creation: {
+        create: (request, caller) => {
+          if (request.question.startsWith('This run breaks')) throw new TypeError('a defect');
+          return test.core.debates.create(request, caller);
+        },
       },
     });
     setNow('2026-08-01T09:00:01Z');

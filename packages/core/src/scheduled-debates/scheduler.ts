@@ -1,9 +1,13 @@
-import type { Database } from '../db/orm.ts';
 import type { DebateCreation } from '../debates/creation.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { CoreResources } from '../resources.ts';
 import { claimDue, type RunOutcome, runSchedule } from './schedule-run.ts';
 
 export type { RunOutcome } from './schedule-run.ts';
+
+/** What the scheduler uses: core's database and clock, and the debates' creation it makes runs with. */
+export type SchedulerResources = Pick<CoreResources, 'db' | 'clock'> & {
+  creation: Pick<DebateCreation, 'create'>;
+};
 
 /** A due run whose transaction failed unexpectedly (not a refusal): rolled back, due again next pass. */
 class RunFailed extends Error {
@@ -31,7 +35,7 @@ class RunFailed extends Error {
  * many debates running, a BYOK plan — the service stores no provider keys) records its code and message as
  * lastFailure, is not counted, and the schedule still moves on. The run that reaches maxRuns deactivates it.
  */
-export function createScheduler(db: Database, clock: Clock, creation: Pick<DebateCreation, 'create'>) {
+export function createScheduler({ db, clock, creation }: SchedulerResources) {
   /** One due run in its own transaction, or null when nothing (not in `skip`) is due. */
   const runOneDue = async (skip: readonly string[]): Promise<RunOutcome | null> => {
     const queued: (() => Promise<void>)[] = [];

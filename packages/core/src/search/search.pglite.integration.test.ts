@@ -62,7 +62,7 @@ describe('search on PGlite, without pg_trgm', () => {
   });
 
   it('matches keywords and full text, ranks, and takes wildcards literally', async () => {
-    const search = createSearch(db, systemClock);
+    const search = createSearch({ db, clock: systemClock });
     const ranked = await search.search(userId, query({ q: 'office', sort: 'relevance' }));
     expect(ranked.results.map((r) => [nameOf(r.id), r.relevanceScore === null])).toEqual([
       [expect.stringMatching(/^(lisbon|offices)$/), false],
@@ -92,7 +92,7 @@ describe('search on PGlite, without pg_trgm', () => {
         : q === 'office'
           ? [{ id: ids.move as string, similarity: 0.6 }]
           : [];
-    const search = createSearch(db, systemClock, { semanticHits });
+    const search = createSearch({ db, clock: systemClock, semanticHits });
     const res = await search.search(userId, query({ q: 'lisbon' }));
     expect(res.results.map((r) => [nameOf(r.id), r.relevanceScore === null])).toEqual([
       ['lisbon', false],
@@ -113,7 +113,7 @@ describe('search on PGlite, without pg_trgm', () => {
   });
 
   it('records searches and suggests from them and from questions', async () => {
-    const search = createSearch(db, systemClock);
+    const search = createSearch({ db, clock: systemClock });
     await search.clearHistory(userId);
     await search.search(userId, query({ q: 'raise' }));
     await search.search(userId, query({ q: 'Offices' }));

@@ -116,12 +116,12 @@ describe.each(databases)('similar debates stored on %s', (_name, expectedKind, o
 
   it(`stores embeddings as ${expectedKind}`, async () => {
     expect((await detectVectorStorage(setup.db)).kind).toBe(expectedKind);
-    const similar = createSimilar(setup.db, tableEmbedder);
+    const similar = createSimilar({ db: setup.db, embedder: tableEmbedder });
     expect(await similar.storage()).toBe(expectedKind);
   });
 
   it("ranks only the caller's live debates of the same model, by cosine similarity", async () => {
-    const similar = createSimilar(setup.db, tableEmbedder);
+    const similar = createSimilar({ db: setup.db, embedder: tableEmbedder });
     const { results } = await similar.find(alice, 'office abroad', 10);
     const query = unitVector(VECTORS['office abroad'] ?? []);
     const expected = Object.keys(ids)
@@ -138,7 +138,7 @@ describe.each(databases)('similar debates stored on %s', (_name, expectedKind, o
   });
 
   it("gives search only the debates above the model's related line, best first", async () => {
-    const similar = createSimilar(setup.db, tableEmbedder);
+    const similar = createSimilar({ db: setup.db, embedder: tableEmbedder });
     const hits = await similar.hitsForSearch(alice, 'office abroad', 10);
     // Hiring and pricing score ~0.05 against "office abroad": noise for a model whose line is 0.5.
     expect(hits.map((hit) => hit.id)).toEqual([ids['Open a Lisbon office?'], ids['Open a Porto office?']]);
@@ -147,7 +147,7 @@ describe.each(databases)('similar debates stored on %s', (_name, expectedKind, o
   });
 
   it('honours the limit and keeps users apart', async () => {
-    const similar = createSimilar(setup.db, tableEmbedder);
+    const similar = createSimilar({ db: setup.db, embedder: tableEmbedder });
     const top = await similar.find(alice, 'office abroad', 2);
     expect(top.results.map((r) => r.id)).toEqual([ids['Open a Lisbon office?'], ids['Open a Porto office?']]);
     const bobs = await similar.find(bob, 'office abroad', 10);
@@ -201,10 +201,14 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
   });
 
   it('refuse a lookup past the line with 503 and Retry-After, and give search no semantic hits meanwhile', async () => {
-    const similar = createSimilar(test.core.db, tableEmbedder, {
-      atOnce: 1,
-      similarQueue: 0,
-      searchBudgetMs: 60_000,
+    const similar = createSimilar({
+      db: test.core.db,
+      embedder: tableEmbedder,
+      limits: {
+        atOnce: 1,
+        similarQueue: 0,
+        searchBudgetMs: 60_000,
+      },
     });
     await holdEmbeddingsLocked();
     const first = similar.find(alice, 'office abroad', 5);
@@ -222,10 +226,14 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
   });
 
   it("give search no semantic hits once its budget is spent, in the lookup or in the provider's answer", async () => {
-    const similar = createSimilar(test.core.db, tableEmbedder, {
-      atOnce: 3,
-      similarQueue: 0,
-      searchBudgetMs: 300,
+    const similar = createSimilar({
+      db: test.core.db,
+      embedder: tableEmbedder,
+      limits: {
+        atOnce: 3,
+        similarQueue: 0,
+        searchBudgetMs: 300,
+      },
     });
     await holdEmbeddingsLocked();
     const started = Date.now();
@@ -247,10 +255,14 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
           });
         }),
     };
-    const slow = createSimilar(test.core.db, slowEmbedder, {
-      atOnce: 3,
-      similarQueue: 0,
-      searchBudgetMs: 300,
+    const slow = createSimilar({
+      db: test.core.db,
+      embedder: slowEmbedder,
+      limits: {
+        atOnce: 3,
+        similarQueue: 0,
+        searchBudgetMs: 300,
+      },
     });
     const before = Date.now();
     expect(await slow.hitsForSearch(alice, 'office abroad', 5)).toEqual([]);
@@ -258,10 +270,14 @@ describe('similar-debate lookup slots (PostgreSQL)', () => {
   });
 
   it('queue lookups within the line and answer each in turn', async () => {
-    const similar = createSimilar(test.core.db, tableEmbedder, {
-      atOnce: 1,
-      similarQueue: 2,
-      searchBudgetMs: 60_000,
+    const similar = createSimilar({
+      db: test.core.db,
+      embedder: tableEmbedder,
+      limits: {
+        atOnce: 1,
+        similarQueue: 2,
+        searchBudgetMs: 60_000,
+      },
     });
     await holdEmbeddingsLocked();
     const lookups = [1, 2, 3].map(() => similar.find(alice, 'office abroad', 5));

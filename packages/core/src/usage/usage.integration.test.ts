@@ -30,12 +30,19 @@ describe('key usage in PostgreSQL', () => {
 
   /** What the database holds for the key (this reader has nothing unwritten). */
   const stored = (keyId: string) =>
-    createUsage(direct.core.db, clock, noErrors).ofKey({ keyId, accountLimit: 60, config: null });
+    createUsage({ db: direct.core.db, clock, onError: noErrors }).ofKey({
+      keyId,
+      accountLimit: 60,
+      config: null,
+    });
 
   it('keeps the counts of a failed write and writes them with the next one: nothing is lost', async () => {
     const keyId = await newKey(direct.core);
     const failures: unknown[] = [];
-    const usage = createUsage(proxied.core.db, clock, (error) => failures.push(error), {
+    const usage = createUsage({
+      db: proxied.core.db,
+      clock,
+      onError: (error) => failures.push(error),
       flushIntervalMs: HOUR,
     });
     for (let i = 0; i < 5; i++) usage.count(keyId, '/v1/me');
@@ -60,7 +67,7 @@ describe('key usage in PostgreSQL', () => {
     const keyId = await newKey(direct.core);
     const endpoints = ['/v1/me', '/v1/usage', '/v1/verdicts', '/v1/verdicts/:id', '/api/keys'];
     const processes = [direct, proxied].map((test) =>
-      createUsage(test.core.db, clock, noErrors, { flushIntervalMs: HOUR }),
+      createUsage({ db: test.core.db, clock, onError: noErrors, flushIntervalMs: HOUR }),
     );
     for (let round = 0; round < 20; round++) {
       processes.forEach((usage, p) => {
@@ -79,7 +86,7 @@ describe('key usage in PostgreSQL', () => {
   it('drops the counts of a key deleted before they were written, and writes the others of the batch', async () => {
     const kept = await newKey(direct.core);
     const deleted = await newKey(direct.core);
-    const usage = createUsage(direct.core.db, clock, noErrors, { flushIntervalMs: HOUR });
+    const usage = createUsage({ db: direct.core.db, clock, onError: noErrors, flushIntervalMs: HOUR });
     usage.count(kept, '/v1/me');
     usage.count(deleted, '/v1/me');
     await direct.core.db.execute(`delete from api_keys where id = '${deleted}'`);
@@ -91,7 +98,7 @@ describe('key usage in PostgreSQL', () => {
 
   it('reads stored and unwritten counts between writes, so none is counted twice or missed', async () => {
     const keyId = await newKey(direct.core);
-    const usage = createUsage(direct.core.db, clock, noErrors, { flushIntervalMs: HOUR });
+    const usage = createUsage({ db: direct.core.db, clock, onError: noErrors, flushIntervalMs: HOUR });
     const reads: number[] = [];
     for (let i = 1; i <= 30; i++) {
       usage.count(keyId, '/v1/me');

@@ -25,7 +25,7 @@ describe('the scheduler worker on two engine nodes', () => {
       simulated: { firstTokenMs: 1 },
       policy: { timeoutMs: 2000, retries: 0, backoffMs: 10 },
       scheduler: {
-        runDue: createScheduler(test.core.db, clock, test.core.debates).runDue,
+        runDue: createScheduler({ db: test.core.db, clock, creation: test.core.debates }).runDue,
         intervalMs: 50,
       },
     });
@@ -126,7 +126,7 @@ describe('a scheduler pass under a backlog', () => {
 
   const pass = (limits?: SchedulePassLimits) =>
     Effect.runPromise(
-      schedulePass(createScheduler(test.core.db, clock, test.core.debates), limits).pipe(
+      schedulePass(createScheduler({ db: test.core.db, clock, creation: test.core.debates }), limits).pipe(
         Effect.provide(engineLogLayer()),
       ),
     );

@@ -352,7 +352,7 @@ describe('scheduled debates', () => {
 
     it('deactivates on reaching maxRuns, refuses to resume until the limit is raised or removed', async () => {
       nowMs = Date.UTC(2026, 2, 11, 8, 0);
-      const scheduler = createScheduler(h.core.db, clock, h.core.debates);
+      const scheduler = createScheduler({ db: h.core.db, clock, creation: h.core.debates });
       await h.core.billing.grantCredits(alice.session.user.id, 20);
       const schedule = await scheduleOf(alice, { frequency: 'daily', maxRuns: 2 });
       nowMs = Date.UTC(2026, 2, 11, 9, 0, 2);
@@ -369,7 +369,7 @@ describe('scheduled debates', () => {
 
     it("deletes a schedule with 204; the debates it made stay, and it is gone for its owner's reads", async () => {
       nowMs = Date.UTC(2026, 2, 11, 8, 0);
-      const scheduler = createScheduler(h.core.db, clock, h.core.debates);
+      const scheduler = createScheduler({ db: h.core.db, clock, creation: h.core.debates });
       await h.core.billing.grantCredits(alice.session.user.id, 20);
       const schedule = await scheduleOf(alice, {
         frequency: 'daily',

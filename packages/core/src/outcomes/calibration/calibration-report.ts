@@ -1,8 +1,11 @@
 import type { CalibrationComparison, DebateDomain, ReliabilityBucket } from '@verdict/contracts';
-import type { Database } from '../../db/orm.ts';
+import type { CoreResources } from '../../resources.ts';
 import { bucketOf, OBSERVED } from '../score-math.ts';
 import { CALIBRATION_RULES, calibrate } from './calibration-model.ts';
 import { ownerCalibration, resolvedSamples } from './calibration-store.ts';
+
+/** What the calibration report uses of core's resources. */
+export type CalibrationReportResources = Pick<CoreResources, 'db'>;
 
 /** Figures as the API shows them: four decimals. */
 const round = (value: number) => Number(value.toFixed(4));
@@ -41,7 +44,7 @@ const brier = (pairs: readonly { predicted: number; observed: number }[]) =>
  * curves were fitted on these same outcomes, so the calibrated side is in-sample (optimistic); the held-out
  * gains are measured in calibration.test.ts.
  */
-export function createCalibrationReport(db: Database) {
+export function createCalibrationReport({ db }: CalibrationReportResources) {
   return {
     compare: async (userId: string): Promise<CalibrationComparison> => {
       const em = db.em();
