@@ -15,7 +15,7 @@ import type { Adapters } from './adapters.ts';
 /** Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces. */
 export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
   const plans = createPlanGates(config.appUrl);
-  const rateLimits = createRateLimits(counters, clock, config.rateLimits);
+  const rateLimits = createRateLimits({ counters, clock, settings: config.rateLimits });
   return {
     accounts: createAccounts({
       db,
