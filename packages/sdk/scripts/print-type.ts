@@ -6,6 +6,31 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const unionRank = (text: string) => (text === 'undefined' ? 0 : text === 'null' ? 1 : 2);
 const byUnionRank = (a: string, b: string) => unionRank(a) - unionRank(b) || (a < b ? -1 : a > b ? 1 : 0);
 
+/** Where a property is declared (its file and position), or null for one no source declares. */
+const declaredAt = (prop: ts.Symbol): readonly [string, number] | null => {
+  const declaration = prop.declarations?.[0];
+  return declaration ? [declaration.getSourceFile().fileName, declaration.pos] : null;
+};
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * An object's properties in an order only its schemas decide: those a source declares as declared (file by
+ * file, then in the file's order), then the rest by name. The checker lists a zod object's properties by when
+ * each key's literal type was first made anywhere in the program, so a change far from the schema (a
+ * service renamed, a file split) could reorder the printed file; it cannot reorder this.
+ */
+function inStableOrder(props: ts.Symbol[]): ts.Symbol[] {
+  const at = new Map(props.map((prop) => [prop, declaredAt(prop)]));
+  return [...props].sort((a, b) => {
+    const x = at.get(a);
+    const y = at.get(b);
+    if (x && y) return compareText(x[0], y[0]) || x[1] - y[1];
+    if (x || y) return x ? -1 : 1;
+    return compareText(a.getName(), b.getName());
+  });
+}
+
 /**
  * A type as self-contained TypeScript text: object types are spelled out member by member instead of by the
  * name of the alias or interface that declares them, so the text needs no import from the server's
@@ -88,7 +113,7 @@ export function printType(checker: ts.TypeChecker, type: ts.Type, indent = ''): 
       for (const info of checker.getIndexInfosOfType(t)) {
         lines.push(`${inner}[key: ${print(info.keyType, inner)}]: ${print(info.type, inner)};`);
       }
-      for (const prop of checker.getPropertiesOfType(t)) {
+      for (const prop of inStableOrder(checker.getPropertiesOfType(t))) {
         const key = prop.getName();
         if (key.startsWith('__@')) continue; // symbol keys (zod brands): not part of the JSON
         const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;

@@ -119,14 +119,14 @@ export type AppRouterRecord = {
         config?: undefined | null | {
           preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides?: undefined | null | {
-            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
           allowedProviders?: undefined | null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit?: undefined | null | number;
@@ -140,14 +140,14 @@ export type AppRouterRecord = {
         config: null | {
           preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides: null | {
-            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
           allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit: null | number;
@@ -168,14 +168,14 @@ export type AppRouterRecord = {
           config: null | {
             preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
             routingOverrides: null | {
-              orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-              synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-              debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
               classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-              search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-              mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-              fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
               controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+              synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             };
             allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
             rateLimit: null | number;
@@ -193,14 +193,14 @@ export type AppRouterRecord = {
         config?: undefined | null | {
           preset?: undefined | null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides?: undefined | null | {
-            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
           allowedProviders?: undefined | null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit?: undefined | null | number;
@@ -214,14 +214,14 @@ export type AppRouterRecord = {
         config: null | {
           preset: null | "balanced" | "custom" | "economy" | "hackathon" | "local";
           routingOverrides: null | {
-            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             classifier?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
-            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
             controversy_scorer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            debater?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            fact_checker?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            mid_debate_analyst?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            orchestrator?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            search_planner?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
+            synthesizer?: undefined | null | "haiku" | "local" | "opus" | "sonnet";
           };
           allowedProviders: null | Array<"anthropic" | "google" | "ollama" | "openai" | "openrouter">;
           rateLimit: null | number;
@@ -242,41 +242,41 @@ export type AppRouterRecord = {
   debates: {
     create: TRPCMutationProcedure<{
       input: {
-        question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
+        skipCache?: undefined | boolean;
+        question: string;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
         enableSearch?: undefined | boolean;
         attachmentIds?: undefined | Array<string>;
         workspaceId?: undefined | string;
         preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
-        agentCount?: undefined | number;
-        maxRounds?: undefined | number;
-        skipCache?: undefined | boolean;
-        mode?: undefined | "balanced" | "fast" | "thorough";
-        context?: undefined | string;
       };
       output: {
         debateId: string;
         streamUrl: string;
-        cached: boolean;
         judgeModel?: undefined | string;
+        cached: boolean;
       };
       meta: object;
     }>;
     estimate: TRPCMutationProcedure<{
       input: {
-        question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
+        agentCount?: undefined | number;
+        maxRounds?: undefined | number;
+        skipCache?: undefined | boolean;
+        question: string;
+        mode?: undefined | "balanced" | "fast" | "thorough";
+        context?: undefined | string;
         enableSearch?: undefined | boolean;
         attachmentIds?: undefined | Array<string>;
         workspaceId?: undefined | string;
         preset?: undefined | "balanced" | "deepseek" | "economy" | "groq" | "hackathon" | "mixed";
-        agentCount?: undefined | number;
-        maxRounds?: undefined | number;
-        skipCache?: undefined | boolean;
-        mode?: undefined | "balanced" | "fast" | "thorough";
-        context?: undefined | string;
       };
       output: {
         mode: "balanced" | "fast" | "thorough";
@@ -362,15 +362,15 @@ export type AppRouterRecord = {
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
-            summary: string;
-            agentsUsed: Array<string>;
-            totalRounds: number;
             calibratedConfidence?: undefined | number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
             convergence?: undefined | Array<{
               round: number;
               score: number;
@@ -417,15 +417,15 @@ export type AppRouterRecord = {
         verdict: null | {
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           confidence: number;
-          summary: string;
-          agentsUsed: Array<string>;
-          totalRounds: number;
           calibratedConfidence?: undefined | number;
           calibration?: undefined | {
             method: "platt-shrinkage";
             basedOn: number;
             scope: "domain" | "owner";
           };
+          summary: string;
+          agentsUsed: Array<string>;
+          totalRounds: number;
           convergence?: undefined | Array<{
             round: number;
             score: number;
@@ -468,15 +468,15 @@ export type AppRouterRecord = {
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
-            summary: string;
-            agentsUsed: Array<string>;
-            totalRounds: number;
             calibratedConfidence?: undefined | number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
             convergence?: undefined | Array<{
               round: number;
               score: number;
@@ -497,8 +497,15 @@ export type AppRouterRecord = {
           };
         };
         verdict: null | {
+          confidence: number;
+          calibratedConfidence?: undefined | number;
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
           narrative: string;
           arguments: Array<{
             agent: string;
@@ -514,9 +521,9 @@ export type AppRouterRecord = {
             evidenceId: string;
             source: {
               kind: "attachment" | "context" | "page";
-              title: string;
               attachmentId?: undefined | string;
               url?: undefined | string;
+              title: string;
             };
             quote: string;
             offset: number;
@@ -532,12 +539,6 @@ export type AppRouterRecord = {
           nextSteps: Array<string>;
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
-          confidence: number;
-          calibration?: undefined | {
-            method: "platt-shrinkage";
-            basedOn: number;
-            scope: "domain" | "owner";
-          };
           convergence?: undefined | Array<{
             round: number;
             score: number;
@@ -549,7 +550,6 @@ export type AppRouterRecord = {
             threshold: number;
           };
           evidence?: undefined | "off" | "on";
-          calibratedConfidence?: undefined | number;
         };
       };
       meta: object;
@@ -581,12 +581,6 @@ export type AppRouterRecord = {
         id: string;
       };
       output: {
-        history: Array<{
-          at: string;
-          event: string;
-          state: string;
-          node?: undefined | string;
-        }>;
         chart: {
           id: string;
           initial: null | string;
@@ -607,10 +601,16 @@ export type AppRouterRecord = {
           state: string;
           live: boolean;
         };
+        history: Array<{
+          at: string;
+          event: string;
+          state: string;
+          node?: undefined | string;
+        }>;
         attempt?: undefined | number;
         events?: undefined | Array<{
-          type: string;
           seq: number;
+          type: string;
           data: {
             [key: string]: unknown;
           };
@@ -638,8 +638,8 @@ export type AppRouterRecord = {
       output: {
         debateId: string;
         streamUrl: string;
-        cached: boolean;
         judgeModel?: undefined | string;
+        cached: boolean;
       };
       meta: object;
     }>;
@@ -718,9 +718,9 @@ export type AppRouterRecord = {
           evidenceId: string;
           source: {
             kind: "attachment" | "context" | "page";
-            title: string;
             attachmentId?: undefined | string;
             url?: undefined | string;
+            title: string;
           };
           text: string;
           start: number;
@@ -918,13 +918,13 @@ export type AppRouterRecord = {
           data: {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             oneLiner: string;
-            reasoning: string;
-            confidence: number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            reasoning: string;
+            confidence: number;
             calibratedConfidence?: undefined | number;
           };
         };
@@ -1499,14 +1499,14 @@ export type AppRouterRecord = {
           childDebateIds: Array<string>;
           addedAt: string;
           debate: null | {
+            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+            confidence: null | number;
+            oneLiner: null | string;
             id: string;
             question: string;
             status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
-            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
-            confidence: null | number;
-            oneLiner: null | string;
           };
         }>;
       };
@@ -1536,14 +1536,14 @@ export type AppRouterRecord = {
           childDebateIds: Array<string>;
           addedAt: string;
           debate: null | {
+            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+            confidence: null | number;
+            oneLiner: null | string;
             id: string;
             question: string;
             status: "completed" | "failed" | "paused" | "pending" | "running";
             mode: null | "balanced" | "fast" | "thorough";
             createdAt: string;
-            recommendation: null | "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
-            confidence: null | number;
-            oneLiner: null | string;
           };
         }>;
       };
@@ -1627,28 +1627,28 @@ export type AppRouterRecord = {
       };
       output: {
         id: string;
-        createdAt: string;
-        status: "completed" | "failed" | "paused" | "pending" | "running";
-        settings: {
-          allowComments: boolean;
-          allowFork: boolean;
-        };
-        mode: null | "balanced" | "fast" | "thorough";
-        cost: null | {
-          inputTokens: number;
-          outputTokens: number;
-          estimatedUsd: number;
-          credits: number;
-          llmCalls: number;
-        };
-        isPublic: boolean;
         question: string;
         context: null | string;
-        viewCount: number;
+        status: "completed" | "failed" | "paused" | "pending" | "running";
+        mode: null | "balanced" | "fast" | "thorough";
+        isPublic: boolean;
+        createdAt: string;
+        completedAt: null | string;
+        panel: Array<{
+          name: string;
+          role: string;
+          model: string;
+        }>;
         verdict: null | {
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
           confidence: number;
+          calibratedConfidence?: undefined | number;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
           narrative: string;
           arguments: Array<{
             agent: string;
@@ -1664,9 +1664,9 @@ export type AppRouterRecord = {
             evidenceId: string;
             source: {
               kind: "attachment" | "context" | "page";
-              title: string;
               attachmentId?: undefined | string;
               url?: undefined | string;
+              title: string;
             };
             quote: string;
             offset: number;
@@ -1682,12 +1682,6 @@ export type AppRouterRecord = {
           nextSteps: Array<string>;
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
-          calibratedConfidence?: undefined | number;
-          calibration?: undefined | {
-            method: "platt-shrinkage";
-            basedOn: number;
-            scope: "domain" | "owner";
-          };
           convergence?: undefined | Array<{
             round: number;
             score: number;
@@ -1700,19 +1694,6 @@ export type AppRouterRecord = {
           };
           evidence?: undefined | "off" | "on";
         };
-        completedAt: null | string;
-        panel: Array<{
-          name: string;
-          role: string;
-          model: string;
-        }>;
-        events: Array<{
-          seq: number;
-          data: {
-            [key: string]: unknown;
-          };
-          event: string;
-        }>;
         transcript: Array<{
           claimId: string;
           type: "argument" | "rebuttal";
@@ -1720,24 +1701,38 @@ export type AppRouterRecord = {
           round: number;
           targetAgent: null | string;
           content: string;
-          usage: null | {
-            inputTokens: number;
-            outputTokens: number;
-            costUsd: null | number;
-          };
           citations?: undefined | Array<{
             evidenceId: string;
             quote: null | string;
             verified: boolean;
           }>;
+          usage: null | {
+            inputTokens: number;
+            outputTokens: number;
+            costUsd: null | number;
+          };
         }>;
+        events: Array<{
+          seq: number;
+          event: string;
+          data: {
+            [key: string]: unknown;
+          };
+        }>;
+        cost: null | {
+          inputTokens: number;
+          outputTokens: number;
+          estimatedUsd: number;
+          credits: number;
+          llmCalls: number;
+        };
         citedPassages: Array<{
           evidenceId: string;
           source: {
             kind: "attachment" | "context" | "page";
-            title: string;
             attachmentId?: undefined | string;
             url?: undefined | string;
+            title: string;
           };
           text: string;
           start: number;
@@ -1752,6 +1747,11 @@ export type AppRouterRecord = {
           supports: Array<string>;
           undercuts: Array<string>;
         }>;
+        settings: {
+          allowComments: boolean;
+          allowFork: boolean;
+        };
+        viewCount: number;
       };
       meta: object;
     }>;
@@ -2167,15 +2167,15 @@ export type AppRouterRecord = {
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
-            summary: string;
-            agentsUsed: Array<string>;
-            totalRounds: number;
             calibratedConfidence?: undefined | number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
             convergence?: undefined | Array<{
               round: number;
               score: number;
@@ -2326,12 +2326,12 @@ export type AppRouterRecord = {
     }>;
     createVerdict: TRPCMutationProcedure<{
       input: {
-        question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
         agentCount?: undefined | number;
         maxRounds?: undefined | number;
         skipCache?: undefined | boolean;
+        question: string;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -2340,19 +2340,19 @@ export type AppRouterRecord = {
       output: {
         debateId: string;
         streamUrl: string;
-        cached: boolean;
         judgeModel?: undefined | string;
+        cached: boolean;
       };
       meta: object;
     }>;
     estimateVerdict: TRPCMutationProcedure<{
       input: {
-        question: string;
         stopWhenConverged?: undefined | boolean;
         convergenceThreshold?: undefined | number;
         agentCount?: undefined | number;
         maxRounds?: undefined | number;
         skipCache?: undefined | boolean;
+        question: string;
         mode?: undefined | "balanced" | "fast" | "thorough";
         context?: undefined | string;
         options?: undefined | Array<string>;
@@ -2443,15 +2443,15 @@ export type AppRouterRecord = {
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
-            summary: string;
-            agentsUsed: Array<string>;
-            totalRounds: number;
             calibratedConfidence?: undefined | number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
             convergence?: undefined | Array<{
               round: number;
               score: number;
@@ -2499,15 +2499,15 @@ export type AppRouterRecord = {
           verdict: null | {
             recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
             confidence: number;
-            summary: string;
-            agentsUsed: Array<string>;
-            totalRounds: number;
             calibratedConfidence?: undefined | number;
             calibration?: undefined | {
               method: "platt-shrinkage";
               basedOn: number;
               scope: "domain" | "owner";
             };
+            summary: string;
+            agentsUsed: Array<string>;
+            totalRounds: number;
             convergence?: undefined | Array<{
               round: number;
               score: number;
@@ -2528,8 +2528,15 @@ export type AppRouterRecord = {
           };
         };
         verdict: null | {
+          confidence: number;
+          calibratedConfidence?: undefined | number;
           recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
           oneLiner: string;
+          calibration?: undefined | {
+            method: "platt-shrinkage";
+            basedOn: number;
+            scope: "domain" | "owner";
+          };
           narrative: string;
           arguments: Array<{
             agent: string;
@@ -2545,9 +2552,9 @@ export type AppRouterRecord = {
             evidenceId: string;
             source: {
               kind: "attachment" | "context" | "page";
-              title: string;
               attachmentId?: undefined | string;
               url?: undefined | string;
+              title: string;
             };
             quote: string;
             offset: number;
@@ -2563,12 +2570,6 @@ export type AppRouterRecord = {
           nextSteps: Array<string>;
           revisitTriggers: Array<string>;
           missingAgents: Array<string>;
-          confidence: number;
-          calibration?: undefined | {
-            method: "platt-shrinkage";
-            basedOn: number;
-            scope: "domain" | "owner";
-          };
           convergence?: undefined | Array<{
             round: number;
             score: number;
@@ -2580,7 +2581,6 @@ export type AppRouterRecord = {
             threshold: number;
           };
           evidence?: undefined | "off" | "on";
-          calibratedConfidence?: undefined | number;
         };
       };
       meta: object;
@@ -2598,9 +2598,9 @@ export type AppRouterRecord = {
           evidenceId: string;
           source: {
             kind: "attachment" | "context" | "page";
-            title: string;
             attachmentId?: undefined | string;
             url?: undefined | string;
+            title: string;
           };
           text: string;
           start: number;
@@ -2973,18 +2973,6 @@ export type AppRouter = TRPCBuiltRouter<
 
 /** The `data` of each debate stream event, by event name (confidence in whole-number percent). */
 export type DebateStreamEventData = {
-  verdict: {
-    recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
-    oneLiner: string;
-    reasoning: string;
-    confidence: number;
-    calibration?: undefined | {
-      method: "platt-shrinkage";
-      basedOn: number;
-      scope: "domain" | "owner";
-    };
-    calibratedConfidence?: undefined | number;
-  };
   "debate.started": {
     debateId: string;
     mode: "balanced" | "fast" | "thorough";
@@ -3072,6 +3060,18 @@ export type DebateStreamEventData = {
     debateId: string;
     error: string;
     code: string;
+  };
+  verdict: {
+    recommendation: "DEFER" | "MORE_INFO_NEEDED" | "PROCEED" | "RECONSIDER" | "REJECT" | "SPLIT_DECISION";
+    oneLiner: string;
+    calibration?: undefined | {
+      method: "platt-shrinkage";
+      basedOn: number;
+      scope: "domain" | "owner";
+    };
+    reasoning: string;
+    confidence: number;
+    calibratedConfidence?: undefined | number;
   };
 };
 
