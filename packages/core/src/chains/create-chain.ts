@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { CHAINS_PER_USER_MAX, type Chain, type CreateChainInput } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import { queueUserWebhook } from '../outbox/webhook-outbox.ts';
 import { notFound } from '../shared/app-error.ts';
@@ -22,7 +20,11 @@ export const createChain =
         .forKeyShare()
         .executeTakeFirst();
       if (!root) throw notFound('Debate');
-      await assertRoomForAnother(em, userId);
+      await assertUnderUserCap(em, userId, {
+        max: CHAINS_PER_USER_MAX,
+        noun: 'chain',
+        table: 'decision_chains',
+      });
       const at = new Date(clock.now());
       const { id } = await chainQuery(em)
         .insertInto('decision_chains')
@@ -48,17 +50,3 @@ export const createChain =
       });
       return toChain(await readOwnChain(em, userId, id));
     });
-
-const assertRoomForAnother = (em: EntityManager, userId: string) =>
-  assertUnderUserCap(em, userId, {
-    max: CHAINS_PER_USER_MAX,
-    noun: 'chain',
-    count: async () =>
-      (
-        await chainQuery(em)
-          .selectFrom('decision_chains')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow()
-      ).n,
-  });

@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { COLLECTIONS_PER_USER_MAX, type Collection, type CreateCollectionInput } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import { type CollectionResources, collectionQuery } from './collection-resources.ts';
 import { COLLECTION_COLUMNS, toCollection } from './collection-views.ts';
@@ -10,7 +8,11 @@ export const createCollection =
   ({ db, clock }: CollectionResources) =>
   (userId: string, input: CreateCollectionInput): Promise<Collection> =>
     db.em().transactional(async (em) => {
-      await assertRoomForAnother(em, userId);
+      await assertUnderUserCap(em, userId, {
+        max: COLLECTIONS_PER_USER_MAX,
+        noun: 'collection',
+        table: 'collections',
+      });
       const at = new Date(clock.now());
       const row = await collectionQuery(em)
         .insertInto('collections')
@@ -26,17 +28,3 @@ export const createCollection =
         .executeTakeFirstOrThrow();
       return toCollection(row);
     });
-
-const assertRoomForAnother = (em: EntityManager, userId: string) =>
-  assertUnderUserCap(em, userId, {
-    max: COLLECTIONS_PER_USER_MAX,
-    noun: 'collection',
-    count: async () =>
-      (
-        await collectionQuery(em)
-          .selectFrom('collections')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow()
-      ).n,
-  });

@@ -1,10 +1,8 @@
-import type { EntityManager } from '@mikro-orm/core';
 import {
   type CreateScheduledDebateInput,
   SCHEDULES_PER_USER_MAX,
   type ScheduledDebate,
 } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import { nextRunAfter, type ScheduleTiming } from './next-run.ts';
 import { assertRunsFundable } from './schedule-access.ts';
@@ -17,7 +15,11 @@ export const createSchedule =
   (userId: string, input: CreateScheduledDebateInput): Promise<ScheduledDebate> =>
     db.em().transactional(async (em) => {
       await assertRunsFundable(em, userId);
-      await assertRoomForAnother(em, userId);
+      await assertUnderUserCap(em, userId, {
+        max: SCHEDULES_PER_USER_MAX,
+        noun: 'scheduled debate',
+        table: 'scheduled_debates',
+      });
       const now = new Date(clock.now());
       const timing: ScheduleTiming = {
         frequency: input.frequency,
@@ -48,17 +50,3 @@ export const createSchedule =
         .executeTakeFirstOrThrow();
       return toScheduledDebate(row);
     });
-
-const assertRoomForAnother = (em: EntityManager, userId: string) =>
-  assertUnderUserCap(em, userId, {
-    max: SCHEDULES_PER_USER_MAX,
-    noun: 'scheduled debate',
-    count: async () =>
-      (
-        await scheduleQuery(em)
-          .selectFrom('scheduled_debates')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow()
-      ).n,
-  });

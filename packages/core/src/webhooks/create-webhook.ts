@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { type CreatedWebhook, type CreateWebhookInput, WEBHOOKS_PER_USER_MAX } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
 import { newWebhookSecret } from './signing.ts';
 import { assertTarget, type WebhookResources, webhookQuery } from './webhook-resources.ts';
@@ -12,7 +10,11 @@ export const createWebhook =
   (userId: string, input: CreateWebhookInput): Promise<CreatedWebhook> => {
     assertTarget(policy, input.url);
     return db.em().transactional(async (em) => {
-      await assertRoomForAnother(em, userId);
+      await assertUnderUserCap(em, userId, {
+        max: WEBHOOKS_PER_USER_MAX,
+        noun: 'webhook',
+        table: 'webhooks',
+      });
       const at = new Date(clock.now());
       const secret = newWebhookSecret();
       const row = await webhookQuery(em)
@@ -32,17 +34,3 @@ export const createWebhook =
       return { ...toWebhook(row as WebhookRow), secret };
     });
   };
-
-const assertRoomForAnother = (em: EntityManager, userId: string) =>
-  assertUnderUserCap(em, userId, {
-    max: WEBHOOKS_PER_USER_MAX,
-    noun: 'webhook',
-    count: async () =>
-      (
-        await webhookQuery(em)
-          .selectFrom('webhooks')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow()
-      ).n,
-  });
