@@ -2,7 +2,7 @@ import type { Plan, Profile } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { AccountResources } from './account-resources.ts';
 import { createUser } from './create-user.ts';
-import { issueSession, logout, sessionUser } from './sessions.ts';
+import { logout, sessionUser } from './sessions.ts';
 import { type SignInAttempts, signIn } from './sign-in.ts';
 import { type SignUpBudget, signUp } from './sign-up.ts';
 import { User } from './user.entity.ts';
@@ -19,7 +19,6 @@ export function createAccounts(
 ) {
   const { db } = resources;
   const newUser = createUser(resources);
-  const _issue = issueSession(resources);
   return {
     createUser: newUser,
 
