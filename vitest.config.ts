@@ -16,6 +16,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // One module graph per worker, not per file: a unit or integration file spent more time importing
+          // core (a few hundred modules, through vitest's transform) than running its tests; shared, the
+          // two projects take 30 % and 55 % of the CPU they took (BENCHMARKS.md, "The test suite's time").
+          // Their files keep no state in modules: each integration file makes its own schema and core, and
+          // the two that fake timers put them back after each test.
+          isolate: false,
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
         },
@@ -23,6 +29,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: false,
           include: ['packages/*/src/**/*.integration.test.ts', 'apps/*/src/**/*.integration.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
