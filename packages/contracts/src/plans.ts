@@ -5,7 +5,7 @@ export const Plan = z.enum(['free', 'starter', 'pro', 'byok', 'byok_pro', 'enter
 export type Plan = z.infer<typeof Plan>;
 
 /** Capabilities a plan may or may not include; each is checked by the gate in core/billing/plan-gates.ts. */
-export type PlanFeature = 'workspaces' | 'attachments' | 'argumentGraph' | 'evidence';
+export type PlanFeature = 'workspaces' | 'attachments' | 'argumentGraph' | 'evidence' | 'auditLogs';
 
 export type PlanTerms = {
   /** Credits a new account starts with (only accounts start on a plan: `free`). */
@@ -36,7 +36,13 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: true,
     seats: 1,
-    features: { workspaces: false, attachments: false, argumentGraph: false, evidence: false },
+    features: {
+      workspaces: false,
+      attachments: false,
+      argumentGraph: false,
+      evidence: false,
+      auditLogs: false,
+    },
   },
   starter: {
     signupCredits: 0,
@@ -45,7 +51,13 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: false,
     seats: 1,
-    features: { workspaces: false, attachments: false, argumentGraph: false, evidence: false },
+    features: {
+      workspaces: false,
+      attachments: false,
+      argumentGraph: false,
+      evidence: false,
+      auditLogs: false,
+    },
   },
   pro: {
     signupCredits: 0,
@@ -54,7 +66,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: false,
     seats: 25,
-    features: { workspaces: false, attachments: false, argumentGraph: true, evidence: true },
+    features: { workspaces: false, attachments: false, argumentGraph: true, evidence: true, auditLogs: true },
   },
   byok: {
     signupCredits: 0,
@@ -63,7 +75,13 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: true,
     freeTier: false,
     seats: 5,
-    features: { workspaces: false, attachments: false, argumentGraph: false, evidence: false },
+    features: {
+      workspaces: false,
+      attachments: false,
+      argumentGraph: false,
+      evidence: false,
+      auditLogs: false,
+    },
   },
   byok_pro: {
     signupCredits: 0,
@@ -72,7 +90,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: true,
     freeTier: false,
     seats: 10,
-    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true },
+    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
   },
   enterprise: {
     signupCredits: 0,
@@ -81,7 +99,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: false,
     seats: null,
-    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true },
+    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
   },
 };
 
@@ -101,6 +119,7 @@ export const PLAN_FOR_FEATURE: Record<PlanFeature, Plan> = {
   attachments: 'byok_pro',
   argumentGraph: 'pro',
   evidence: 'pro',
+  auditLogs: 'pro',
 };
 
 /** Per-key, per-minute request caps by plan when the key sets no `rateLimit` of its own. */

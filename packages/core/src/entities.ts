@@ -6,6 +6,9 @@ import { Session } from './accounts/session.entity.ts';
 import { User } from './accounts/user.entity.ts';
 import { Attachment } from './attachments/attachment.entity.ts';
 import { AttachmentBlob } from './attachments/attachment-blob.entity.ts';
+import { AuditChain } from './audit/audit-chain.entity.ts';
+import { AuditCheckpoint } from './audit/audit-checkpoint.entity.ts';
+import { AuditEntry } from './audit/audit-entry.entity.ts';
 import { BillingCustomer } from './billing/billing-customer.entity.ts';
 import { CreditLedgerEntry } from './billing/credit-ledger.entity.ts';
 import { Invoice } from './billing/invoice.entity.ts';
@@ -96,4 +99,7 @@ export const entities = [
   Attachment,
   AttachmentBlob,
   EvidencePassage,
+  AuditEntry,
+  AuditChain,
+  AuditCheckpoint,
 ];

@@ -14,6 +14,19 @@ export {
 } from './attachments/blob-store.ts';
 export { extractPendingAttachments } from './attachments/extraction.ts';
 export { CONTENT_TYPES as ATTACHMENT_CONTENT_TYPES } from './attachments/file-types.ts';
+export { type AuditOwner, chainOf } from './audit/audit-chains.ts';
+export { type AuditChanges, changesOf, type FieldChange } from './audit/audit-changes.ts';
+export {
+  type AuditActor,
+  type AuditContext,
+  type AuditOrigin,
+  auditContext,
+  withAuditContext,
+} from './audit/audit-context.ts';
+export { pruneAuditChain } from './audit/prune-audit-chain.ts';
+export { type AuditRecord, recordAudit } from './audit/record-audit.ts';
+export type { AuditTables } from './audit/tables.ts';
+export { type BrokenEntry, type ChainVerification, verifyAuditChain } from './audit/verify-audit-chain.ts';
 export { chooseFunding } from './billing/funding.ts';
 export {
   type Billing,

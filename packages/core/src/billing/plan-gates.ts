@@ -7,6 +7,7 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
   attachments: 'Attachments need',
   argumentGraph: 'The argument graph heatmap needs',
   evidence: 'The evidence engine needs',
+  auditLogs: 'The audit log needs',
 };
 
 /** "Pro, BYOK Pro or Enterprise": every plan that includes the feature, as a refusal names them. */

@@ -35,6 +35,7 @@ import { Migration0034EvidenceCorpus } from './0034-evidence-corpus.ts';
 import { Migration0035OutputHistoryIndexes } from './0035-output-history-indexes.ts';
 import { Migration0036DebateAttemptEnds } from './0036-debate-attempt-ends.ts';
 import { Migration0037OpenDebate } from './0037-open-debate.ts';
+import { Migration0038AuditTrail } from './0038-audit-trail.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -75,4 +76,5 @@ export const migrations = [
   { name: '0035-output-history-indexes', class: Migration0035OutputHistoryIndexes },
   { name: '0036-debate-attempt-ends', class: Migration0036DebateAttemptEnds },
   { name: '0037-open-debate', class: Migration0037OpenDebate },
+  { name: '0038-audit-trail', class: Migration0038AuditTrail },
 ];
