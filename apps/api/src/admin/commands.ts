@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '@verdict/contracts';
 import { AppError, type Config, type Core, createNamedDatabase, OperatorError } from '@verdict/core';
+import { auditVerifyCommand } from './audit-verify.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -11,6 +12,8 @@ Commands:
   grant-credits --email <email> --amount <n> [--note <text>]
   create-key    --email <email> --name <key name> [--rate-limit <per minute>]
   set-rate-limit --email <email> --per-minute <n|plan>   the account's own limit (all its keys share it)
+  audit-verify  --email <email> | --workspace <id> | --all   walks audit trails; fails naming the first
+                broken entry of each chain that does not hold
 
 Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR). When an embedded
 server is running on DATA_DIR, the command runs inside that server, over its admin channel.`;
@@ -43,11 +46,13 @@ const OPTIONS = {
   note: { type: 'string' },
   'rate-limit': { type: 'string' },
   'per-minute': { type: 'string' },
+  workspace: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
-type Options = { [K in keyof typeof OPTIONS]?: string };
+type Options = { [K in Exclude<keyof typeof OPTIONS, 'all'>]?: string } & { all?: boolean };
 
-function required(options: Options, name: keyof Options): string {
+function required(options: Options, name: Exclude<keyof Options, 'all'>): string {
   const value = options[name];
   if (!value) throw new AppError('VALIDATION_ERROR', `--${name} is required`);
   return value;
@@ -126,6 +131,8 @@ export async function runAdminCommand(core: Core, argv: string[]): Promise<strin
           : `user ${userId} may send ${perMinute} requests per minute`,
       ];
     }
+    case 'audit-verify':
+      return auditVerifyCommand(core, values);
     default:
       throw new AppError('VALIDATION_ERROR', command ? `Unknown command "${command}"\n\n${USAGE}` : USAGE);
   }
