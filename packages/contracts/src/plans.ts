@@ -21,6 +21,12 @@ export type PlanTerms = {
   /** People in a workspace owned on this plan, the owner included; null = unlimited. */
   seats: number | null;
   features: Record<PlanFeature, boolean>;
+  /**
+   * Days audit entries of an account (or of a workspace it owns) on this plan are kept before retention
+   * removes them; the operator may set others (AUDIT_RETENTION_DAYS), never under 30. Plans without audit
+   * logs keep a month too, so an upgrade shows the weeks before it.
+   */
+  auditRetentionDays: number;
 };
 
 /**
@@ -43,6 +49,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       evidence: false,
       auditLogs: false,
     },
+    auditRetentionDays: 30,
   },
   starter: {
     signupCredits: 0,
@@ -58,6 +65,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       evidence: false,
       auditLogs: false,
     },
+    auditRetentionDays: 30,
   },
   pro: {
     signupCredits: 0,
@@ -67,6 +75,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     freeTier: false,
     seats: 25,
     features: { workspaces: false, attachments: false, argumentGraph: true, evidence: true, auditLogs: true },
+    auditRetentionDays: 90,
   },
   byok: {
     signupCredits: 0,
@@ -82,6 +91,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       evidence: false,
       auditLogs: false,
     },
+    auditRetentionDays: 30,
   },
   byok_pro: {
     signupCredits: 0,
@@ -91,6 +101,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     freeTier: false,
     seats: 10,
     features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
+    auditRetentionDays: 90,
   },
   enterprise: {
     signupCredits: 0,
@@ -100,6 +111,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
     freeTier: false,
     seats: null,
     features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
+    auditRetentionDays: 365,
   },
 };
 

@@ -24,6 +24,7 @@ export {
   withAuditContext,
 } from './audit/audit-context.ts';
 export { pruneAuditChain } from './audit/prune-audit-chain.ts';
+export { pruneAuditTrails } from './audit/prune-audit-trails.ts';
 export { type AuditRecord, recordAudit } from './audit/record-audit.ts';
 export type { AuditTables } from './audit/tables.ts';
 export { type BrokenEntry, type ChainVerification, verifyAuditChain } from './audit/verify-audit-chain.ts';

@@ -1,3 +1,4 @@
+import type { Plan } from '@verdict/contracts';
 import {
   type BlobStore,
   type Bus,
@@ -77,6 +78,8 @@ export type EngineNodeOptions = {
   processMetrics?: boolean;
   /** Webhook delivery: the SSRF policy and the senders; absent: the strict policy and the defaults. */
   webhooks?: WebhookDeliveryOptions;
+  /** Days each plan's audit entries are kept (AUDIT_RETENTION_DAYS); absent: the node prunes none. */
+  auditRetentionDays?: Record<Plan, number>;
   /** Where attachment bytes live (the core's store); absent: in the database. */
   blobs?: BlobStore;
   log?: LogFn;
@@ -174,6 +177,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
       senders: config.webhooks.senders,
       retentionDays: config.webhooks.retentionDays,
     },
+    auditRetentionDays: config.audit.retentionDays,
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
     // Embedded, the node runs in the API's process, whose registry has the process's metrics.

@@ -17,6 +17,15 @@ export async function pruneAuditChain(
 ): Promise<number> {
   return em.transactional(async (tx) => {
     const db = query<AuditTables>(tx);
+    // The chain's head, held against appends for the moment it takes; another node pruning it now skips it.
+    const head = await db
+      .selectFrom('audit_chains')
+      .select('chain')
+      .where('chain', '=', chain)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!head) return 0;
     const last = await db
       .selectFrom('audit_entries')
       .select(['seq', 'hash', 'at'])

@@ -1,3 +1,4 @@
+import type { Plan } from '@verdict/contracts';
 import type { Env } from './env-schema.ts';
 import type { ProviderConfig } from './provider-env.ts';
 
@@ -84,6 +85,8 @@ export type Config = {
     senders: number;
     retentionDays: number;
   };
+  /** Days each plan's audit entries are kept (the plan table's, or AUDIT_RETENTION_DAYS'), each at least 30. */
+  audit: { retentionDays: Record<Plan, number> };
 };
 
 /** The payment processor's settings; each null piece turns off what needs it (503 BILLING_NOT_CONFIGURED). */

@@ -12,6 +12,17 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(false);
   });
 
+  it('keeps audit entries as the plan table says, or as AUDIT_RETENTION_DAYS sets, never under 30 days', () => {
+    expect(loadConfig({}).audit.retentionDays).toMatchObject({ free: 30, pro: 90, enterprise: 365 });
+    const set = loadConfig({ AUDIT_RETENTION_DAYS: 'pro=120, enterprise=730' }).audit.retentionDays;
+    expect(set).toMatchObject({ free: 30, pro: 120, enterprise: 730 });
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: 'pro=7' })).toThrow(
+      /AUDIT_RETENTION_DAYS: pro=7: at least 30 days/,
+    );
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: 'gold=90' })).toThrow(/"gold" is no plan/);
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: 'pro' })).toThrow(ConfigError);
+  });
+
   it('switches to PostgreSQL and NATS when their URLs are set', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@db:5432/verdict',

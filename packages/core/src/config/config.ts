@@ -1,3 +1,4 @@
+import { auditOf } from './audit-section.ts';
 import { ConfigError } from './config-error.ts';
 import type { Config } from './config-types.ts';
 import { EnvSchema } from './env-schema.ts';
@@ -57,5 +58,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     billing: billingOf(e),
     webhooks: webhooksOf(e),
+    audit: auditOf(e),
   };
 }

@@ -186,6 +186,17 @@ export const EnvSchema = z.object({
   WEBHOOK_SENDERS: z.coerce.number().int().min(1).max(256).default(16),
   /** Days finished webhook deliveries (with their attempts) and handled outbox rows are kept. */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /**
+   * Audit retention per plan where it differs from the plan table's (`pro=120,enterprise=730`); at least
+   * 30 days each, the least the database lets retention remove (migration 0038).
+   */
+  AUDIT_RETENTION_DAYS: z
+    .string()
+    .regex(
+      /^\s*[a-z_]+=\d+\s*(,\s*[a-z_]+=\d+\s*)*$/,
+      'plan=days pairs, comma separated: pro=120,enterprise=730',
+    )
+    .optional(),
 });
 
 /** The environment as validated. */

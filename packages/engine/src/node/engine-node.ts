@@ -9,6 +9,7 @@ import { ProviderChoice } from '../providers/provider-choice.ts';
 import type { RunningDebate } from '../runner/run-debate.ts';
 import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../services.ts';
 import { attachmentWorker } from '../workers/attachment-worker.ts';
+import { auditRetentionWorker } from '../workers/audit-retention-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
@@ -60,7 +61,7 @@ export const runNode = (
   active: Map<string, RunningDebate>,
   extras: Pick<
     EngineNodeOptions,
-    'mail' | 'embedder' | 'embedIntervalMs' | 'scheduler' | 'webhooks' | 'blobs'
+    'mail' | 'embedder' | 'embedIntervalMs' | 'scheduler' | 'webhooks' | 'blobs' | 'auditRetentionDays'
   > = {},
 ) =>
   Effect.scoped(
@@ -86,6 +87,7 @@ export const runNode = (
         yield* superviseWorker(schedulerWorker(extras.scheduler, extras.scheduler.intervalMs));
       }
       yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
+      if (extras.auditRetentionDays) yield* superviseWorker(auditRetentionWorker(extras.auditRetentionDays));
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(
