@@ -62,14 +62,15 @@ export async function recordAudit(em: EntityManager, clock: Clock, record: Audit
   };
   const hash = auditHash(head.hash, content);
   await db
-    .with('appended', (w) => w.insertInto('audit_entries').values(entryRow(content, head.hash, hash)))
+    .with('appended', (w) => w.insertInto('audit_entries').values(auditEntryRow(content, head.hash, hash)))
     .updateTable('audit_chains')
     .set({ seq: content.seq, hash })
     .where('chain', '=', chain)
     .execute();
 }
 
-const entryRow = (content: AuditContent, prevHash: string, hash: string) => ({
+/** An entry's row: its content's columns, and the hashes that chain it. */
+export const auditEntryRow = (content: AuditContent, prevHash: string, hash: string) => ({
   chain: content.chain,
   seq: content.seq,
   at: content.at,
