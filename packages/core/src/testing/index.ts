@@ -194,6 +194,7 @@ export function debateReaching(
     ms,
   );
 }
+export { actingAs, asUser, auditEntriesOf, userEntry } from './audit.ts';
 export { minimalDocx, minimalPdf, storedZip } from './documents.ts';
 export {
   decodeStripeForm,
