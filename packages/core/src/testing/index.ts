@@ -212,3 +212,4 @@ export {
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-receiver.ts';
+export { insertTestWorkspace, placeDebateIn } from './workspaces.ts';
