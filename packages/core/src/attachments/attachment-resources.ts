@@ -32,7 +32,7 @@ export const invalidFile = (message: string, code: string) =>
 export async function ownDebate(em: EntityManager, userId: string, debateId: string, lock: boolean) {
   let select = attachmentQuery(em)
     .selectFrom('debates')
-    .select(['id', 'owner_id'])
+    .select(['id', 'owner_id', 'workspace_id'])
     .where('id', '=', debateId)
     .where('deleted_at', 'is', null);
   if (lock) select = select.forUpdate();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Attachment, FetchUrlInput } from '@verdict/contracts';
 import { AppError, serviceBusy } from '../shared/app-error.ts';
+import { recordAttachmentCreated } from './attachment-audit.ts';
 import {
   type AttachmentResources,
   assertPlan,
@@ -29,7 +30,7 @@ export const fetchUrl =
     await assertRoom(em, input.debateId);
     const page = await readPage(input.url, pageFetch);
     return db.em().transactional(async (tx) => {
-      await ownDebate(tx, userId, input.debateId, true);
+      const debate = await ownDebate(tx, userId, input.debateId, true);
       await assertPlan(plans, tx, userId);
       await assertRoom(tx, input.debateId);
       const id = randomUUID();
@@ -49,7 +50,9 @@ export const fetchUrl =
           created_at: new Date(clock.now()),
         })
         .execute();
-      return toAttachment(await selectAttachments(tx).where('id', '=', id).executeTakeFirstOrThrow());
+      const row = await selectAttachments(tx).where('id', '=', id).executeTakeFirstOrThrow();
+      await recordAttachmentCreated(tx, clock, debate, row);
+      return toAttachment(row);
     });
   };
 

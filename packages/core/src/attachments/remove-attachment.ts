@@ -1,4 +1,5 @@
 import { AppError, notFound } from '../shared/app-error.ts';
+import { recordAttachmentDeleted } from './attachment-audit.ts';
 import { type AttachmentResources, attachmentQuery, ownDebate } from './attachment-resources.ts';
 
 /**
@@ -7,14 +8,14 @@ import { type AttachmentResources, attachmentQuery, ownDebate } from './attachme
  * owner's own debate.
  */
 export const removeAttachment =
-  ({ db, debateAccess }: AttachmentResources) =>
+  ({ db, clock, debateAccess }: AttachmentResources) =>
   async (userId: string, debateId: string, attachmentId: string): Promise<void> => {
     const debate = await debateAccess.visible(userId, debateId);
     if (debate.owner.id !== userId) {
       throw new AppError('FORBIDDEN', 'Only the debate owner may delete its attachments');
     }
     await db.em().transactional(async (em) => {
-      await ownDebate(em, userId, debateId, true);
+      const locked = await ownDebate(em, userId, debateId, true);
       const row = await attachmentQuery(em)
         .selectFrom('attachments')
         .select('id')
@@ -23,5 +24,6 @@ export const removeAttachment =
         .executeTakeFirst();
       if (!row) throw notFound('Attachment');
       await attachmentQuery(em).deleteFrom('attachments').where('id', '=', attachmentId).execute();
+      await recordAttachmentDeleted(em, clock, locked, attachmentId);
     });
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, type Attachment } from '@verdict/contracts';
+import { recordAttachmentCreated } from './attachment-audit.ts';
 import {
   type AttachmentResources,
   assertPlan,
@@ -24,7 +25,7 @@ export const uploadAttachment =
   async (userId: string, debateId: string, file: UploadedFile): Promise<Attachment> => {
     const { filename, extension } = acceptedFile(file);
     return db.em().transactional(async (em) => {
-      await ownDebate(em, userId, debateId, true);
+      const debate = await ownDebate(em, userId, debateId, true);
       await assertPlan(plans, em, userId);
       await assertRoom(em, debateId);
       const id = randomUUID();
@@ -43,7 +44,9 @@ export const uploadAttachment =
         })
         .execute();
       await blobs.put(em, id, file.bytes);
-      return toAttachment(await selectAttachments(em).where('id', '=', id).executeTakeFirstOrThrow());
+      const row = await selectAttachments(em).where('id', '=', id).executeTakeFirstOrThrow();
+      await recordAttachmentCreated(em, clock, debate, row);
+      return toAttachment(row);
     });
   };
 

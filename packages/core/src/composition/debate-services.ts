@@ -30,10 +30,11 @@ export function debateServices(
   const attachments = debateAttachments({ clock, blobs, plans: features.plans });
   const creation = createDebateCreation({ db, bus, clock, config, onError, attachments });
   const reads = createDebateReads({ db, clock, access: debateAccess });
-  const control = createDebateControl({ db, bus, access: debateAccess, hooks: removal });
+  const control = createDebateControl({ db, bus, clock, access: debateAccess, hooks: removal });
   const inWorkspaces = createWorkspaceDebates({
     db,
     bus,
+    clock,
     access: debateAccess,
     upgradeUrl: features.plans.upgradeUrl,
     hooks: removal,

@@ -16,7 +16,7 @@ export type DebateRemovalHooks = {
 };
 
 /** What the owner's commands, the permanent delete and the inspection of a debate run on. */
-export type DebateControlResources = Pick<CoreResources, 'db' | 'bus'> & {
+export type DebateControlResources = Pick<CoreResources, 'db' | 'bus' | 'clock'> & {
   access: DebateAccess;
   /** None by default. */
   hooks?: DebateRemovalHooks;

@@ -1,10 +1,12 @@
 import type { DebateWorkspace } from '@verdict/contracts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { assertPlanIncludes } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
 import { findMembership, type Membership } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
+import { debateAuditOwner } from './debate-audit.ts';
 import { moveDebateToWorkspace } from './debate-record.ts';
 import type { DebateTables } from './tables.ts';
 import type { WorkspaceDebateResources } from './workspace-debate-resources.ts';
@@ -17,7 +19,7 @@ import type { WorkspaceDebateResources } from './workspace-debate-resources.ts';
  * the check and the move.
  */
 export const moveToWorkspace =
-  ({ db, access, upgradeUrl }: WorkspaceDebateResources) =>
+  ({ db, clock, access, upgradeUrl }: WorkspaceDebateResources) =>
   async (userId: string, debateId: string, workspaceId: string | null): Promise<DebateWorkspace> => {
     const debate = await access.visible(userId, debateId);
     if (debate.owner.id !== userId) throw new AppError('FORBIDDEN', 'Only its creator may move a debate');
@@ -33,7 +35,7 @@ export const moveToWorkspace =
       }
       const row = await k
         .selectFrom('debates')
-        .select(['owner_id', 'is_public'])
+        .select(['owner_id', 'is_public', 'workspace_id'])
         .where('id', '=', debateId)
         .where('deleted_at', 'is', null)
         .forUpdate()
@@ -44,6 +46,16 @@ export const moveToWorkspace =
         assertRight(target.role, 'publishWhenApprovalRequired', target);
       }
       await moveDebateToWorkspace(em, debateId, workspaceId);
+      if (row.workspace_id !== workspaceId) {
+        await recordAudit(em, clock, {
+          // The workspace it leaves, else the one it enters: a debate taken out of a workspace is
+          // its admins' to see, and one moved in is theirs from now on.
+          owner: debateAuditOwner({ workspaceId: row.workspace_id ?? workspaceId, ownerId: userId }),
+          action: 'debate.move',
+          target: { type: 'debate', id: debateId },
+          changes: { workspaceId: { before: row.workspace_id, after: workspaceId } },
+        });
+      }
       return { id: debateId, workspaceId };
     });
   };

@@ -1,6 +1,8 @@
+import { recordAudit } from '../audit/record-audit.ts';
 import { query } from '../db/kysely.ts';
 import { AppError } from '../shared/app-error.ts';
 import { forgetIdempotencyKeys } from './creation/idempotency.ts';
+import { debateAuditOwner } from './debate-audit.ts';
 import { removeDebatePermanently } from './debate-record.ts';
 import type { DebateControlResources } from './debate-resources.ts';
 import type { DebateTables } from './tables.ts';
@@ -10,7 +12,7 @@ import type { DebateTables } from './tables.ts';
  * turns. Deleting again answers as a success to the owner (a tombstone remembers), 404 to anyone else.
  */
 export const removeDebate =
-  ({ db, bus, hooks = {} }: DebateControlResources) =>
+  ({ db, bus, clock, hooks = {} }: DebateControlResources) =>
   async (userId: string, id: string): Promise<void> => {
     const k = query<DebateTables>(db.em());
     const debate = await k.selectFrom('debates').select('owner_id').where('id', '=', id).executeTakeFirst();
@@ -30,7 +32,7 @@ export const removeDebate =
       await forgetIdempotencyKeys(em, { debateId: id, ownerId: userId });
       const locked = await query<DebateTables>(em)
         .selectFrom('debates')
-        .select('id')
+        .select(['id', 'workspace_id'])
         .where('id', '=', id)
         .where('owner_id', '=', userId)
         .forUpdate()
@@ -41,5 +43,13 @@ export const removeDebate =
       );
       await removeDebatePermanently(em, { id, ownerId: userId });
       await hooks.afterRemoval?.(em, userId);
+      // One entry for the debate locked and removed; none when another delete removed it first.
+      for (const row of locked) {
+        await recordAudit(em, clock, {
+          owner: debateAuditOwner({ workspaceId: row.workspace_id, ownerId: userId }),
+          action: 'debate.purge',
+          target: { type: 'debate', id },
+        });
+      }
     });
   };

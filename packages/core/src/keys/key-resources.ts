@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/core';
+import { type EntityManager, LockMode } from '@mikro-orm/core';
 import type { ApiKeyConfig, Plan, Profile, StoredApiKeyConfig } from '@verdict/contracts';
 import { User } from '../accounts/user.entity.ts';
-import type { Database } from '../db/orm.ts';
 import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import type { CoreResources } from '../resources.ts';
 import { AppError, notFound } from '../shared/app-error.ts';
@@ -22,9 +21,13 @@ export type KeyPrincipal = {
   profile: Profile;
 };
 
-/** The caller's key, not revoked: a missing one is NOT_FOUND, another account's FORBIDDEN. */
+/**
+ * The caller's key, not revoked: a missing one is NOT_FOUND, another account's FORBIDDEN. `em` in a
+ * transaction locks it until that ends, so the change recorded of it starts from what it really was.
+ */
 export async function ownedActiveKey(em: EntityManager, userId: string, id: string): Promise<ApiKey> {
-  const key = await em.findOne(ApiKey, { id, revokedAt: null });
+  const lockMode = em.isInTransaction() ? LockMode.PESSIMISTIC_WRITE : undefined;
+  const key = await em.findOne(ApiKey, { id, revokedAt: null }, lockMode ? { lockMode } : {});
   if (!key) throw notFound('API key');
   if (key.user.id !== userId) throw new AppError('FORBIDDEN', 'This API key belongs to another account');
   return key;
@@ -32,12 +35,12 @@ export async function ownedActiveKey(em: EntityManager, userId: string, id: stri
 
 /** A key's rateLimit can lower its account's limit, never raise it (the account's limit holds anyway). */
 export async function assertWithinAccountLimit(
-  db: Database,
+  em: EntityManager,
   userId: string,
   config: ApiKeyConfig | null | undefined,
 ) {
   if (config?.rateLimit == null) return;
-  const user = await db.em().findOne(User, { id: userId }, { fields: ['plan', 'rateLimitPerMinute'] });
+  const user = await em.findOne(User, { id: userId }, { fields: ['plan', 'rateLimitPerMinute'] });
   if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
   const limit = accountRateLimit(user.plan, user.rateLimitPerMinute);
   if (config.rateLimit > limit) {

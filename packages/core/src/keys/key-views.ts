@@ -23,3 +23,6 @@ export function toDto(key: ApiKey): ApiKeyDto {
     createdAt: key.createdAt.toISOString(),
   };
 }
+
+/** What the audit trail shows of a key: what its owner named and configured, never its secret or hash. */
+export const auditedKey = (key: ApiKey) => ({ name: key.name, config: key.config ?? null });

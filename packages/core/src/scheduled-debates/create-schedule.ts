@@ -4,10 +4,12 @@ import {
   type ScheduledDebate,
 } from '@verdict/contracts';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { nextRunAfter, type ScheduleTiming } from './next-run.ts';
 import { assertRunsFundable } from './schedule-access.ts';
 import { type ScheduleResources, scheduleQuery } from './schedule-resources.ts';
-import { SCHEDULE_COLUMNS, toScheduledDebate } from './schedule-views.ts';
+import { auditedSchedule, SCHEDULE_COLUMNS, toScheduledDebate } from './schedule-views.ts';
 
 /** A new schedule, active, its first run the first one after now; refused on BYOK plans. */
 export const createSchedule =
@@ -48,5 +50,11 @@ export const createSchedule =
         })
         .returning(SCHEDULE_COLUMNS)
         .executeTakeFirstOrThrow();
+      await recordAudit(em, clock, {
+        owner: { accountId: userId },
+        action: 'schedule.create',
+        target: { type: 'schedule', id: row.id },
+        changes: changesOf(null, auditedSchedule(row)),
+      });
       return toScheduledDebate(row);
     });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { recordAudit } from '../audit/record-audit.ts';
 import { query } from '../db/kysely.ts';
 import type { DebateCreation } from '../debates/creation.ts';
 import { AppError } from '../shared/app-error.ts';
@@ -21,6 +22,20 @@ export const claimDue = (em: EntityManager, now: Date, skip: readonly string[]) 
   if (skip.length > 0) due = due.where('id', 'not in', skip);
   return due.orderBy('next_run_at').limit(1).forUpdate().skipLocked().executeTakeFirst();
 };
+
+/** The run that reaches maxRuns pauses its schedule: a change of the schedule's, made by the scheduler. */
+const recordLimitReached = (em: EntityManager, schedule: ScheduleRow, now: Date) =>
+  recordAudit(
+    em,
+    { now: () => now.getTime() },
+    {
+      owner: { accountId: schedule.user_id },
+      action: 'schedule.update',
+      target: { type: 'schedule', id: schedule.id },
+      changes: { active: { before: true, after: false } },
+      actor: { kind: 'system', source: 'scheduler' },
+    },
+  );
 
 /**
  * The schedule's due run in the caller's transaction: its debate made by every rule of a manual one, the
@@ -62,16 +77,13 @@ export const runSchedule = async (
       })
       .execute();
     const runCount = schedule.run_count + 1;
+    const active = schedule.max_runs === null || runCount < schedule.max_runs;
     await query<ScheduleTables>(em)
       .updateTable('scheduled_debates')
-      .set({
-        run_count: runCount,
-        last_run_at: now,
-        next_run_at: nextRunAt,
-        active: schedule.max_runs === null || runCount < schedule.max_runs,
-      })
+      .set({ run_count: runCount, last_run_at: now, next_run_at: nextRunAt, active })
       .where('id', '=', schedule.id)
       .execute();
+    if (!active) await recordLimitReached(em, schedule, now);
     return { kind: 'created', scheduleId: schedule.id, debateId: created.debateId };
   } catch (error) {
     // A refusal: creation rolled its savepoint back, so nothing of the debate was written.

@@ -1,6 +1,6 @@
 import type { CreateScheduledDebateInput, Plan } from '@verdict/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCore, type TestCore, uniqueEmail } from '../testing/index.ts';
+import { auditEntriesOf, createTestCore, type TestCore, uniqueEmail } from '../testing/index.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
 // The scheduler on real PostgreSQL with a clock the test moves by hand: no test sleeps to reach a run time,
@@ -173,6 +173,16 @@ describe('the scheduler', () => {
     setNow('2026-06-02T09:00:01Z');
     await scheduler.runDue(100);
     expect(await read(owner, created.id)).toMatchObject({ runCount: 2, active: false });
+    // The pause is the scheduler's change, recorded once, after the owner's creation.
+    expect((await auditEntriesOf(test.core, { accountId: owner })).slice(1)).toMatchObject([
+      {
+        action: 'schedule.update',
+        target_id: created.id,
+        changes: { active: { before: true, after: false } },
+        actor_kind: 'system',
+        actor_id: 'scheduler',
+      },
+    ]);
     setNow('2026-06-03T09:00:01Z');
     expect(await scheduler.runDue(100)).toEqual([]);
     expect(await debatesOf(created.id)).toHaveLength(2);

@@ -3,11 +3,13 @@ import {
   type ScheduledDebate,
   type UpdateScheduledDebateInput,
 } from '@verdict/contracts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { AppError } from '../shared/app-error.ts';
 import { nextRunAfter } from './next-run.ts';
 import { assertRunsFundable, ownedSchedule } from './schedule-access.ts';
 import { type ScheduleResources, scheduleQuery } from './schedule-resources.ts';
-import { SCHEDULE_COLUMNS, type ScheduleRow, toScheduledDebate } from './schedule-views.ts';
+import { auditedSchedule, SCHEDULE_COLUMNS, type ScheduleRow, toScheduledDebate } from './schedule-views.ts';
 
 export type ScheduleChanges = Omit<UpdateScheduledDebateInput, 'id'>;
 
@@ -53,6 +55,16 @@ export const updateSchedule =
         .where('id', '=', id)
         .returning(SCHEDULE_COLUMNS)
         .executeTakeFirstOrThrow();
+      const recorded = changesOf(auditedSchedule(row), auditedSchedule(updated));
+      // Only the fields whose value moved; a schedule paused or resumed shows it as `active`.
+      if (Object.keys(recorded).length > 0) {
+        await recordAudit(em, clock, {
+          owner: { accountId: userId },
+          action: 'schedule.update',
+          target: { type: 'schedule', id },
+          changes: recorded,
+        });
+      }
       return toScheduledDebate(updated);
     });
 

@@ -194,6 +194,7 @@ export function debateReaching(
     ms,
   );
 }
+export { actingAs, asUser, auditEntriesOf, userEntry } from './audit.ts';
 export { minimalDocx, minimalPdf, storedZip } from './documents.ts';
 export {
   decodeStripeForm,
@@ -211,3 +212,4 @@ export {
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-receiver.ts';
+export { insertTestWorkspace, placeDebateIn } from './workspaces.ts';

@@ -1,8 +1,12 @@
+import type { EntityManager } from '@mikro-orm/core';
 import type { UpdateWebhookInput, Webhook } from '@verdict/contracts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
+import type { Clock } from '../shared/clock.ts';
 import { assertTarget, ownWebhook, type WebhookResources, webhookQuery } from './webhook-resources.ts';
-import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from './webhook-views.ts';
+import { auditedWebhook, toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from './webhook-views.ts';
 
-/** Changes the fields given; the others keep their values. */
+/** Changes the fields given (a pause or resume is `active`); the others keep their values. */
 export const updateWebhook =
   ({ db, clock, policy }: WebhookResources) =>
   (userId: string, webhookId: string, input: Omit<UpdateWebhookInput, 'id'>): Promise<Webhook> => {
@@ -22,6 +26,19 @@ export const updateWebhook =
         .where('id', '=', webhookId)
         .returning(WEBHOOK_COLUMNS)
         .executeTakeFirstOrThrow();
+      await recordChanges(em, clock, row, updated as WebhookRow);
       return toWebhook(updated as WebhookRow);
     });
   };
+
+/** The update's entry, when it changed a field's value (setting what was there already changes nothing). */
+async function recordChanges(em: EntityManager, clock: Clock, before: WebhookRow, after: WebhookRow) {
+  const changes = changesOf(auditedWebhook(before), auditedWebhook(after));
+  if (Object.keys(changes).length === 0) return;
+  await recordAudit(em, clock, {
+    owner: { accountId: before.user_id },
+    action: 'webhook.update',
+    target: { type: 'webhook', id: before.id },
+    changes,
+  });
+}

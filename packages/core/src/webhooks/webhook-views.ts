@@ -89,3 +89,11 @@ export const toDelivery = (row: DeliveryRow, attempts: AttemptRow[]): WebhookDel
   createdAt: new Date(row.created_at).toISOString(),
   attemptLog: attempts.filter((a) => a.delivery_id === row.id).map(toAttempt),
 });
+
+/** What the audit trail shows of a webhook: where it posts, what and whether; its secret only as changed. */
+export const auditedWebhook = (row: WebhookRow) => ({
+  url: row.url,
+  events: row.events,
+  active: row.active,
+  description: row.description ?? null,
+});
