@@ -27,15 +27,13 @@ describe('audit retention by plan', () => {
     const today = Date.now();
     for (const days of daysAgo) {
       now = today - days * DAY;
-      await test.core.db
-        .em()
-        .transactional((em) =>
-          recordAudit(em, clock, {
-            owner,
-            action: 'webhook.update',
-            target: { type: 'webhook', id: `${days}` },
-          }),
-        );
+      await test.core.db.em().transactional((em) =>
+        recordAudit(em, clock, {
+          owner,
+          action: 'webhook.update',
+          target: { type: 'webhook', id: `${days}` },
+        }),
+      );
     }
     now = today;
   }

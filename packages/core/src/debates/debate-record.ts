@@ -60,8 +60,15 @@ export async function resetForRetry(
 }
 
 /** Hidden from lists and reads; the row stays (a permanent delete removes it). */
-export async function softDeleteDebate(em: EntityManager, debateId: string, at: Date): Promise<void> {
-  await k(em).updateTable('debates').set({ deleted_at: at }).where('id', '=', debateId).execute();
+/** Whether this call deleted it: false when it was already deleted (a concurrent delete came first). */
+export async function softDeleteDebate(em: EntityManager, debateId: string, at: Date): Promise<boolean> {
+  const result = await k(em)
+    .updateTable('debates')
+    .set({ deleted_at: at })
+    .where('id', '=', debateId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Into a workspace, or back to its creator's own account (null). */

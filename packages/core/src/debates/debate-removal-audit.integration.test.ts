@@ -48,6 +48,18 @@ describe.each(['postgres', 'pglite'] as const)(
       expect(await auditEntriesOf(test.core, { accountId: userId })).toHaveLength(1);
     });
 
+    it('records one soft delete when two arrive at once', async () => {
+      const userId = await newUser();
+      const debateId = await newDebate(userId);
+      const results = await Promise.allSettled(
+        [1, 2].map(() => actingAs(userId, () => test.core.debates.softDelete(userId, debateId))),
+      );
+      expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+      expect(await auditEntriesOf(test.core, { accountId: userId })).toMatchObject([
+        userEntry(userId, 'debate.delete', target(debateId)),
+      ]);
+    });
+
     it('records a move in the trail of the workspace it enters or leaves, with both workspace ids', async () => {
       const userId = await newUser('byok_pro');
       const workspaceId = await insertTestWorkspace(test.core, userId);

@@ -9,7 +9,8 @@ export const softDeleteDebate =
   async (userId: string, id: string): Promise<void> => {
     const debate = await access.controlled(userId, id);
     await db.em().transactional(async (em) => {
-      await markDeleted(em, id, new Date(clock.now()));
+      // Two deletes at once both pass the access check; only the one that deleted it records the change.
+      if (!(await markDeleted(em, id, new Date(clock.now())))) return;
       await recordAudit(em, clock, {
         owner: auditOwnerOf(debate),
         action: 'debate.delete',
