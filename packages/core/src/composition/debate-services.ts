@@ -34,6 +34,7 @@ export function debateServices(
   const inWorkspaces = createWorkspaceDebates({
     db,
     bus,
+    clock,
     access: debateAccess,
     upgradeUrl: features.plans.upgradeUrl,
     hooks: removal,
