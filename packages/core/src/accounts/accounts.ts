@@ -45,8 +45,8 @@ export function createAccounts(
     },
 
     setPlan: async (userId: string, plan: Plan) => {
-      const changed = await db.em().transactional((em) => changePlan(em, clock, userId, plan));
-      if (!changed) throw new AppError('USER_NOT_FOUND', 'User not found');
+      const found = await db.em().transactional((em) => changePlan(em, clock, userId, plan));
+      if (!found) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
 
     /**
