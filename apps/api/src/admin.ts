@@ -6,9 +6,10 @@ import {
   DataDirInUseError,
   loadConfig,
   OperatorError,
+  withAuditContext,
 } from '@verdict/core';
 import { runThroughServer } from './admin/channel-client.ts';
-import { createDatabaseCommand, runAdminCommand, USAGE } from './admin/commands.ts';
+import { createDatabaseCommand, operatorContext, runAdminCommand, USAGE } from './admin/commands.ts';
 
 /**
  * `npm run admin -- <command>`: operator tasks on the configured database. In embedded mode the process
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    print(await runAdminCommand(core, argv));
+    print(await withAuditContext(operatorContext(argv), () => runAdminCommand(core, argv)));
     return 0;
   } finally {
     await core.close();

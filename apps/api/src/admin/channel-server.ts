@@ -4,7 +4,7 @@ import { chmod, lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/pro
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, type Core, type DataDirLock, OperatorError } from '@verdict/core';
+import { AppError, type Core, type DataDirLock, OperatorError, withAuditContext } from '@verdict/core';
 import {
   type ChannelInfo,
   type ChannelReply,
@@ -13,7 +13,7 @@ import {
   readLine,
   runDir,
 } from './channel.ts';
-import { runAdminCommand } from './commands.ts';
+import { operatorContext, runAdminCommand } from './commands.ts';
 
 /** Unix socket paths are limited to about 107 bytes; a deep DATA_DIR gets a private folder in /tmp. */
 const MAX_SOCKET_PATH = 100;
@@ -87,7 +87,8 @@ async function answer(socket: Socket, core: Core, secret: Buffer, log: Log, read
     } else {
       const argv = request.argv.map(String);
       log.info({ command: argv[0] }, 'admin command through the admin channel'); // options may hold a password
-      reply = { ok: true, lines: await runAdminCommand(core, argv) };
+      const lines = await withAuditContext(operatorContext(argv), () => runAdminCommand(core, argv));
+      reply = { ok: true, lines };
     }
   } catch (err) {
     reply = { ok: false, error: describe(err) };

@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '@verdict/contracts';
-import { AppError, type Config, type Core, createNamedDatabase, OperatorError } from '@verdict/core';
+import {
+  AppError,
+  type AuditContext,
+  type Config,
+  type Core,
+  createNamedDatabase,
+  OperatorError,
+} from '@verdict/core';
 import { auditVerifyCommand } from './audit-verify.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -77,6 +84,15 @@ async function userIdByEmail(core: Core, email: string): Promise<string> {
   if (!user) throw new AppError('USER_NOT_FOUND', `No user with email ${email}`);
   return user.id;
 }
+
+/**
+ * What an operator command's changes are recorded as: the operator's, named by the command, from no request.
+ * Both ways a command runs (admin.ts on the database, the server's admin channel) run it in this.
+ */
+export const operatorContext = (argv: string[]): AuditContext => ({
+  actor: { kind: 'operator', command: argv[0] ?? '' },
+  origin: { ip: null, userAgent: null, requestId: null },
+});
 
 /** Runs one operator command; returns the lines to print. Throws AppError on bad input. */
 export async function runAdminCommand(core: Core, argv: string[]): Promise<string[]> {

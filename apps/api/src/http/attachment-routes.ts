@@ -1,8 +1,15 @@
 import multipart from '@fastify/multipart';
 import { ATTACHMENT_BYTES_MAX, UuidInput } from '@verdict/contracts';
-import { AppError, type AttachmentDownload, type Services, unexpectedFailure } from '@verdict/core';
+import {
+  AppError,
+  type AttachmentDownload,
+  type Services,
+  unexpectedFailure,
+  withAuditContext,
+} from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requestAuditContext } from '../auth/audit-context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { sendAppError } from './envelope.ts';
@@ -93,7 +100,9 @@ export async function registerAttachmentRoutes(app: FastifyInstance, core: Servi
         const { id } = parseParams(UploadParams, request.params);
         await core.attachments.assertCanAttach(caller.userId, id);
         const file = await readFilePart(request);
-        const attachment = await core.attachments.upload(caller.userId, id, file);
+        const attachment = await withAuditContext(requestAuditContext(request, caller), () =>
+          core.attachments.upload(caller.userId, id, file),
+        );
         return reply.code(201).headers(headers).send(attachment);
       }),
     );

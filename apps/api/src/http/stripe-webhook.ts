@@ -1,5 +1,6 @@
-import { AppError, type Services } from '@verdict/core';
+import { AppError, type Services, withAuditContext } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
+import { requestAuditContext } from '../auth/audit-context.ts';
 import { noteRequestFailure } from './request-log.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
@@ -19,9 +20,9 @@ export async function registerStripeWebhook(app: FastifyInstance, core: Services
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['stripe-signature'];
       try {
-        const receipt = await core.stripeWebhooks.receive(
-          body,
-          Array.isArray(signature) ? signature[0] : signature,
+        // The request's origin; billing names the processor as the actor of what the event changes.
+        const receipt = await withAuditContext(requestAuditContext(request, null), () =>
+          core.stripeWebhooks.receive(body, Array.isArray(signature) ? signature[0] : signature),
         );
         return reply.code(200).send(receipt);
       } catch (error) {

@@ -1,7 +1,8 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorStatus } from '@verdict/contracts';
-import { AppError } from '@verdict/core';
+import { AppError, withAuditContext } from '@verdict/core';
+import { requestAuditContext } from '../auth/audit-context.ts';
 import { authenticate, authenticateIfPresented, type Credentials, openStream } from '../auth/authenticate.ts';
 import type { Caller } from '../auth/credentials.ts';
 import { toAppError, trpcCodeForStatus } from './app-errors.ts';
@@ -61,7 +62,7 @@ type Identify<C> = (ctx: Context, endpoint: string) => Promise<C>;
  * caller, counted under that endpoint with its X-RateLimit-* headers (or throwing 401/429), for procedures
  * that take credentials; then the NUL guard: PostgreSQL cannot store a NUL character in text, so input
  * holding one (query, path or body, over REST or tRPC) is refused as invalid before any schema or query
- * sees it.
+ * sees it; last, the procedure runs in the request's audit context (auth/audit-context.ts).
  *
  * One middleware rather than a chain of them: tRPC copies the whole call (and the context) at each link, and
  * on the hot path those copies were a seventh of the CPU of a request.
@@ -79,7 +80,11 @@ const entry = <C extends object>(auth: AuthKind, identify?: Identify<C>) =>
     const identified = identify ? await identify(ctx, endpoint) : undefined;
     const nulAt = findNulPath(await getRawInput());
     if (nulAt !== null) throw nulRefused(nulAt);
-    return next({ ctx: { endpoint, ...(identified as C) } });
+    // The procedure runs in its caller's audit context: each change it records says who and from where.
+    const caller = (identified as { caller?: Caller | null } | undefined)?.caller ?? null;
+    return withAuditContext(requestAuditContext(ctx.req, caller), () =>
+      next({ ctx: { endpoint, ...(identified as C) } }),
+    );
   });
 
 export const publicProcedure = entry('none');

@@ -1,12 +1,13 @@
 import type { Plan, Profile } from '@verdict/contracts';
 import { AppError } from '../shared/app-error.ts';
 import type { AccountResources } from './account-resources.ts';
+import { changePlan } from './change-plan.ts';
+import { changeRateLimit } from './change-rate-limit.ts';
 import { createUser } from './create-user.ts';
 import { logout, sessionUser } from './sessions.ts';
 import { type SignInAttempts, signIn } from './sign-in.ts';
 import { type SignUpBudget, signUp } from './sign-up.ts';
 import { User } from './user.entity.ts';
-import { setUserPlan, setUserRateLimit } from './user-record.ts';
 
 export type { AccountHooks } from './account-resources.ts';
 export type { NewUser } from './create-user.ts';
@@ -17,7 +18,7 @@ export type Accounts = ReturnType<typeof createAccounts>;
 export function createAccounts(
   resources: AccountResources & { signUpBudget: SignUpBudget; signInAttempts: SignInAttempts },
 ) {
-  const { db } = resources;
+  const { db, clock } = resources;
   const newUser = createUser(resources);
   return {
     createUser: newUser,
@@ -44,7 +45,8 @@ export function createAccounts(
     },
 
     setPlan: async (userId: string, plan: Plan) => {
-      if (!(await setUserPlan(db.em(), userId, plan))) throw new AppError('USER_NOT_FOUND', 'User not found');
+      const found = await db.em().transactional((em) => changePlan(em, clock, userId, plan));
+      if (!found) throw new AppError('USER_NOT_FOUND', 'User not found');
     },
 
     /**
@@ -55,7 +57,7 @@ export function createAccounts(
       if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute <= 0)) {
         throw new AppError('VALIDATION_ERROR', 'A rate limit must be a positive integer');
       }
-      if (!(await setUserRateLimit(db.em(), userId, perMinute))) {
+      if (!(await db.em().transactional((em) => changeRateLimit(em, clock, userId, perMinute)))) {
         throw new AppError('USER_NOT_FOUND', 'User not found');
       }
     },

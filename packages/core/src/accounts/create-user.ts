@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Plan } from '@verdict/contracts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { auditContext } from '../audit/audit-context.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { AppError } from '../shared/app-error.ts';
 import type { AccountResources } from './account-resources.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
@@ -23,10 +26,19 @@ export const createUser =
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const id = randomUUID();
     const at = new Date(clock.now());
+    const plan = input.plan ?? 'free';
     try {
       await db.em().transactional(async (em) => {
-        await insertUser(em, { id, email, name: input.name, passwordHash, plan: input.plan ?? 'free', at });
+        await insertUser(em, { id, email, name: input.name, passwordHash, plan, at });
         await hooks.onAccountCreated(em, id, at);
+        // A sign-up has no caller yet: the new account made itself. An operator's create-user names the operator.
+        await recordAudit(em, clock, {
+          owner: { accountId: id },
+          action: 'account.create',
+          target: { type: 'account', id },
+          changes: changesOf(null, { email, name: input.name, plan }),
+          actor: auditContext().actor ?? { kind: 'user', userId: id },
+        });
       });
     } catch (err) {
       // Two sign-ups of one email racing past the check above.

@@ -1,47 +1,84 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@verdict/contracts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
+import { query } from '../db/kysely.ts';
 import { accountRateLimit } from '../ratelimit/rate-limits.ts';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
 import type { AccountResources } from './account-resources.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import { Session } from './session.entity.ts';
 import { toSessionUser } from './session-user.ts';
+import type { AccountTables } from './tables.ts';
 import { User } from './user.entity.ts';
 
 export type IssuedSession = { token: string; expiresAt: Date; user: SessionUser };
 
-/** A new dashboard session of the user's: its token, said once, and when it expires. */
+/**
+ * A new dashboard session of the user's: its token, said once, and when it expires. Recorded as the user's
+ * own act: the request that signs in names no caller yet.
+ */
 export const issueSession =
   ({ db, clock, sessionTtlMs }: AccountResources) =>
   async (user: User): Promise<IssuedSession> => {
-    const em = db.em();
     const token = randomToken(32);
     const expiresAt = new Date(clock.now() + sessionTtlMs);
-    em.create(Session, {
-      id: randomUUID(),
-      user,
-      tokenHash: sha256Hex(token),
-      expiresAt,
-      createdAt: new Date(clock.now()),
+    const id = randomUUID();
+    await db.em().transactional(async (em) => {
+      em.create(Session, {
+        id,
+        user: user.id,
+        tokenHash: sha256Hex(token),
+        expiresAt,
+        createdAt: new Date(clock.now()),
+      });
+      await em.flush();
+      await recordAudit(em, clock, {
+        owner: { accountId: user.id },
+        action: 'session.create',
+        target: { type: 'session', id },
+        changes: changesOf(null, { expiresAt: expiresAt.toISOString() }),
+        actor: { kind: 'user', userId: user.id },
+      });
     });
-    await em.flush();
     return { token, expiresAt, user: toSessionUser(user) };
   };
 
-/** Same answer, and about the same time, for an unknown email and a wrong password. */
+/**
+ * Same answer, and about the same time, for an unknown email and a wrong password: a session, or none with
+ * the account the email names (if any), for the caller to tell a locked-out account from an unknown email.
+ */
 export const login = (resources: AccountResources) => {
   const issue = issueSession(resources);
-  return async (email: string, password: string): Promise<IssuedSession | null> => {
+  return async (
+    email: string,
+    password: string,
+  ): Promise<{ session: IssuedSession } | { session: null; userId: string | null }> => {
     const user = await resources.db.em().findOne(User, { email: email.toLowerCase() });
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    return user?.passwordHash && ok ? issue(user) : null;
+    if (user?.passwordHash && ok) return { session: await issue(user) };
+    return { session: null, userId: user?.id ?? null };
   };
 };
 
+/** Ends the session the token opens, if any; the sign-out is its user's, whatever the request names. */
 export const logout =
-  ({ db }: AccountResources) =>
+  ({ db, clock }: AccountResources) =>
   async (token: string) => {
-    await db.em().nativeDelete(Session, { tokenHash: sha256Hex(token) });
+    await db.em().transactional(async (em) => {
+      const ended = await query<AccountTables>(em)
+        .deleteFrom('sessions')
+        .where('token_hash', '=', sha256Hex(token))
+        .returning(['id', 'user_id'])
+        .executeTakeFirst();
+      if (!ended) return;
+      await recordAudit(em, clock, {
+        owner: { accountId: ended.user_id },
+        action: 'session.revoke',
+        target: { type: 'session', id: ended.id },
+        actor: { kind: 'user', userId: ended.user_id },
+      });
+    });
   };
 
 /**

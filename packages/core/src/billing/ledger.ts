@@ -6,6 +6,7 @@ import { addToCreditBalance } from '../accounts/user-record.ts';
 import { query } from '../db/kysely.ts';
 import type { CoreResources } from '../resources.ts';
 import { AppError } from '../shared/app-error.ts';
+import { recordCreditGrant } from './record-credit-grant.ts';
 import type { BillingTables } from './tables.ts';
 
 type Tables = BillingTables & AccountTables;
@@ -197,7 +198,14 @@ export async function creditOnce(
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
-  await addToCreditBalance(em, credit.userId, credit.credits);
+  const balance = await addToCreditBalance(em, credit.userId, credit.credits);
+  if (balance !== null) {
+    await recordCreditGrant(
+      em,
+      { now: () => credit.at.getTime() },
+      { userId: credit.userId, amount: credit.credits, balance, reason: credit.reason },
+    );
+  }
   return true;
 }
 
@@ -223,6 +231,7 @@ export function createBilling({ db, clock }: BillingResources) {
           at: new Date(clock.now()),
         });
         if (balance === null) throw new AppError('USER_NOT_FOUND', 'User not found');
+        await recordCreditGrant(em, clock, { userId, amount, balance, reason: 'grant' });
         return balance;
       });
     },

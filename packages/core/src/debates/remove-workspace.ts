@@ -1,3 +1,5 @@
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { retryingDeadlocks } from '../db/deadlock-retry.ts';
 import { query } from '../db/kysely.ts';
 import { membershipOf } from '../workspaces/access.ts';
@@ -20,7 +22,7 @@ const CANCEL_TIMEOUT_MS = 2000;
  * PostgreSQL aborts as a deadlock's victim (a debate's engine still writing it) runs again, afresh.
  */
 export const removeWorkspace =
-  ({ db, bus, hooks }: WorkspaceDebateResources) =>
+  ({ db, bus, clock, hooks }: WorkspaceDebateResources) =>
   async (userId: string, workspaceId: string): Promise<void> => {
     const owner = await membershipOf(db.em(), workspaceId, userId);
     assertRight(owner.role, 'delete', owner);
@@ -35,7 +37,12 @@ export const removeWorkspace =
     await retryingDeadlocks(() =>
       db.em().transactional(async (em) => {
         const k = query<Tables>(em);
-        await k.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+        const gone = await k
+          .selectFrom('workspaces')
+          .select(['name', 'slug'])
+          .where('id', '=', workspaceId)
+          .forUpdate()
+          .executeTakeFirst();
         const membership = await membershipOf(em, workspaceId, userId);
         assertRight(membership.role, 'delete', membership);
         // The workspace's debates locked (after the workspace, as a move locks them) before the cascade.
@@ -52,6 +59,12 @@ export const removeWorkspace =
         );
         const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
         await deleteWorkspace(em, workspaceId);
+        await recordAudit(em, clock, {
+          owner: { workspaceId },
+          action: 'workspace.delete',
+          target: { type: 'workspace', id: workspaceId },
+          changes: changesOf(gone ?? null, null),
+        });
         for (const { owner_id } of owners) await hooks.afterRemoval?.(em, owner_id);
       }),
     );

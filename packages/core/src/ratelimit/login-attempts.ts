@@ -13,6 +13,12 @@ const MINUTE = 60_000;
 export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MINUTE };
 
 /**
+ * An attempt under way: `refund` gives it back when it proves no failure; `lockoutUntil` is when the email's
+ * lockout would end should this attempt fail (it is the one that fills the email's budget), else null.
+ */
+export type LoginAttempt = { refund: () => Promise<void>; lockoutUntil: number | null };
+
+/**
  * One sign-in attempt for `email` from `ip`, counted against both budgets BEFORE its password is checked:
  * the count is one atomic increment, so however many attempts arrive at once, on however many processes,
  * at most LOGIN_FAILURE_LIMITS of them get to a password check. Over either budget, the attempt is given
@@ -22,7 +28,7 @@ export const LOGIN_FAILURE_LIMITS = { perEmail: 10, perIp: 50, windowMs: 15 * MI
  */
 export const startLoginAttempt =
   (store: CounterStore, clock: Clock) =>
-  async (email: string, ip: string): Promise<{ refund: () => Promise<void> }> => {
+  async (email: string, ip: string): Promise<LoginAttempt> => {
     const { windowMs, perEmail, perIp } = LOGIN_FAILURE_LIMITS;
     const now = clock.now();
     const window = Math.floor(now / windowMs);
@@ -44,5 +50,6 @@ export const startLoginAttempt =
         },
       );
     }
-    return { refund };
+    // This attempt holds the email's last allowed failure: if it fails, the email is locked out from now.
+    return { refund, lockoutUntil: byEmail === perEmail ? (window + 1) * windowMs : null };
   };

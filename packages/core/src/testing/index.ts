@@ -8,6 +8,7 @@ import { prepareTemplate } from '../db/pglite-template.ts';
 import { readDebate } from './debates.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
+export { auditTrailOf } from './audit-trail.ts';
 export {
   insertPendingDebate,
   insertStoredDebate,

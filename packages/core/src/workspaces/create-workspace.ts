@@ -7,7 +7,10 @@ import {
 } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { assertUnderUserCap } from '../accounts/per-user-cap.ts';
+import { changesOf } from '../audit/audit-changes.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { AppError } from '../shared/app-error.ts';
+import { auditedFields } from './workspace-audit.ts';
 import { addMember, insertWorkspace } from './workspace-record.ts';
 import { type WorkspaceResources, workspaceQuery } from './workspace-resources.ts';
 import { toWorkspace } from './workspace-views.ts';
@@ -43,7 +46,15 @@ export const createWorkspace =
       });
       if (!row) throw new AppError('CONFLICT', `The slug "${input.slug}" is taken`);
       await addMember(em, { workspace_id: row.id, user_id: userId, role: 'owner', joined_at: at });
-      return toWorkspace(row, { role: 'owner', memberCount: 1, ownerPlan: owner.plan });
+      const workspace = toWorkspace(row, { role: 'owner', memberCount: 1, ownerPlan: owner.plan });
+      // Its owner's membership comes with it: one entry, the workspace's first.
+      await recordAudit(em, clock, {
+        owner: { workspaceId: row.id },
+        action: 'workspace.create',
+        target: { type: 'workspace', id: row.id },
+        changes: changesOf(null, { ...auditedFields(workspace), ownerId: userId }),
+      });
+      return workspace;
     });
 
 const countOwned = (em: EntityManager, userId: string) =>

@@ -1,5 +1,11 @@
 import { BillingBalance, HostedPage } from '@verdict/contracts';
-import { type FakeStripe, signStripePayload, startFakeStripe, stripeEvent } from '@verdict/core/testing';
+import {
+  auditTrailOf,
+  type FakeStripe,
+  signStripePayload,
+  startFakeStripe,
+  stripeEvent,
+} from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   billingEnv,
@@ -161,6 +167,39 @@ describe('POST /api/billing/webhook', () => {
       const stranger = { ...session, customer: 'cus_unknown', client_reference_id: null, metadata: {} };
       expect((await deliver(h, stripeEvent('checkout.session.completed', stranger))).status).toBe(200);
       expect((await balanceOf(alice)).balance).toBe(10);
+    });
+  });
+
+  describe('audit trail', () => {
+    it("records the credits and the plan an event changes as the processor's, once however often it comes", async () => {
+      const alice = await registerUser(h);
+      const pack = await packCheckout(alice, 'credits_500');
+      const completed = stripeEvent('checkout.session.completed', pack);
+      await deliver(h, completed);
+      await deliver(h, completed);
+      await deliver(h, stripeEvent('checkout.session.async_payment_succeeded', pack));
+      const subscription = await proCheckout(alice);
+      await deliver(h, stripeEvent('checkout.session.completed', subscription));
+      await deliver(
+        h,
+        stripeEvent('invoice.paid', fake.invoiceFor(subscription.subscription as string, 'paid')),
+      );
+      const entries = (await auditTrailOf(h.core.db, { accountId: alice.session.user.id })).filter(
+        (entry) => entry.actor_id === 'stripe',
+      );
+      expect(entries.map((entry) => [entry.action, entry.actor_kind, entry.changes])).toEqual([
+        [
+          'account.credit_grant',
+          'system',
+          {
+            creditBalance: { before: 10, after: 510 },
+            amount: { before: null, after: 500 },
+            reason: { before: null, after: 'purchase' },
+          },
+        ],
+        ['account.plan_change', 'system', { plan: { before: 'free', after: 'byok_pro' } }],
+      ]);
+      expect(entries[0]).toMatchObject({ ip: '127.0.0.1', request_id: expect.any(String) });
     });
   });
 

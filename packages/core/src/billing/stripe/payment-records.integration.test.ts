@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCore, type TestCore, uniqueEmail } from '../../testing/index.ts';
+import { auditTrailOf, createTestCore, type TestCore, uniqueEmail } from '../../testing/index.ts';
 import { creditOnce } from '../ledger.ts';
 import { recordSubscriptionInvoice } from './payment-records.ts';
 import type { Stripe } from './stripe-client.ts';
@@ -22,6 +22,11 @@ describe('payment records', () => {
   const newUser = async () =>
     (await test.core.accounts.createUser({ email: uniqueEmail('billing'), name: 'Payer' })).id;
   const balanceOf = async (userId: string) => (await test.core.invoices.balance(userId)).balance;
+  /** The credit grants the account's audit trail shows: balance before and after, and why. */
+  const grantsOf = async (userId: string) =>
+    (await auditTrailOf(test.core.db, { accountId: userId }))
+      .filter((entry) => entry.action === 'account.credit_grant')
+      .map((entry) => entry.changes);
 
   beforeAll(async () => {
     test = await createTestCore();
@@ -54,6 +59,18 @@ describe('payment records', () => {
       [userId],
     );
     expect(rows).toHaveLength(2);
+    expect(await grantsOf(userId)).toEqual([
+      {
+        creditBalance: { before: 10, after: 110 },
+        amount: { before: null, after: 100 },
+        reason: { before: null, after: 'purchase' },
+      },
+      {
+        creditBalance: { before: 110, after: 210 },
+        amount: { before: null, after: 100 },
+        reason: { before: null, after: 'purchase' },
+      },
+    ]);
   });
 
   it("grants a plan's monthly credits once per paid invoice, and none for an unpaid one", async () => {
@@ -79,6 +96,10 @@ describe('payment records', () => {
     expect(invoices.invoices.map((row) => [row.status, row.currency, row.amountCents])).toEqual([
       ['paid', 'usd', 2900],
       ['paid', 'usd', 2900],
+    ]);
+    expect((await grantsOf(userId)).map((changes) => changes.creditBalance)).toEqual([
+      { before: 10, after: 510 },
+      { before: 510, after: 1010 },
     ]);
   });
 });

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { type Plan, SubscriptionPlan, UuidInput } from '@verdict/contracts';
 import { sql } from 'kysely';
+import { changePlan } from '../../accounts/change-plan.ts';
 import type { AccountTables } from '../../accounts/tables.ts';
-import { setUserPlan } from '../../accounts/user-record.ts';
 import type { BillingConfig } from '../../config/config.ts';
 import { query } from '../../db/kysely.ts';
 import type { BillingTables } from '../tables.ts';
@@ -136,7 +136,7 @@ async function applyPlan(em: EntityManager, userId: string, now: Date) {
   for (const subscription of await grantingSubscriptions(em, userId, now)) {
     if (plan === 'free' || RANK[subscription.plan] > RANK[plan as SubscriptionPlan]) plan = subscription.plan;
   }
-  if (plan !== user.plan) await setUserPlan(em, userId, plan);
+  if (plan !== user.plan) await changePlan(em, { now: () => now.getTime() }, userId, plan);
 }
 
 /**

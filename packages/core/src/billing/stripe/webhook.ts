@@ -1,3 +1,4 @@
+import { type AuditActor, auditContext, withAuditContext } from '../../audit/audit-context.ts';
 import { receiveEvent } from './receive-event.ts';
 import { type StripeResources, withStripe } from './stripe-resources.ts';
 
@@ -16,5 +17,12 @@ export type StripeWebhooks = ReturnType<typeof createStripeWebhooks>;
  * are receive-event.ts's, on one client of the processor made here.
  */
 export function createStripeWebhooks(resources: StripeResources) {
-  return { receive: receiveEvent(withStripe(resources)) };
+  const receive = receiveEvent(withStripe(resources));
+  return {
+    // What an event changes (a plan, credits paid for) is the processor's doing, from the request it sent.
+    receive: (body: Buffer, signature: string | undefined) =>
+      withAuditContext({ actor: STRIPE, origin: auditContext().origin }, () => receive(body, signature)),
+  };
 }
+
+const STRIPE: AuditActor = { kind: 'system', source: 'stripe' };

@@ -6,6 +6,7 @@ import { assertRight } from '../roles.ts';
 import { addMember } from '../workspace-record.ts';
 import { seatsOf } from '../workspace-views.ts';
 import { type MemberResources, type MemberRow, memberQuery, memberRow, toMember } from './member-rows.ts';
+import { recordMemberChange } from './record-member-change.ts';
 
 /**
  * POST /api/workspaces/:id/members. The caller's rights first, then the owner's plan (402 BYOK_REQUIRED
@@ -48,6 +49,12 @@ export const inviteMember =
         user_id: invitee.id,
         role: input.role,
         joined_at: new Date(clock.now()),
+      });
+      await recordMemberChange(em, clock, {
+        workspaceId: input.id,
+        userId: invitee.id,
+        before: null,
+        after: input.role,
       });
       return toMember((await memberRow(em, input.id, invitee.id)) as MemberRow);
     });
