@@ -23,6 +23,8 @@ export {
   auditContext,
   withAuditContext,
 } from './audit/audit-context.ts';
+export { type AuditTrail, createAuditTrail } from './audit/audit-trail.ts';
+export { EXPORT_PAGE as AUDIT_EXPORT_PAGE } from './audit/export-audit-entries.ts';
 export { pruneAuditChain } from './audit/prune-audit-chain.ts';
 export { type AuditRecord, recordAudit } from './audit/record-audit.ts';
 export type { AuditTables } from './audit/tables.ts';
