@@ -4,11 +4,7 @@ import { sql } from 'kysely';
 import { auditQuery } from './audit-resources.ts';
 import type { AuditEntryRow } from './audit-views.ts';
 
-/**
- * One keyset page of a chain's entries matching the filters: newest first from before `past` (a list's
- * pages), or oldest first from after `past` up to `upTo` (an export's). Every page is a range of the primary
- * key (chain, seq), however deep into the chain it starts.
- */
+/** Where a keyset page starts and which way it reads. */
 export type EntryPage = {
   order: 'asc' | 'desc';
   /** The seq the previous page ended on: this page starts past it. */
@@ -18,6 +14,11 @@ export type EntryPage = {
   limit: number;
 };
 
+/**
+ * One keyset page of a chain's entries matching the filters: newest first from before `past` (a list's
+ * pages), or oldest first from after `past` up to `upTo` (an export's). Every page is a range of the primary
+ * key (chain, seq), however deep into the chain it starts: no offset to skip over.
+ */
 export function entryPage(
   em: EntityManager,
   chain: string,
