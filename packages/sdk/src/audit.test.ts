@@ -73,6 +73,29 @@ describe('the audit resource', () => {
     expect(asked[0]?.searchParams.get('format')).toBe('ndjson');
   });
 
+  it('cancels the export when the caller stops reading, so the server stops writing', async () => {
+    let cancelled = false;
+    const { client } = clientAnswering(
+      () =>
+        new Response(
+          new ReadableStream({
+            pull(controller) {
+              controller.enqueue(new TextEncoder().encode(`${JSON.stringify(entry(1))}\n`));
+            },
+            cancel() {
+              cancelled = true;
+            },
+          }),
+          { headers: { 'content-type': 'application/x-ndjson; charset=utf-8' } },
+        ),
+    );
+    for await (const item of client.audit.export()) {
+      expect(item.seq).toBe(1);
+      break;
+    }
+    expect(cancelled).toBe(true);
+  });
+
   it('throws a PlanRequiredError for a 402 of the audit log', async () => {
     const { client } = clientAnswering(() =>
       json(

@@ -15,18 +15,29 @@ async function data<D>(call: Promise<{ data?: D; response: Response }>): Promise
   return data as D;
 }
 
-/** Lines of a text stream, each without its line break, the last one even without a final break. */
+/**
+ * Lines of a text stream, each without its line break, the last one even without a final break. Read with
+ * a reader (not `for await`, which not every browser offers on a stream), cancelled when the caller stops
+ * early so the server stops writing.
+ */
 async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let rest = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    rest += decoder.decode(chunk, { stream: true });
-    const lines = rest.split('\n');
-    rest = lines.pop() ?? '';
-    yield* lines;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += decoder.decode(value, { stream: true });
+      const lines = rest.split('\n');
+      rest = lines.pop() ?? '';
+      yield* lines;
+    }
+    rest += decoder.decode();
+    if (rest !== '') yield rest;
+  } finally {
+    await reader.cancel().catch(() => {});
   }
-  rest += decoder.decode();
-  if (rest !== '') yield rest;
 }
 
 /**
