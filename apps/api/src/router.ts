@@ -1,4 +1,5 @@
 import { attachmentsRouter } from './routers/attachments/index.ts';
+import { auditRouter } from './routers/audit/index.ts';
 import { authRouter } from './routers/auth/index.ts';
 import { billingRouter } from './routers/billing/index.ts';
 import { chainsRouter } from './routers/chains/index.ts';
@@ -47,6 +48,7 @@ export const appRouter = router({
   search: searchRouter,
   workspaces: workspacesRouter,
   billing: billingRouter,
+  audit: auditRouter,
   v1: router({
     me,
     health: v1Health,

@@ -1,6 +1,7 @@
 export * from './accounts.ts';
 export * from './argument-graph.ts';
 export * from './attachments.ts';
+export * from './audit.ts';
 export * from './billing.ts';
 export * from './chains.ts';
 export * from './collections.ts';

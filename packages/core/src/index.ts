@@ -23,6 +23,8 @@ export {
   auditContext,
   withAuditContext,
 } from './audit/audit-context.ts';
+export { type AuditTrail, createAuditTrail } from './audit/audit-trail.ts';
+export { EXPORT_PAGE as AUDIT_EXPORT_PAGE } from './audit/export-audit-entries.ts';
 export { pruneAuditChain } from './audit/prune-audit-chain.ts';
 export { pruneAuditTrails } from './audit/prune-audit-trails.ts';
 export { type AuditRecord, recordAudit } from './audit/record-audit.ts';

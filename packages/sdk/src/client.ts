@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { Audit } from './audit.ts';
 import { type Backoff, sleep } from './backoff.ts';
 import { PlanRequiredError, VerdictError } from './errors.ts';
 import {
@@ -74,6 +75,7 @@ export class Verdict {
   readonly notifications: Notifications;
   readonly search: Search;
   readonly account: Account;
+  readonly audit: Audit;
   /** @internal */
   readonly transport: TransportConfig;
   /** Headers every call carries (the key among them). */
@@ -108,6 +110,7 @@ export class Verdict {
     this.notifications = new Notifications(this);
     this.search = new Search(this);
     this.account = new Account(this);
+    this.audit = new Audit(this);
   }
 
   /** @internal Per-call options as openapi-fetch options. */

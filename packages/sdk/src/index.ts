@@ -1,3 +1,4 @@
+export { Audit } from './audit.ts';
 export type { Backoff } from './backoff.ts';
 export {
   Account,

@@ -15,6 +15,7 @@ import { contextFactory } from '../trpc/context.ts';
 import { requestLinks } from '../trpc/request-links.ts';
 import { responseMeta } from '../trpc/response-meta.ts';
 import { registerAttachmentRoutes } from './attachment-routes.ts';
+import { registerAuditExport } from './audit-export.ts';
 import { registerConsole } from './console/routes.ts';
 import { registerDebateStreams } from './debate-stream.ts';
 import { DirectReads, type DirectReadsSlot } from './direct-reads.ts';
@@ -109,6 +110,7 @@ export async function buildServer({
   const usage = countUsage ? registerUsageCounting(app, core, routes, router as OpenApiRouter) : null;
   await registerStripeWebhook(app, core);
   await registerAttachmentRoutes(app, core);
+  registerAuditExport(app, core);
   // Plain reads skip Fastify; with tracing on, every request goes through its hooks, which make the spans.
   if (config.directReads && !tracingOn()) {
     direct.reads = new DirectReads({

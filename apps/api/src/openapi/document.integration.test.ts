@@ -83,6 +83,7 @@ const PLAIN_ROUTES = [
   'OPTIONS /api/public/debates/{token}',
   'POST /api/debates/{id}/attachments',
   'GET /api/debates/{id}/attachments/{attachmentId}/download',
+  'GET /api/audit/export',
 ];
 
 type Schema = {
@@ -154,6 +155,7 @@ describe('GET /openapi.json', () => {
       expect(tag.description, tag.name).not.toBe(tag.name);
     }
     expect((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name)).toEqual([
+      'audit',
       'auth',
       'billing',
       'chains',
@@ -403,6 +405,9 @@ describe('GET /openapi.json', () => {
     expect(extensions).toEqual(
       [
         'DELETE /api/debates/{id}/comments/{commentId}',
+        'GET /api/audit',
+        'GET /api/audit/export',
+        'GET /api/audit/verify',
         'GET /api/auth/session',
         'GET /api/auth/state',
         'GET /api/debates/{id}/argument-graph',

@@ -41,6 +41,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Plans and credit packs through Stripe checkout, the customer portal, the balance, and the Stripe webhook',
   invoices: 'What you paid: subscription invoices and credit-pack purchases',
   webhooks: 'User webhooks: signed POSTs of debate, outcome and chain events, with the delivery history',
+  audit: 'Audit trails of accounts and workspaces: who changed what, from where, chained by hash',
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

@@ -2,6 +2,7 @@ import { Health, Readiness, StreamEventData } from '@verdict/contracts';
 import { z } from 'zod';
 import { createSchema } from 'zod-openapi';
 import { attachmentPaths } from './attachment-operations.ts';
+import { auditPaths } from './audit-operations.ts';
 import { headerRefs } from './components.ts';
 import { errorResponses, SECURITY_BY_AUTH } from './responses.ts';
 import { routeErrors } from './route-errors.ts';
@@ -298,7 +299,7 @@ function stripeWebhookOperation() {
   };
 }
 
-/** Routes served by plain Fastify handlers, described by hand: health and the two debate streams. */
+/** Routes served by plain Fastify handlers, described by hand: health, streams, files and webhooks. */
 export function plainRoutePaths() {
   const health = createSchema(Health.meta({ id: 'Health' }), { io: 'output' });
   const readiness = createSchema(Readiness.meta({ id: 'Readiness' }), { io: 'output' });
@@ -370,6 +371,7 @@ export function plainRoutePaths() {
       '/api/public/debates/{token}': { options: publicDebateOptions },
       '/api/billing/webhook': { post: stripeWebhookOperation() },
       ...attachments.paths,
+      ...auditPaths(),
     },
   };
 }

@@ -51,8 +51,11 @@ const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item])
 );
 
 const ID_NAME = /^(id|token|.+Id|.+Ids)$/;
-/** Named like ids, naming no resource: a stream's resume point is an event number. */
-const NOT_RESOURCES = new Set(['lastEventId']);
+/**
+ * Named like ids, naming no resource: a stream's resume point is an event number; an audit filter's target
+ * id only matches entries of a trail the caller was already let read.
+ */
+const NOT_RESOURCES = new Set(['lastEventId', 'targetId']);
 const namesResource = (name: string) => ID_NAME.test(name) && !NOT_RESOURCES.has(name);
 
 function jsonBodySchema(op: Operation) {

@@ -194,6 +194,11 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   ],
   'POST /api/debates/fetch-url': one(404, { debateId: 'a.debate' }, { url: 'https://example.invalid/' }),
 
+  // An account's own trail has no id to name: without workspaceId each caller reads only their own.
+  'GET /api/audit': one(403, { workspaceId: 'a.workspace' }),
+  'GET /api/audit/verify': one(403, { workspaceId: 'a.workspace' }),
+  'GET /api/audit/export': one(403, { workspaceId: 'a.workspace' }),
+
   'GET /api/unsubscribe': {
     open: "the signed token in the link is the credential, and it names the user it unsubscribes (the email's)",
   },
@@ -262,6 +267,22 @@ export const WORKSPACE_ROLES: Record<string, WorkspaceRoleCase> = {
     status: everyRole(200),
   },
   'GET /api/debates': { method: 'GET', path: '/api/debates?workspaceId={workspace}', status: everyRole(200) },
+  // The trail says who did what in the workspace, from where: for its admins and owner only.
+  'GET /api/audit': {
+    method: 'GET',
+    path: '/api/audit?workspaceId={workspace}',
+    status: { viewer: 403, member: 403, admin: 200 },
+  },
+  'GET /api/audit/verify': {
+    method: 'GET',
+    path: '/api/audit/verify?workspaceId={workspace}',
+    status: { viewer: 403, member: 403, admin: 200 },
+  },
+  'GET /api/audit/export': {
+    method: 'GET',
+    path: '/api/audit/export?workspaceId={workspace}&format=csv',
+    status: { viewer: 403, member: 403, admin: 200 },
+  },
   'POST /api/debates': {
     method: 'POST',
     path: '/api/debates',

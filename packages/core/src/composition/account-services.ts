@@ -1,4 +1,5 @@
 import { createAccounts } from '../accounts/accounts.ts';
+import { createAuditTrail } from '../audit/audit-trail.ts';
 import { createCheckout } from '../billing/checkout.ts';
 import { createInvoices } from '../billing/invoices.ts';
 import { createBilling, openAccount } from '../billing/ledger.ts';
@@ -12,7 +13,10 @@ import { createWorkspaceMembers } from '../workspaces/workspace-members.ts';
 import { createWorkspaces } from '../workspaces/workspaces.ts';
 import type { Adapters } from './adapters.ts';
 
-/** Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces. */
+/**
+ * Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces, and
+ * the audit trails of accounts and workspaces.
+ */
 export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
   const plans = createPlanGates(config.appUrl);
   const rateLimits = createRateLimits({ counters, clock, settings: config.rateLimits });
@@ -35,5 +39,6 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     stripeWebhooks: createStripeWebhooks({ db, clock, billing: config.billing }),
     workspaces: createWorkspaces({ db, clock, plans }),
     workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
+    audit: createAuditTrail({ db, plans }),
   };
 }

@@ -16,6 +16,7 @@ const EXPECTED: Record<WorkspaceRole, WorkspaceRight[]> = {
     'controlAnyDebate',
     'publishWhenApprovalRequired',
     'viewBilling',
+    'readAudit',
   ],
   member: ['read', 'writeDebates', 'invite'],
   viewer: ['read'],

@@ -13,6 +13,7 @@ import { AppError } from '../shared/app-error.ts';
  * - controlAnyDebate: pause, delete, publish or share a debate someone else created in it;
  * - publishWhenApprovalRequired: make a debate public or share it while the workspace requires approval;
  * - viewBilling: the invoices of purchases made for the workspace (never the owner's other purchases);
+ * - readAudit: the workspace's audit trail (who changed what in it, from where);
  * - payFor: make a purchase for the workspace (the owner's account pays, so only the owner);
  * - delete: the workspace, with its debates.
  */
@@ -26,6 +27,7 @@ export const WORKSPACE_RIGHTS = {
   controlAnyDebate: ['owner', 'admin'],
   publishWhenApprovalRequired: ['owner', 'admin'],
   viewBilling: ['owner', 'admin'],
+  readAudit: ['owner', 'admin'],
   payFor: ['owner'],
   delete: ['owner'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
@@ -52,6 +54,7 @@ const REFUSALS: Record<WorkspaceRight, string> = {
   publishWhenApprovalRequired:
     'This workspace requires approval: only admins and the owner may make its debates public or share them',
   viewBilling: "Only admins and the owner may see the workspace's invoices",
+  readAudit: "Only admins and the owner may read the workspace's audit trail",
   payFor: 'Only the owner pays for the workspace: purchases for it are made on their account',
   delete: 'Only the owner may delete the workspace',
 };

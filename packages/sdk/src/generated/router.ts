@@ -2302,6 +2302,69 @@ export type AppRouterRecord = {
       meta: object;
     }>;
   };
+  audit: {
+    list: TRPCQueryProcedure<{
+      input: {
+        workspaceId?: undefined | string;
+        actor?: undefined | string;
+        action?: undefined | string;
+        targetType?: undefined | string;
+        targetId?: undefined | string;
+        from?: undefined | string;
+        to?: undefined | string;
+        cursor?: undefined | string;
+        limit?: unknown;
+      };
+      output: {
+        entries: Array<{
+          chain: string;
+          seq: number;
+          at: string;
+          actor: {
+            kind: "key" | "operator" | "system" | "user";
+            id: null | string;
+            keyId: null | string;
+          };
+          action: string;
+          target: {
+            type: string;
+            id: null | string;
+          };
+          origin: {
+            ip: null | string;
+            userAgent: null | string;
+            requestId: null | string;
+          };
+          changes: {
+            [key: string]: unknown;
+          };
+          prevHash: string;
+          hash: string;
+        }>;
+        nextCursor: null | string;
+      };
+      meta: object;
+    }>;
+    verify: TRPCQueryProcedure<{
+      input: {
+        workspaceId?: undefined | string;
+      };
+      output: {
+        chain: string;
+        verified: boolean;
+        entries: number;
+        firstBroken: null | {
+          seq: number;
+          problem: string;
+        };
+        checkpoint: null | {
+          seq: number;
+          at: string;
+        };
+      };
+      meta: object;
+    }>;
+  };
   v1: {
     me: TRPCQueryProcedure<{
       input: void;

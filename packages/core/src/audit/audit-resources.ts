@@ -1,0 +1,13 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { AccountTables } from '../accounts/tables.ts';
+import type { PlanGates } from '../billing/plan-gates.ts';
+import { query } from '../db/kysely.ts';
+import type { CoreResources } from '../resources.ts';
+import type { WorkspaceTables } from '../workspaces/tables.ts';
+import type { AuditTables } from './tables.ts';
+
+/** What reading the audit trails uses of core's resources, and the plan gate they pass. */
+export type AuditResources = Pick<CoreResources, 'db'> & { plans: PlanGates };
+
+/** Typed queries on the trails, and on the accounts and workspaces whose trails they are. */
+export const auditQuery = (em: EntityManager) => query<AuditTables & AccountTables & WorkspaceTables>(em);
