@@ -420,6 +420,48 @@ describe.each(MODES)('the web console in chromium (%s)', (mode) => {
     }
   });
 
+  it('shows the audit log: who changed what, the chain verified, a filter and the export', async () => {
+    const audit = await open('/audit', 'audit');
+    await visible(audit.page.getByRole('heading', { name: 'Audit log', level: 1 }));
+    await visible(audit.page.getByRole('status').filter({ hasText: /^Verified: all \d+ entries/ }));
+    const rows = audit.page.getByRole('table', { name: 'Audit entries, newest first' }).getByRole('row');
+    // The key made in the browser (its name, never its secret) and the operator's plan change, each once.
+    await visible(
+      rows.filter({ hasText: 'api_key.create' }).filter({ hasText: 'name: set to console test' }),
+    );
+    await visible(rows.filter({ hasText: 'account.plan_change' }).filter({ hasText: 'Operator (set-plan)' }));
+    expect(await rows.filter({ hasText: 'api_key.create' }).count()).toBe(1);
+    await until(
+      () => audit.page.getByText(/^Loading|^Checking/).count(),
+      (n) => n === 0,
+      'audit loaded',
+    );
+    await audit.check();
+
+    await audit.page.getByLabel('Action').fill('api_key.');
+    await audit.page.getByRole('button', { name: 'Show' }).click();
+    await audit.page.waitForURL(/[?&]action=api_key\.(&|$)/);
+    await until(
+      () => rows.filter({ hasText: 'account.' }).count(),
+      (n) => n === 0,
+      'only the keys’ entries',
+    );
+    await visible(rows.filter({ hasText: 'api_key.create' }));
+
+    // The export downloads what the filter keeps, with the page's own session.
+    const href = (await audit.page.getByRole('link', { name: 'Export NDJSON' }).getAttribute('href')) ?? '';
+    const exported = await audit.page.request.get(`${stack.baseUrl}${href}`);
+    expect(exported.status()).toBe(200);
+    expect(exported.headers()['content-type']).toMatch(/^application\/x-ndjson/);
+    const actions = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { action: string }).action);
+    expect(actions).toContain('api_key.create');
+    expect(actions.every((action) => action.startsWith('api_key.'))).toBe(true);
+    await audit.page.close();
+  });
+
   it('shares the debate, and the link opens signed out on little JavaScript', async () => {
     const live = await open(`/debates/${debate.id}`, 'live-finished');
     await live.page.getByRole('button', { name: 'Create a share link' }).click();

@@ -6,6 +6,7 @@
  *   BENCH_DROP_SCHEMA=1             drop DATABASE_SCHEMA on shutdown
  *   BENCH_USAGE_COUNTING=off        serve without counting keyed requests in their keys' usage (to price it)
  *   BENCH_RATE_LIMIT=<n>            the bench account's requests per minute (default 100000000: checked, never spent)
+ *   BENCH_AUDIT_ENTRIES=<n>         put the bench account on Pro and its audit trail at n entries more (suites/audit.ts)
  *   OTEL_EXPORTER_OTLP_ENDPOINT …   traces, as the real process reads them (bench/suites/tracing.ts sets them)
  *   BENCH_DIRECT_ROUTE=1            also serve three experiment routes on plain Fastify (no tRPC):
  *     GET /bench/direct-me     the same three core calls as /v1/me (key lookup, counter upsert, profile)
@@ -17,6 +18,7 @@
 import { buildServer } from '@verdict/api';
 import { createCore, loadConfig, nudgeMemoryReducer, startTracing } from '@verdict/core';
 import type { FastifyInstance } from 'fastify';
+import { seedAuditEntries } from '../lib/audit-entries.ts';
 import { dropBenchSchema } from '../lib/drop-schema.ts';
 import { listenAndReport } from '../lib/spawn-server.ts';
 import { registerExperimentRoutes } from './experiment-routes.ts';
@@ -54,6 +56,11 @@ try {
   // on one server spends it within a minute, whatever the machine's speed: the limit is checked, never hit.
   await core.accounts.setRateLimit(user.id, Number(process.env.BENCH_RATE_LIMIT ?? 100_000_000));
   const key = await core.apiKeys.create(user.id, 'bench', null);
+  const auditEntries = Number(process.env.BENCH_AUDIT_ENTRIES ?? 0);
+  if (auditEntries > 0) {
+    await core.accounts.setPlan(user.id, 'pro');
+    await seedAuditEntries(core.db, user.id, auditEntries);
+  }
   app = await buildServer({ core, countUsage: process.env.BENCH_USAGE_COUNTING !== 'off' });
   if (process.env.BENCH_DIRECT_ROUTE === '1') registerExperimentRoutes(app, core);
   ready = { key: key.key, userId: user.id };

@@ -16,6 +16,7 @@ const Keys = page(() => import('./pages/dashboard/keys.tsx'));
 const Usage = page(() => import('./pages/dashboard/usage.tsx'));
 const Notifications = page(() => import('./pages/dashboard/notifications.tsx'));
 const Workspaces = page(() => import('./pages/dashboard/workspaces.tsx'));
+const Audit = page(() => import('./pages/dashboard/audit.tsx'));
 const LiveDebate = page(() => import('./pages/debate/live.tsx'));
 const StateChart = page(() => import('./pages/debate/chart.tsx'));
 const ArgumentGraph = page(() => import('./pages/debate/graph.tsx'));
@@ -34,6 +35,7 @@ const PRELOADS: [RegExp, { preload: () => Promise<unknown> }][] = [
   [/^\/usage$/, Usage],
   [/^\/notifications$/, Notifications],
   [/^\/workspaces$/, Workspaces],
+  [/^\/audit$/, Audit],
   [/^\/debates\/[^/]+$/, LiveDebate],
   [/^\/debates\/[^/]+\/chart$/, StateChart],
   [/^\/debates\/[^/]+\/graph$/, ArgumentGraph],
@@ -77,6 +79,9 @@ export function App() {
                       </Route>
                       <Route path="/workspaces">
                         <Workspaces />
+                      </Route>
+                      <Route path="/audit">
+                        <Audit />
                       </Route>
                       <Route path="/debates/:id">{(p) => <LiveDebate key={p.id} id={p.id} />}</Route>
                       <Route path="/debates/:id/chart">{(p) => <StateChart id={p.id} />}</Route>

@@ -10,6 +10,7 @@ const NAV = [
   { href: '/keys', label: 'API keys' },
   { href: '/usage', label: 'Usage' },
   { href: '/workspaces', label: 'Workspaces' },
+  { href: '/audit', label: 'Audit log' },
   { href: '/notifications', label: 'Notifications' },
 ];
 

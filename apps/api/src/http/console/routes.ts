@@ -35,6 +35,7 @@ const PAGES = [
   '/keys',
   '/usage',
   '/workspaces',
+  '/audit',
   '/notifications',
   '/debates/:id',
   '/debates/:id/chart',
