@@ -10,21 +10,23 @@ const BATCH = 1000;
 /**
  * Appends `count` entries to an account's audit chain, as many key updates by a key from one address, each
  * hashed over the one before as `recordAudit` would (so the chain still verifies): the trail an export
- * bench streams. Written a thousand rows a statement, in one transaction, after whatever the chain held.
+ * bench streams. A thousand rows a statement, each batch a transaction of its own (with the chain's head)
+ * that stays well inside the transaction limit, after whatever the chain held.
  */
 export async function seedAuditEntries(db: Database, accountId: string, count: number): Promise<void> {
   const chain = chainOf({ accountId });
-  await db.em().transactional(async (em) => {
-    const k = query<AuditTables>(em);
-    const head = await k
-      .selectFrom('audit_chains')
-      .select(['seq', 'hash'])
-      .where('chain', '=', chain)
-      .executeTakeFirst();
-    let seq = Number(head?.seq ?? 0);
-    let prev = head?.hash ?? GENESIS_HASH;
-    const started = Date.now() - count; // a millisecond apart, oldest first, all before now
-    for (let done = 0; done < count; done += BATCH) {
+  const started = Date.now() - count; // a millisecond apart, oldest first, all before now
+  for (let done = 0; done < count; done += BATCH) {
+    await db.em().transactional(async (em) => {
+      const k = query<AuditTables>(em);
+      const head = await k
+        .selectFrom('audit_chains')
+        .select(['seq', 'hash'])
+        .where('chain', '=', chain)
+        .forUpdate()
+        .executeTakeFirst();
+      let seq = Number(head?.seq ?? 0);
+      let prev = head?.hash ?? GENESIS_HASH;
       const rows = [];
       for (let i = done; i < Math.min(count, done + BATCH); i++) {
         seq++;
@@ -34,13 +36,13 @@ export async function seedAuditEntries(db: Database, accountId: string, count: n
         prev = hash;
       }
       await k.insertInto('audit_entries').values(rows).execute();
-    }
-    await k
-      .insertInto('audit_chains')
-      .values({ chain, seq, hash: prev })
-      .onConflict((c) => c.column('chain').doUpdateSet({ seq, hash: prev }))
-      .execute();
-  });
+      await k
+        .insertInto('audit_chains')
+        .values({ chain, seq, hash: prev })
+        .onConflict((c) => c.column('chain').doUpdateSet({ seq, hash: prev }))
+        .execute();
+    });
+  }
 }
 
 const contentOf = (chain: string, seq: number, at: string, accountId: string, i: number): AuditContent => ({
