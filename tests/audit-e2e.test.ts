@@ -82,7 +82,9 @@ describe.each(MODES)('the audit trail over HTTP (%s)', (mode) => {
     });
     expect(ndjson.headers.get('content-disposition')).toMatch(/^attachment/);
     const exported = lines(await ndjson.text());
-    expect(exported.map((e) => e.seq)).toEqual(all.map((e) => e.seq).reverse());
+    // The trail as listed, then the export's own entry: taking the trail out is recorded in it.
+    expect(exported.map((e) => e.seq)).toEqual([...all.map((e) => e.seq).reverse(), all.length + 1]);
+    expect(exported.at(-1)?.action).toBe('audit.export');
     for (const [i, entry] of exported.entries()) {
       if (i > 0) expect(entry.prevHash).toBe(exported[i - 1]?.hash);
     }
@@ -94,8 +96,9 @@ describe.each(MODES)('the audit trail over HTTP (%s)', (mode) => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^chain,seq,at,/);
 
+    // The two exports are in the trail too.
     expect(await stack.admin('audit-verify', '--email', user.email)).toMatch(
-      new RegExp(`account:${user.userId}: ${all.length} entries verified`),
+      new RegExp(`account:${user.userId}: ${all.length + 2} entries verified`),
     );
   });
 

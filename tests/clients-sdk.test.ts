@@ -21,7 +21,7 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     ]);
     api = started;
     await installOutside(outside, tarballs, ['typescript@6.0.3', '@types/node@24.10.1']);
-    for (const file of ['consumer.ts', 'evidence-consumer.ts'])
+    for (const file of ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts'])
       await copyFile(join(ROOT, 'tests/clients', file), join(outside, file));
     await writeFile(
       join(outside, 'tsconfig.json'),
@@ -34,7 +34,7 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
           noEmit: true,
           types: ['node'],
         },
-        files: ['consumer.ts', 'evidence-consumer.ts'],
+        files: ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts'],
       }),
     );
   }, 180_000);
@@ -105,6 +105,28 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     expect(step('score')).toMatchObject({ totalResolved: 1 });
     expect(step('list')).toMatchObject({ listed: 1 });
     expect(step('error')).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: expect.any(String) });
+  }, 90_000);
+
+  it('reads the audit trail with the packed SDK: every page, its verification, the export as it streams', async () => {
+    const proKey = await keyOf('audit-pro', 'pro');
+    const { stdout } = await run(process.execPath, ['audit-consumer.ts', api.baseUrl, proKey], {
+      cwd: outside,
+    });
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { step: string });
+    const step = (name: string) => records.find((r) => r.step === name);
+    // One entry a page: the cursor carried the list from the revocation back to the creation.
+    expect(step('list')).toMatchObject({
+      actions: ['api_key.revoke', 'api_key.create', 'api_key.create'],
+      actor: { kind: 'key' },
+      target: true,
+    });
+    const verify = step('verify') as unknown as { verified: boolean; entries: number };
+    expect(verify.verified).toBe(true);
+    // Everything verified, and the export's own entry after it.
+    expect(step('export')).toEqual({ step: 'export', seqs: verify.entries + 1, inOrder: true });
   }, 90_000);
 
   it('reads evidence with the packed SDK: a typed plan refusal on Free (REST and tRPC), the cited corpus on Pro', async () => {

@@ -81,8 +81,9 @@ async function exportsOf(settings: SuiteContext['settings'], log: SuiteContext['
     log(
       `${entries}: ndjson ${ndjson.seconds.toFixed(2)} s, +${(ndjson.peakGrowthBytes / MIB).toFixed(1)} MiB; csv ${csv.seconds.toFixed(2)} s, +${(csv.peakGrowthBytes / MIB).toFixed(1)} MiB`,
     );
-    // Every entry once (the account's own sign-up entries too); CSV adds its header row.
-    if (ndjson.lines < entries || csv.lines !== ndjson.lines + 1) {
+    // Every entry once (the account's own sign-up entries too, and each export's own entry); CSV adds its
+    // header row, and the NDJSON export's entry.
+    if (ndjson.lines < entries || csv.lines !== ndjson.lines + 2) {
       throw new Error(`the exports are incomplete: ${ndjson.lines} NDJSON lines, ${csv.lines} CSV rows`);
     }
     return { ndjson, csv };

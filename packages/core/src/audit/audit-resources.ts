@@ -6,8 +6,8 @@ import type { CoreResources } from '../resources.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
 import type { AuditTables } from './tables.ts';
 
-/** What reading the audit trails uses of core's resources, and the plan gate they pass. */
-export type AuditResources = Pick<CoreResources, 'db'> & { plans: PlanGates };
+/** What reading the audit trails uses of core's resources (the clock: an export is recorded), and the plan gate they pass. */
+export type AuditResources = Pick<CoreResources, 'db' | 'clock'> & { plans: PlanGates };
 
 /** Typed queries on the trails, and on the accounts and workspaces whose trails they are. */
 export const auditQuery = (em: EntityManager) => query<AuditTables & AccountTables & WorkspaceTables>(em);

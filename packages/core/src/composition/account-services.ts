@@ -39,6 +39,6 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     stripeWebhooks: createStripeWebhooks({ db, clock, billing: config.billing }),
     workspaces: createWorkspaces({ db, clock, plans }),
     workspaceMembers: createWorkspaceMembers({ db, clock, plans }),
-    audit: createAuditTrail({ db, plans }),
+    audit: createAuditTrail({ db, clock, plans }),
   };
 }

@@ -175,8 +175,10 @@ describe('migrations', () => {
 /**
  * A read of PostgreSQL's catalog while other test files create and drop their schemas: the generator's
  * index query calls pg_get_indexdef() on every index it lists, and one dropped between the listing and the
- * call fails with "could not open relation with OID" (XX000), and a schema dropped meanwhile with "schema …
- * does not exist": races with other files, not differences. Tried again, up to three times, for those only.
+ * call fails with "could not open relation with OID" (XX000) or answers null (which the generator then fails
+ * to unquote: "Cannot read properties of null" in its schema helper), and a schema dropped meanwhile with
+ * "schema … does not exist": races with other files, not differences. Tried again, up to three times, for
+ * those only.
  */
 async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -187,7 +189,10 @@ async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
       // whole schema, gone between the listing and the read.
       const concurrentDrop =
         err instanceof Error &&
-        /could not open relation with OID|schema "[^"]+" does not exist/.test(err.message);
+        (/could not open relation with OID|schema "[^"]+" does not exist/.test(err.message) ||
+          (err instanceof TypeError &&
+            /Cannot read properties of null/.test(err.message) &&
+            /SchemaHelper/.test(err.stack ?? '')));
       if (!concurrentDrop || attempt === 3) throw err;
     }
   }

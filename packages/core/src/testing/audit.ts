@@ -1,17 +1,18 @@
-import { type AuditOwner, chainOf } from '../audit/audit-chains.ts';
+import type { AuditOwner } from '../audit/audit-chains.ts';
 import { type AuditContext, withAuditContext } from '../audit/audit-context.ts';
-import type { AuditTables } from '../audit/tables.ts';
 import type { Core } from '../core.ts';
-import { query } from '../db/kysely.ts';
+import { auditTrailOf } from './audit-trail.ts';
 
-/** The entries of one owner's audit chain, in order, as stored. */
-export const auditEntriesOf = (core: Core, owner: AuditOwner) =>
-  query<AuditTables>(core.db.em())
-    .selectFrom('audit_entries')
-    .selectAll()
-    .where('chain', '=', chainOf(owner))
-    .orderBy('seq')
-    .execute();
+/** The account's own life, which its chain holds beside the changes a feature's test makes. */
+const ACCOUNT_LIFE = /^(account|session)\./;
+
+/**
+ * The entries of one owner's audit chain, in order, as stored, without the account's own life (its
+ * creation, sessions, plan and credits: the accounts' tests check those, with auditTrailOf): what the
+ * changes of a feature's test recorded.
+ */
+export const auditEntriesOf = async (core: Core, owner: AuditOwner) =>
+  (await auditTrailOf(core.db, owner)).filter((entry) => !ACCOUNT_LIFE.test(entry.action));
 
 /** The request a test makes its changes in: the user signed in, from a documentation address. */
 export const asUser = (userId: string): AuditContext => ({

@@ -124,7 +124,8 @@ describe('audit trail routes', () => {
     const workspace = await h.request('GET', `/api/audit/verify?workspaceId=${workspaceId}`, {
       cookie: owner.cookie,
     });
-    expect(AuditVerification.parse(workspace.json)).toMatchObject({ entries: 2, verified: true });
+    // The workspace's creation (POST /api/workspaces records it) and the two seeded entries.
+    expect(AuditVerification.parse(workspace.json)).toMatchObject({ entries: 3, verified: true });
   });
 
   it('exports the trail as NDJSON, oldest first, as an attachment', async () => {
@@ -160,11 +161,14 @@ describe('audit trail routes', () => {
     );
     const rows = res.text.split('\r\n');
     expect(rows[0]).toBe(CSV_HEADER);
-    expect(rows).toHaveLength(3);
+    // The header, the workspace's creation, the seeded update, and the empty string after the last CRLF.
+    expect(rows).toHaveLength(4);
     expect(rows[1]).toContain(`workspace:${workspaceId},1,`);
-    expect(rows[1]).toContain(',"Mozilla/5.0 (X11, ""quoted"")",req-9,');
+    expect(rows[1]).toContain(',workspace.create,');
+    expect(rows[2]).toContain(`workspace:${workspaceId},2,`);
+    expect(rows[2]).toContain(',"Mozilla/5.0 (X11, ""quoted"")",req-9,');
     // The changes as PostgreSQL's jsonb gives them back (its key order), quoted as one field.
-    expect(rows[1]).toContain(
+    expect(rows[2]).toContain(
       ',"{""url"":{""after"":""https://b.example/"",""before"":""https://a.example/?x=1,2""}}",',
     );
   });
@@ -175,14 +179,21 @@ describe('audit trail routes', () => {
     for (let batch = 0; batch < 25; batch++) {
       await seed({ accountId: userId(bulk) }, userId(bulk), Array(100).fill('bulk.write'));
     }
-    const all = Array.from({ length: 2500 }, (_, i) => i + 1);
     const ndjson = await h.request('GET', '/api/audit/export?action=bulk.write', { cookie: bulk.cookie });
-    const lines = ndjson.text.split('\n').slice(0, -1);
-    expect(lines.map((line) => AuditEntry.parse(JSON.parse(line)).seq)).toEqual(all);
+    const seqs = ndjson.text
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => AuditEntry.parse(JSON.parse(line)).seq);
+    // The 2,500 seeded, one after another (after the account's sign-up, session and plan).
+    expect(seqs).toEqual(Array.from({ length: 2500 }, (_, i) => (seqs[0] ?? 0) + i));
     const csv = await h.request('GET', '/api/audit/export?format=csv', { cookie: bulk.cookie });
     const rows = csv.text.split('\r\n');
     expect(rows[0]).toBe(CSV_HEADER);
-    expect(rows.slice(1, -1).map((row) => Number(row.split(',')[1]))).toEqual(all);
+    // The whole trail, every seq once from the first: the seeded, and each export's own entry last.
+    const all = rows.slice(1, -1).map((row) => Number(row.split(',')[1]));
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+    expect(all.length).toBeGreaterThanOrEqual(2500 + 2);
+    expect(rows.at(-2)).toContain(',audit.export,');
   }, 60_000);
 
   it('answers 402 BYOK_REQUIRED to an account on the free plan, on every audit route', async () => {
