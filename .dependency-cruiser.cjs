@@ -21,6 +21,14 @@ module.exports = {
       to: { path: '^packages/core/src/', pathNot: '^packages/core/src/shared/' },
     },
     {
+      name: 'audit-records-below-features',
+      comment:
+        "core's audit/ records the changes of every feature (accounts, keys, billing, workspaces …) in their transactions, so it imports nothing of core but shared/ and db/; reading the trails and retention by plan, which need accounts and workspaces, are audit-trails/.",
+      severity: 'error',
+      from: { path: '^packages/core/src/audit/' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/(audit|shared|db)/' },
+    },
+    {
       name: 'composition-root-imported-from-above',
       comment:
         "core.ts wires every feature together: only core's index and its testing helpers import it, never a feature or the composition it assembles.",

@@ -23,13 +23,13 @@ export {
   auditContext,
   withAuditContext,
 } from './audit/audit-context.ts';
-export { type AuditTrail, createAuditTrail } from './audit/audit-trail.ts';
-export { EXPORT_PAGE as AUDIT_EXPORT_PAGE } from './audit/export-audit-entries.ts';
 export { pruneAuditChain } from './audit/prune-audit-chain.ts';
-export { pruneAuditTrails } from './audit/prune-audit-trails.ts';
 export { type AuditRecord, recordAudit } from './audit/record-audit.ts';
 export type { AuditTables } from './audit/tables.ts';
 export { type BrokenEntry, type ChainVerification, verifyAuditChain } from './audit/verify-audit-chain.ts';
+export { type AuditTrail, createAuditTrail } from './audit-trails/audit-trail.ts';
+export { EXPORT_PAGE as AUDIT_EXPORT_PAGE } from './audit-trails/export-audit-entries.ts';
+export { pruneAuditTrails } from './audit-trails/prune-audit-trails.ts';
 export { chooseFunding } from './billing/funding.ts';
 export {
   type Billing,

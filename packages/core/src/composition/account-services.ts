@@ -1,5 +1,5 @@
 import { createAccounts } from '../accounts/accounts.ts';
-import { createAuditTrail } from '../audit/audit-trail.ts';
+import { createAuditTrail } from '../audit-trails/audit-trail.ts';
 import { createCheckout } from '../billing/checkout.ts';
 import { createInvoices } from '../billing/invoices.ts';
 import { createBilling, openAccount } from '../billing/ledger.ts';

@@ -11,7 +11,7 @@ const EVERY_MS = 3_600_000;
 
 /**
  * Audit retention, as a background worker of every engine node: each pass removes, chain by chain, the
- * entries older than the owner's plan keeps, leaving a checkpoint (core's audit/prune-audit-trails.ts).
+ * entries older than the owner's plan keeps, leaving a checkpoint (core's audit-trails/prune-audit-trails.ts).
  * Nodes passing at once skip a chain another is pruning (its head is locked), so none is cut twice.
  */
 export const auditRetentionWorker = (

@@ -1,10 +1,10 @@
 import type { AuditEntry, AuditFilters } from '@verdict/contracts';
+import { recordAudit } from '../audit/record-audit.ts';
 import type { Database } from '../db/orm.ts';
 import { readableChain } from './audit-access.ts';
 import { entryPage } from './audit-entry-pages.ts';
 import { type AuditResources, auditQuery } from './audit-resources.ts';
 import { toAuditEntry } from './audit-views.ts';
-import { recordAudit } from './record-audit.ts';
 
 /** Entries read per query of an export: a long trail streams in bounded memory. */
 export const EXPORT_PAGE = 1000;

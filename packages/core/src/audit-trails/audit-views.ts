@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@verdict/contracts';
 import type { Selectable } from 'kysely';
-import type { AuditTables } from './tables.ts';
+import type { AuditTables } from '../audit/tables.ts';
 
 export type AuditEntryRow = Selectable<AuditTables['audit_entries']>;
 

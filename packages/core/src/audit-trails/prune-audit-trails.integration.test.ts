@@ -1,12 +1,12 @@
 import { PLANS, Plan } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuditOwner, chainOf } from '../audit/audit-chains.ts';
+import { recordAudit } from '../audit/record-audit.ts';
+import type { AuditTables } from '../audit/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createTestCore, type TestCore, uniqueEmail } from '../testing/index.ts';
-import { type AuditOwner, chainOf } from './audit-chains.ts';
 import { pruneAuditTrails } from './prune-audit-trails.ts';
-import { recordAudit } from './record-audit.ts';
-import type { AuditTables } from './tables.ts';
 
 const DAY = 86_400_000;
 const RETENTION = Object.fromEntries(

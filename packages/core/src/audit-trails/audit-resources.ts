@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AccountTables } from '../accounts/tables.ts';
+import type { AuditTables } from '../audit/tables.ts';
 import type { PlanGates } from '../billing/plan-gates.ts';
 import { query } from '../db/kysely.ts';
 import type { CoreResources } from '../resources.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
-import type { AuditTables } from './tables.ts';
 
 /** What reading the audit trails uses of core's resources (the clock: an export is recorded), and the plan gate they pass. */
 export type AuditResources = Pick<CoreResources, 'db' | 'clock'> & { plans: PlanGates };

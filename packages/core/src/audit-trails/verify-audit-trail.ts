@@ -1,7 +1,7 @@
 import type { AuditVerification, AuditVerifyQuery } from '@verdict/contracts';
+import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { readableChain } from './audit-access.ts';
 import type { AuditResources } from './audit-resources.ts';
-import { verifyAuditChain } from './verify-audit-chain.ts';
 
 /** Walks a trail the caller may read (audit-access.ts) and says whether it holds, or where it breaks. */
 export const verifyAuditTrail =

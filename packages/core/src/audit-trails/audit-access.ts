@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { chainOf } from '../audit/audit-chains.ts';
 import type { PlanGates } from '../billing/plan-gates.ts';
 import { membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
-import { chainOf } from './audit-chains.ts';
 import { auditQuery } from './audit-resources.ts';
 
 /**

@@ -1,11 +1,11 @@
 import type { Plan } from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
+import { pruneAuditChain } from '../audit/prune-audit-chain.ts';
+import type { AuditTables } from '../audit/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
-import { pruneAuditChain } from './prune-audit-chain.ts';
-import type { AuditTables } from './tables.ts';
 
 const DAY_MS = 86_400_000;
 /** Chains looked at per query. */

@@ -1,10 +1,10 @@
 import type { AuditEntry, AuditListQuery, Plan } from '@verdict/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditOwner } from '../audit/audit-chains.ts';
+import { type AuditActor, withAuditContext } from '../audit/audit-context.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createTestCore, type TestCore, uniqueEmail } from '../testing/index.ts';
-import type { AuditOwner } from './audit-chains.ts';
-import { type AuditActor, withAuditContext } from './audit-context.ts';
-import { recordAudit } from './record-audit.ts';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-06-01T00:00:00.000Z');
