@@ -1,6 +1,6 @@
 import { chainOf } from '../../packages/core/src/audit/audit-chains.ts';
 import { type AuditContent, auditHash, GENESIS_HASH } from '../../packages/core/src/audit/audit-hash.ts';
-import { auditEntryRow } from '../../packages/core/src/audit/record-audit.ts';
+import { auditEntryRow } from '../../packages/core/src/audit/entry-rows.ts';
 import type { AuditTables } from '../../packages/core/src/audit/tables.ts';
 import { query } from '../../packages/core/src/db/kysely.ts';
 import type { Database } from '../../packages/core/src/db/orm.ts';

@@ -23,6 +23,7 @@ export {
   auditContext,
   withAuditContext,
 } from './audit/audit-context.ts';
+export { chainPages } from './audit/chain-pages.ts';
 export { pruneAuditChain } from './audit/prune-audit-chain.ts';
 export { type AuditRecord, recordAudit } from './audit/record-audit.ts';
 export type { AuditTables } from './audit/tables.ts';

@@ -1,9 +1,9 @@
 import {
-  type AuditTables,
   type ChainVerification,
   type Core,
+  chainOf,
+  chainPages,
   OperatorError,
-  query,
   verifyAuditChain,
 } from '@verdict/core';
 
@@ -20,37 +20,23 @@ const describe = (v: ChainVerification): string => {
   return `${v.chain}: ${v.entries} entries verified${from}`;
 };
 
-async function chainsToVerify(core: Core, target: AuditVerifyTarget): Promise<AsyncIterable<string>> {
-  if (target.workspace)
-    return (async function* () {
-      yield `workspace:${target.workspace}`;
-    })();
+async function chainsToVerify(
+  core: Core,
+  target: AuditVerifyTarget,
+): Promise<Iterable<string> | AsyncIterable<string>> {
+  if (target.workspace) return [chainOf({ workspaceId: target.workspace })];
   if (target.email) {
     const user = await core.accounts.findUserByEmail(target.email);
     if (!user) throw new OperatorError(`No user with email ${target.email}`);
-    return (async function* () {
-      yield `account:${user.id}`;
-    })();
+    return [chainOf({ accountId: user.id })];
   }
   if (!target.all) throw new OperatorError('audit-verify needs --email <email>, --workspace <id> or --all');
   return everyChain(core);
 }
 
-/** Every chain's key, a page at a time. */
+/** Every chain's key. */
 async function* everyChain(core: Core): AsyncIterable<string> {
-  let after = '';
-  for (;;) {
-    const page = await query<AuditTables>(core.db.em())
-      .selectFrom('audit_chains')
-      .select('chain')
-      .where('chain', '>', after)
-      .orderBy('chain')
-      .limit(CHAINS_PAGE)
-      .execute();
-    for (const { chain } of page) yield chain;
-    if (page.length < CHAINS_PAGE) return;
-    after = page.at(-1)?.chain ?? after;
-  }
+  for await (const page of chainPages(core.db, CHAINS_PAGE)) yield* page;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AuditFilters } from '@verdict/contracts';
 import { sql } from 'kysely';
+import type { AuditEntryRow } from '../audit/entry-rows.ts';
 import { auditQuery } from './audit-resources.ts';
-import type { AuditEntryRow } from './audit-views.ts';
 
 /** Where a keyset page starts and which way it reads. */
 export type EntryPage = {

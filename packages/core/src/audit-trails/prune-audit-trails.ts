@@ -1,7 +1,8 @@
 import type { Plan } from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
+import { chainOf } from '../audit/audit-chains.ts';
+import { chainPages } from '../audit/chain-pages.ts';
 import { pruneAuditChain } from '../audit/prune-audit-chain.ts';
-import type { AuditTables } from '../audit/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { Database } from '../db/orm.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -24,27 +25,15 @@ export async function pruneAuditTrails(
 ): Promise<number> {
   const longest = Math.max(...Object.values(retentionDays));
   let removed = 0;
-  let after = '';
-  for (;;) {
-    const chains = await query<AuditTables>(db.em())
-      .selectFrom('audit_chains')
-      .select('chain')
-      .where('chain', '>', after)
-      .orderBy('chain')
-      .limit(PAGE)
-      .execute();
-    const plans = await ownersPlans(
-      db,
-      chains.map(({ chain }) => chain),
-    );
-    for (const { chain } of chains) {
+  for await (const chains of chainPages(db, PAGE)) {
+    const plans = await ownersPlans(db, chains);
+    for (const chain of chains) {
       const plan = plans.get(chain);
       const days = plan ? retentionDays[plan] : longest;
       removed += await pruneAuditChain(db.em(), clock, chain, new Date(clock.now() - days * DAY_MS));
     }
-    if (chains.length < PAGE) return removed;
-    after = chains.at(-1)?.chain ?? after;
   }
+  return removed;
 }
 
 /** The plan each chain's owner is on, by chain; chains whose owner no longer exists are absent. */
@@ -60,7 +49,7 @@ async function ownersPlans(db: Database, chains: string[]): Promise<Map<string, 
       .select(['id', 'plan'])
       .where('id', 'in', accounts)
       .execute();
-    for (const row of rows) plans.set(`account:${row.id}`, row.plan as Plan);
+    for (const row of rows) plans.set(chainOf({ accountId: row.id }), row.plan as Plan);
   }
   if (workspaces.length > 0) {
     const rows = await query<AccountTables & WorkspaceTables>(db.em())
@@ -69,7 +58,7 @@ async function ownersPlans(db: Database, chains: string[]): Promise<Map<string, 
       .select(['w.id', 'u.plan'])
       .where('w.id', 'in', workspaces)
       .execute();
-    for (const row of rows) plans.set(`workspace:${row.id}`, row.plan as Plan);
+    for (const row of rows) plans.set(chainOf({ workspaceId: row.id }), row.plan as Plan);
   }
   return plans;
 }

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { Clock } from '../shared/clock.ts';
 import { type AuditOwner, chainOf } from './audit-chains.ts';
 import type { AuditChanges } from './audit-changes.ts';
 import { type AuditActor, auditContext } from './audit-context.ts';
 import { type AuditContent, auditHash, GENESIS_HASH } from './audit-hash.ts';
+import { auditEntryRow } from './entry-rows.ts';
 import type { AuditTables } from './tables.ts';
 
 /** What an operation says about its change; who and from where come from the request (audit-context.ts). */
@@ -68,22 +68,3 @@ export async function recordAudit(em: EntityManager, clock: Clock, record: Audit
     .where('chain', '=', chain)
     .execute();
 }
-
-/** An entry's row: its content's columns, and the hashes that chain it. */
-export const auditEntryRow = (content: AuditContent, prevHash: string, hash: string) => ({
-  chain: content.chain,
-  seq: content.seq,
-  at: content.at,
-  actor_kind: content.actor.kind,
-  actor_id: content.actor.id,
-  actor_key_id: content.actor.keyId,
-  action: content.action,
-  target_type: content.target.type,
-  target_id: content.target.id,
-  ip: content.origin.ip,
-  user_agent: content.origin.userAgent,
-  request_id: content.origin.requestId,
-  changes: sql<never>`${JSON.stringify(content.changes)}::jsonb`,
-  prev_hash: prevHash,
-  hash,
-});

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { query } from '../db/kysely.ts';
-import { type AuditContent, auditHash, GENESIS_HASH } from './audit-hash.ts';
+import { auditHash, GENESIS_HASH } from './audit-hash.ts';
+import { type AuditEntryRow, contentOfRow } from './entry-rows.ts';
 import type { AuditTables } from './tables.ts';
 
 /** The first entry that does not hold, and why. */
@@ -17,28 +18,6 @@ export type ChainVerification = {
 };
 
 const PAGE = 1000;
-
-type EntryRow = AuditTables['audit_entries'] extends infer T ? { [K in keyof T]: unknown } : never;
-
-/** An entry's content as its hash covers it, rebuilt from its columns. */
-const contentOf = (row: EntryRow): AuditContent => ({
-  chain: row.chain as string,
-  seq: Number(row.seq),
-  at: new Date(row.at as string).toISOString(),
-  actor: {
-    kind: row.actor_kind as string,
-    id: row.actor_id as string | null,
-    keyId: row.actor_key_id as string | null,
-  },
-  action: row.action as string,
-  target: { type: row.target_type as string, id: row.target_id as string | null },
-  origin: {
-    ip: row.ip as string | null,
-    userAgent: row.user_agent as string | null,
-    requestId: row.request_id as string | null,
-  },
-  changes: row.changes as AuditContent['changes'],
-});
 
 /**
  * Walks a chain from its latest checkpoint (or its start) in order: each entry must follow the one
@@ -76,7 +55,7 @@ export async function verifyAuditChain(em: EntityManager, chain: string): Promis
       .limit(PAGE)
       .execute();
     for (const row of rows) {
-      const problem = problemOf(row as EntryRow, expected, prevHash);
+      const problem = problemOf(row, expected, prevHash);
       if (problem) return result({ seq: expected, problem });
       checked++;
       expected++;
@@ -98,9 +77,10 @@ export async function verifyAuditChain(em: EntityManager, chain: string): Promis
   return result(null);
 }
 
-function problemOf(row: EntryRow, expected: number, prevHash: string): string | null {
+function problemOf(row: AuditEntryRow, expected: number, prevHash: string): string | null {
   if (Number(row.seq) !== expected) return `missing: the next entry found is ${row.seq}`;
   if (row.prev_hash !== prevHash) return 'does not link to the entry before it (its previous hash differs)';
-  if (auditHash(prevHash, contentOf(row)) !== row.hash) return 'altered: its content does not match its hash';
+  if (auditHash(prevHash, contentOfRow(row)) !== row.hash)
+    return 'altered: its content does not match its hash';
   return null;
 }

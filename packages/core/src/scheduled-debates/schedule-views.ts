@@ -68,15 +68,23 @@ export const timingOf = (row: ScheduleRow): ScheduleTiming => ({
 });
 
 /** What the audit trail shows of a schedule: what it asks and when, whether it runs; not its run history. */
-export const auditedSchedule = (row: ScheduleRow) => ({
-  question: row.question,
-  mode: row.mode ?? null,
-  context: row.context ?? null,
-  frequency: row.frequency,
-  dayOfWeek: row.day_of_week ?? null,
-  dayOfMonth: row.day_of_month ?? null,
-  timeOfDay: row.time_of_day,
-  timezone: row.timezone,
-  active: row.active,
-  maxRuns: row.max_runs ?? null,
-});
+const AUDITED = [
+  'question',
+  'mode',
+  'context',
+  'frequency',
+  'dayOfWeek',
+  'dayOfMonth',
+  'timeOfDay',
+  'timezone',
+  'active',
+  'maxRuns',
+] as const satisfies readonly (keyof ScheduledDebate)[];
+
+export const auditedSchedule = (row: ScheduleRow) => {
+  const shown = toScheduledDebate(row);
+  return Object.fromEntries(AUDITED.map((field) => [field, shown[field]])) as Pick<
+    ScheduledDebate,
+    (typeof AUDITED)[number]
+  >;
+};
