@@ -18,6 +18,7 @@ import { scoresRouter } from './routers/scores/index.ts';
 import { searchRouter } from './routers/search/index.ts';
 import { sharingRouter } from './routers/sharing/index.ts';
 import { findSimilar } from './routers/similar/find-similar.ts';
+import { ssoRouter } from './routers/sso/index.ts';
 import { getUsage } from './routers/usage/get-usage.ts';
 import { createVerdict } from './routers/verdicts/create-verdict.ts';
 import { deleteVerdict } from './routers/verdicts/delete-verdict.ts';
@@ -49,6 +50,7 @@ export const appRouter = router({
   workspaces: workspacesRouter,
   billing: billingRouter,
   audit: auditRouter,
+  sso: ssoRouter,
   v1: router({
     me,
     health: v1Health,

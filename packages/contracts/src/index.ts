@@ -26,6 +26,7 @@ export * from './scheduled-debates.ts';
 export * from './search.ts';
 export * from './sharing.ts';
 export * from './similar.ts';
+export * from './sso.ts';
 export * from './streams.ts';
 export * from './text.ts';
 export * from './usage.ts';

@@ -5,7 +5,13 @@ export const Plan = z.enum(['free', 'starter', 'pro', 'byok', 'byok_pro', 'enter
 export type Plan = z.infer<typeof Plan>;
 
 /** Capabilities a plan may or may not include; each is checked by the gate in core/billing/plan-gates.ts. */
-export type PlanFeature = 'workspaces' | 'attachments' | 'argumentGraph' | 'evidence' | 'auditLogs';
+export type PlanFeature =
+  | 'workspaces'
+  | 'attachments'
+  | 'argumentGraph'
+  | 'evidence'
+  | 'auditLogs'
+  | 'singleSignOn';
 
 export type PlanTerms = {
   /** Credits a new account starts with (only accounts start on a plan: `free`). */
@@ -48,6 +54,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       argumentGraph: false,
       evidence: false,
       auditLogs: false,
+      singleSignOn: false,
     },
     auditRetentionDays: 30,
   },
@@ -64,6 +71,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       argumentGraph: false,
       evidence: false,
       auditLogs: false,
+      singleSignOn: false,
     },
     auditRetentionDays: 30,
   },
@@ -74,7 +82,14 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: false,
     seats: 25,
-    features: { workspaces: false, attachments: false, argumentGraph: true, evidence: true, auditLogs: true },
+    features: {
+      workspaces: false,
+      attachments: false,
+      argumentGraph: true,
+      evidence: true,
+      auditLogs: true,
+      singleSignOn: false,
+    },
     auditRetentionDays: 90,
   },
   byok: {
@@ -90,6 +105,7 @@ export const PLANS: Record<Plan, PlanTerms> = {
       argumentGraph: false,
       evidence: false,
       auditLogs: false,
+      singleSignOn: false,
     },
     auditRetentionDays: 30,
   },
@@ -100,7 +116,14 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: true,
     freeTier: false,
     seats: 10,
-    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
+    features: {
+      workspaces: true,
+      attachments: true,
+      argumentGraph: true,
+      evidence: true,
+      auditLogs: true,
+      singleSignOn: false,
+    },
     auditRetentionDays: 90,
   },
   enterprise: {
@@ -110,7 +133,14 @@ export const PLANS: Record<Plan, PlanTerms> = {
     ownProviderKeys: false,
     freeTier: false,
     seats: null,
-    features: { workspaces: true, attachments: true, argumentGraph: true, evidence: true, auditLogs: true },
+    features: {
+      workspaces: true,
+      attachments: true,
+      argumentGraph: true,
+      evidence: true,
+      auditLogs: true,
+      singleSignOn: true,
+    },
     auditRetentionDays: 365,
   },
 };
@@ -132,6 +162,7 @@ export const PLAN_FOR_FEATURE: Record<PlanFeature, Plan> = {
   argumentGraph: 'pro',
   evidence: 'pro',
   auditLogs: 'pro',
+  singleSignOn: 'enterprise',
 };
 
 /** Per-key, per-minute request caps by plan when the key sets no `rateLimit` of its own. */

@@ -45,6 +45,9 @@ import { SearchHistory } from './search/search-history.entity.ts';
 import { ShareLink } from './sharing/share-link.entity.ts';
 import { DebateEmbedding } from './similar/debate-embedding.entity.ts';
 import { EmbeddingWork } from './similar/embedding-work.entity.ts';
+import { SsoConnection } from './sso/sso-connection.entity.ts';
+import { SsoIdentity } from './sso/sso-identity.entity.ts';
+import { SsoRequest } from './sso/sso-request.entity.ts';
 import { KeyUsage } from './usage/key-usage.entity.ts';
 import { Webhook } from './webhooks/webhook.entity.ts';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity.ts';
@@ -102,4 +105,7 @@ export const entities = [
   AuditEntry,
   AuditChain,
   AuditCheckpoint,
+  SsoConnection,
+  SsoIdentity,
+  SsoRequest,
 ];

@@ -220,6 +220,8 @@ export {
   queueEmbedding,
   queueEmbeddingsFrom,
 } from './similar/embedding-queue.ts';
+export { type SignedIn, type Sso, SsoRefused, type StartedSignIn } from './sso/sso.ts';
+export type { SsoTables } from './sso/tables.ts';
 export { type KeyUsage, usagePeriod } from './usage/usage.ts';
 export { type AttemptOutcome, anyDeliveryDue, deliverNext } from './webhooks/deliveries.ts';
 export { type AttemptResult, DELIVERY_TIMEOUT_MS } from './webhooks/delivery-policy.ts';

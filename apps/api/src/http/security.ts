@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { presentedKey } from '../auth/credentials.ts';
 import { sendAppError } from './envelope.ts';
 import { type ContentSecurityPolicy, registerSecurityHeaders } from './security-headers.ts';
+import { SSO_ANSWER_PATH } from './sso-routes.ts';
 
 /**
  * The API answers JSON only: a page that somehow renders a response may load nothing, run nothing and be
@@ -102,9 +103,16 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
   });
 
   // Keys are not ambient: a browser never attaches one on its own, so only requests without a key (the
-  // session cookie's, or sign-in itself) can be forged by another site. Refused before any work.
+  // session cookie's, or sign-in itself) can be forged by another site. Refused before any work. A SAML
+  // provider's answer comes from its own site by design; it is bound to the browser that started the sign-in
+  // (sso-routes.ts) and uses no session.
   app.addHook('onRequest', (req, reply, done) => {
-    if (!UNSAFE_METHODS.has(req.method) || presentedKey(req) !== null || !isCrossSite(req, trusted)) {
+    if (
+      !UNSAFE_METHODS.has(req.method) ||
+      presentedKey(req) !== null ||
+      !isCrossSite(req, trusted) ||
+      SSO_ANSWER_PATH.test(req.url)
+    ) {
       return done();
     }
     sendAppError(

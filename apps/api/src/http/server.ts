@@ -33,6 +33,7 @@ import { noteRequestFailure } from './request-log.ts';
 import { registerRestAdapter } from './rest-adapter.ts';
 import { createRouteTable, notFound, unroutable } from './route-table.ts';
 import { registerSecurity } from './security.ts';
+import { registerSsoRoutes } from './sso-routes.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
 import { traceRequests } from './tracing.ts';
 import { registerUnsubscribe } from './unsubscribe.ts';
@@ -111,6 +112,7 @@ export async function buildServer({
   await registerStripeWebhook(app, core);
   await registerAttachmentRoutes(app, core);
   registerAuditExport(app, core);
+  await registerSsoRoutes(app, core);
   // Plain reads skip Fastify; with tracing on, every request goes through its hooks, which make the spans.
   if (config.directReads && !tracingOn()) {
     direct.reads = new DirectReads({

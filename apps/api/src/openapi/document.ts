@@ -42,6 +42,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   invoices: 'What you paid: subscription invoices and credit-pack purchases',
   webhooks: 'User webhooks: signed POSTs of debate, outcome and chain events, with the delivery history',
   audit: 'Audit trails of accounts and workspaces: who changed what, from where, chained by hash',
+  sso: "Single sign-on for Enterprise workspaces: the workspace's OIDC or SAML provider, sign-in through it, deprovisioning",
 };
 
 /** A route family's tag, from its path: /api/debates/… → debates, /v1/… → v1. */

@@ -6,6 +6,7 @@ import { auditPaths } from './audit-operations.ts';
 import { headerRefs } from './components.ts';
 import { errorResponses, SECURITY_BY_AUTH } from './responses.ts';
 import { routeErrors } from './route-errors.ts';
+import { ssoPaths } from './sso-operations.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -372,6 +373,7 @@ export function plainRoutePaths() {
       '/api/billing/webhook': { post: stripeWebhookOperation() },
       ...attachments.paths,
       ...auditPaths(),
+      ...ssoPaths(),
     },
   };
 }

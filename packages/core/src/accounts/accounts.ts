@@ -4,14 +4,14 @@ import type { AccountResources } from './account-resources.ts';
 import { changePlan } from './change-plan.ts';
 import { changeRateLimit } from './change-rate-limit.ts';
 import { createUser } from './create-user.ts';
-import { logout, sessionUser } from './sessions.ts';
+import { issueSession, logout, sessionUser } from './sessions.ts';
 import { type SignInAttempts, signIn } from './sign-in.ts';
 import { type SignUpBudget, signUp } from './sign-up.ts';
 import { User } from './user.entity.ts';
 
 export type { AccountHooks } from './account-resources.ts';
 export type { NewUser } from './create-user.ts';
-export type { IssuedSession } from './sessions.ts';
+export type { IssuedSession, SessionTerms } from './sessions.ts';
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
@@ -26,6 +26,8 @@ export function createAccounts(
     signUp: signUp(resources),
     signIn: signIn(resources),
     logout: logout(resources),
+    /** A session for an account another way proved (single sign-on). */
+    issueSession: issueSession(resources),
     sessionUser: sessionUser(resources),
 
     findUser: async (id: string) => db.em().findOne(User, { id }),

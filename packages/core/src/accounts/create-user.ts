@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Plan } from '@verdict/contracts';
 import { changesOf } from '../audit/audit-changes.ts';
 import { auditContext } from '../audit/audit-context.ts';
@@ -11,7 +11,14 @@ import { hashPassword } from './passwords.ts';
 import { User } from './user.entity.ts';
 import { insertUser } from './user-record.ts';
 
-export type NewUser = { email: string; name: string; password?: string | undefined; plan?: Plan };
+export type NewUser = {
+  email: string;
+  name: string;
+  password?: string | undefined;
+  plan?: Plan;
+  /** More to store with the account, in its transaction (single sign-on links the identity that made it). */
+  alongside?: (em: EntityManager, userId: string) => Promise<void>;
+};
 
 const conflict = (cause?: unknown) =>
   new AppError('CONFLICT', 'An account with this email already exists', { cause });
@@ -31,6 +38,7 @@ export const createUser =
       await db.em().transactional(async (em) => {
         await insertUser(em, { id, email, name: input.name, passwordHash, plan, at });
         await hooks.onAccountCreated(em, id, at);
+        await input.alongside?.(em, id);
         // A sign-up has no caller yet: the new account made itself. An operator's create-user names the operator.
         await recordAudit(em, clock, {
           owner: { accountId: id },

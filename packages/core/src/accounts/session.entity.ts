@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { Workspace } from '../workspaces/workspace.entity.ts';
 import { User } from './user.entity.ts';
 
 export const SessionSchema = defineEntity({
@@ -11,6 +12,12 @@ export const SessionSchema = defineEntity({
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     createdAt: p.datetime().defaultRaw('now()'),
+    /**
+     * The workspace whose single sign-on opened the session, if one did: removing the person from that
+     * workspace (or the workspace itself) ends it.
+     */
+    ssoWorkspace: () =>
+      p.manyToOne(Workspace).nullable().deleteRule('cascade').updateRule('no action').index(),
   },
 });
 

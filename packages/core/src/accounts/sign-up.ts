@@ -18,7 +18,7 @@ export type SignUp = { limit: BudgetDecision; session: IssuedSession | null };
 export const signUp = (resources: AccountResources & { signUpBudget: SignUpBudget }) => {
   const newUser = createUser(resources);
   const issue = issueSession(resources);
-  return async (input: Required<Omit<NewUser, 'plan'>>, ip: string): Promise<SignUp> => {
+  return async (input: Required<Omit<NewUser, 'plan' | 'alongside'>>, ip: string): Promise<SignUp> => {
     assertRoomToHash();
     const limit = await resources.signUpBudget(ip);
     if (!limit.allowed) return { limit, session: null };

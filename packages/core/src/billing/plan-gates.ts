@@ -8,6 +8,7 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
   argumentGraph: 'The argument graph heatmap needs',
   evidence: 'The evidence engine needs',
   auditLogs: 'The audit log needs',
+  singleSignOn: 'Single sign-on needs',
 };
 
 /** "Pro, BYOK Pro or Enterprise": every plan that includes the feature, as a refusal names them. */

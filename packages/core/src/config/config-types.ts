@@ -87,6 +87,8 @@ export type Config = {
   };
   /** Days each plan's audit entries are kept (the plan table's, or AUDIT_RETENTION_DAYS'), each at least 30. */
   audit: { retentionDays: Record<Plan, number> };
+  /** Single sign-on: the key that seals client secrets (none: OIDC secrets cannot be saved), and what the SSRF guard relaxes. */
+  sso: { secretKey: string | null; allowHttp: boolean; allowPrivate: boolean };
 };
 
 /** The payment processor's settings; each null piece turns off what needs it (503 BILLING_NOT_CONFIGURED). */

@@ -59,5 +59,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billing: billingOf(e),
     webhooks: webhooksOf(e),
     audit: auditOf(e),
+    sso: {
+      secretKey: e.SSO_SECRET_KEY ?? null,
+      allowHttp: e.SSO_ALLOW_HTTP,
+      allowPrivate: e.SSO_ALLOW_PRIVATE,
+    },
   };
 }

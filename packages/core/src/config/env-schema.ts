@@ -197,6 +197,16 @@ export const EnvSchema = z.object({
       'plan=days pairs, comma separated: pro=120,enterprise=730',
     )
     .optional(),
+  /**
+   * Encrypts workspaces' OIDC client secrets at rest (AES-256-GCM under a key derived from it); at least 32
+   * characters. Without it, an OIDC connection with a client secret cannot be saved (503); SAML needs none.
+   * Changing it makes the stored secrets unreadable: their owners save them again.
+   */
+  SSO_SECRET_KEY: z.string().min(32).optional(),
+  /** Local development only: OIDC issuers may be http:// addresses. */
+  SSO_ALLOW_HTTP: Flag.default(false),
+  /** Local development only: OIDC issuers may be loopback and private addresses (never cloud metadata). */
+  SSO_ALLOW_PRIVATE: Flag.default(false),
 });
 
 /** The environment as validated. */

@@ -17,6 +17,7 @@ const EXPECTED: Record<WorkspaceRole, WorkspaceRight[]> = {
     'publishWhenApprovalRequired',
     'viewBilling',
     'readAudit',
+    'readSso',
   ],
   member: ['read', 'writeDebates', 'invite'],
   viewer: ['read'],

@@ -14,6 +14,8 @@ import { AppError } from '../shared/app-error.ts';
  * - publishWhenApprovalRequired: make a debate public or share it while the workspace requires approval;
  * - viewBilling: the invoices of purchases made for the workspace (never the owner's other purchases);
  * - readAudit: the workspace's audit trail (who changed what in it, from where);
+ * - readSso: the workspace's single sign-on connection (never its client secret);
+ * - configureSso: set up, change or remove that connection (it decides who may sign in as a member);
  * - payFor: make a purchase for the workspace (the owner's account pays, so only the owner);
  * - delete: the workspace, with its debates.
  */
@@ -28,6 +30,8 @@ export const WORKSPACE_RIGHTS = {
   publishWhenApprovalRequired: ['owner', 'admin'],
   viewBilling: ['owner', 'admin'],
   readAudit: ['owner', 'admin'],
+  readSso: ['owner', 'admin'],
+  configureSso: ['owner'],
   payFor: ['owner'],
   delete: ['owner'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
@@ -55,6 +59,8 @@ const REFUSALS: Record<WorkspaceRight, string> = {
     'This workspace requires approval: only admins and the owner may make its debates public or share them',
   viewBilling: "Only admins and the owner may see the workspace's invoices",
   readAudit: "Only admins and the owner may read the workspace's audit trail",
+  readSso: "Only admins and the owner may see the workspace's single sign-on",
+  configureSso: "Only the owner may set up the workspace's single sign-on",
   payFor: 'Only the owner pays for the workspace: purchases for it are made on their account',
   delete: 'Only the owner may delete the workspace',
 };

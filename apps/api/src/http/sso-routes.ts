@@ -1,0 +1,150 @@
+import {
+  AppError,
+  type Services,
+  type SignedIn,
+  SsoRefused,
+  unexpectedFailure,
+  withAuditContext,
+} from '@verdict/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestAuditContext } from '../auth/audit-context.ts';
+import { SESSION_COOKIE } from '../auth/credentials.ts';
+import { sendAppError } from './envelope.ts';
+import { noteRequestFailure } from './request-log.ts';
+
+export const SSO_PATHS = {
+  start: '/api/auth/sso/:slug',
+  oidcCallback: '/api/auth/sso/:slug/oidc/callback',
+  samlAcs: '/api/auth/sso/:slug/saml/acs',
+  samlMetadata: '/api/auth/sso/:slug/saml/metadata',
+} as const;
+
+/** The provider's answer posted by a browser from the provider's site: its own checks replace the CSRF guard's. */
+export const SSO_ANSWER_PATH = /^\/api\/auth\/sso\/[^/?]+\/saml\/acs(\?|$)/;
+
+/** The cookie that ties a provider's answer to the browser that started the sign-in. */
+const BINDING_COOKIE = 'verdict_sso';
+const BINDING_PATH = '/api/auth/sso/';
+
+type SlugParams = { Params: { slug: string } };
+
+/**
+ * Single sign-on's browser routes: plain routes because they answer with redirects and take a form post,
+ * not JSON. Start sends the browser to the workspace's provider; the OIDC callback and the SAML ACS take the
+ * provider's answer, and either set the session cookie and send the browser where it was going, or send it
+ * to the sign-in page with the refusal's reason (`?sso_error=`), recorded in the workspace's trail. An
+ * unexpected failure is a 500 in the envelope, like any route's.
+ */
+export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
+  const { config } = core;
+  const signInPage = (reason: string) => `${config.appUrl}/sign-in?sso_error=${encodeURIComponent(reason)}`;
+  // A provider's answer is a top-level navigation from its site: a Lax cookie would not come with a POST.
+  const bindingSameSite = config.secureCookies ? ('none' as const) : ('lax' as const);
+
+  const refuse = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: unknown,
+    workspaceId: string | null,
+  ) => {
+    if (!(error instanceof SsoRefused)) {
+      noteRequestFailure(request, error);
+      return sendAppError(reply, unexpectedFailure(error));
+    }
+    if (workspaceId) {
+      await withAuditContext(requestAuditContext(request, null), () =>
+        core.sso.recordRefusal(workspaceId, error),
+      );
+    }
+    request.log.info({ sso: { reason: error.reason, detail: error.detail } }, 'single sign-on refused');
+    return reply.code(303).header('cache-control', 'no-store').redirect(signInPage(error.reason));
+  };
+
+  const signedIn = (reply: FastifyReply, result: SignedIn) => {
+    void reply.setCookie(SESSION_COOKIE, result.session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.secureCookies,
+      path: '/',
+      expires: result.session.expiresAt,
+    });
+    void reply.clearCookie(BINDING_COOKIE, { path: BINDING_PATH });
+    return reply.code(303).header('cache-control', 'no-store').redirect(`${config.appUrl}${result.returnTo}`);
+  };
+
+  app.get<SlugParams & { Querystring: { returnTo?: string } }>(SSO_PATHS.start, async (request, reply) => {
+    try {
+      const token = request.cookies[SESSION_COOKIE];
+      const session = token ? await core.accounts.sessionUser(token) : null;
+      const returnTo = typeof request.query.returnTo === 'string' ? request.query.returnTo : undefined;
+      const started = await core.sso.start(request.params.slug, {
+        ...(returnTo ? { returnTo } : {}),
+        signedInUserId: session?.user.id ?? null,
+      });
+      void reply.setCookie(BINDING_COOKIE, started.binding, {
+        httpOnly: true,
+        sameSite: bindingSameSite,
+        secure: config.secureCookies,
+        path: BINDING_PATH,
+        maxAge: 600,
+      });
+      return reply.code(302).header('cache-control', 'no-store').redirect(started.redirectUrl);
+    } catch (error) {
+      return refuse(request, reply, error, null);
+    }
+  });
+
+  app.get<SlugParams>(SSO_PATHS.oidcCallback, async (request, reply) => {
+    let workspaceId: string | null = null;
+    try {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      const result = await withAuditContext(requestAuditContext(request, null), () =>
+        core.sso.finishOidc(request.params.slug, query, request.cookies[BINDING_COOKIE], (target) => {
+          workspaceId = target.workspaceId;
+        }),
+      );
+      return signedIn(reply, result);
+    } catch (error) {
+      return refuse(request, reply, error, workspaceId);
+    }
+  });
+
+  await app.register(async (scope) => {
+    // The answer is a form post (SAML's HTTP-POST binding), in this route's scope only.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    scope.post<SlugParams & { Body: { SAMLResponse?: string; RelayState?: string } }>(
+      SSO_PATHS.samlAcs,
+      async (request, reply) => {
+        let workspaceId: string | null = null;
+        try {
+          const form = typeof request.body === 'object' && request.body !== null ? request.body : {};
+          const result = await withAuditContext(requestAuditContext(request, null), () =>
+            core.sso.finishSaml(request.params.slug, form, request.cookies[BINDING_COOKIE], (target) => {
+              workspaceId = target.workspaceId;
+            }),
+          );
+          return signedIn(reply, result);
+        } catch (error) {
+          return refuse(request, reply, error, workspaceId);
+        }
+      },
+    );
+  });
+
+  app.get<SlugParams>(SSO_PATHS.samlMetadata, async (request, reply) => {
+    try {
+      const xml = await core.sso.serviceMetadata(request.params.slug);
+      return reply.code(200).header('content-type', 'application/samlmetadata+xml; charset=utf-8').send(xml);
+    } catch (error) {
+      if (error instanceof SsoRefused) {
+        return sendAppError(reply, new AppError('NOT_FOUND', 'No single sign-on for this workspace'));
+      }
+      noteRequestFailure(request, error);
+      return sendAppError(reply, unexpectedFailure(error));
+    }
+  });
+}

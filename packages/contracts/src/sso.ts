@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { UuidInput } from './ids.ts';
+import { AssignableWorkspaceRole } from './workspaces.ts';
+
+/** How a workspace's people sign in through their identity provider. */
+export const SsoProtocol = z.enum(['oidc', 'saml']);
+export type SsoProtocol = z.infer<typeof SsoProtocol>;
+
+/** A domain as an email's part after the @: lowercase labels of letters, digits and hyphens. */
+const EmailDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'a domain such as example.com');
+
+/** What every connection sets, whatever its protocol. */
+const ConnectionTerms = {
+  allowedDomains: z
+    .array(EmailDomain)
+    .min(1)
+    .max(50)
+    .meta({
+      description:
+        'Email domains the provider may sign people in for: a sign-in for an address elsewhere is refused, and ' +
+        'only people of these domains are held to requireSso',
+    }),
+  defaultRole: AssignableWorkspaceRole.default('member').meta({
+    description: 'The role someone signing in for the first time joins the workspace with',
+  }),
+  requireSso: z.boolean().default(false).meta({
+    description:
+      "Refuse password sign-in to the workspace's members of the allowed domains (the owner keeps it, audited)",
+  }),
+};
+
+const OidcConnectionInput = z.strictObject({
+  protocol: z.literal('oidc'),
+  issuer: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .meta({
+      description: "The provider's issuer identifier; its discovery document is read from it",
+    }),
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(2000).optional().meta({
+    description: 'Stored encrypted, never shown again; absent on an update of an OIDC connection: kept',
+  }),
+  ...ConnectionTerms,
+});
+
+const SamlConnectionInput = z.strictObject({
+  protocol: z.literal('saml'),
+  metadataXml: z.string().min(1).max(200_000).optional().meta({
+    description:
+      "The provider's metadata (an EntityDescriptor): its entity id, SSO URL and signing certificate",
+  }),
+  entityId: z.string().min(1).max(2000).optional().meta({ description: "The provider's entity id (issuer)" }),
+  ssoUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional()
+    .meta({
+      description: "The provider's single sign-on URL (HTTP-Redirect binding)",
+    }),
+  certificate: z.string().min(1).max(20_000).optional().meta({
+    description: "The provider's signing certificate (PEM, or its base64 body)",
+  }),
+  ...ConnectionTerms,
+});
+
+/** PUT /api/workspaces/:id/sso: the workspace's one connection, created or replaced. */
+export const SsoConnectionInput = z.discriminatedUnion('protocol', [
+  OidcConnectionInput,
+  SamlConnectionInput,
+]);
+export type SsoConnectionInput = z.infer<typeof SsoConnectionInput>;
+
+export const PutSsoConnectionInput = z.intersection(z.strictObject({ id: UuidInput }), SsoConnectionInput);
+
+/** Where the identity provider sends people back, and what it must be told about this service. */
+export const SsoServiceProvider = z.object({
+  signInUrl: z.string().meta({ description: 'Start a sign-in here (the console links to it)' }),
+  redirectUri: z.string().meta({ description: 'OIDC: the redirect URI to register with the provider' }),
+  acsUrl: z.string().meta({ description: 'SAML: the assertion consumer service URL (HTTP-POST binding)' }),
+  entityId: z.string().meta({ description: "SAML: this service's entity id, the assertions' audience" }),
+  metadataUrl: z.string().meta({ description: "SAML: this service's metadata" }),
+});
+
+/** A workspace's connection as its owner and admins read it: never the client secret, only whether one is set. */
+export const SsoConnection = z
+  .object({
+    workspaceId: z.string(),
+    protocol: SsoProtocol,
+    issuer: z.string().meta({ description: 'OIDC: the issuer; SAML: the provider entity id' }),
+    clientId: z.string().nullable(),
+    hasClientSecret: z.boolean(),
+    ssoUrl: z.string().nullable().meta({ description: "SAML: the provider's single sign-on URL" }),
+    certificateFingerprint: z.string().nullable().meta({
+      description: "SAML: SHA-256 fingerprint of the provider's signing certificate (hex, colon-separated)",
+    }),
+    allowedDomains: z.array(z.string()),
+    defaultRole: AssignableWorkspaceRole,
+    requireSso: z.boolean(),
+    serviceProvider: SsoServiceProvider,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'SsoConnection' });
+export type SsoConnection = z.infer<typeof SsoConnection>;
+
+/** POST /api/workspaces/:id/sso/deprovision: someone who left, named as the provider knows them. */
+export const DeprovisionInput = z.strictObject({
+  id: UuidInput,
+  email: z.email().max(320).toLowerCase(),
+});
+
+export const DeprovisionResult = z
+  .object({
+    userId: z.string().nullable().meta({ description: 'The account the email names, null when none does' }),
+    removedFromWorkspace: z.boolean(),
+    sessionsEnded: z
+      .number()
+      .int()
+      .meta({ description: "Sessions this workspace's sign-in had opened, ended" }),
+  })
+  .meta({ id: 'DeprovisionResult' });
+export type DeprovisionResult = z.infer<typeof DeprovisionResult>;
+
+/**
+ * Why a single sign-on was refused: the code the sign-in page is sent back with (`?sso_error=`), the audit
+ * entry's reason, and what the page says.
+ */
+export const SSO_REFUSALS = {
+  not_configured: 'This workspace has no single sign-on set up, or its plan no longer includes it.',
+  unknown_request: 'This sign-in expired or was already used. Start again from the sign-in page.',
+  other_browser: 'This sign-in was started in another browser. Start again from the sign-in page.',
+  replayed: 'This sign-in response was already used. Start again from the sign-in page.',
+  bad_signature: "The identity provider's response is not signed by the provider this workspace trusts.",
+  unsigned: "The identity provider's response carries no signature.",
+  expired: "The identity provider's response has expired (or the clocks disagree).",
+  wrong_audience: "The identity provider's response was meant for another service.",
+  wrong_recipient: "The identity provider's response was sent for another address.",
+  wrong_nonce: "The identity provider's response does not belong to this sign-in.",
+  provider_error: 'The identity provider refused the sign-in or could not be reached.',
+  invalid_response: "The identity provider's response could not be read.",
+  no_email: 'The identity provider did not give a verified email address.',
+  domain_not_allowed: "Your email's domain is not one this workspace signs in.",
+  account_exists:
+    'An account with this email already exists. Sign in with your password first, then use single sign-on to link it.',
+  no_seat: "Every seat of this workspace's plan is taken.",
+} as const;
+export type SsoRefusal = keyof typeof SSO_REFUSALS;
+export const SsoRefusal = z.enum(Object.keys(SSO_REFUSALS) as [SsoRefusal, ...SsoRefusal[]]);

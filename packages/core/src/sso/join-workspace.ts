@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { AssignableWorkspaceRole, Plan } from '@verdict/contracts';
+import { sql } from 'kysely';
+import type { Clock } from '../shared/clock.ts';
+import { lockWorkspace } from '../workspaces/access.ts';
+import { memberQuery, memberRow } from '../workspaces/members/member-rows.ts';
+import { recordMemberChange } from '../workspaces/members/record-member-change.ts';
+import { addMember } from '../workspaces/workspace-record.ts';
+import { seatsOf } from '../workspaces/workspace-views.ts';
+import { SsoRefused } from './sign-in-refusal.ts';
+
+/**
+ * Someone the provider signed in becomes a member with the connection's default role, just in time, unless
+ * they are one already (their role is left as an admin set it). A seat is needed as for an invite: the
+ * workspace row is locked for the count.
+ */
+export async function joinWorkspace(
+  em: EntityManager,
+  clock: Clock,
+  join: { workspaceId: string; userId: string; role: AssignableWorkspaceRole; ownerPlan: Plan },
+): Promise<'joined' | 'member'> {
+  await lockWorkspace(em, join.workspaceId);
+  if (await memberRow(em, join.workspaceId, join.userId)) return 'member';
+  const { n } = await memberQuery(em)
+    .selectFrom('workspace_members')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('workspace_id', '=', join.workspaceId)
+    .executeTakeFirstOrThrow();
+  const seats = seatsOf(join.ownerPlan);
+  if (seats !== null && n >= seats) throw new SsoRefused('no_seat', `${n} of ${seats} seats taken`);
+  await addMember(em, {
+    workspace_id: join.workspaceId,
+    user_id: join.userId,
+    role: join.role,
+    joined_at: new Date(clock.now()),
+  });
+  await recordMemberChange(em, clock, {
+    workspaceId: join.workspaceId,
+    userId: join.userId,
+    before: null,
+    after: join.role,
+  });
+  return 'joined';
+}

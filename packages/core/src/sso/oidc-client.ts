@@ -1,0 +1,53 @@
+import * as oidc from 'openid-client';
+import { fetch as undiciFetch } from 'undici';
+import type { Config } from '../config/config.ts';
+import { ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+
+/** How long a provider's discovery document (and its keys' address) is trusted before it is read again. */
+const DISCOVERY_TTL_MS = 15 * 60_000;
+const REQUEST_TIMEOUT_S = 10;
+
+export type OidcClientTerms = { issuer: string; clientId: string; clientSecret: string | null };
+
+/**
+ * The OIDC clients of the workspaces' connections, from their providers' discovery documents, kept for a
+ * while per connection version (an update makes a new one). Every request to a provider goes through the
+ * SSRF guard: the issuer is an address a workspace owner typed.
+ */
+export function createOidcClients(settings: Config['sso']) {
+  const agent = ssrfGuardedAgent({ allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate });
+  const guardedFetch: oidc.CustomFetch = (url, options) =>
+    undiciFetch(url, { ...(options as object), dispatcher: agent }) as unknown as Promise<Response>;
+  const cache = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+
+  const discover = (terms: OidcClientTerms) =>
+    oidc.discovery(
+      new URL(terms.issuer),
+      terms.clientId,
+      undefined,
+      terms.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(terms.clientSecret),
+      {
+        [oidc.customFetch]: guardedFetch,
+        timeout: REQUEST_TIMEOUT_S,
+        ...(settings.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+      },
+    );
+
+  return {
+    /** The provider read afresh: a connection being saved is checked against its discovery document. */
+    discover,
+    /** The client of a stored connection (`version`: its last update), discovered once per TTL. */
+    clientFor(version: string, terms: OidcClientTerms, now: number): Promise<oidc.Configuration> {
+      const cached = cache.get(version);
+      if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
+      const config = discover(terms);
+      cache.set(version, { at: now, config });
+      // A failed discovery is not kept: the next sign-in tries again.
+      config.catch(() => cache.delete(version));
+      if (cache.size > 1000) cache.delete(cache.keys().next().value as string);
+      return config;
+    },
+  };
+}
+
+export type OidcClients = ReturnType<typeof createOidcClients>;

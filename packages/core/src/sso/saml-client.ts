@@ -1,0 +1,47 @@
+import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { StoredConnection } from './connection-record.ts';
+import { serviceProviderOf } from './service-provider.ts';
+
+const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+/**
+ * The sign-in requests node-saml checks `InResponseTo` against: just the one this answer's RelayState
+ * named, already taken from the database (sign-in-requests.ts), so the library's own check agrees with
+ * ours and nothing is kept in a process's memory (any API process may receive the answer).
+ */
+const onlyRequest = (requestId: string | null): CacheProvider => ({
+  saveAsync: async (key, value) => ({ value, createdAt: Date.now(), key }) as never,
+  getAsync: async (key) => (key === requestId ? 'pending' : null),
+  removeAsync: async (key) => key,
+});
+
+/**
+ * node-saml for a workspace's SAML connection: assertions must be signed by the provider's certificate,
+ * name this workspace's entity id as their audience, answer the request this sign-in made, and be within
+ * their time window (a minute of clock skew allowed).
+ */
+export function samlClient(
+  publicBaseUrl: string,
+  slug: string,
+  connection: StoredConnection,
+  requestId: { existing: string } | { new: string },
+): SAML {
+  const sp = serviceProviderOf(publicBaseUrl, slug);
+  const id = 'existing' in requestId ? requestId.existing : requestId.new;
+  return new SAML({
+    entryPoint: connection.sso_url ?? undefined,
+    idpCert: connection.certificate ?? '',
+    idpIssuer: connection.issuer,
+    issuer: sp.entityId,
+    audience: sp.entityId,
+    callbackUrl: sp.acsUrl,
+    identifierFormat: EMAIL_NAME_ID,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    validateInResponseTo: ValidateInResponseTo.always,
+    cacheProvider: onlyRequest('existing' in requestId ? id : null),
+    generateUniqueId: () => id,
+    acceptedClockSkewMs: 60_000,
+    disableRequestedAuthnContext: true,
+  });
+}
