@@ -64,13 +64,10 @@ export const ssoPaths = () => ({
         },
       ],
       responses: {
-        ...redirect(
-          '302',
-          'To the provider; to the sign-in page with `?sso_error=not_configured` when the workspace has no single sign-on (or its plan lost it)',
-        ),
+        ...redirect('302', "To the workspace's provider"),
         ...redirect(
           '303',
-          'To the sign-in page with `?sso_error=provider_error` when the provider cannot be reached',
+          'To the sign-in page with `?sso_error=not_configured` (no single sign-on for this slug, or its plan lost it) or `?sso_error=provider_error` (the provider cannot be reached)',
         ),
         ...unexpected,
       },
