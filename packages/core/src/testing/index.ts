@@ -206,6 +206,13 @@ export {
   stripeEvent,
 } from './fake-stripe.ts';
 export {
+  type OidcClient,
+  type OidcIssuer,
+  type OidcIssuerOptions,
+  type OidcUser,
+  startOidcIssuer,
+} from './identity-providers/oidc-issuer.ts';
+export {
   RECEIVER_HOST,
   type ReceivedDelivery,
   type ReceiverReply,
