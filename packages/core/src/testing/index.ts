@@ -206,6 +206,13 @@ export {
   stripeEvent,
 } from './fake-stripe.ts';
 export {
+  type CraftedOidcIssuer,
+  type CraftedOidcIssuerOptions,
+  type IdTokenClaims,
+  type IdTokenDefect,
+  startCraftedOidcIssuer,
+} from './identity-providers/crafted-oidc-issuer.ts';
+export {
   type OidcClient,
   type OidcIssuer,
   type OidcIssuerOptions,

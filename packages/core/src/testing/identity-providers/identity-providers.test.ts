@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CraftedOidcIssuer, type IdTokenDefect, startCraftedOidcIssuer } from './crafted-oidc-issuer.ts';
 import { type OidcIssuer, startOidcIssuer } from './oidc-issuer.ts';
 
 // The providers are checked with the libraries the service signs in with, configured as it configures
@@ -110,5 +111,71 @@ describe('the OIDC issuer (oidc-provider)', () => {
         }),
       ),
     ).toMatch(/\(invalid_grant: grant request is invalid\)$/);
+  });
+});
+
+describe('the crafted OIDC issuer', () => {
+  let issuer: CraftedOidcIssuer;
+  /** openid-client as the service must set it up: checking the ID token's signature too (see below). */
+  let config: client.Configuration;
+  const claims = { sub: 'sub-ada', email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' };
+  beforeAll(async () => {
+    issuer = await startCraftedOidcIssuer({
+      clients: [{ client_id: 'verdict', client_secret: 'secret-1', redirect_uris: [redirectUri] }],
+    });
+    config = await discover(issuer.url);
+    client.enableNonRepudiationChecks(config);
+  });
+  afterAll(() => issuer.close());
+
+  const grantWith = async (defect: IdTokenDefect, configuration = config) => {
+    const { url, checks } = await authorization(configuration);
+    const callback = await issuer.signIn(url, claims);
+    issuer.nextToken = defect;
+    return client.authorizationCodeGrant(configuration, callback, checks);
+  };
+
+  it('issues a valid ID token that openid-client accepts', async () => {
+    expect((await grantWith('valid')).claims()).toMatchObject({ ...claims, iss: issuer.url, aud: 'verdict' });
+  });
+
+  it.each<[IdTokenDefect, RegExp]>([
+    ['forged', /^invalid response encountered \/ JWT signature verification failed/],
+    [
+      'expired',
+      /^JWT timestamp claim value failed validation \/ unexpected JWT "exp" \(expiration time\) claim value, expiration is past current timestamp/,
+    ],
+    [
+      'wrong-audience',
+      /^unexpected JWT claim value encountered \/ unexpected JWT "aud" \(audience\) claim value/,
+    ],
+    ['unsigned', /^invalid response encountered \/ unexpected JWT "alg" header parameter/],
+    ['wrong-nonce', /^unexpected JWT claim value encountered \/ unexpected ID Token "nonce" claim value/],
+  ])('issues a %s ID token that openid-client refuses', async (defect, reason) => {
+    expect(await refusal(grantWith(defect))).toMatch(reason);
+  });
+
+  // openid-client trusts the TLS connection to the token endpoint for the ID token it answers (OpenID
+  // Connect Core 3.1.3.7 allows it) and checks no signature unless asked: a service that leaves out
+  // enableNonRepudiationChecks accepts a forged token. This test shows it, so that the day it changes is seen.
+  it('issues a forged ID token that openid-client accepts without enableNonRepudiationChecks', async () => {
+    const trusting = await discover(issuer.url);
+    expect((await grantWith('forged', trusting)).claims()).toMatchObject({ sub: 'sub-ada' });
+  });
+
+  it('checks the client secret and the PKCE verifier', async () => {
+    const first = await authorization(config);
+    const wrongSecret = await discover(issuer.url, 'not-the-secret');
+    expect(
+      await refusal(
+        client.authorizationCodeGrant(wrongSecret, await issuer.signIn(first.url, claims), first.checks),
+      ),
+    ).toMatch(/^server responded with a challenge in the WWW-Authenticate HTTP Header$/);
+    const second = await authorization(config);
+    const callback = await issuer.signIn(second.url, claims);
+    const otherVerifier = { ...second.checks, pkceCodeVerifier: client.randomPKCECodeVerifier() };
+    expect(await refusal(client.authorizationCodeGrant(config, callback, otherVerifier))).toMatch(
+      /\(invalid_grant: PKCE verification failed\)/,
+    );
   });
 });
