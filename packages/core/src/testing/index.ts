@@ -220,6 +220,15 @@ export {
   startOidcIssuer,
 } from './identity-providers/oidc-issuer.ts';
 export {
+  type SamlIdp,
+  type SamlIdpOptions,
+  type SamlPost,
+  type SamlResponseDefect,
+  type SamlResponseOptions,
+  type SamlUser,
+  startSamlIdp,
+} from './identity-providers/saml-idp.ts';
+export {
   RECEIVER_HOST,
   type ReceivedDelivery,
   type ReceiverReply,

@@ -1,7 +1,10 @@
+import { inflateRawSync } from 'node:zlib';
+import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CraftedOidcIssuer, type IdTokenDefect, startCraftedOidcIssuer } from './crafted-oidc-issuer.ts';
 import { type OidcIssuer, startOidcIssuer } from './oidc-issuer.ts';
+import { type SamlIdp, type SamlResponseDefect, startSamlIdp } from './saml-idp.ts';
 
 // The providers are checked with the libraries the service signs in with, configured as it configures
 // them: what they accept and refuse here is what the service will accept and refuse.
@@ -179,3 +182,131 @@ describe('the crafted OIDC issuer', () => {
     );
   });
 });
+
+describe('the SAML IdP', () => {
+  const spEntityId = 'urn:verdict-test:sp';
+  const acsUrl = 'http://127.0.0.1:9/sso/saml/acs';
+  let idp: SamlIdp;
+  let saml: SAML;
+  beforeAll(async () => {
+    idp = await startSamlIdp({
+      users: { 'ada@example.com': { email: 'ada@example.com', name: 'Ada Lovelace' } },
+    });
+    saml = new SAML({
+      idpCert: idp.certificate,
+      issuer: spEntityId,
+      callbackUrl: acsUrl,
+      audience: spEntityId,
+      entryPoint: idp.ssoUrl,
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      validateInResponseTo: ValidateInResponseTo.always,
+      cacheProvider: memoryCache(),
+      acceptedClockSkewMs: 60_000,
+      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    });
+  });
+  afterAll(() => idp.close());
+
+  /** An AuthnRequest's ID as the service remembers it: made by node-saml, saved in its cache. */
+  const requestId = async () => {
+    const url = new URL(await saml.getAuthorizeUrlAsync('relay-1', undefined, {}));
+    const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
+    return /\bID="([^"]+)"/.exec(xml)?.[1] ?? '';
+  };
+  const respond = async (defect: SamlResponseDefect) =>
+    idp.response({
+      acsUrl,
+      audience: spEntityId,
+      inResponseTo: await requestId(),
+      email: 'ada@example.com',
+      defect,
+    });
+
+  it('issues a valid signed response that node-saml accepts, once', async () => {
+    const SAMLResponse = await respond('valid');
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse, RelayState: 'relay-1' });
+    expect(profile).toMatchObject({
+      issuer: idp.entityId,
+      nameID: 'ada@example.com',
+      nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      email: 'ada@example.com',
+      name: 'ada@example.com',
+    });
+    // The request's ID left the cache when it was answered: the same response again is a replay.
+    await expect(saml.validatePostResponseAsync({ SAMLResponse, RelayState: 'relay-1' })).rejects.toThrow(
+      /^InResponseTo is not valid$/,
+    );
+  });
+
+  it.each<[SamlResponseDefect, RegExp]>([
+    ['forged', /^Invalid signature$/],
+    ['unsigned', /^Invalid signature$/],
+    // The subject confirmation's window is checked before the conditions', so that is what is reported.
+    ['expired', /^No valid subject confirmation found among those available in the SAML assertion$/],
+    ['wrong-audience', /^SAML assertion audience mismatch. Expected: urn:verdict-test:sp Received: /],
+  ])('issues a %s response that node-saml refuses', async (defect, error) => {
+    await expect(saml.validatePostResponseAsync({ SAMLResponse: await respond(defect) })).rejects.toThrow(
+      error,
+    );
+  });
+
+  it('issues a wrong-recipient response that node-saml 5 accepts: the service must check the Recipient', async () => {
+    const { profile } = await saml.validatePostResponseAsync({
+      SAMLResponse: await respond('wrong-recipient'),
+    });
+    const assertion = profile?.getAssertion?.() as {
+      Assertion: {
+        Subject: { SubjectConfirmation: { SubjectConfirmationData: { $: { Recipient: string } }[] }[] }[];
+      };
+    };
+    const recipient =
+      assertion.Assertion.Subject[0]?.SubjectConfirmation[0]?.SubjectConfirmationData[0]?.$.Recipient;
+    expect(recipient).toBe('https://another-service.invalid/saml/acs');
+    expect(recipient).not.toBe(acsUrl);
+  });
+
+  it('signs a user in through its login form, answering the AuthnRequest', async () => {
+    const authorizeUrl = await saml.getAuthorizeUrlAsync('relay-2', undefined, {});
+    const post = await idp.signIn(authorizeUrl, 'ada@example.com');
+    expect(post).toMatchObject({ acsUrl, RelayState: 'relay-2' });
+    const { profile } = await saml.validatePostResponseAsync(post);
+    expect(profile).toMatchObject({
+      nameID: 'ada@example.com',
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+    });
+    expect(idp.metadataXml).toContain(`Location="${idp.ssoUrl}"`);
+  });
+
+  it('refuses an unknown or removed user at the form', async () => {
+    await expect(
+      idp.signIn(await saml.getAuthorizeUrlAsync('', undefined, {}), 'nobody@example.com'),
+    ).rejects.toThrow(/No such user/);
+    idp.users.delete('ada@example.com');
+    await expect(
+      idp.signIn(await saml.getAuthorizeUrlAsync('', undefined, {}), 'ada@example.com'),
+    ).rejects.toThrow(/No such user/);
+    idp.users.set('ada@example.com', { email: 'ada@example.com', name: 'Ada Lovelace' });
+  });
+});
+
+/** The service's request-ID cache, in memory: saved on AuthnRequest, taken on response. */
+function memoryCache(): CacheProvider {
+  const items = new Map<string, { value: string; createdAt: number }>();
+  return {
+    saveAsync: async (key, value) => {
+      if (items.has(key)) return null;
+      const item = { value, createdAt: Date.now() };
+      items.set(key, item);
+      return item;
+    },
+    getAsync: async (key) => items.get(key)?.value ?? null,
+    removeAsync: async (key) => {
+      if (key === null) return null;
+      const value = items.get(key)?.value ?? null;
+      items.delete(key);
+      return value;
+    },
+  };
+}
