@@ -206,6 +206,29 @@ export {
   stripeEvent,
 } from './fake-stripe.ts';
 export {
+  type CraftedOidcIssuer,
+  type CraftedOidcIssuerOptions,
+  type IdTokenClaims,
+  type IdTokenDefect,
+  startCraftedOidcIssuer,
+} from './identity-providers/crafted-oidc-issuer.ts';
+export {
+  type OidcClient,
+  type OidcIssuer,
+  type OidcIssuerOptions,
+  type OidcUser,
+  startOidcIssuer,
+} from './identity-providers/oidc-issuer.ts';
+export {
+  type SamlIdp,
+  type SamlIdpOptions,
+  type SamlPost,
+  type SamlResponseDefect,
+  type SamlResponseOptions,
+  type SamlUser,
+  startSamlIdp,
+} from './identity-providers/saml-idp.ts';
+export {
   RECEIVER_HOST,
   type ReceivedDelivery,
   type ReceiverReply,
