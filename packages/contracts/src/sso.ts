@@ -34,49 +34,79 @@ const ConnectionTerms = {
   }),
 };
 
-const OidcConnectionInput = z.strictObject({
-  protocol: z.literal('oidc'),
+/**
+ * The fields of a connection, both protocols' in one object (a REST body has one shape): OIDC takes issuer,
+ * clientId and clientSecret; SAML takes metadataXml, or entityId, ssoUrl and certificate. Each protocol's
+ * fields are refused with the other (connectionFields).
+ */
+const ConnectionFields = {
+  protocol: SsoProtocol,
   issuer: z
     .url({ protocol: /^https?$/ })
     .max(2000)
+    .optional()
     .meta({
-      description: "The provider's issuer identifier; its discovery document is read from it",
+      description:
+        "OIDC (required): the provider's issuer identifier; its discovery document is read from it",
     }),
-  clientId: z.string().min(1).max(500),
+  clientId: z.string().min(1).max(500).optional().meta({ description: 'OIDC (required): the client id' }),
   clientSecret: z.string().min(1).max(2000).optional().meta({
-    description: 'Stored encrypted, never shown again; absent on an update of an OIDC connection: kept',
+    description:
+      'OIDC: the client secret, stored encrypted and never shown again; left out on an update of the same client: kept; none at all: a public client (PKCE only)',
   }),
-  ...ConnectionTerms,
-});
-
-const SamlConnectionInput = z.strictObject({
-  protocol: z.literal('saml'),
   metadataXml: z.string().min(1).max(200_000).optional().meta({
     description:
-      "The provider's metadata (an EntityDescriptor): its entity id, SSO URL and signing certificate",
+      "SAML: the provider's metadata (an EntityDescriptor): its entity id, SSO URL and signing certificate",
   }),
-  entityId: z.string().min(1).max(2000).optional().meta({ description: "The provider's entity id (issuer)" }),
+  entityId: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .meta({ description: "SAML: the provider's entity id (issuer)" }),
   ssoUrl: z
     .url({ protocol: /^https?$/ })
     .max(2000)
     .optional()
     .meta({
-      description: "The provider's single sign-on URL (HTTP-Redirect binding)",
+      description: "SAML: the provider's single sign-on URL (HTTP-Redirect binding)",
     }),
   certificate: z.string().min(1).max(20_000).optional().meta({
-    description: "The provider's signing certificate (PEM, or its base64 body)",
+    description: "SAML: the provider's signing certificate (PEM, or its base64 body)",
   }),
   ...ConnectionTerms,
-});
+};
+
+const OIDC_ONLY = ['issuer', 'clientId', 'clientSecret'] as const;
+const SAML_ONLY = ['metadataXml', 'entityId', 'ssoUrl', 'certificate'] as const;
+
+/** Each protocol's own fields, and none of the other's. */
+const connectionFields = (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+  const oidc = value.protocol === 'oidc';
+  for (const name of oidc ? SAML_ONLY : OIDC_ONLY) {
+    if (value[name] !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `Not a field of a${oidc ? 'n OIDC' : ' SAML'} connection`,
+      });
+    }
+  }
+  if (oidc) {
+    for (const name of ['issuer', 'clientId'] as const) {
+      if (value[name] === undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'Required for OIDC' });
+    }
+  }
+};
 
 /** PUT /api/workspaces/:id/sso: the workspace's one connection, created or replaced. */
-export const SsoConnectionInput = z.discriminatedUnion('protocol', [
-  OidcConnectionInput,
-  SamlConnectionInput,
-]);
+export const SsoConnectionInput = z.strictObject(ConnectionFields).superRefine(connectionFields);
 export type SsoConnectionInput = z.infer<typeof SsoConnectionInput>;
 
-export const PutSsoConnectionInput = z.intersection(z.strictObject({ id: UuidInput }), SsoConnectionInput);
+export const PutSsoConnectionInput = z
+  .strictObject({ id: UuidInput, ...ConnectionFields })
+  .superRefine(connectionFields);
 
 /** Where the identity provider sends people back, and what it must be told about this service. */
 export const SsoServiceProvider = z.object({

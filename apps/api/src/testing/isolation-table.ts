@@ -22,6 +22,14 @@ export type OpenOperation = { open: string };
 
 export type IsolationEntry = IsolationCase[] | OpenOperation;
 
+/** A connection another account tries to set on a workspace not theirs (refused before the issuer is read). */
+const SSO_BODY = {
+  protocol: 'oidc',
+  issuer: 'https://idp.example.invalid',
+  clientId: 'intruder',
+  allowedDomains: ['example.com'],
+};
+
 const one = (
   status: 403 | 404,
   ids: IsolationCase['ids'],
@@ -199,6 +207,12 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   'GET /api/audit/verify': one(403, { workspaceId: 'a.workspace' }),
   'GET /api/audit/export': one(403, { workspaceId: 'a.workspace' }),
 
+  // A workspace's single sign-on: its owner's and admins' (a stranger learns nothing, not even whether one is set up).
+  'GET /api/workspaces/{id}/sso': one(403, { id: 'a.workspace' }),
+  'PUT /api/workspaces/{id}/sso': one(403, { id: 'a.workspace' }, SSO_BODY),
+  'DELETE /api/workspaces/{id}/sso': one(403, { id: 'a.workspace' }),
+  'POST /api/workspaces/{id}/sso/deprovision': one(403, { id: 'a.workspace' }, { email: 'gone@example.com' }),
+
   'GET /api/unsubscribe': {
     open: "the signed token in the link is the credential, and it names the user it unsubscribes (the email's)",
   },
@@ -281,6 +295,30 @@ export const WORKSPACE_ROLES: Record<string, WorkspaceRoleCase> = {
   'GET /api/audit/export': {
     method: 'GET',
     path: '/api/audit/export?workspaceId={workspace}&format=csv',
+    status: { viewer: 403, member: 403, admin: 200 },
+  },
+  // Single sign-on decides who may sign in as a member: the owner sets it up, admins read it (none is set
+  // up here: 404 past the role check) and deprovision people.
+  'GET /api/workspaces/{id}/sso': {
+    method: 'GET',
+    path: '/api/workspaces/{workspace}/sso',
+    status: { viewer: 403, member: 403, admin: 404 },
+  },
+  'PUT /api/workspaces/{id}/sso': {
+    method: 'PUT',
+    path: '/api/workspaces/{workspace}/sso',
+    body: SSO_BODY,
+    status: everyRole(403),
+  },
+  'DELETE /api/workspaces/{id}/sso': {
+    method: 'DELETE',
+    path: '/api/workspaces/{workspace}/sso',
+    status: everyRole(403),
+  },
+  'POST /api/workspaces/{id}/sso/deprovision': {
+    method: 'POST',
+    path: '/api/workspaces/{workspace}/sso/deprovision',
+    body: { email: 'gone@example.com' },
     status: { viewer: 403, member: 403, admin: 200 },
   },
   'POST /api/debates': {

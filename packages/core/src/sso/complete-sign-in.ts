@@ -40,7 +40,8 @@ export async function completeSignIn(
   }
   const workspaceId = target.workspaceId;
   const now = () => new Date(clock.now());
-  let userId = await linkedUser(db.em(), workspaceId, identity.subject);
+  const issuer = target.connection.issuer;
+  let userId = await linkedUser(db.em(), workspaceId, issuer, identity.subject);
   let created = false;
   if (!userId) {
     const existing = await db.em().findOne(User, { email }, { fields: ['id'] });
@@ -51,7 +52,13 @@ export async function completeSignIn(
       await db
         .em()
         .transactional((em) =>
-          linkIdentity(em, { workspaceId, subject: identity.subject, userId: existing.id, at: now() }),
+          linkIdentity(em, {
+            workspaceId,
+            issuer,
+            subject: identity.subject,
+            userId: existing.id,
+            at: now(),
+          }),
         );
       userId = existing.id;
     } else {
@@ -59,7 +66,7 @@ export async function completeSignIn(
         email,
         name: identity.name?.trim().slice(0, 100) || email.slice(0, email.indexOf('@')),
         alongside: (em, id) =>
-          linkIdentity(em, { workspaceId, subject: identity.subject, userId: id, at: now() }),
+          linkIdentity(em, { workspaceId, issuer, subject: identity.subject, userId: id, at: now() }),
       });
       userId = user.id;
       created = true;
@@ -75,7 +82,7 @@ export async function completeSignIn(
         role: target.connection.default_role,
         ownerPlan: target.ownerPlan,
       });
-      await noteSignIn(em, workspaceId, identity.subject, now());
+      await noteSignIn(em, { workspaceId, issuer, subject: identity.subject, at: now() });
       await recordAudit(em, clock, {
         owner: { workspaceId },
         action: 'sso.sign_in',

@@ -6,7 +6,6 @@ import { lockWorkspace } from '../workspaces/access.ts';
 import { ssoAccess } from './connection-access.ts';
 import { findConnection, type StoredConnection, saveConnection } from './connection-record.ts';
 import { auditedFields, toConnectionView } from './connection-view.ts';
-import { unlinkAll } from './identity-record.ts';
 import type { OidcClients } from './oidc-client.ts';
 import { samlProviderTerms } from './saml-provider-terms.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -18,7 +17,6 @@ type Deps = SsoResources & { oidcClients: OidcClients; secretBox: SecretBox | nu
  * PUT /api/workspaces/:id/sso: the workspace's connection created or replaced, by its owner on Enterprise.
  * An OIDC provider is read (discovery) before anything is stored, so a typo in the issuer is a 400 now
  * rather than a failed sign-in later; a SAML provider's terms come from its metadata or the fields given.
- * Another provider (protocol or issuer changed) drops the identities the old one had linked.
  */
 export const configureConnection =
   (deps: Deps) =>
@@ -45,9 +43,6 @@ export const configureConnection =
         updated_at: now.toISOString(),
       };
       await saveConnection(em, { ...row, created_at: before ? before.created_at : now, updated_at: now });
-      if (before && (before.protocol !== row.protocol || before.issuer !== row.issuer)) {
-        await unlinkAll(em, workspaceId);
-      }
       await recordAudit(em, clock, {
         owner: { workspaceId },
         action: before ? 'sso_connection.update' : 'sso_connection.create',
@@ -79,9 +74,12 @@ async function providerTerms(
       certificate: terms.certificate,
     };
   }
+  // The contract requires both for OIDC (SsoConnectionInput's refinement).
+  const issuer = input.issuer as string;
+  const clientId = input.clientId as string;
   // An update that leaves the secret out keeps the one stored for the same client of the same provider.
   const kept =
-    current?.protocol === 'oidc' && current.issuer === input.issuer && current.client_id === input.clientId
+    current?.protocol === 'oidc' && current.issuer === issuer && current.client_id === clientId
       ? current.client_secret_sealed
       : null;
   if (input.clientSecret !== undefined && !deps.secretBox) {
@@ -93,7 +91,7 @@ async function providerTerms(
   const secret =
     input.clientSecret ?? (kept && deps.secretBox ? deps.secretBox.open(kept, workspaceId) : null);
   try {
-    await deps.oidcClients.discover({ issuer: input.issuer, clientId: input.clientId, clientSecret: secret });
+    await deps.oidcClients.discover({ issuer, clientId, clientSecret: secret });
   } catch (error) {
     const message = `The issuer's discovery document could not be read: ${reasonOf(error)}`;
     throw new AppError('VALIDATION_ERROR', message, {
@@ -101,8 +99,8 @@ async function providerTerms(
     });
   }
   return {
-    issuer: input.issuer,
-    client_id: input.clientId,
+    issuer,
+    client_id: clientId,
     client_secret_sealed:
       input.clientSecret !== undefined && deps.secretBox
         ? deps.secretBox.seal(input.clientSecret, workspaceId)

@@ -9,14 +9,14 @@ import { memberRow } from '../workspaces/members/member-rows.ts';
 import { recordMemberChange } from '../workspaces/members/record-member-change.ts';
 import { removeMember } from '../workspaces/workspace-record.ts';
 import { ssoAccess } from './connection-access.ts';
-import { unlinkUser } from './identity-record.ts';
 import type { SsoResources } from './sso-resources.ts';
 
 /**
  * POST /api/workspaces/:id/sso/deprovision: someone left the company, named by email as the provider knows
- * them (an offboarding script's call, with an admin's key). At once: out of the workspace, the sessions its
- * sign-in opened ended, the provider's link dropped (a later sign-in, should the provider still allow it,
- * starts over). Idempotent: a second call finds nothing to do. The owner cannot be deprovisioned.
+ * them (an offboarding script's call, with an admin's key). At once: out of the workspace, and the sessions
+ * its sign-in opened ended. Their link to the provider stays: the provider decides who may sign in, so
+ * should it still let them (it has not been told yet, or they come back), they join again as anyone new
+ * would. Idempotent: a second call finds nothing to do. The owner cannot be deprovisioned.
  */
 export const deprovision =
   ({ db, clock, plans }: SsoResources) =>
@@ -38,13 +38,12 @@ export const deprovision =
         });
       }
       const sessionsEnded = await endWorkspaceSessions(em, clock, workspaceId, user.id);
-      const unlinked = await unlinkUser(em, workspaceId, user.id);
-      if (member || sessionsEnded > 0 || unlinked) {
+      if (member || sessionsEnded > 0) {
         await recordAudit(em, clock, {
           owner: { workspaceId },
           action: 'sso.deprovision',
           target: { type: 'workspace_member', id: user.id },
-          changes: changesOf(null, { email: email.toLowerCase(), sessionsEnded, unlinked }),
+          changes: changesOf(null, { email: email.toLowerCase(), sessionsEnded }),
         });
       }
       return { userId: user.id, removedFromWorkspace: member !== undefined, sessionsEnded };

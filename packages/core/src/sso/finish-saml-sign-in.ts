@@ -5,7 +5,6 @@ import { serviceProviderOf } from './service-provider.ts';
 import { SsoRefused } from './sign-in-refusal.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { type SignInTarget, signInTarget } from './workspace-connection.ts';
-import { elementsNamed, parseXml } from './xml-elements.ts';
 
 const EMAIL_ATTRIBUTES = [
   'email',
@@ -41,7 +40,7 @@ export const finishSamlSignIn =
       throw new SsoRefused(samlRefusalOf(error, xml), messageOf(error));
     }
     if (!profile) throw new SsoRefused('invalid_response', 'no assertion');
-    await checkRecipient(xml, serviceProviderOf(config.publicBaseUrl, target.slug).acsUrl);
+    checkRecipient(profile, serviceProviderOf(config.publicBaseUrl, target.slug).acsUrl);
     return completeSignIn(deps, target, request, identityOf(profile));
   };
 
@@ -64,29 +63,33 @@ function identityOf(
 }
 
 /**
- * The bearer confirmation must name this workspace's ACS as its Recipient, and a Destination, when the
- * response has one, must be it too: an assertion the provider made for another service is not replayed
- * here. Read from the one assertion node-saml just verified (it refuses a response with more than one).
+ * The bearer confirmation must name this workspace's ACS as its Recipient: an assertion the provider made
+ * for another service is not accepted here. node-saml leaves this to its callers; it is read from the
+ * assertion node-saml verified (the signed part; a response's Destination is not signed).
  */
-async function checkRecipient(xml: string, acsUrl: string): Promise<void> {
-  const root = await parseXml(xml);
-  if (!root) throw new SsoRefused('invalid_response', 'not XML');
-  const destination = root.getAttribute('Destination');
-  if (destination && destination !== acsUrl) {
-    throw new SsoRefused('wrong_recipient', `Destination ${destination.slice(0, 200)}`);
-  }
-  const confirmations = elementsNamed(root, 'SubjectConfirmationData');
-  const recipients = confirmations.map((data) => data.getAttribute('Recipient'));
+function checkRecipient(profile: { getAssertion?: () => Record<string, unknown> }, acsUrl: string): void {
+  const assertion = profile.getAssertion?.() as AssertionJs | undefined;
+  const recipients = (assertion?.Assertion?.Subject?.[0]?.SubjectConfirmation ?? []).map(
+    (confirmation) => confirmation.SubjectConfirmationData?.[0]?.$?.Recipient,
+  );
   if (recipients.length === 0 || recipients.some((recipient) => recipient !== acsUrl)) {
     throw new SsoRefused('wrong_recipient', `Recipient ${String(recipients[0]).slice(0, 200)}`);
   }
 }
 
+/** The part of node-saml's parsed assertion (xml2js) the recipient check reads. */
+type AssertionJs = {
+  Assertion?: {
+    Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[];
+  };
+};
+
 /** What node-saml's refusal means for the person, from its words. */
 export function samlRefusalOf(error: unknown, xml: string): SsoRefused['reason'] {
   const message = messageOf(error);
   if (/signature/i.test(message)) return /<(\w+:)?Signature[\s>]/.test(xml) ? 'bad_signature' : 'unsigned';
-  if (/expired|not yet valid|too old/i.test(message)) return 'expired';
+  // node-saml checks the bearer confirmation's window before the conditions': both are the time window.
+  if (/expired|not yet valid|too old|No valid subject confirmation/i.test(message)) return 'expired';
   if (/audience/i.test(message)) return 'wrong_audience';
   if (/InResponseTo/i.test(message)) return 'unknown_request';
   if (/Bad status code/i.test(message)) return 'provider_error';

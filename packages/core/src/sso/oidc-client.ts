@@ -29,7 +29,12 @@ export function createOidcClients(settings: Config['sso']) {
       {
         [oidc.customFetch]: guardedFetch,
         timeout: REQUEST_TIMEOUT_S,
-        ...(settings.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+        // The ID token's signature is checked against the provider's keys, not taken on the word of the TLS
+        // connection it came over (openid-client's default for the code flow).
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          ...(settings.allowHttp ? [oidc.allowInsecureRequests] : []),
+        ],
       },
     );
 

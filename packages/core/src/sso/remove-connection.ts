@@ -5,12 +5,12 @@ import { lockWorkspace, membershipOf } from '../workspaces/access.ts';
 import { assertRight } from '../workspaces/roles.ts';
 import { deleteConnection, findConnection } from './connection-record.ts';
 import { auditedFields } from './connection-view.ts';
-import { unlinkAll } from './identity-record.ts';
 import type { SsoResources } from './sso-resources.ts';
 
 /**
  * DELETE /api/workspaces/:id/sso: the owner turns single sign-on off (whatever the plan is now, so a
- * downgraded workspace can still remove it). Its links go with it; password sign-in is no longer refused.
+ * downgraded workspace can still remove it). Password sign-in is no longer refused; the identities it
+ * linked stay, for the same provider set up again.
  */
 export const removeConnection =
   ({ db, clock }: SsoResources) =>
@@ -21,7 +21,6 @@ export const removeConnection =
       assertRight(membership.role, 'configureSso', membership);
       const before = await findConnection(em, workspaceId, true);
       if (!before || !(await deleteConnection(em, workspaceId))) throw notFound('Single sign-on connection');
-      await unlinkAll(em, workspaceId);
       await recordAudit(em, clock, {
         owner: { workspaceId },
         action: 'sso_connection.delete',

@@ -2365,6 +2365,92 @@ export type AppRouterRecord = {
       meta: object;
     }>;
   };
+  sso: {
+    get: TRPCQueryProcedure<{
+      input: {
+        id: string;
+      };
+      output: {
+        workspaceId: string;
+        protocol: "oidc" | "saml";
+        issuer: string;
+        clientId: null | string;
+        hasClientSecret: boolean;
+        ssoUrl: null | string;
+        certificateFingerprint: null | string;
+        allowedDomains: Array<string>;
+        defaultRole: "admin" | "member" | "viewer";
+        requireSso: boolean;
+        serviceProvider: {
+          signInUrl: string;
+          redirectUri: string;
+          acsUrl: string;
+          entityId: string;
+          metadataUrl: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+      };
+      meta: object;
+    }>;
+    put: TRPCMutationProcedure<{
+      input: {
+        allowedDomains: Array<string>;
+        defaultRole?: undefined | "admin" | "member" | "viewer";
+        requireSso?: undefined | boolean;
+        protocol: "oidc" | "saml";
+        issuer?: undefined | string;
+        clientId?: undefined | string;
+        clientSecret?: undefined | string;
+        metadataXml?: undefined | string;
+        entityId?: undefined | string;
+        ssoUrl?: undefined | string;
+        certificate?: undefined | string;
+        id: string;
+      };
+      output: {
+        workspaceId: string;
+        protocol: "oidc" | "saml";
+        issuer: string;
+        clientId: null | string;
+        hasClientSecret: boolean;
+        ssoUrl: null | string;
+        certificateFingerprint: null | string;
+        allowedDomains: Array<string>;
+        defaultRole: "admin" | "member" | "viewer";
+        requireSso: boolean;
+        serviceProvider: {
+          signInUrl: string;
+          redirectUri: string;
+          acsUrl: string;
+          entityId: string;
+          metadataUrl: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+      };
+      meta: object;
+    }>;
+    delete: TRPCMutationProcedure<{
+      input: {
+        id: string;
+      };
+      output: never;
+      meta: object;
+    }>;
+    deprovision: TRPCMutationProcedure<{
+      input: {
+        id: string;
+        email: string;
+      };
+      output: {
+        userId: null | string;
+        removedFromWorkspace: boolean;
+        sessionsEnded: number;
+      };
+      meta: object;
+    }>;
+  };
   v1: {
     me: TRPCQueryProcedure<{
       input: void;

@@ -15,7 +15,8 @@ export const deleteSso = userProcedure
       path: '/api/workspaces/{id}/sso',
       summary: "Turn a workspace's single sign-on off (the owner)",
       description:
-        'The connection and the identities it linked are removed; password sign-in is no longer refused. ' +
+        'The connection is removed and password sign-in is no longer refused; the accounts it linked stay linked ' +
+        'for the same provider set up again. ' +
         'Allowed whatever the plan, so a workspace whose plan lapsed can still remove it.',
     },
   })

@@ -13,11 +13,11 @@ export const deprovision = userProcedure
       method: 'POST',
       path: '/api/workspaces/{id}/sso/deprovision',
       summary:
-        'Deprovision someone who left: out of the workspace, signed out of it, unlinked (admins and the owner)',
+        'Deprovision someone who left: out of the workspace and signed out of it (admins and the owner)',
       description:
         "For an offboarding script, with an admin's API key: removes the person the email names from the " +
-        "workspace, ends the sessions the workspace's single sign-on opened for them, and drops their link to " +
-        'the provider, at once. Idempotent: a second call reports nothing removed.',
+        'workspace and ends the sessions its single sign-on opened for them, at once. The provider decides who ' +
+        'may sign in: should it still let them, they join again. Idempotent: a second call removes nothing.',
     },
   })
   .input(DeprovisionInput)

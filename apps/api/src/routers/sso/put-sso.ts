@@ -20,8 +20,8 @@ export const putSso = userProcedure
         'OIDC: the issuer (its discovery document is read now), the client id and secret (stored encrypted; ' +
         'left out on an update, the stored one is kept). SAML: the provider metadata, or its entity id, SSO URL ' +
         'and signing certificate. Both: the email domains it may sign in, the role people join with, and ' +
-        'whether password sign-in is refused to members of those domains (the owner keeps it). Another ' +
-        'provider (protocol or issuer changed) forgets the identities the previous one had linked.',
+        'whether password sign-in is refused to members of those domains (the owner keeps it).' +
+        ' Accounts stay linked to the provider subjects that signed them in, each only for its own issuer.',
     },
   })
   .input(PutSsoConnectionInput)

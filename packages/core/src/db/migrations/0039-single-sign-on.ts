@@ -29,11 +29,12 @@ export class Migration0039SingleSignOn extends Migration {
     );`);
     this.addSql(`create table "sso_identities" (
       "workspace_id" uuid not null,
+      "issuer" text not null,
       "subject" text not null,
       "user_id" uuid not null,
       "created_at" timestamptz not null,
       "last_sign_in_at" timestamptz not null,
-      constraint "sso_identities_pkey" primary key ("workspace_id", "subject"),
+      constraint "sso_identities_pkey" primary key ("workspace_id", "issuer", "subject"),
       constraint "sso_identities_workspace_id_foreign" foreign key ("workspace_id")
         references "workspaces" ("id") on update no action on delete cascade,
       constraint "sso_identities_user_id_foreign" foreign key ("user_id")
