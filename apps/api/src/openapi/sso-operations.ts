@@ -7,7 +7,7 @@ const SLUG = {
   in: 'path',
   required: true,
   description: "The workspace's slug",
-  schema: { type: 'string', minLength: 1, maxLength: 200 },
+  schema: { type: 'string', minLength: 2, maxLength: 48, pattern: '^[a-z0-9-]+$' },
 };
 
 const LOCATION = {
@@ -61,8 +61,8 @@ export const ssoPaths = () => ({
           name: 'returnTo',
           in: 'query',
           required: false,
-          description: 'A path of the console to go to once signed in (anything else: the console start)',
-          schema: { type: 'string', maxLength: 2000 },
+          description: 'A path of the console to go to once signed in (default: the console start)',
+          schema: { type: 'string', maxLength: 2000, pattern: '^/([^/\\\\\\s][^\\s\\\\]*)?$' },
         },
       ],
       responses: {

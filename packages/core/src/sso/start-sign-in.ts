@@ -18,7 +18,7 @@ export type StartedSignIn = {
 
 /** A path of this service to go back to, or the console's start: never another site (`//evil`, `/\evil`). */
 export const safeReturnTo = (value: string | undefined) =>
-  value && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 2000 ? value : '/';
+  value && /^\/([^/\\\s][^\s\\]*)?$/.test(value) && value.length <= 2000 ? value : '/';
 
 type Deps = SsoResources & { oidcClients: OidcClients; secretBox: SecretBox | null };
 
