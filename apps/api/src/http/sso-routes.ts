@@ -69,6 +69,8 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
     error: unknown,
     workspaceId: string | null,
   ) => {
+    // Input refused before anything was looked up: the envelope, like any route's 400.
+    if (error instanceof AppError) return sendAppError(reply, error);
     if (!(error instanceof SsoRefused)) {
       noteRequestFailure(request, error);
       return sendAppError(reply, unexpectedFailure(error));
