@@ -118,21 +118,26 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
     }
   });
 
-  app.get<SlugParams>(SSO_PATHS.oidcCallback, async (request, reply) => {
-    let workspaceId: string | null = null;
-    try {
-      const { slug } = parsed(request.params);
-      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      const result = await withAuditContext(requestAuditContext(request, null), () =>
-        core.sso.finishOidc(slug, query, request.cookies[BINDING_COOKIE], (target) => {
-          workspaceId = target.workspaceId;
-        }),
-      );
-      return signedIn(reply, result);
-    } catch (error) {
-      return refuse(request, reply, error, workspaceId);
-    }
-  });
+  // The code and state are the sign-in's credentials until used: logged and traced as [redacted].
+  app.get<SlugParams>(
+    SSO_PATHS.oidcCallback,
+    { config: { secretParameters: ['code', 'state'] } },
+    async (request, reply) => {
+      let workspaceId: string | null = null;
+      try {
+        const { slug } = parsed(request.params);
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        const result = await withAuditContext(requestAuditContext(request, null), () =>
+          core.sso.finishOidc(slug, query, request.cookies[BINDING_COOKIE], (target) => {
+            workspaceId = target.workspaceId;
+          }),
+        );
+        return signedIn(reply, result);
+      } catch (error) {
+        return refuse(request, reply, error, workspaceId);
+      }
+    },
+  );
 
   await app.register(async (scope) => {
     // The answer is a form post (SAML's HTTP-POST binding), in this route's scope only.
