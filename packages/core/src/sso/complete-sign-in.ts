@@ -49,17 +49,15 @@ export async function completeSignIn(
       throw new SsoRefused('account_exists', `${email} has an account not linked to this provider`);
     }
     if (existing) {
-      await db
-        .em()
-        .transactional((em) =>
-          linkIdentity(em, {
-            workspaceId,
-            issuer,
-            subject: identity.subject,
-            userId: existing.id,
-            at: now(),
-          }),
-        );
+      await db.em().transactional((em) =>
+        linkIdentity(em, {
+          workspaceId,
+          issuer,
+          subject: identity.subject,
+          userId: existing.id,
+          at: now(),
+        }),
+      );
       userId = existing.id;
     } else {
       const user = await resources.createUser({
