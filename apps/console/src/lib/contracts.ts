@@ -25,4 +25,5 @@ export {
   PLAN_NAMES,
   RecordOutcomeInput,
   RegisterInput,
+  SSO_REFUSALS,
 } from '@verdict/contracts';
