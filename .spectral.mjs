@@ -25,6 +25,11 @@ const UNAUTHENTICATED = [
   'openapi.json#/paths/~1health',
   'openapi.json#/paths/~1ready',
   'openapi.json#/paths/~1v1~1health',
+  // Single sign-on: a browser's way in through its workspace's provider, whose answer is the credential.
+  'openapi.json#/paths/~1api~1auth~1sso~1%7Bslug%7D',
+  'openapi.json#/paths/~1api~1auth~1sso~1%7Bslug%7D~1oidc~1callback',
+  'openapi.json#/paths/~1api~1auth~1sso~1%7Bslug%7D~1saml~1acs',
+  'openapi.json#/paths/~1api~1auth~1sso~1%7Bslug%7D~1saml~1metadata',
 ];
 
 /** Capability links: a random token in the URL is the credential, by the specification's design. */

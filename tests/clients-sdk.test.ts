@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSamlIdp } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.ts';
 import { installOutside, packWorkspaces, ROOT, run } from './support/packages.ts';
@@ -21,7 +22,7 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     ]);
     api = started;
     await installOutside(outside, tarballs, ['typescript@6.0.3', '@types/node@24.10.1']);
-    for (const file of ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts'])
+    for (const file of ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts', 'sso-consumer.ts'])
       await copyFile(join(ROOT, 'tests/clients', file), join(outside, file));
     await writeFile(
       join(outside, 'tsconfig.json'),
@@ -34,13 +35,18 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
           noEmit: true,
           types: ['node'],
         },
-        files: ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts'],
+        files: ['consumer.ts', 'evidence-consumer.ts', 'audit-consumer.ts', 'sso-consumer.ts'],
       }),
     );
   }, 180_000);
 
   /** A new account's key, on `plan`, its rate limit raised so that a script's reads never wait. */
-  const keyOf = async (label: string, plan?: 'pro') => {
+  const keyOf = async (label: string, plan?: 'pro' | 'enterprise') => {
+    const { key } = await accountOf(label, plan);
+    return key;
+  };
+  /** A new account (its session and key), on `plan`, its rate limit raised so that a script's reads never wait. */
+  const accountOf = async (label: string, plan?: 'pro' | 'enterprise') => {
     const user = await registerUser(api.baseUrl, label);
     const admin = async (args: string[]) => {
       const done = await runAdmin([...args, '--email', user.email], { DATA_DIR: dataDir });
@@ -51,7 +57,7 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     const created = await apiClient(api.baseUrl, { cookie: user.cookie }).POST('/api/keys', {
       body: { name: label },
     });
-    return created.data?.key as string;
+    return { user, key: created.data?.key as string };
   };
   afterAll(async () => {
     await api?.stop();
@@ -127,6 +133,52 @@ describe('the packed SDK and CLI in a project outside the workspace', () => {
     expect(verify.verified).toBe(true);
     // Everything verified, and the export's own entry after it.
     expect(step('export')).toEqual({ step: 'export', seqs: verify.entries + 1, inOrder: true });
+  }, 90_000);
+
+  it("sets up a workspace's single sign-on with the packed SDK, deprovisions someone, and turns it off", async () => {
+    const idp = await startSamlIdp();
+    try {
+      const { user: owner, key: ownerKey } = await accountOf('sso-owner', 'enterprise');
+      const member = await registerUser(api.baseUrl, 'sso-member');
+      const session = apiClient(api.baseUrl, { cookie: owner.cookie });
+      const workspace = await session.POST('/api/workspaces', {
+        body: { name: 'SSO by the SDK', slug: `sdk-sso-${Date.now().toString(36)}` },
+      });
+      const workspaceId = workspace.data?.id as string;
+      await session.POST('/api/workspaces/{id}/members', {
+        params: { path: { id: workspaceId } },
+        body: { email: member.email, role: 'member' },
+      });
+      const metadataFile = join(outside, 'idp-metadata.xml');
+      await writeFile(metadataFile, idp.metadataXml);
+      const { stdout } = await run(
+        process.execPath,
+        ['sso-consumer.ts', api.baseUrl, ownerKey, workspaceId, metadataFile, member.email],
+        { cwd: outside },
+      );
+      const records = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown> & { step: string });
+      const step = (name: string) => records.find((r) => r.step === name);
+      expect(step('configure')).toMatchObject({
+        protocol: 'saml',
+        acsUrl: expect.stringMatching(
+          new RegExp(`^http://[^/]+/api/auth/sso/${workspace.data?.slug}/saml/acs$`),
+        ),
+        fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+      });
+      expect(step('get')).toEqual({
+        step: 'get',
+        issuer: idp.entityId,
+        defaultRole: 'viewer',
+        hasClientSecret: false,
+      });
+      expect(step('deprovision')).toEqual({ step: 'deprovision', removed: true, again: false });
+      expect(step('removed')).toEqual({ step: 'removed', status: 404, code: 'NOT_FOUND' });
+    } finally {
+      await idp.close();
+    }
   }, 90_000);
 
   it('reads evidence with the packed SDK: a typed plan refusal on Free (REST and tRPC), the cited corpus on Pro', async () => {

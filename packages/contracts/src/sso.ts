@@ -6,13 +6,15 @@ import { AssignableWorkspaceRole } from './workspaces.ts';
 export const SsoProtocol = z.enum(['oidc', 'saml']);
 export type SsoProtocol = z.infer<typeof SsoProtocol>;
 
-/** A domain as an email's part after the @: lowercase labels of letters, digits and hyphens. */
+/** A domain as an email's part after the @: labels of letters, digits and hyphens, kept in lower case. */
 const EmailDomain = z
   .string()
-  .trim()
-  .toLowerCase()
   .max(253)
-  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'a domain such as example.com');
+  .regex(
+    /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/,
+    'a domain such as example.com',
+  )
+  .toLowerCase();
 
 /** What every connection sets, whatever its protocol. */
 const ConnectionTerms = {

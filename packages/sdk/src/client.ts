@@ -12,6 +12,7 @@ import type { paths } from './generated/openapi.ts';
 import { paginate } from './paginate.ts';
 import type * as T from './rest-types.ts';
 import { reconnectingSse, type StreamOptions } from './sse.ts';
+import { Sso } from './sso.ts';
 import {
   type RequestOptions,
   type RetryWait,
@@ -76,6 +77,7 @@ export class Verdict {
   readonly search: Search;
   readonly account: Account;
   readonly audit: Audit;
+  readonly sso: Sso;
   /** @internal */
   readonly transport: TransportConfig;
   /** Headers every call carries (the key among them). */
@@ -111,6 +113,7 @@ export class Verdict {
     this.search = new Search(this);
     this.account = new Account(this);
     this.audit = new Audit(this);
+    this.sso = new Sso(this);
   }
 
   /** @internal Per-call options as openapi-fetch options. */

@@ -28,6 +28,7 @@ export { citedEvidenceOf, isCitedEvidence } from './key-evidence.ts';
 export { type PlanRequirement, planRequiredOf } from './plan-required.ts';
 export type * from './rest-types.ts';
 export type { SseMessage, StreamOptions } from './sse.ts';
+export { Sso } from './sso.ts';
 export type { RequestOptions, RetryWait } from './transport.ts';
 export { createVerdictTRPCClient, type VerdictTRPCClientOptions } from './trpc.ts';
 

@@ -63,3 +63,6 @@ export type AuditVerification = Schemas['AuditVerification'];
 export type AuditListQuery = QueryOf<'/api/audit', 'get'>;
 export type AuditVerifyQuery = QueryOf<'/api/audit/verify', 'get'>;
 export type AuditExportQuery = QueryOf<'/api/audit/export', 'get'>;
+export type SsoConnection = Schemas['SsoConnection'];
+export type SsoConnectionBody = BodyOf<'/api/workspaces/{id}/sso', 'put'>;
+export type DeprovisionResult = Schemas['DeprovisionResult'];

@@ -1,3 +1,4 @@
+import { WorkspaceSlug } from '@verdict/contracts';
 import {
   AppError,
   type Services,
@@ -7,8 +8,10 @@ import {
   withAuditContext,
 } from '@verdict/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { requestAuditContext } from '../auth/audit-context.ts';
 import { SESSION_COOKIE } from '../auth/credentials.ts';
+import { zodIssuesToDetails } from '../trpc/app-errors.ts';
 import { sendAppError } from './envelope.ts';
 import { noteRequestFailure } from './request-log.ts';
 
@@ -27,6 +30,25 @@ const BINDING_COOKIE = 'verdict_sso';
 const BINDING_PATH = '/api/auth/sso/';
 
 type SlugParams = { Params: { slug: string } };
+
+/** A workspace's slug, and where a sign-in may return to: a path of this site (never `//host`, `/\\host`). */
+export const SsoStartInput = z.object({
+  slug: WorkspaceSlug,
+  returnTo: z
+    .string()
+    .max(2000)
+    .regex(/^\/([^/\\\s][^\s\\]*)?$/, 'A path of this site')
+    .optional(),
+});
+
+/** 400 VALIDATION_ERROR for a slug that is none, or a return path elsewhere, before anything is looked up. */
+function parsed(input: unknown) {
+  const result = SsoStartInput.safeParse(input);
+  if (result.success) return result.data;
+  throw new AppError('VALIDATION_ERROR', 'Request validation failed', {
+    details: zodIssuesToDetails(result.error.issues),
+  });
+}
 
 /**
  * Single sign-on's browser routes: plain routes because they answer with redirects and take a form post,
@@ -47,6 +69,8 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
     error: unknown,
     workspaceId: string | null,
   ) => {
+    // Input refused before anything was looked up: the envelope, like any route's 400.
+    if (error instanceof AppError) return sendAppError(reply, error);
     if (!(error instanceof SsoRefused)) {
       noteRequestFailure(request, error);
       return sendAppError(reply, unexpectedFailure(error));
@@ -74,10 +98,10 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
 
   app.get<SlugParams & { Querystring: { returnTo?: string } }>(SSO_PATHS.start, async (request, reply) => {
     try {
+      const { slug, returnTo } = parsed({ ...request.query, ...request.params });
       const token = request.cookies[SESSION_COOKIE];
       const session = token ? await core.accounts.sessionUser(token) : null;
-      const returnTo = typeof request.query.returnTo === 'string' ? request.query.returnTo : undefined;
-      const started = await core.sso.start(request.params.slug, {
+      const started = await core.sso.start(slug, {
         ...(returnTo ? { returnTo } : {}),
         signedInUserId: session?.user.id ?? null,
       });
@@ -97,9 +121,10 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
   app.get<SlugParams>(SSO_PATHS.oidcCallback, async (request, reply) => {
     let workspaceId: string | null = null;
     try {
+      const { slug } = parsed(request.params);
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const result = await withAuditContext(requestAuditContext(request, null), () =>
-        core.sso.finishOidc(request.params.slug, query, request.cookies[BINDING_COOKIE], (target) => {
+        core.sso.finishOidc(slug, query, request.cookies[BINDING_COOKIE], (target) => {
           workspaceId = target.workspaceId;
         }),
       );
@@ -121,9 +146,10 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
       async (request, reply) => {
         let workspaceId: string | null = null;
         try {
+          const { slug } = parsed(request.params);
           const form = typeof request.body === 'object' && request.body !== null ? request.body : {};
           const result = await withAuditContext(requestAuditContext(request, null), () =>
-            core.sso.finishSaml(request.params.slug, form, request.cookies[BINDING_COOKIE], (target) => {
+            core.sso.finishSaml(slug, form, request.cookies[BINDING_COOKIE], (target) => {
               workspaceId = target.workspaceId;
             }),
           );
@@ -137,9 +163,11 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
 
   app.get<SlugParams>(SSO_PATHS.samlMetadata, async (request, reply) => {
     try {
-      const xml = await core.sso.serviceMetadata(request.params.slug);
+      const { slug } = parsed(request.params);
+      const xml = await core.sso.serviceMetadata(slug);
       return reply.code(200).header('content-type', 'application/samlmetadata+xml; charset=utf-8').send(xml);
     } catch (error) {
+      if (error instanceof AppError) return sendAppError(reply, error);
       if (error instanceof SsoRefused) {
         return sendAppError(reply, new AppError('NOT_FOUND', 'No single sign-on for this workspace'));
       }

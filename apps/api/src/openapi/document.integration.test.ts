@@ -84,6 +84,10 @@ const PLAIN_ROUTES = [
   'POST /api/debates/{id}/attachments',
   'GET /api/debates/{id}/attachments/{attachmentId}/download',
   'GET /api/audit/export',
+  'GET /api/auth/sso/{slug}',
+  'GET /api/auth/sso/{slug}/oidc/callback',
+  'POST /api/auth/sso/{slug}/saml/acs',
+  'GET /api/auth/sso/{slug}/saml/metadata',
 ];
 
 type Schema = {
@@ -174,6 +178,7 @@ describe('GET /openapi.json', () => {
       'search',
       'share',
       'similar',
+      'sso',
       'streaks',
       'v1',
       'webhooks',
@@ -410,6 +415,14 @@ describe('GET /openapi.json', () => {
         'GET /api/audit/verify',
         'GET /api/auth/session',
         'GET /api/auth/state',
+        'GET /api/auth/sso/{slug}',
+        'GET /api/auth/sso/{slug}/oidc/callback',
+        'POST /api/auth/sso/{slug}/saml/acs',
+        'GET /api/auth/sso/{slug}/saml/metadata',
+        'GET /api/workspaces/{id}/sso',
+        'PUT /api/workspaces/{id}/sso',
+        'DELETE /api/workspaces/{id}/sso',
+        'POST /api/workspaces/{id}/sso/deprovision',
         'GET /api/debates/{id}/argument-graph',
         'GET /api/debates/{id}/comments',
         'GET /api/debates/{id}/cost',

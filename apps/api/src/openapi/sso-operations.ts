@@ -7,7 +7,7 @@ const SLUG = {
   in: 'path',
   required: true,
   description: "The workspace's slug",
-  schema: { type: 'string', minLength: 1, maxLength: 200 },
+  schema: { type: 'string', minLength: 2, maxLength: 48, pattern: '^[a-z0-9-]+$' },
 };
 
 const LOCATION = {
@@ -28,10 +28,12 @@ const refusedToSignIn = redirect(
     `${REFUSALS}), and the refusal is recorded in the workspace's audit trail.`,
 );
 
-const unexpected = errorResponses(
-  new Map([['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals']]),
-  [],
-);
+const PATH_INVALID = [
+  'VALIDATION_ERROR',
+  'The request path is not valid (a malformed percent-encoding)',
+] as const;
+const INTERNAL = ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'] as const;
+const unexpected = errorResponses(new Map([PATH_INVALID, INTERNAL]), []);
 
 const EXTENSION = '**Extension**: not named by the interface specification.';
 
@@ -59,8 +61,8 @@ export const ssoPaths = () => ({
           name: 'returnTo',
           in: 'query',
           required: false,
-          description: 'A path of the console to go to once signed in (anything else: the console start)',
-          schema: { type: 'string', maxLength: 2000 },
+          description: 'A path of the console to go to once signed in (default: the console start)',
+          schema: { type: 'string', maxLength: 2000, pattern: '^/([^/\\\\\\s][^\\s\\\\]*)?$' },
         },
       ],
       responses: {
@@ -117,8 +119,12 @@ export const ssoPaths = () => ({
             schema: {
               type: 'object',
               properties: {
-                SAMLResponse: { type: 'string', description: 'The base64 samlp:Response' },
-                RelayState: { type: 'string', description: 'The sign-in it answers' },
+                SAMLResponse: {
+                  type: 'string',
+                  maxLength: 1_000_000,
+                  description: 'The base64 samlp:Response',
+                },
+                RelayState: { type: 'string', maxLength: 200, description: 'The sign-in it answers' },
               },
             },
           },
@@ -128,9 +134,10 @@ export const ssoPaths = () => ({
         ...refusedToSignIn,
         ...errorResponses(
           new Map([
+            PATH_INVALID,
             ['PAYLOAD_TOO_LARGE', 'Body larger than the server accepts'],
             ['UNSUPPORTED_MEDIA_TYPE', 'A body that is not a form'],
-            ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'],
+            INTERNAL,
           ]),
           [],
         ),
@@ -153,10 +160,7 @@ export const ssoPaths = () => ({
           content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } },
         },
         ...errorResponses(
-          new Map([
-            ['NOT_FOUND', 'No workspace with this slug has single sign-on'],
-            ['INTERNAL_ERROR', 'Unexpected failure; the message carries no internals'],
-          ]),
+          new Map([PATH_INVALID, ['NOT_FOUND', 'No workspace with this slug has single sign-on'], INTERNAL]),
           [],
         ),
       },

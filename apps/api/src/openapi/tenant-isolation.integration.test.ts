@@ -53,9 +53,10 @@ const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item])
 const ID_NAME = /^(id|token|.+Id|.+Ids)$/;
 /**
  * Named like ids, naming no resource: a stream's resume point is an event number; an audit filter's target
- * id only matches entries of a trail the caller was already let read.
+ * id only matches entries of a trail the caller was already let read; an SSO connection's client id and
+ * entity id are the identity provider's names.
  */
-const NOT_RESOURCES = new Set(['lastEventId', 'targetId']);
+const NOT_RESOURCES = new Set(['lastEventId', 'targetId', 'clientId', 'entityId']);
 const namesResource = (name: string) => ID_NAME.test(name) && !NOT_RESOURCES.has(name);
 
 function jsonBodySchema(op: Operation) {

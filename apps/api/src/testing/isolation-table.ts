@@ -213,6 +213,22 @@ export const ISOLATION: Record<string, IsolationEntry> = {
   'DELETE /api/workspaces/{id}/sso': one(403, { id: 'a.workspace' }),
   'POST /api/workspaces/{id}/sso/deprovision': one(403, { id: 'a.workspace' }, { email: 'gone@example.com' }),
 
+  // A browser's sign-in through a workspace's provider: the slug names a public entry, the provider's signed
+  // answer to a sign-in started in the same browser is the credential, and what it opens is a session of the
+  // person the provider vouched for.
+  'GET /api/auth/sso/{slug}': {
+    open: "a workspace's sign-in entry, public by design; it reveals nothing of the workspace",
+  },
+  'GET /api/auth/sso/{slug}/oidc/callback': {
+    open: "the provider's answer is the credential (state bound to the browser)",
+  },
+  'POST /api/auth/sso/{slug}/saml/acs': {
+    open: "the provider's signed assertion is the credential (bound to the browser)",
+  },
+  'GET /api/auth/sso/{slug}/saml/metadata': {
+    open: 'the service provider metadata a workspace gives its provider: public by design',
+  },
+
   'GET /api/unsubscribe': {
     open: "the signed token in the link is the credential, and it names the user it unsubscribes (the email's)",
   },

@@ -1,5 +1,4 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Workspace } from '../workspaces/workspace.entity.ts';
 import { User } from './user.entity.ts';
 
 export const SessionSchema = defineEntity({
@@ -14,10 +13,11 @@ export const SessionSchema = defineEntity({
     createdAt: p.datetime().defaultRaw('now()'),
     /**
      * The workspace whose single sign-on opened the session, if one did: removing the person from that
-     * workspace (or the workspace itself) ends it.
+     * workspace, or the workspace itself, ends it.
      */
-    ssoWorkspace: () =>
-      p.manyToOne(Workspace).nullable().deleteRule('cascade').updateRule('no action').index(),
+    // An id, not a relation: accounts sit below workspaces and import nothing of them. The workspace's
+    // removal ends these sessions itself (debates/remove-workspace.ts).
+    ssoWorkspaceId: p.uuid().nullable().index(),
   },
 });
 

@@ -42,7 +42,7 @@ export const issueSession =
         tokenHash: sha256Hex(token),
         expiresAt,
         createdAt: new Date(clock.now()),
-        ssoWorkspace: terms.ssoWorkspaceId ?? null,
+        ssoWorkspaceId: terms.ssoWorkspaceId ?? null,
       });
       await em.flush();
       await recordAudit(em, clock, {
@@ -84,6 +84,21 @@ export async function endWorkspaceSessions(
     });
   }
   return ended.length;
+}
+
+/** Ends every session a workspace's single sign-on opened, the workspace being removed; each recorded. */
+export async function endAllWorkspaceSessions(
+  em: EntityManager,
+  clock: Clock,
+  workspaceId: string,
+): Promise<void> {
+  const holders = await query<AccountTables>(em)
+    .selectFrom('sessions')
+    .select('user_id')
+    .distinct()
+    .where('sso_workspace_id', '=', workspaceId)
+    .execute();
+  for (const { user_id } of holders) await endWorkspaceSessions(em, clock, workspaceId, user_id);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { endAllWorkspaceSessions } from '../accounts/sessions.ts';
 import { changesOf } from '../audit/audit-changes.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { retryingDeadlocks } from '../db/deadlock-retry.ts';
@@ -58,6 +59,7 @@ export const removeWorkspace =
           doomed.map((row) => row.id),
         );
         const owners = [...new Set(doomed.map((row) => row.owner_id))].map((owner_id) => ({ owner_id }));
+        await endAllWorkspaceSessions(em, clock, workspaceId);
         await deleteWorkspace(em, workspaceId);
         await recordAudit(em, clock, {
           owner: { workspaceId },

@@ -1,12 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AssignableWorkspaceRole, Plan } from '@verdict/contracts';
-import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { lockWorkspace } from '../workspaces/access.ts';
-import { memberQuery, memberRow } from '../workspaces/members/member-rows.ts';
+import { memberRow, seatsOfWorkspace } from '../workspaces/members/member-rows.ts';
 import { recordMemberChange } from '../workspaces/members/record-member-change.ts';
 import { addMember } from '../workspaces/workspace-record.ts';
-import { seatsOf } from '../workspaces/workspace-views.ts';
 import { SsoRefused } from './sign-in-refusal.ts';
 
 /**
@@ -21,13 +19,8 @@ export async function joinWorkspace(
 ): Promise<'joined' | 'member'> {
   await lockWorkspace(em, join.workspaceId);
   if (await memberRow(em, join.workspaceId, join.userId)) return 'member';
-  const { n } = await memberQuery(em)
-    .selectFrom('workspace_members')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('workspace_id', '=', join.workspaceId)
-    .executeTakeFirstOrThrow();
-  const seats = seatsOf(join.ownerPlan);
-  if (seats !== null && n >= seats) throw new SsoRefused('no_seat', `${n} of ${seats} seats taken`);
+  const { memberCount, seats, full } = await seatsOfWorkspace(em, join.workspaceId, join.ownerPlan);
+  if (full) throw new SsoRefused('no_seat', `${memberCount} of ${seats} seats taken`);
   await addMember(em, {
     workspace_id: join.workspaceId,
     user_id: join.userId,

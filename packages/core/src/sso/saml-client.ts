@@ -6,13 +6,12 @@ const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 /**
  * The sign-in requests node-saml checks `InResponseTo` against: just the one this answer's RelayState
- * named, already taken from the database (sign-in-requests.ts), so the library's own check agrees with
- * ours and nothing is kept in a process's memory (any API process may receive the answer). node-saml reads
- * the value as the instant the request was made, and refuses the subject's InResponseTo when it is no date
- * or older than its own expiry: the request's age was checked as it was taken, so it is given as now.
+ * named, already used from the database (sign-in-requests.ts, which checked its expiry), so the library's
+ * own check agrees with ours and nothing is kept in a process's memory (any API process may receive the
+ * answer). Its value is when the request was made, as node-saml reads it: now, for the window just checked.
  */
 const onlyRequest = (requestId: string | null): CacheProvider => ({
-  saveAsync: async (key, value) => ({ value, createdAt: Date.now(), key }) as never,
+  saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
   getAsync: async (key) => (key === requestId ? new Date().toISOString() : null),
   removeAsync: async (key) => key,
 });

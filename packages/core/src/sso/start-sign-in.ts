@@ -1,10 +1,12 @@
 import * as oidc from 'openid-client';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
+import { messageOf } from './finish-oidc-sign-in.ts';
 import type { OidcClients } from './oidc-client.ts';
 import { oidcTermsOf } from './oidc-terms.ts';
 import { samlClient } from './saml-client.ts';
 import type { SecretBox } from './secret-box.ts';
 import { serviceProviderOf } from './service-provider.ts';
+import { SsoRefused } from './sign-in-refusal.ts';
 import { openRequest } from './sign-in-requests.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { signInTarget } from './workspace-connection.ts';
@@ -18,7 +20,7 @@ export type StartedSignIn = {
 
 /** A path of this service to go back to, or the console's start: never another site (`//evil`, `/\evil`). */
 export const safeReturnTo = (value: string | undefined) =>
-  value && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 2000 ? value : '/';
+  value && /^\/([^/\\\s][^\s\\]*)?$/.test(value) && value.length <= 2000 ? value : '/';
 
 type Deps = SsoResources & { oidcClients: OidcClients; secretBox: SecretBox | null };
 
@@ -48,11 +50,15 @@ export const startSignIn =
     let redirectUrl: string;
     let stored: { id: string; codeVerifier: string | null; nonce: string | null };
     if (connection.protocol === 'oidc') {
-      const client = await deps.oidcClients.clientFor(
-        `${target.workspaceId}@${connection.updated_at}`,
-        oidcTermsOf(connection, deps.secretBox),
-        clock.now(),
-      );
+      const client = await deps.oidcClients
+        .clientFor(
+          `${target.workspaceId}@${connection.updated_at}`,
+          oidcTermsOf(connection, deps.secretBox),
+          clock.now(),
+        )
+        .catch((error: unknown) => {
+          throw new SsoRefused('provider_error', messageOf(error));
+        });
       const codeVerifier = oidc.randomPKCECodeVerifier();
       stored = { id: oidc.randomState(), codeVerifier, nonce: oidc.randomNonce() };
       redirectUrl = oidc

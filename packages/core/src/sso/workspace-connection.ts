@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Plan } from '@verdict/contracts';
-import { PLANS } from '@verdict/contracts';
+import { PLANS, WorkspaceSlug } from '@verdict/contracts';
 import type { AccountTables } from '../accounts/tables.ts';
 import { query } from '../db/kysely.ts';
 import type { WorkspaceTables } from '../workspaces/tables.ts';
@@ -21,6 +21,8 @@ export type SignInTarget = {
  * sign-on; refused as `not_configured` otherwise (an unknown slug alike, so slugs cannot be probed apart).
  */
 export async function signInTarget(em: EntityManager, slug: string): Promise<SignInTarget> {
+  // A path segment anyone can type: what is no slug is no workspace, without asking the database.
+  if (!WorkspaceSlug.safeParse(slug).success) throw new SsoRefused('not_configured');
   const workspace = await query<WorkspaceTables & AccountTables>(em)
     .selectFrom('workspaces as w')
     .innerJoin('users as o', 'o.id', 'w.owner_id')

@@ -3,7 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Single sign-on (core/sso/): each workspace's connection to its identity provider, the identities it has
  * linked to accounts, the sign-ins under way, and which sessions a workspace's sign-in opened (they end
- * when the person leaves the workspace, or it is deleted).
+ * when the person leaves the workspace, or it is deleted: by the code that does either, as sessions belong
+ * to accounts, which know nothing of workspaces).
  */
 export class Migration0039SingleSignOn extends Migration {
   override name = '0039-single-sign-on';
@@ -65,8 +66,6 @@ export class Migration0039SingleSignOn extends Migration {
     this.addSql(`create index "sso_requests_linking_user_id_index" on "sso_requests" ("linking_user_id");`);
     this.addSql(`create index "sso_requests_expires_at_index" on "sso_requests" ("expires_at");`);
     this.addSql(`alter table "sessions" add column "sso_workspace_id" uuid null;`);
-    this.addSql(`alter table "sessions" add constraint "sessions_sso_workspace_id_foreign" foreign key ("sso_workspace_id")
-      references "workspaces" ("id") on update no action on delete cascade;`);
     this.addSql(`create index "sessions_sso_workspace_id_index" on "sessions" ("sso_workspace_id");`);
   }
 }

@@ -1,11 +1,16 @@
 import type { InviteMemberInput, WorkspaceMember } from '@verdict/contracts';
-import { sql } from 'kysely';
 import { AppError } from '../../shared/app-error.ts';
 import { lockWorkspace, membershipOf } from '../access.ts';
 import { assertRight } from '../roles.ts';
 import { addMember } from '../workspace-record.ts';
-import { seatsOf } from '../workspace-views.ts';
-import { type MemberResources, type MemberRow, memberQuery, memberRow, toMember } from './member-rows.ts';
+import {
+  type MemberResources,
+  type MemberRow,
+  memberQuery,
+  memberRow,
+  seatsOfWorkspace,
+  toMember,
+} from './member-rows.ts';
 import { recordMemberChange } from './record-member-change.ts';
 
 /**
@@ -31,13 +36,8 @@ export const inviteMember =
       if (await memberRow(em, input.id, invitee.id)) {
         throw new AppError('CONFLICT', 'This person is already a member of the workspace');
       }
-      const { n: memberCount } = await memberQuery(em)
-        .selectFrom('workspace_members')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('workspace_id', '=', input.id)
-        .executeTakeFirstOrThrow();
-      const seats = seatsOf(membership.ownerPlan);
-      if (seats !== null && memberCount >= seats) {
+      const { memberCount, seats, full } = await seatsOfWorkspace(em, input.id, membership.ownerPlan);
+      if (full) {
         throw new AppError(
           'SEAT_LIMIT_REACHED',
           `All ${seats} seats of the owner's ${membership.ownerPlan} plan are taken`,

@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { WorkspaceMember } from '@verdict/contracts';
+import type { Plan, WorkspaceMember } from '@verdict/contracts';
+import { sql } from 'kysely';
 import type { AccountTables } from '../../accounts/tables.ts';
 import type { PlanGates } from '../../billing/plan-gates.ts';
 import { query } from '../../db/kysely.ts';
 import type { CoreResources } from '../../resources.ts';
 import { AppError, notFound } from '../../shared/app-error.ts';
 import type { WorkspaceTables } from '../tables.ts';
+import { seatsOf } from '../workspace-views.ts';
 
 /** What the member operations run on. */
 export type MemberResources = Pick<CoreResources, 'db' | 'clock'> & { plans: PlanGates };
@@ -47,4 +49,19 @@ export async function changeableMember(em: EntityManager, workspaceId: string, u
   if (!target) throw notFound('Member');
   if (target.role === 'owner') throw new AppError('FORBIDDEN', `The owner cannot be ${what}`);
   return target;
+}
+
+/**
+ * The seats of a workspace: how many people are in it and how many its owner's plan allows (null: no cap),
+ * counted under the workspace's lock (access.ts#lockWorkspace), so two additions cannot take the last seat
+ * twice.
+ */
+export async function seatsOfWorkspace(em: EntityManager, workspaceId: string, ownerPlan: Plan) {
+  const { n: memberCount } = await memberQuery(em)
+    .selectFrom('workspace_members')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  const seats = seatsOf(ownerPlan);
+  return { memberCount, seats, full: seats !== null && memberCount >= seats };
 }
