@@ -39,8 +39,10 @@ describe.each(MODES)('single sign-on in the console (%s)', (mode) => {
     const context = await browser.newContext();
     contexts.push(context);
     if (cookie) {
-      const [name = '', value = ''] = cookie.split('=');
-      await context.addCookies([{ name, value, url: stack.baseUrl }]);
+      const at = cookie.indexOf('=');
+      await context.addCookies([
+        { name: cookie.slice(0, at), value: cookie.slice(at + 1), url: stack.baseUrl },
+      ]);
     }
     const watched = await watchPage(context);
     await watched.page.goto(`${stack.baseUrl}${path}`);
@@ -172,7 +174,8 @@ describe.each(MODES)('single sign-on in the console (%s)', (mode) => {
     const row = page.getByRole('row', { name: /Acme/ });
     await visible(row);
     expect(await row.getByRole('cell').nth(1).textContent()).toBe('Member');
-    await person.check('sso-signed-in-oidc');
+    // The page is the console's own, checked elsewhere: here, only that landing on it went without an error.
+    expect(person.problems).toEqual([]);
 
     const me = expectBody(
       await (await sessionOf(person.context, stack.baseUrl)).GET('/api/auth/session'),
