@@ -20112,7 +20112,7 @@ export interface operations {
     "sso-start": {
         parameters: {
             query?: {
-                /** @description A path of the console to go to once signed in (anything else: the console start) */
+                /** @description A path of the console to go to once signed in (default: the console start) */
                 returnTo?: string;
             };
             header?: never;
@@ -20145,6 +20145,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_ERROR: The request path is not valid (a malformed percent-encoding) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
             /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
             500: {
@@ -20185,6 +20196,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_ERROR: The request path is not valid (a malformed percent-encoding) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
             /** @description INTERNAL_ERROR: Unexpected failure; the message carries no internals */
             500: {
@@ -20230,6 +20252,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_ERROR: The request path is not valid (a malformed percent-encoding) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
             /** @description PAYLOAD_TOO_LARGE: Body larger than the server accepts */
             413: {
@@ -20287,6 +20320,17 @@ export interface operations {
                 };
                 content: {
                     "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: The request path is not valid (a malformed percent-encoding) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description NOT_FOUND: No workspace with this slug has single sign-on */
