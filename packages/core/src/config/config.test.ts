@@ -73,6 +73,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('stores no SSO client secret without SSO_SECRET_KEY (32+ characters), and keeps issuers public unless told', () => {
+    expect(loadConfig({}).sso).toEqual({ secretKey: null, allowHttp: false, allowPrivate: false });
+    expect(() => loadConfig({ SSO_SECRET_KEY: 'short' })).toThrow(/SSO_SECRET_KEY/);
+    const key = 'k'.repeat(32);
+    expect(loadConfig({ SSO_SECRET_KEY: key, SSO_ALLOW_HTTP: 'true', SSO_ALLOW_PRIVATE: 'yes' }).sso).toEqual(
+      {
+        secretKey: key,
+        allowHttp: true,
+        allowPrivate: true,
+      },
+    );
+  });
+
   it('sends no email without SMTP_URL, and needs EMAIL_LINK_SECRET (32+ characters) with it', () => {
     expect(loadConfig({}).email).toEqual({
       smtpUrl: null,

@@ -65,6 +65,7 @@ describe('single sign-on through an OIDC provider, over HTTP', () => {
         'sub-eve': { email: 'eve@elsewhere.test', emailVerified: true, name: 'Eve' },
         'sub-bob': { email: 'bob@acme.test', emailVerified: true, name: 'Bob' },
         'sub-una': { email: 'una@acme.test', emailVerified: false, name: 'Una' },
+        'sub-carol': { email: 'carol@acme.test', emailVerified: true, name: 'Carol' },
       },
     });
     crafted = await startCraftedOidcIssuer({
@@ -274,7 +275,7 @@ describe('single sign-on through an OIDC provider, over HTTP', () => {
     refusedWith(await ssoBrowser(h, PUBLIC).get('/api/auth/sso/no-such-workspace'), 'not_configured');
   });
 
-  it('holds the members of the allowed domains to SSO when required; the owner keeps a recorded break-glass password', async () => {
+  it('holds the members its provider vouches for to SSO when required, not those merely invited; the owner keeps a recorded break-glass password', async () => {
     const carol = await registerUser(h, { email: 'carol@acme.test' });
     const dave = await registerUser(h, { email: 'dave@outside.test' });
     for (const user of [carol, dave]) {
@@ -295,6 +296,12 @@ describe('single sign-on through an OIDC provider, over HTTP', () => {
     const login = (user: TestUser) =>
       h.request('POST', '/api/auth/login', { body: { email: user.email, password: user.password } });
 
+    // Invited, never signed in through the provider: an owner cannot take a password away by inviting.
+    expect((await login(carol)).status).toBe(200);
+    // Once Carol links her account (from her own session), the provider vouches for her: SSO only.
+    const browser = ssoBrowser(h, PUBLIC);
+    browser.cookies.set('verdict_session', carol.cookie);
+    expect((await signIn(browser, 'carol@acme.test')).answer.status).toBe(303);
     const refused = expectError(await login(carol), 'FORBIDDEN');
     expect(refused.message).toContain(`${PUBLIC}/api/auth/sso/acme`);
     expect((await login(dave)).status).toBe(200);
