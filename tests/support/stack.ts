@@ -11,6 +11,7 @@ import {
   uniqueSchema,
 } from '@verdict/core/testing';
 import { apiClient, registerUser } from './api-client.ts';
+import { freePort } from './nats-server.ts';
 import { type RunningEngine, type RunningProcess, runAdmin, startApi, startEngine } from './processes.ts';
 
 /**
@@ -77,6 +78,19 @@ const COMMON = {
   // The processes announce readiness at info.
   LOG_LEVEL: 'info',
 };
+
+/**
+ * An address for a stack to start on, known before it starts: the settings that put it there (PORT) and
+ * make it the address of its links and redirects (PUBLIC_BASE_URL, and so APP_URL), for what must be told
+ * it beforehand, as an identity provider is told its redirect URI. Without them the stack's links are on
+ * http://localhost:<port> while its clients use http://127.0.0.1:<port>: another host to a browser, whose
+ * cookies do not follow.
+ */
+export async function stackAddress(): Promise<{ baseUrl: string; env: Record<string, string> }> {
+  const port = String(await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return { baseUrl, env: { PORT: port, PUBLIC_BASE_URL: baseUrl } };
+}
 
 /** Starts a stack of `mode` labelled `label` (its schema and prefix, or its DATA_DIR). */
 export function startStack(mode: StackMode, label: string, env: Record<string, string> = {}): Promise<Stack> {

@@ -23,6 +23,8 @@ export {
   MIN_PASSWORD_LENGTH,
   MODE_PANEL,
   PLAN_NAMES,
+  PutSsoConnectionInput,
   RecordOutcomeInput,
   RegisterInput,
+  SSO_REFUSALS,
 } from '@verdict/contracts';

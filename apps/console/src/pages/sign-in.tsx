@@ -6,6 +6,8 @@ import { rest } from '../lib/api.ts';
 import { LoginInput, MIN_PASSWORD_LENGTH, RegisterInput } from '../lib/contracts.ts';
 import { checked } from '../lib/form-issues.ts';
 import { useSession } from '../lib/session.tsx';
+import { ssoRefusalMessage } from '../lib/sso-refusal.ts';
+import { SingleSignOn } from './sign-in/single-sign-on.tsx';
 
 const MAX_PASSWORD_LENGTH = RegisterInput.shape.password.maxLength ?? undefined;
 const MAX_NAME_LENGTH = RegisterInput.shape.name.maxLength ?? undefined;
@@ -18,7 +20,10 @@ export default function SignIn() {
   const { refresh } = useSession();
   const [, navigate] = useLocation();
   const fields = useFieldIssues(error);
-  const next = new URLSearchParams(useSearch()).get('next');
+  const search = new URLSearchParams(useSearch());
+  const next = search.get('next');
+  // Single sign-on sends the browser back here when it refused: the reason says why.
+  const ssoError = search.get('sso_error');
   // Only a path on this site: an open redirect would let a link send a signed-in user anywhere.
   const destination = next?.startsWith('/') && !next.startsWith('//') ? next : '/';
 
@@ -46,6 +51,11 @@ export default function SignIn() {
   return (
     <main id="main" className="narrow">
       <h1>{mode === 'sign-in' ? 'Sign in to Verdict' : 'Create your Verdict account'}</h1>
+      {ssoError !== null ? (
+        <div className="error" role="alert">
+          <p>{ssoRefusalMessage(ssoError)}</p>
+        </div>
+      ) : null}
       {/* The contract's checks, not the browser's, so every rule reads the same before and after sending. */}
       <form onSubmit={submit} className="stack" noValidate>
         {mode === 'sign-up' ? (
@@ -101,6 +111,7 @@ export default function SignIn() {
           {mode === 'sign-in' ? 'Create an account' : 'Sign in instead'}
         </button>
       </p>
+      {mode === 'sign-in' ? <SingleSignOn destination={destination} /> : null}
     </main>
   );
 }

@@ -5,8 +5,12 @@ import { useLoad } from '../../../lib/use-load.ts';
 import { DebateList } from '../debates/debate-list.tsx';
 import { InviteForm } from './invite-form.tsx';
 import { MemberTable } from './member-table.tsx';
+import { SsoPanel } from './sso-panel.tsx';
 
-/** One workspace: who is in it, inviting more (where the role allows), and its debates. */
+/**
+ * One workspace: who is in it, inviting more (where the role allows), its single sign-on (for its owner and
+ * admins), and its debates.
+ */
 export function WorkspaceDetail({
   id,
   onClose,
@@ -85,6 +89,7 @@ export function WorkspaceDetail({
               }}
             />
           ) : null}
+          {w.role === 'owner' || w.role === 'admin' ? <SsoPanel workspace={w} /> : null}
           <DebateList workspaceId={w.id} />
         </>
       ) : workspace.error ? null : (
