@@ -216,25 +216,22 @@ describe.each(MODES)('single sign-on in the console (%s)', (mode) => {
     expect(await details.textContent()).toMatch(
       /Certificate fingerprint \(SHA-256\)([0-9A-F]{2}:){31}[0-9A-F]{2}/,
     );
-    // A change must give the provider again (the certificate is never shown): the API's refusal shows at
-    // the field it names.
+    // A change that gives no provider keeps the stored one (the certificate is never shown): only the role
+    // changes here, and the fingerprint stays.
+    const fingerprint = (await details.textContent())?.match(/([0-9A-F]{2}:){31}[0-9A-F]{2}/)?.[0];
     await panel.getByRole('button', { name: 'Change single sign-on' }).click();
+    await panel.getByLabel('Default role').selectOption('member');
     await panel.getByRole('button', { name: 'Save changes' }).click();
-    const entityId = panel.getByLabel('Provider entity ID');
     await until(
-      () => fieldIssueOf(entityId),
-      (text) => /entity id is required/.test(text),
-      'the entity id’s issue',
+      async () => (await details.textContent()) ?? '',
+      (text) => /Default rolemember/i.test(text) && text.includes(fingerprint ?? '-'),
+      'the changed role beside the same fingerprint',
     );
-    expect(await panel.getByRole('alert').textContent()).toBe('Please correct the marked fields.');
-    const refusal = /^console error: .* status of 400 .*\/api\/workspaces\/[\w-]+\/sso\)$/;
-    expect(settings.problems.filter((p) => refusal.test(p))).toHaveLength(1);
-    settings.problems.splice(
-      0,
-      settings.problems.length,
-      ...settings.problems.filter((p) => !refusal.test(p)),
-    );
-    await settings.check('sso-saml-refused-change');
+    const stored = await apiClient(stack.baseUrl, { cookie: owner.cookie }).GET('/api/workspaces/{id}/sso', {
+      params: { path: { id: workspaces.globex.id } },
+    });
+    expect(expectBody(stored, 200)).toMatchObject({ defaultRole: 'member', issuer: idp.entityId });
+    await settings.check('sso-saml-changed');
   });
 
   it('sends someone the provider signs in for another domain back to the sign-in page, saying why', async () => {

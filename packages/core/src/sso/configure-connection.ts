@@ -65,7 +65,17 @@ async function providerTerms(
   current: StoredConnection | undefined,
 ): Promise<ProviderColumns> {
   if (input.protocol === 'saml') {
-    const terms = await samlProviderTerms(input);
+    // An update that gives neither metadata nor a field keeps what is stored (changing domains or the role
+    // should not need the certificate pasted again).
+    const stored =
+      current?.protocol === 'saml'
+        ? {
+            entityId: current.issuer,
+            ssoUrl: current.sso_url ?? undefined,
+            certificate: current.certificate ?? undefined,
+          }
+        : {};
+    const terms = await samlProviderTerms(input, stored);
     return {
       issuer: terms.entityId,
       client_id: null,

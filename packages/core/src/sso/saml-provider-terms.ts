@@ -27,19 +27,23 @@ export const fingerprintOf = (pem: string) => new X509Certificate(pem).fingerpri
 
 /**
  * The provider's terms from its metadata (an EntityDescriptor: its entityID, the HTTP-Redirect
- * SingleSignOnService, the signing certificate of its IDPSSODescriptor), or from the fields given; the
- * fields win over the metadata where both are given. 400 VALIDATION_ERROR naming what is missing.
+ * SingleSignOnService, the signing certificate of its IDPSSODescriptor), or from the fields given, or as
+ * `stored` (an update that leaves them out); fields win over metadata, metadata over what is stored.
+ * 400 VALIDATION_ERROR naming what is missing.
  */
-export async function samlProviderTerms(input: {
-  metadataXml?: string | undefined;
-  entityId?: string | undefined;
-  ssoUrl?: string | undefined;
-  certificate?: string | undefined;
-}): Promise<SamlProviderTerms> {
+export async function samlProviderTerms(
+  input: {
+    metadataXml?: string | undefined;
+    entityId?: string | undefined;
+    ssoUrl?: string | undefined;
+    certificate?: string | undefined;
+  },
+  stored: Partial<SamlProviderTerms> = {},
+): Promise<SamlProviderTerms> {
   const fromMetadata = input.metadataXml ? await readMetadata(input.metadataXml) : {};
-  const entityId = input.entityId ?? fromMetadata.entityId;
-  const ssoUrl = input.ssoUrl ?? fromMetadata.ssoUrl;
-  const certificate = input.certificate ?? fromMetadata.certificate;
+  const entityId = input.entityId ?? fromMetadata.entityId ?? stored.entityId;
+  const ssoUrl = input.ssoUrl ?? fromMetadata.ssoUrl ?? stored.ssoUrl;
+  const certificate = input.certificate ?? fromMetadata.certificate ?? stored.certificate;
   if (!entityId) throw invalid('entityId', 'The provider entity id is required (entityId, or metadataXml)');
   if (!ssoUrl) throw invalid('ssoUrl', 'The provider SSO URL is required (ssoUrl, or metadataXml)');
   if (!/^https?:\/\//.test(ssoUrl)) throw invalid('ssoUrl', 'The provider SSO URL must be an http(s) URL');

@@ -103,6 +103,18 @@ describe('single sign-on through a SAML provider, over HTTP', () => {
       defaultRole: 'viewer',
     });
     expect(connection.certificateFingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    // A change that gives no provider keeps the stored one.
+    const changed = await h.request<SsoConnection>('PUT', `/api/workspaces/${workspace.id}/sso`, {
+      ...as(owner),
+      body: { protocol: 'saml', allowedDomains: ['globex.test', 'globex.example'], defaultRole: 'viewer' },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.json).toMatchObject({
+      issuer: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      certificateFingerprint: connection.certificateFingerprint,
+      allowedDomains: ['globex.test', 'globex.example'],
+    });
     const metadata = await fetch(`${h.baseUrl}/api/auth/sso/globex/saml/metadata`);
     expect(metadata.status).toBe(200);
     expect(metadata.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);

@@ -36,7 +36,8 @@ const domainsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
  * Set up or change the workspace's single sign-on (its owner). OIDC: the issuer (the API reads its
  * discovery document before saving), the client id and secret; the secret is never shown again, and left
  * empty on a change the stored one is kept. SAML: the provider's metadata, or its entity id, sign-on URL and
- * certificate; the stored certificate is never shown (only its fingerprint), so a change gives them again.
+ * certificate; the stored certificate is never shown (only its fingerprint), and a change that gives none of
+ * them keeps the stored ones.
  */
 export function SsoForm({
   workspaceId,
@@ -164,7 +165,7 @@ export function SsoForm({
           </div>
           <p id={`${ids}-saml-hint`} className="hint muted">
             Paste the provider’s metadata, or give its entity ID, sign-on URL and signing certificate below
-            (they win over the metadata). The stored certificate is never shown, so a change gives it again.
+            (they win over the metadata). Left empty on a change, the stored provider is kept.
           </p>
           <div className="row">
             <div className="field">
