@@ -1,7 +1,7 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { sha256Hex } from '../shared/crypto.ts';
 import { completeSignIn, type ProvenIdentity, type SignedIn } from './complete-sign-in.ts';
-import type { OidcClients } from './oidc-client.ts';
+import { loadOidc, type OidcClients } from './oidc-client.ts';
 import { oidcTermsOf } from './oidc-terms.ts';
 import type { SecretBox } from './secret-box.ts';
 import { serviceProviderOf } from './service-provider.ts';
@@ -42,7 +42,8 @@ export const finishOidcSignIn =
       .catch((error: unknown) => {
         throw new SsoRefused('provider_error', messageOf(error));
       });
-    let claims: oidc.IDToken | undefined;
+    const oidc = await loadOidc();
+    let claims: Oidc.IDToken | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(client, callbackUrl, {
         pkceCodeVerifier: request.codeVerifier ?? '',
@@ -52,7 +53,7 @@ export const finishOidcSignIn =
       });
       claims = tokens.claims();
     } catch (error) {
-      throw new SsoRefused(oidcRefusalOf(error), messageOf(error));
+      throw new SsoRefused(oidcRefusalOf(oidc, error), messageOf(error));
     }
     if (!claims) throw new SsoRefused('invalid_response', 'no ID token');
     const identity = identityOf(claims);
@@ -77,7 +78,7 @@ export async function takeSignIn(
   return request;
 }
 
-function identityOf(claims: oidc.IDToken): ProvenIdentity {
+function identityOf(claims: Oidc.IDToken): ProvenIdentity {
   const email = typeof claims.email === 'string' ? claims.email : null;
   if (!email || claims.email_verified !== true) {
     throw new SsoRefused('no_email', email ? `${email} is not verified by the provider` : 'no email claim');
@@ -86,7 +87,7 @@ function identityOf(claims: oidc.IDToken): ProvenIdentity {
 }
 
 /** What openid-client's refusal means for the person, from its words (oauth4webapi's messages). */
-export function oidcRefusalOf(error: unknown): SsoRefused['reason'] {
+export function oidcRefusalOf(oidc: typeof Oidc, error: unknown): SsoRefused['reason'] {
   if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError) {
     return 'provider_error';
   }

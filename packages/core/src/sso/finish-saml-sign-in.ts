@@ -31,7 +31,9 @@ export const finishSamlSignIn =
     onTarget(target);
     if (!form.SAMLResponse) throw new SsoRefused('invalid_response', 'no SAMLResponse');
     const request = await takeSignIn(deps, target, form.RelayState ?? null, binding);
-    const saml = samlClient(config.publicBaseUrl, target.slug, target.connection, { existing: request.id });
+    const saml = await samlClient(config.publicBaseUrl, target.slug, target.connection, {
+      existing: request.id,
+    });
     const xml = Buffer.from(form.SAMLResponse, 'base64').toString('utf8');
     let profile: Awaited<ReturnType<typeof saml.validatePostResponseAsync>>['profile'];
     try {

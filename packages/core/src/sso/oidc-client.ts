@@ -1,7 +1,12 @@
-import * as oidc from 'openid-client';
-import { fetch as undiciFetch } from 'undici';
+import type * as Oidc from 'openid-client';
 import type { Config } from '../config/config.ts';
 import { ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+
+/**
+ * openid-client (with oauth4webapi and jose), loaded at the first sign-in or set-up: most processes never
+ * run one, and every API start would pay for its modules.
+ */
+export const loadOidc = () => import('openid-client');
 
 /** How long a provider's discovery document (and its keys' address) is trusted before it is read again. */
 const DISCOVERY_TTL_MS = 15 * 60_000;
@@ -15,13 +20,16 @@ export type OidcClientTerms = { issuer: string; clientId: string; clientSecret: 
  * SSRF guard: the issuer is an address a workspace owner typed.
  */
 export function createOidcClients(settings: Config['sso']) {
-  const agent = ssrfGuardedAgent({ allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate });
-  const guardedFetch: oidc.CustomFetch = (url, options) =>
-    undiciFetch(url, { ...(options as object), dispatcher: agent }) as unknown as Promise<Response>;
-  const cache = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+  let agent: ReturnType<typeof ssrfGuardedAgent> | null = null;
+  const cache = new Map<string, { at: number; config: Promise<Oidc.Configuration> }>();
 
-  const discover = (terms: OidcClientTerms) =>
-    oidc.discovery(
+  const discover = async (terms: OidcClientTerms) => {
+    const [oidc, { fetch: undiciFetch }] = await Promise.all([loadOidc(), import('undici')]);
+    agent ??= ssrfGuardedAgent({ allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate });
+    const dispatcher = agent;
+    const guardedFetch: Oidc.CustomFetch = (url, options) =>
+      undiciFetch(url, { ...(options as object), dispatcher }) as unknown as Promise<Response>;
+    return oidc.discovery(
       new URL(terms.issuer),
       terms.clientId,
       undefined,
@@ -37,12 +45,13 @@ export function createOidcClients(settings: Config['sso']) {
         ],
       },
     );
+  };
 
   return {
     /** The provider read afresh: a connection being saved is checked against its discovery document. */
     discover,
     /** The client of a stored connection (`version`: its last update), discovered once per TTL. */
-    clientFor(version: string, terms: OidcClientTerms, now: number): Promise<oidc.Configuration> {
+    clientFor(version: string, terms: OidcClientTerms, now: number): Promise<Oidc.Configuration> {
       const cached = cache.get(version);
       if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
       const config = discover(terms);

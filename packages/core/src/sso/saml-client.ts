@@ -1,4 +1,4 @@
-import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import type { StoredConnection } from './connection-record.ts';
 import { serviceProviderOf } from './service-provider.ts';
 
@@ -17,16 +17,23 @@ const onlyRequest = (requestId: string | null): CacheProvider => ({
 });
 
 /**
+ * node-saml (with xml-crypto and xml2js), loaded at the first SAML sign-in: most processes never run one,
+ * and every API start would pay for its modules.
+ */
+export const loadSaml = () => import('@node-saml/node-saml');
+
+/**
  * node-saml for a workspace's SAML connection: assertions must be signed by the provider's certificate,
  * name this workspace's entity id as their audience, answer the request this sign-in made, and be within
  * their time window (a minute of clock skew allowed).
  */
-export function samlClient(
+export async function samlClient(
   publicBaseUrl: string,
   slug: string,
   connection: StoredConnection,
   requestId: { existing: string } | { new: string },
-): SAML {
+): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await loadSaml();
   const sp = serviceProviderOf(publicBaseUrl, slug);
   const id = 'existing' in requestId ? requestId.existing : requestId.new;
   return new SAML({

@@ -1,4 +1,4 @@
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
+import { loadSaml } from './saml-client.ts';
 import { serviceProviderOf } from './service-provider.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { signInTarget } from './workspace-connection.ts';
@@ -12,6 +12,7 @@ export const samlServiceMetadata =
   async (slug: string): Promise<string> => {
     const target = await signInTarget(db.em(), slug);
     const sp = serviceProviderOf(config.publicBaseUrl, target.slug);
+    const { generateServiceProviderMetadata } = await loadSaml();
     return generateServiceProviderMetadata({
       issuer: sp.entityId,
       callbackUrl: sp.acsUrl,

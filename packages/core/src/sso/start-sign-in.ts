@@ -1,7 +1,6 @@
-import * as oidc from 'openid-client';
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
 import { messageOf } from './finish-oidc-sign-in.ts';
-import type { OidcClients } from './oidc-client.ts';
+import { loadOidc, type OidcClients } from './oidc-client.ts';
 import { oidcTermsOf } from './oidc-terms.ts';
 import { samlClient } from './saml-client.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -59,6 +58,7 @@ export const startSignIn =
         .catch((error: unknown) => {
           throw new SsoRefused('provider_error', messageOf(error));
         });
+      const oidc = await loadOidc();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       stored = { id: oidc.randomState(), codeVerifier, nonce: oidc.randomNonce() };
       redirectUrl = oidc
@@ -74,7 +74,7 @@ export const startSignIn =
     } else {
       // An XML ID must not start with a digit.
       stored = { id: `_${randomToken(24)}`, codeVerifier: null, nonce: null };
-      const saml = samlClient(config.publicBaseUrl, target.slug, connection, { new: stored.id });
+      const saml = await samlClient(config.publicBaseUrl, target.slug, connection, { new: stored.id });
       redirectUrl = await saml.getAuthorizeUrlAsync(stored.id, undefined, {});
     }
     await db.em().transactional((em) => openRequest(em, { ...request, ...stored }, new Date(clock.now())));
