@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type LockHolder, liveHolder, OperatorError } from '@verdict/core';
+import { type LockHolder, liveHolder, OperatorError } from '@verdict/core/entry';
 import {
   AdminCommandError,
   type ChannelInfo,

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { OperatorError } from '@verdict/core';
+import { OperatorError } from '@verdict/core/entry';
 
 /**
  * The admin channel of an embedded server: `npm run admin` hands its command to the server that holds

@@ -1,6 +1,7 @@
-import { type Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { untilAborted } from '../net/deadline.ts';
 import { refusalOfUrl, type SsrfPolicy, SsrfRefusedError, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+import { undici } from '../net/undici.ts';
 import { ExtractionError, mediaType } from './extract-text.ts';
 import { processSandboxes, type SandboxPool } from './extraction-sandbox.ts';
 
@@ -107,7 +108,7 @@ async function downloadHops(
     const refusal = refusalOfUrl(current, policy);
     if (refusal)
       throw new PageFetchError(`refused ${hop === 0 ? 'the URL' : 'a redirect'}: ${refusal}`, 'refused');
-    const answer = await request(current, {
+    const answer = await undici().request(current, {
       method: 'GET',
       dispatcher: agent,
       signal: deadline,

@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from './undici.ts';
 
 /**
  * Outbound requests to addresses users give us (webhook URLs, attachment URLs) must not reach the service's
@@ -251,8 +252,9 @@ export type GuardedAgentOptions = {
  */
 export function ssrfGuardedAgent(policy: SsrfPolicy, options: GuardedAgentOptions = {}): Agent {
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const { Agent: UndiciAgent, buildConnector } = undici();
   const connect = buildConnector({ timeout: timeoutMs });
-  return new Agent({
+  return new UndiciAgent({
     connect: (connectOptions, callback) => {
       const host = unbracketed(connectOptions.hostname);
       withinDeadline(checkedAddressOf(host, policy), host, timeoutMs, options.signal).then(

@@ -1,8 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -10,6 +8,7 @@ import {
   BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
+  type SpanExporter,
   type SpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
@@ -104,6 +103,29 @@ function batchOptionsFrom(env: Env) {
 }
 
 /**
+ * The OTLP/HTTP exporter of `protocol`, its package loaded only here: a process that traces nothing (tracing
+ * off, as in most runs) never loads the exporters and the encoders under them (BENCHMARKS.md, "The test
+ * suite's time"). Loading starts at once; a batch that goes out first waits for it.
+ */
+function otlpExporter(protocol: 'http/protobuf' | 'http/json', url: string): SpanExporter {
+  const exporter: Promise<SpanExporter> =
+    protocol === 'http/json'
+      ? import('@opentelemetry/exporter-trace-otlp-http').then((m) => new m.OTLPTraceExporter({ url }))
+      : import('@opentelemetry/exporter-trace-otlp-proto').then((m) => new m.OTLPTraceExporter({ url }));
+  exporter.catch(() => {}); // reported with the first batch, which fails with it
+  return {
+    export: (spans, resultCallback) => {
+      exporter.then(
+        (loaded) => loaded.export(spans, resultCallback),
+        (error: Error) => resultCallback({ code: ExportResultCode.FAILED, error }),
+      );
+    },
+    shutdown: () => exporter.then((loaded) => loaded.shutdown()),
+    forceFlush: () => exporter.then((loaded) => loaded.forceFlush?.()),
+  };
+}
+
+/**
  * Tracing off: no provider, but a context manager, so the id of the request that queues a job still rides
  * with the job (bus/trace-carrier.ts) and the engine's lines about the debate name it. One async-context
  * hop per request that may queue work is all it costs (BENCHMARKS.md, "The tracing suite").
@@ -173,10 +195,7 @@ export function startTracing(defaultServiceName: string, env: Env = process.env)
     sampler: samplerFrom(env),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter:
-          otlpProtocolFrom(env) === 'http/json'
-            ? new OTLPJsonTraceExporter({ url })
-            : new OTLPProtobufTraceExporter({ url }),
+        exporter: otlpExporter(otlpProtocolFrom(env), url),
         ...batchOptionsFrom(env),
       }),
     ],

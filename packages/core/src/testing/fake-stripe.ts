@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 type Json = Record<string, unknown>;
 
@@ -12,6 +13,16 @@ export type FakeStripeRequest = {
   params: Json;
   idempotencyKey: string | undefined;
   authorization: string | undefined;
+};
+
+/**
+ * The SDK, loaded by the first helper that needs it (synchronously: they are synchronous): every test file
+ * imports the testing index, and few sign or build events.
+ */
+let sdk: typeof Stripe | undefined;
+const stripeSdk = (): typeof Stripe => {
+  sdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
+  return sdk;
 };
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -329,7 +340,7 @@ export function stripeEvent(type: string, object: Json, id = newId('evt')) {
   return {
     id,
     object: 'event',
-    api_version: Stripe.API_VERSION,
+    api_version: stripeSdk().API_VERSION,
     created: Math.floor(Date.now() / 1000),
     livemode: false,
     pending_webhooks: 1,
@@ -341,7 +352,8 @@ export function stripeEvent(type: string, object: Json, id = newId('evt')) {
 
 /** The Stripe-Signature header for a payload, made by the SDK's own test helper (at `timestamp`, default now). */
 export function signStripePayload(payload: string, secret: string, timestamp?: number): string {
-  return new Stripe('sk_test_signing_only').webhooks.generateTestHeaderString({
+  const StripeSdk = stripeSdk();
+  return new StripeSdk('sk_test_signing_only').webhooks.generateTestHeaderString({
     payload,
     secret,
     ...(timestamp === undefined ? {} : { timestamp }),

@@ -1,6 +1,7 @@
-import { request } from 'undici';
+import type { Agent } from 'undici';
 import { untilAborted } from '../net/deadline.ts';
 import { refusalOfUrl, type SsrfPolicy, ssrfGuardedAgent } from '../net/ssrf-guard.ts';
+import { undici } from '../net/undici.ts';
 import { type AttemptResult, DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery-policy.ts';
 import { deliveryHeaders } from './signing.ts';
 import { storedText } from './stored-text.ts';
@@ -23,7 +24,8 @@ export function createWebhookSender(
   options: { now: () => number; timeoutMs?: number },
 ): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const agent = ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
+  // Made by the first delivery: a process that sends none never loads the HTTP client (net/undici.ts).
+  let agent: Agent | undefined;
   return {
     send: async (delivery) => {
       const startedAt = new Date(options.now());
@@ -32,9 +34,10 @@ export function createWebhookSender(
       const refusal = refusalOfUrl(delivery.url, policy);
       if (refusal) return failed(startedAt, 0, `refused: ${refusal}`);
       try {
+        agent ??= ssrfGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
         const deadline = AbortSignal.timeout(timeoutMs);
         const answer = await untilAborted(
-          request(delivery.url, {
+          undici().request(delivery.url, {
             method: 'POST',
             body: delivery.body,
             headers: deliveryHeaders(delivery.secret, delivery.deliveryId, delivery.body, startedAt),
@@ -54,7 +57,7 @@ export function createWebhookSender(
         return failed(startedAt, elapsed(), describe(error));
       }
     },
-    close: () => agent.close(),
+    close: async () => agent?.close(),
   };
 }
 

@@ -14,7 +14,7 @@ export const buyCredits =
   async (userId: string, pack: CreditPack, workspaceId: string | null = null): Promise<HostedPage> => {
     if (workspaceId) await assertPaysFor(resources.db.em(), userId, workspaceId);
     const { billing, appUrl } = resources;
-    const { stripe: client, price } = configured(resources.stripe, billing.prices[pack], pack);
+    const { stripe: client, price } = configured(await resources.stripe(), billing.prices[pack], pack);
     const customer = await ensureCustomer(resources, client, userId);
     const credits = CREDIT_PACKS[pack];
     const session = await callStripe(() =>

@@ -16,9 +16,10 @@ export const portal =
     if (customer === null || !(await hasPurchased(db, userId))) {
       throw new AppError('NO_PAYMENT_CUSTOMER', 'No purchase yet, so there is no billing portal');
     }
-    if (stripe === null) throw notConfigured('no secret key');
+    const client = await stripe();
+    if (client === null) throw notConfigured('no secret key');
     const session = await callStripe(() =>
-      stripe.billingPortal.sessions.create({ customer, return_url: `${appUrl}/billing` }),
+      client.billingPortal.sessions.create({ customer, return_url: `${appUrl}/billing` }),
     );
     return hosted(session.url);
   };

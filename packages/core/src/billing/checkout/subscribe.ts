@@ -15,7 +15,7 @@ export const subscribe =
   async (userId: string, plan: SubscriptionPlan, workspaceId: string | null = null): Promise<HostedPage> => {
     if (workspaceId) await assertPaysFor(resources.db.em(), userId, workspaceId);
     const { billing, appUrl } = resources;
-    const { stripe: client, price } = configured(resources.stripe, billing.prices[plan], plan);
+    const { stripe: client, price } = configured(await resources.stripe(), billing.prices[plan], plan);
     await assertMaySubscribe(resources, userId);
     const customer = await ensureCustomer(resources, client, userId);
     const metadata = { userId, plan, ...forWorkspace(workspaceId) };

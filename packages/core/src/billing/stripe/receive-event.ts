@@ -13,8 +13,9 @@ export type WebhookReceipt = { received: true; duplicate: boolean };
 export const receiveEvent =
   (resources: WithStripe) =>
   async (body: Buffer, signature: string | undefined): Promise<WebhookReceipt> => {
-    const { db, clock, billing, stripe } = resources;
+    const { db, clock, billing } = resources;
     if (billing.webhookSecret === null) throw notConfigured('no webhook secret');
+    const stripe = await resources.stripe();
     if (stripe === null) throw notConfigured('no secret key');
     const event = verify(clock, stripe, billing.webhookSecret, body, signature);
     const now = new Date(clock.now());
