@@ -50,52 +50,74 @@ function parsed(input: unknown) {
   });
 }
 
-/**
- * Single sign-on's browser routes: plain routes because they answer with redirects and take a form post,
- * not JSON. Start sends the browser to the workspace's provider; the OIDC callback and the SAML ACS take the
- * provider's answer, and either set the session cookie and send the browser where it was going, or send it
- * to the sign-in page with the refusal's reason (`?sso_error=`), recorded in the workspace's trail. An
- * unexpected failure is a 500 in the envelope, like any route's.
- */
-export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
+/** How a sign-in's answer ends: signed in and on the way back, or refused and sent to the sign-in page. */
+function ssoAnswers(core: Services) {
   const { config } = core;
   const signInPage = (reason: string) => `${config.appUrl}/sign-in?sso_error=${encodeURIComponent(reason)}`;
+  return {
+    /**
+     * A refusal (recorded in the workspace's trail when the workspace is known) is a redirect with its
+     * reason; input refused before anything was looked up is its envelope, like any route's 400; anything
+     * else an unexpected failure's 500.
+     */
+    async refuse(request: FastifyRequest, reply: FastifyReply, error: unknown, workspaceId: string | null) {
+      if (error instanceof AppError) return sendAppError(reply, error);
+      if (!(error instanceof SsoRefused)) {
+        noteRequestFailure(request, error);
+        return sendAppError(reply, unexpectedFailure(error));
+      }
+      if (workspaceId) {
+        await withAuditContext(requestAuditContext(request, null), () =>
+          core.sso.recordRefusal(workspaceId, error),
+        );
+      }
+      request.log.info({ sso: { reason: error.reason, detail: error.detail } }, 'single sign-on refused');
+      return reply.code(303).header('cache-control', 'no-store').redirect(signInPage(error.reason));
+    },
+
+    signedIn(reply: FastifyReply, result: SignedIn) {
+      void reply.setCookie(SESSION_COOKIE, result.session.token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.secureCookies,
+        path: '/',
+        expires: result.session.expiresAt,
+      });
+      void reply.clearCookie(BINDING_COOKIE, { path: BINDING_PATH });
+      return reply
+        .code(303)
+        .header('cache-control', 'no-store')
+        .redirect(`${config.appUrl}${result.returnTo}`);
+    },
+  };
+}
+
+type Answers = ReturnType<typeof ssoAnswers>;
+
+/** The provider's answer, as core finishes it: the workspace it names is noted for a refusal's record. */
+async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answers: Answers,
+  finish: (onTarget: (target: { workspaceId: string }) => void) => Promise<SignedIn>,
+) {
+  let workspaceId: string | null = null;
+  try {
+    const result = await withAuditContext(requestAuditContext(request, null), () =>
+      finish((target) => {
+        workspaceId = target.workspaceId;
+      }),
+    );
+    return answers.signedIn(reply, result);
+  } catch (error) {
+    return answers.refuse(request, reply, error, workspaceId);
+  }
+}
+
+/** GET /api/auth/sso/:slug: to the provider, with the binding cookie (who is signed in now may be linked). */
+function registerStart(app: FastifyInstance, core: Services, answers: Answers) {
   // A provider's answer is a top-level navigation from its site: a Lax cookie would not come with a POST.
-  const bindingSameSite = config.secureCookies ? ('none' as const) : ('lax' as const);
-
-  const refuse = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    error: unknown,
-    workspaceId: string | null,
-  ) => {
-    // Input refused before anything was looked up: the envelope, like any route's 400.
-    if (error instanceof AppError) return sendAppError(reply, error);
-    if (!(error instanceof SsoRefused)) {
-      noteRequestFailure(request, error);
-      return sendAppError(reply, unexpectedFailure(error));
-    }
-    if (workspaceId) {
-      await withAuditContext(requestAuditContext(request, null), () =>
-        core.sso.recordRefusal(workspaceId, error),
-      );
-    }
-    request.log.info({ sso: { reason: error.reason, detail: error.detail } }, 'single sign-on refused');
-    return reply.code(303).header('cache-control', 'no-store').redirect(signInPage(error.reason));
-  };
-
-  const signedIn = (reply: FastifyReply, result: SignedIn) => {
-    void reply.setCookie(SESSION_COOKIE, result.session.token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.secureCookies,
-      path: '/',
-      expires: result.session.expiresAt,
-    });
-    void reply.clearCookie(BINDING_COOKIE, { path: BINDING_PATH });
-    return reply.code(303).header('cache-control', 'no-store').redirect(`${config.appUrl}${result.returnTo}`);
-  };
-
+  const sameSite = core.config.secureCookies ? ('none' as const) : ('lax' as const);
   app.get<SlugParams & { Querystring: { returnTo?: string } }>(SSO_PATHS.start, async (request, reply) => {
     try {
       const { slug, returnTo } = parsed({ ...request.query, ...request.params });
@@ -107,40 +129,35 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
       });
       void reply.setCookie(BINDING_COOKIE, started.binding, {
         httpOnly: true,
-        sameSite: bindingSameSite,
-        secure: config.secureCookies,
+        sameSite,
+        secure: core.config.secureCookies,
         path: BINDING_PATH,
         maxAge: 600,
       });
       return reply.code(302).header('cache-control', 'no-store').redirect(started.redirectUrl);
     } catch (error) {
-      return refuse(request, reply, error, null);
+      return answers.refuse(request, reply, error, null);
     }
   });
+}
 
-  // The code and state are the sign-in's credentials until used: logged and traced as [redacted].
+/** The OIDC callback; its code and state are the sign-in's credentials until used: logged as [redacted]. */
+function registerOidcCallback(app: FastifyInstance, core: Services, answers: Answers) {
   app.get<SlugParams>(
     SSO_PATHS.oidcCallback,
     { config: { secretParameters: ['code', 'state'] } },
-    async (request, reply) => {
-      let workspaceId: string | null = null;
-      try {
+    (request, reply) =>
+      answer(request, reply, answers, (onTarget) => {
         const { slug } = parsed(request.params);
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        const result = await withAuditContext(requestAuditContext(request, null), () =>
-          core.sso.finishOidc(slug, query, request.cookies[BINDING_COOKIE], (target) => {
-            workspaceId = target.workspaceId;
-          }),
-        );
-        return signedIn(reply, result);
-      } catch (error) {
-        return refuse(request, reply, error, workspaceId);
-      }
-    },
+        return core.sso.finishOidc(slug, query, request.cookies[BINDING_COOKIE], onTarget);
+      }),
   );
+}
 
+/** The SAML ACS: a form post (HTTP-POST binding), parsed in this route's scope only. */
+async function registerSamlAcs(app: FastifyInstance, core: Services, answers: Answers) {
   await app.register(async (scope) => {
-    // The answer is a form post (SAML's HTTP-POST binding), in this route's scope only.
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
@@ -148,24 +165,18 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
     );
     scope.post<SlugParams & { Body: { SAMLResponse?: string; RelayState?: string } }>(
       SSO_PATHS.samlAcs,
-      async (request, reply) => {
-        let workspaceId: string | null = null;
-        try {
+      (request, reply) =>
+        answer(request, reply, answers, (onTarget) => {
           const { slug } = parsed(request.params);
           const form = typeof request.body === 'object' && request.body !== null ? request.body : {};
-          const result = await withAuditContext(requestAuditContext(request, null), () =>
-            core.sso.finishSaml(slug, form, request.cookies[BINDING_COOKIE], (target) => {
-              workspaceId = target.workspaceId;
-            }),
-          );
-          return signedIn(reply, result);
-        } catch (error) {
-          return refuse(request, reply, error, workspaceId);
-        }
-      },
+          return core.sso.finishSaml(slug, form, request.cookies[BINDING_COOKIE], onTarget);
+        }),
     );
   });
+}
 
+/** This service's SAML metadata for a workspace; 404 where it has no single sign-on. */
+function registerSamlMetadata(app: FastifyInstance, core: Services) {
   app.get<SlugParams>(SSO_PATHS.samlMetadata, async (request, reply) => {
     try {
       const { slug } = parsed(request.params);
@@ -180,4 +191,19 @@ export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
       return sendAppError(reply, unexpectedFailure(error));
     }
   });
+}
+
+/**
+ * Single sign-on's browser routes: plain routes because they answer with redirects and take a form post,
+ * not JSON. Start sends the browser to the workspace's provider; the OIDC callback and the SAML ACS take the
+ * provider's answer, and either set the session cookie and send the browser where it was going, or send it
+ * to the sign-in page with the refusal's reason (`?sso_error=`), recorded in the workspace's trail. An
+ * unexpected failure is a 500 in the envelope, like any route's.
+ */
+export async function registerSsoRoutes(app: FastifyInstance, core: Services) {
+  const answers = ssoAnswers(core);
+  registerStart(app, core, answers);
+  registerOidcCallback(app, core, answers);
+  await registerSamlAcs(app, core, answers);
+  registerSamlMetadata(app, core);
 }
