@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetwork, type Host, type Network } from '../infra/cluster/netns.ts';
+import { createNetwork, type Host, type Network, OWNERS_DIR } from '../infra/cluster/netns.ts';
 
 /**
  * The cluster's network (infra/cluster/netns.ts): hosts in namespaces of their own reach each other and the
@@ -90,7 +89,7 @@ describe('the cluster network', () => {
     const abandoned = await createNetwork();
     await abandoned.addHost('x');
     // As if the run that made it had been killed: its owner file names a process that does not exist.
-    await writeFile(join(tmpdir(), 'verdict-netns', abandoned.prefix), '2147483646');
+    await writeFile(join(OWNERS_DIR, abandoned.prefix), '2147483646');
     const next = await createNetwork();
     try {
       const namespaces = execFileSync('ip', ['netns', 'list']).toString();

@@ -1,7 +1,6 @@
 import { execFile, type SpawnOptions, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -53,8 +52,12 @@ const NOWHERE = '02:00:00:00:de:ad';
 /** Interface names are at most 15 characters: the prefix is 6 (`vc` and four hex digits), a host name ≤ 6. */
 const HOST_PATTERN = /^[a-z][a-z0-9]{0,5}$/;
 
-/** Which process made each network, by prefix: a network whose maker is gone is swept by the next one. */
-const OWNERS_DIR = join(tmpdir(), 'verdict-netns');
+/**
+ * Which process made each network, by prefix: a network whose maker is gone is swept by the next one. Beside
+ * `ip netns`'s own /run/netns rather than under TMPDIR: the networks are the machine's, and a test run keeps
+ * its temporary files in a folder of its own (infra/test.sh) that the next run never sees.
+ */
+export const OWNERS_DIR = '/run/verdict-netns';
 
 /**
  * Creates a network of its own: a fresh prefix (`vc` and four hex digits, so runs side by side never share

@@ -1,10 +1,16 @@
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FakeLlmServer } from '@verdict/engine/testing';
 import type { ChaosReport } from './chaos.ts';
 import type { Cluster } from './cluster.ts';
 import type { Sql } from './invariants.ts';
+
+/**
+ * The run's artefacts (git ignores them), not TMPDIR: the test command removes the temporary folder of its
+ * run at the end (infra/test.sh), and a report is read after the run.
+ */
+const REPORT_DIR = fileURLToPath(new URL('../../test-results', import.meta.url));
 
 /** Debates whose evidence is gathered: the first few named, enough to see a pattern, not a novel. */
 const DEBATES = 5;
@@ -66,7 +72,8 @@ export async function writeViolationReport(
     '== faults',
     ...faults.map((f) => `${f.at} ${f.kind} ${f.target} recovered ${f.recoveryMs} ms`),
   );
-  const path = join(tmpdir(), `verdict-chaos-${seed}-violations.txt`);
+  await mkdir(REPORT_DIR, { recursive: true });
+  const path = join(REPORT_DIR, `verdict-chaos-${seed}-violations.txt`);
   await writeFile(path, sections.join('\n'));
   return path;
 }

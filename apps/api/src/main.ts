@@ -15,7 +15,7 @@ import {
   startTracing,
   withTimeout,
 } from '@verdict/core';
-import { createEmbedder, engineNodeFor } from '@verdict/engine';
+import { createEmbedder } from '@verdict/engine/embedders';
 import { serveAdminChannel } from './admin/channel-server.ts';
 import { createLifecycle } from './http/lifecycle.ts';
 import { alsoServeMetrics } from './http/metrics.ts';
@@ -55,10 +55,7 @@ async function main() {
   const app = await buildServer({ core, logger, lifecycle });
   await announce(core, logger);
   const adminChannel = lock ? await serveAdminChannel(core, lock, logger) : null;
-  const engine =
-    config.nats.kind === 'memory'
-      ? engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message))
-      : null;
+  const engine = await inProcessEngine(core, logger);
   if (engine) alsoServeMetrics(app, engine.metrics);
   engine?.start();
   if (engine?.simulated) {
@@ -106,6 +103,16 @@ async function main() {
     await stop();
     throw portRefusal(err, config.host, config.port);
   }
+}
+
+/**
+ * The engine node of embedded mode (no NATS_URL), where nothing else runs the debates; null otherwise. Its
+ * package (Effect, the actor, the workers: a few hundred modules) is loaded only where it runs.
+ */
+async function inProcessEngine(core: Core, logger: Logger) {
+  if (core.config.nats.kind !== 'memory') return null;
+  const { engineNodeFor } = await import('@verdict/engine');
+  return engineNodeFor(core, (level, message, details) => logger[level](details ?? {}, message));
 }
 
 /** The configuration, or exit 2 with every problem of the environment, one a line. */

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -64,6 +65,13 @@ export type LoggerSettings = {
   destination?: DestinationStream;
 };
 
+/**
+ * pino-pretty, loaded only for a terminal: a process whose output goes to a file or a collector (every one
+ * a test starts) does without its modules. CommonJS, so required as an import would give it.
+ */
+const prettyStream = (): typeof PinoPretty =>
+  createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+
 /** The one logger factory of every process: same serializers, JSON for machines, plain lines for people. */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
@@ -73,7 +81,10 @@ export function createLogger(settings: LoggerSettings): Logger {
   };
   const human = settings.pretty ?? process.stdout.isTTY === true;
   return human
-    ? pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
+    ? pino(
+        options,
+        prettyStream()({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+      )
     : settings.destination
       ? pino(options, settings.destination)
       : pino(options);

@@ -1,5 +1,5 @@
 import { DebateIdInput, DebateStateChart } from '@verdict/contracts';
-import { describeChart, stateOfStatus } from '@verdict/engine';
+import { describeChart, stateOfStatus } from '@verdict/engine/chart';
 import { streamData } from '../../http/debate-stream-data.ts';
 import { userProcedure } from '../../trpc/init.ts';
 import { ONE_DEBATE_ERRORS } from './error-responses.ts';
