@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { FormError } from '../../../components/form-error.tsx';
+import { type ReactNode, useState } from 'react';
+import { ConfirmAction } from '../../../components/confirm-action.tsx';
 import { formatDateTime, humanize } from '../../../components/format.ts';
 import { data, isNotFound, rest, type Schemas } from '../../../lib/api.ts';
 import { useLoad } from '../../../lib/use-load.ts';
@@ -120,7 +120,9 @@ function ConnectionDetails({ connection: c }: { connection: Connection }) {
         <Term name="Allowed domains">{c.allowedDomains.join(', ')}</Term>
         <Term name="Default role">{humanize(c.defaultRole)}</Term>
         <Term name="Single sign-on required">
-          {c.requireSso ? 'Yes: members of these domains cannot sign in with a password' : 'No'}
+          {c.requireSso
+            ? 'Yes: members it signed in, of these domains, cannot sign in with a password'
+            : 'No'}
         </Term>
         <Term name="Last changed">
           <time dateTime={c.updatedAt}>{formatDateTime(c.updatedAt)}</time>
@@ -157,60 +159,20 @@ function Term({ name, children }: { name: string; children: ReactNode }) {
   );
 }
 
-/** Turning it off asks once more: sign-in through the provider stops, and the identities it linked are forgotten. */
+/**
+ * Turning it off asks once more: sign-in through the provider stops, and the accounts it made have no
+ * password to sign in with until it is set up again (the links stay, for the same provider).
+ */
 function TurnOff({ workspaceId, onTurnedOff }: { workspaceId: string; onTurnedOff: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const turnOffButton = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  // Keep keyboard focus where the question moves it: on Cancel (the safe answer), then back on Turn off.
-  useEffect(() => {
-    if (confirming) cancelButton.current?.focus();
-    else if (asked.current) turnOffButton.current?.focus();
-    asked.current ||= confirming;
-  }, [confirming]);
-
-  const turnOff = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await rest.DELETE('/api/workspaces/{id}/sso', { params: { path: { id: workspaceId } } });
-      onTurnedOff();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
-
   return (
-    <>
-      {confirming ? (
-        <fieldset className="confirm controls">
-          <legend>
-            Turn single sign-on off? No one can sign in through the provider any more, and the accounts it
-            linked are unlinked.
-          </legend>
-          <button type="button" className="danger" disabled={busy} onClick={() => void turnOff()}>
-            Yes, turn it off
-          </button>
-          <button
-            ref={cancelButton}
-            type="button"
-            className="secondary"
-            disabled={busy}
-            onClick={() => setConfirming(false)}
-          >
-            Cancel
-          </button>
-        </fieldset>
-      ) : (
-        <button ref={turnOffButton} type="button" className="secondary" onClick={() => setConfirming(true)}>
-          Turn off
-        </button>
-      )}
-      <FormError error={error} />
-    </>
+    <ConfirmAction
+      label="Turn off"
+      question="Turn single sign-on off? No one can sign in through the provider any more; accounts it made have no password until it is set up again."
+      confirmLabel="Yes, turn it off"
+      action={async () => {
+        await rest.DELETE('/api/workspaces/{id}/sso', { params: { path: { id: workspaceId } } });
+        onTurnedOff();
+      }}
+    />
   );
 }
