@@ -13,7 +13,7 @@ import type { SignInTarget } from './workspace-connection.ts';
 /** Who the provider says signed in, once its answer has been verified. */
 export type ProvenIdentity = { subject: string; email: string; name: string | null };
 
-export type SignedIn = { session: IssuedSession; returnTo: string; created: boolean };
+export type SignedIn = { session: IssuedSession; returnTo: string };
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
@@ -73,8 +73,8 @@ export async function completeSignIn(
   const actingUser = userId;
   // The changes are the person's own: the request that made them names no caller yet.
   return withAuditContext({ ...auditContext(), actor: { kind: 'user', userId: actingUser } }, async () => {
-    const joined = await db.em().transactional(async (em) => {
-      const joined = await joinWorkspace(em, clock, {
+    await db.em().transactional(async (em) => {
+      await joinWorkspace(em, clock, {
         workspaceId,
         userId: actingUser,
         role: target.connection.default_role,
@@ -92,10 +92,9 @@ export async function completeSignIn(
           ...(created ? { accountCreated: true } : {}),
         }),
       });
-      return joined;
     });
     const user = await db.em().findOneOrFail(User, { id: actingUser });
     const session = await resources.issueSession(user, { ssoWorkspaceId: workspaceId });
-    return { session, returnTo: request.returnTo, created: created || joined === 'joined' };
+    return { session, returnTo: request.returnTo };
   });
 }

@@ -9,6 +9,7 @@ import { auditedFields, toConnectionView } from './connection-view.ts';
 import type { OidcClients } from './oidc-client.ts';
 import { samlProviderTerms } from './saml-provider-terms.ts';
 import type { SecretBox } from './secret-box.ts';
+import { messageOf } from './sign-in-refusal.ts';
 import type { SsoResources } from './sso-resources.ts';
 
 type Deps = SsoResources & { oidcClients: OidcClients; secretBox: SecretBox | null };
@@ -103,7 +104,7 @@ async function providerTerms(
   try {
     await deps.oidcClients.discover({ issuer, clientId, clientSecret: secret });
   } catch (error) {
-    const message = `The issuer's discovery document could not be read: ${reasonOf(error)}`;
+    const message = `The issuer's discovery document could not be read: ${messageOf(error)}`;
     throw new AppError('VALIDATION_ERROR', message, {
       details: [{ path: 'issuer', code: 'custom', message }],
     });
@@ -119,9 +120,3 @@ async function providerTerms(
     certificate: null,
   };
 }
-
-/** The provider's refusal as the owner can act on it, without a stack or more than a line. */
-const reasonOf = (error: unknown) => {
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 300);
-};

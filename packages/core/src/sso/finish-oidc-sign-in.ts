@@ -1,12 +1,11 @@
 import type * as Oidc from 'openid-client';
-import { sha256Hex } from '../shared/crypto.ts';
+import { takeSignIn } from './answered-sign-in.ts';
 import { completeSignIn, type ProvenIdentity, type SignedIn } from './complete-sign-in.ts';
 import { loadOidc, type OidcClients } from './oidc-client.ts';
 import { oidcTermsOf } from './oidc-terms.ts';
 import type { SecretBox } from './secret-box.ts';
 import { serviceProviderOf } from './service-provider.ts';
-import { SsoRefused } from './sign-in-refusal.ts';
-import { type SignInRequest, useRequest } from './sign-in-requests.ts';
+import { messageOf, SsoRefused } from './sign-in-refusal.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { type SignInTarget, signInTarget } from './workspace-connection.ts';
 
@@ -60,24 +59,6 @@ export const finishOidcSignIn =
     return completeSignIn(deps, target, request, identity);
   };
 
-/** The sign-in the answer names, used once, from the browser that started it. */
-export async function takeSignIn(
-  { db, clock }: Pick<SsoResources, 'db' | 'clock'>,
-  target: SignInTarget,
-  id: string | null,
-  binding: string | undefined,
-): Promise<SignInRequest> {
-  if (!id) throw new SsoRefused('unknown_request', 'the answer names no sign-in');
-  const request = await db
-    .em()
-    .transactional((em) => useRequest(em, id, target.workspaceId, new Date(clock.now())));
-  if (request === 'replayed')
-    throw new SsoRefused('replayed', `sign-in ${id.slice(0, 12)}… was answered before`);
-  if (request === 'unknown') throw new SsoRefused('unknown_request');
-  if (!binding || sha256Hex(binding) !== request.bindingHash) throw new SsoRefused('other_browser');
-  return request;
-}
-
 function identityOf(claims: Oidc.IDToken): ProvenIdentity {
   const email = typeof claims.email === 'string' ? claims.email : null;
   if (!email || claims.email_verified !== true) {
@@ -100,9 +81,3 @@ export function oidcRefusalOf(oidc: typeof Oidc, error: unknown): SsoRefused['re
   if (/fetch failed|ECONN|timed? ?out|abort/i.test(message)) return 'provider_error';
   return 'invalid_response';
 }
-
-export const messageOf = (error: unknown) => {
-  const own = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${own}${cause}`.slice(0, 300);
-};

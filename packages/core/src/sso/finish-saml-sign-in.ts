@@ -1,8 +1,8 @@
+import { takeSignIn } from './answered-sign-in.ts';
 import { completeSignIn, type ProvenIdentity, type SignedIn } from './complete-sign-in.ts';
-import { messageOf, takeSignIn } from './finish-oidc-sign-in.ts';
 import { samlClient } from './saml-client.ts';
 import { serviceProviderOf } from './service-provider.ts';
-import { SsoRefused } from './sign-in-refusal.ts';
+import { messageOf, SsoRefused } from './sign-in-refusal.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { type SignInTarget, signInTarget } from './workspace-connection.ts';
 

@@ -16,9 +16,9 @@ export async function joinWorkspace(
   em: EntityManager,
   clock: Clock,
   join: { workspaceId: string; userId: string; role: AssignableWorkspaceRole; ownerPlan: Plan },
-): Promise<'joined' | 'member'> {
+): Promise<void> {
   await lockWorkspace(em, join.workspaceId);
-  if (await memberRow(em, join.workspaceId, join.userId)) return 'member';
+  if (await memberRow(em, join.workspaceId, join.userId)) return;
   const { memberCount, seats, full } = await seatsOfWorkspace(em, join.workspaceId, join.ownerPlan);
   if (full) throw new SsoRefused('no_seat', `${memberCount} of ${seats} seats taken`);
   await addMember(em, {
@@ -33,5 +33,4 @@ export async function joinWorkspace(
     before: null,
     after: join.role,
   });
-  return 'joined';
 }

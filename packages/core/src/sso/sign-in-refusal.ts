@@ -42,3 +42,10 @@ export async function recordRefusal(
     }),
   );
 }
+
+/** A library's refusal in a line for the audit trail: its words and its cause's, no stack. */
+export const messageOf = (error: unknown) => {
+  const own = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${own}${cause}`.slice(0, 300);
+};

@@ -1,11 +1,10 @@
 import { randomToken, sha256Hex } from '../shared/crypto.ts';
-import { messageOf } from './finish-oidc-sign-in.ts';
 import { loadOidc, type OidcClients } from './oidc-client.ts';
 import { oidcTermsOf } from './oidc-terms.ts';
 import { samlClient } from './saml-client.ts';
 import type { SecretBox } from './secret-box.ts';
 import { serviceProviderOf } from './service-provider.ts';
-import { SsoRefused } from './sign-in-refusal.ts';
+import { messageOf, SsoRefused } from './sign-in-refusal.ts';
 import { openRequest } from './sign-in-requests.ts';
 import type { SsoResources } from './sso-resources.ts';
 import { signInTarget } from './workspace-connection.ts';
