@@ -4,8 +4,8 @@ import type pg from 'pg';
  * The history suite's data, written with set-based SQL (insert … select … from generate_series), never
  * through the service: 1,000,000 debates and 20,000,000 events in minutes. Who owns what:
  *
- * - `heavy`: HEAVY debates over two years, half of them in its workspace; embeddings for its completed ones;
- * - `typical`: TYPICAL debates over a year, embeddings likewise;
+ * - `heavy`: 100,000 debates over two years, half of them in its workspace; embeddings for its completed ones;
+ * - `typical`: 300 debates over a year, embeddings likewise;
  * - SMALL_ACCOUNTS others share the rest, skewed (owner = ⌊n·r²⌋ of a pseudo-random r: a few dozen
  *   accounts hold thousands, most hold a few dozen or fewer).
  *
@@ -24,7 +24,7 @@ const SCALE = Number(process.env.BENCH_HISTORY_SCALE ?? 1);
 export const HISTORY = {
   debates: Math.round(1_000_000 * SCALE),
   heavy: Math.round(100_000 * SCALE),
-  typical: 300,
+  typical: Math.round(300 * SCALE),
   smallAccounts: Math.max(10, Math.round(20_000 * SCALE)),
   eventsPerDebate: 20,
   turnsPerDebate: 4,
@@ -70,14 +70,23 @@ async function fillAccounts(client: pg.Client): Promise<FilledAccounts> {
   return { heavy, typical, workspace };
 }
 
-/** The owner of debate g: heavy, typical, or a small account picked with skew. */
-const OWNER = `case when g <= ${HISTORY.heavy} then 1
-  when g <= ${HISTORY.heavy + HISTORY.typical} then 2
+/**
+ * The owner of debate g: heavy, typical, or a small account picked with skew. The accounts' debates are
+ * interleaved in the table, as debates created over the same years are: heavy's every tenth row (half of
+ * them in its workspace), typical's every 3,331st.
+ */
+const IS_HEAVY = 'g % 10 = 0';
+const TYPICAL_EVERY = 3331;
+const OWNER = `case when ${IS_HEAVY} then 1
+  when g % ${TYPICAL_EVERY} = 1 then 2
   else 3 + floor(${HISTORY.smallAccounts} * power(${unit('g')}, 2))::int end`;
 
 /** Seconds before now that debate g was created: heavy's over two years, the others' over one. */
-const AGE_S = `case when g <= ${HISTORY.heavy} then (${unit('g + 17')} * 63072000)::int
+const AGE_S = `case when ${IS_HEAVY} then (${unit('g + 17')} * 63072000)::int
   else (${unit('g + 17')} * 31536000)::int end`;
+
+/** Debate g's place in [0, 100) for its status: 94 completed, 4 failed, 1 running, 1 pending. */
+const PERCENTILE = `floor(${unit('g + 5')} * 100)::int`;
 
 /** Debate g's id (an md5 shaped as a version-4 UUID) and creation time, so that its events and turns can be written from g alone. */
 const DEBATE_ID = `overlay(overlay(md5('history-debate-' || g) placing '4' from 13) placing '8' from 17)::uuid`;
@@ -100,23 +109,23 @@ async function fillDebates(client: pg.Client, a: FilledAccounts, [from, to]: Ran
      insert into debates (id, owner_id, workspace_id, question, context, mode, status, funding_source,
        requested_agents, requested_rounds, agent_count, round_count, verdict, cost, domain, view_count,
        created_at, started_at, completed_at, deleted_at)
-     select ${DEBATE_ID}, o.id, case when g <= ${HISTORY.heavy} and g % 2 = 0 then $1::uuid end,
+     select ${DEBATE_ID}, o.id, case when ${IS_HEAVY} and g % 20 = 0 then $1::uuid end,
        'Should we ' || (array['hire for','expand','launch','migrate','rebrand','outsource'])[1 + g % 6]
          || ' the ' || (array['Lisbon','Berlin','Austin','Osaka','Nairobi','Lima','Oslo'])[1 + g % 7]
          || ' team in quarter ' || (1 + g % 4) || chr(63),
        case when g % 2 = 0 then 'Budget notes, ref ' || g || '.' end,
        (array['fast','balanced','thorough'])[1 + g % 3],
-       case when g % 100 < 94 then 'completed' when g % 100 < 98 then 'failed'
-            when g % 100 = 98 then 'running' else 'pending' end,
-       'user_credits', 3, 2, 3, case when g % 100 < 94 then 2 end,
-       case when g % 100 < 94 then ${VERDICT} end,
-       case when g % 100 < 98 then jsonb_build_object('inputTokens', 4000 + g % 3000, 'outputTokens', 1500 + g % 900,
+       case when ${PERCENTILE} < 94 then 'completed' when ${PERCENTILE} < 98 then 'failed'
+            when ${PERCENTILE} = 98 then 'running' else 'pending' end,
+       'user_credits', 3, 2, 3, case when ${PERCENTILE} < 94 then 2 end,
+       case when ${PERCENTILE} < 94 then ${VERDICT} end,
+       case when ${PERCENTILE} < 98 then jsonb_build_object('inputTokens', 4000 + g % 3000, 'outputTokens', 1500 + g % 900,
          'estimatedUsd', 0.05, 'credits', 1, 'llmCalls', 8) end,
        (array['business','technology','health','legal','personal','finance','education','other'])[1 + g % 8],
        (g::bigint * 7919) % 1000, t.created_at,
-       case when g % 100 < 99 then t.created_at + interval '2 seconds' end,
-       case when g % 100 < 98 then t.created_at + make_interval(secs => 60 + g % 600) end,
-       case when g % 50 = 7 then t.created_at + interval '1 day' end
+       case when ${PERCENTILE} < 99 then t.created_at + interval '2 seconds' end,
+       case when ${PERCENTILE} < 98 then t.created_at + make_interval(secs => 60 + g % 600) end,
+       case when ${unit('g + 9')} < 0.02 then t.created_at + interval '1 day' end
      from generate_series($2::int, $3::int) as g
      cross join lateral (select ${CREATED_AT} as created_at) t
      join numbered o on o.n = ${OWNER}`,
