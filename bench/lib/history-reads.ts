@@ -19,7 +19,7 @@ export type HistoryRead = {
 };
 
 const q = (params: Record<string, string | number>) =>
-  `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+  `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
 export const HISTORY_READS: HistoryRead[] = [
   { label: 'debates_list', path: () => '/api/debates' },
