@@ -1,4 +1,9 @@
-import { type OutcomeHistory, type OutcomeHistoryQuery, RESOLVED_OUTCOMES } from '@verdict/contracts';
+import {
+  type DebateDomain,
+  type OutcomeHistory,
+  type OutcomeHistoryQuery,
+  RESOLVED_OUTCOMES,
+} from '@verdict/contracts';
 import { sql } from 'kysely';
 import { type OutcomeResources, outcomeQuery, selectRecords, toRecord } from './outcome-resources.ts';
 
@@ -22,13 +27,17 @@ export const outcomeHistory =
  * debates (debates_deleted_index) rather than a look-up of each outcome's debate, tens of thousands for a
  * long history.
  */
-async function countResolved(em: Parameters<typeof outcomeQuery>[0], userId: string, domain?: string) {
+async function countResolved(
+  em: Parameters<typeof outcomeQuery>[0],
+  userId: string,
+  domain: OutcomeHistoryQuery['domain'],
+) {
   const { n } = await outcomeQuery(em)
     .selectFrom('outcomes as o')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('o.owner_id', '=', userId)
     .where('o.status', 'in', [...RESOLVED_OUTCOMES])
-    .$if(domain !== undefined, (qb) => qb.where('o.domain', '=', domain as string))
+    .$if(domain !== undefined, (qb) => qb.where('o.domain', '=', domain as DebateDomain))
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

@@ -28,6 +28,10 @@ export const suggestSearches =
       .where('owner_id', '=', userId)
       .where('deleted_at', 'is', null)
       .where('question', 'ilike', startingWith(start))
+      // The same prefix in the form debates_owner_question_prefix_index answers (a range of the owner's
+      // lower-cased questions); without it the owner's every question, or every account's holding the
+      // prefix's trigrams anywhere, was read. ILIKE above still decides.
+      .where(sql`lower(question)`, 'like', sql<string>`lower(${startingWith(start)})`)
       .groupBy('question')
       .orderBy(sql`max(created_at)`, 'desc')
       .orderBy('question')

@@ -11,6 +11,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   round_count, cost): the averages beside a debate's analytics (debates/debate-analytics.ts) and the
  *   list of completed debates by completion read this index alone.
  * - A workspace's live debates by creation: the workspace's list.
+ * - The owner's live questions lower-cased, as text (not collated) for prefix ranges: the questions search
+ *   suggests for a typed prefix (search/suggest-searches.ts), a range of the owner's entries.
  * - The owner's resolved outcomes by resolution: the history's page (outcomes/outcome-history.ts) walks it
  *   from the newest instead of sorting every resolved outcome.
  *
@@ -28,6 +30,8 @@ export class Migration0041HistoryReadIndexes extends Migration {
       where "status" = 'completed' and "deleted_at" is null;`);
     this.addSql(`create index if not exists "debates_workspace_live_index"
       on "debates" ("workspace_id", "created_at", "id") where "deleted_at" is null;`);
+    this.addSql(`create index if not exists "debates_owner_question_prefix_index"
+      on "debates" ("owner_id", lower("question") text_pattern_ops) where "deleted_at" is null;`);
     this.addSql(`create index if not exists "outcomes_owner_resolved_index"
       on "outcomes" ("owner_id", "recorded_at", "debate_id")
       where "status" in ('correct', 'partially_correct', 'wrong');`);
