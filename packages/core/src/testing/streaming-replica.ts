@@ -22,8 +22,7 @@ export type StreamingPair = {
  * from it with `pg_basebackup -R`, on loopback ports, in a temporary folder: nothing of the run's shared
  * PostgreSQL changes. The binaries are PG_BIN's (set by infra/test.sh). About two seconds on this machine.
  */
-export async function startStreamingPair(): Promise<StreamingPair> {
-  const pgBin = process.env.PG_BIN;
+export async function startStreamingPair(pgBin = process.env.PG_BIN): Promise<StreamingPair> {
   if (!pgBin) throw new Error('PG_BIN is not set: run the tests with `npm test` (infra/test.sh sets it)');
   const dir = await mkdtemp(join(tmpdir(), 'verdict-replica-'));
   // initdb and postgres refuse to run as root: as root, they run as the Debian package's postgres user.
