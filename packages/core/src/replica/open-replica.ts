@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/core';
+import type { RawBuilder } from 'kysely';
+import { query } from '../db/kysely.ts';
 import type { Entities } from '../db/orm-options.ts';
 import { ormOptions } from '../db/orm-options.ts';
 
-/** What reads need of a database: a unit of work and raw SQL (the primary's Database has both too). */
-export type ReadDatabase = {
-  em: () => EntityManager;
-  execute: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
-};
+/** What reads need of a database: a unit of work, for the ORM and typed queries (the primary's Database has it too). */
+export type ReadDatabase = { em: () => EntityManager };
+
+/** The rows of one SQL statement on `db`, outside any transaction: the positions and checks of replica/. */
+export const rowsOf = async <T>(db: ReadDatabase, statement: RawBuilder<T>): Promise<T[]> =>
+  (await statement.execute(query(db.em()))).rows;
 
 export type ReplicaConnection = ReadDatabase & { close: () => Promise<void> };
 
@@ -36,8 +39,6 @@ export async function openReplica(
   });
   return {
     em: () => orm.em.fork(),
-    execute: <T>(sql: string, params: unknown[] = []) =>
-      orm.em.getConnection().execute(sql, params) as Promise<T[]>,
     close: () => orm.close(true),
   };
 }

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { sqlStateOf } from '../db/sql-state.ts';
 import { AppError } from '../shared/app-error.ts';
 import { withTimeout } from '../shared/with-timeout.ts';
 import { parseLsn } from './lsn.ts';
-import type { ReadDatabase, ReplicaConnection } from './open-replica.ts';
+import { type ReadDatabase, type ReplicaConnection, rowsOf } from './open-replica.ts';
 import { replicaLag } from './replica-lag.ts';
 import { noteWritePosition, positionsFor, primaryPosition } from './write-positions.ts';
 
@@ -143,7 +144,7 @@ function replayTracker({ replica, now, report }: ReplicaRoutingOptions) {
   const probe = async () => {
     try {
       const [row] = await withTimeout(
-        replica.execute<{ replay: string | null }>('select pg_last_wal_replay_lsn()::text as replay'),
+        rowsOf(replica, sql<{ replay: string | null }>`select pg_last_wal_replay_lsn()::text as replay`),
         PROBE_TIMEOUT_MS,
         'read replica probe',
       );

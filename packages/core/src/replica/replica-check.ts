@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { printableDatabaseUrl } from '../db/postgres-startup.ts';
 import { hasSqlState } from '../db/sql-state.ts';
 import { OperatorError } from '../shared/operator-error.ts';
 import { withTimeout } from '../shared/with-timeout.ts';
-import type { ReadDatabase } from './open-replica.ts';
+import { type ReadDatabase, rowsOf } from './open-replica.ts';
 
 type Identity = { standby: boolean; database: string; system: string | null };
 
@@ -37,8 +38,12 @@ export async function checkReplica(
 }
 
 async function identityOf(db: ReadDatabase): Promise<Identity> {
-  const [row] = await db.execute<{ standby: boolean; database: string }>(
-    'select pg_is_in_recovery() as standby, current_database() as database',
+  const [row] = await rowsOf(
+    db,
+    sql<{
+      standby: boolean;
+      database: string;
+    }>`select pg_is_in_recovery() as standby, current_database() as database`,
   );
   if (!row) throw new Error('no answer to the identity query');
   return { ...row, system: await systemIdentifier(db) };
@@ -47,8 +52,9 @@ async function identityOf(db: ReadDatabase): Promise<Identity> {
 /** The cluster's identity, which a standby made by pg_basebackup shares; null where the role may not read it. */
 async function systemIdentifier(db: ReadDatabase): Promise<string | null> {
   try {
-    const [row] = await db.execute<{ system: string }>(
-      'select system_identifier::text as system from pg_control_system()',
+    const [row] = await rowsOf(
+      db,
+      sql<{ system: string }>`select system_identifier::text as system from pg_control_system()`,
     );
     return row?.system ?? null;
   } catch (error) {

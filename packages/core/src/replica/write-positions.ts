@@ -1,5 +1,6 @@
-import type { Database } from '../db/orm.ts';
+import { sql } from 'kysely';
 import { parseLsn } from './lsn.ts';
+import { type ReadDatabase, rowsOf } from './open-replica.ts';
 
 /**
  * The one writer of `write_positions` (migration 0042), on the primary. After a caller's write committed,
@@ -7,11 +8,11 @@ import { parseLsn } from './lsn.ts';
  * that far shows the write. (Not pg_current_wal_lsn(): with synchronous_commit off the commit record may not
  * be written out yet.) One statement, one round trip; `greatest` keeps the furthest of concurrent writes.
  */
-export async function noteWritePosition(primary: Pick<Database, 'execute'>, userId: string): Promise<void> {
-  await primary.execute(
-    `insert into write_positions (user_id, lsn) values (?, pg_current_wal_insert_lsn())
-     on conflict (user_id) do update set lsn = greatest(write_positions.lsn, excluded.lsn)`,
-    [userId],
+export async function noteWritePosition(primary: ReadDatabase, userId: string): Promise<void> {
+  await rowsOf(
+    primary,
+    sql`insert into write_positions (user_id, lsn) values (${userId}, pg_current_wal_insert_lsn())
+      on conflict (user_id) do update set lsn = greatest(write_positions.lsn, excluded.lsn)`,
   );
 }
 
@@ -19,17 +20,17 @@ export async function noteWritePosition(primary: Pick<Database, 'execute'>, user
 export type Positions = { primary: bigint; caller: bigint | null };
 
 /** Both positions in one round trip to the primary. */
-export async function positionsFor(primary: Pick<Database, 'execute'>, userId: string): Promise<Positions> {
-  const [row] = await primary.execute<{ primary: string; caller: string | null }>(
-    `select pg_current_wal_insert_lsn()::text as primary,
-       (select lsn::text from write_positions where user_id = ?) as caller`,
-    [userId],
+export async function positionsFor(primary: ReadDatabase, userId: string): Promise<Positions> {
+  const [row] = await rowsOf(
+    primary,
+    sql<{ primary: string; caller: string | null }>`select pg_current_wal_insert_lsn()::text as primary,
+      (select lsn::text from write_positions where user_id = ${userId}) as caller`,
   );
   return { primary: parseLsn(row?.primary) ?? 0n, caller: parseLsn(row?.caller) };
 }
 
 /** Where the primary's WAL is now. */
-export async function primaryPosition(primary: Pick<Database, 'execute'>): Promise<bigint> {
-  const [row] = await primary.execute<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+export async function primaryPosition(primary: ReadDatabase): Promise<bigint> {
+  const [row] = await rowsOf(primary, sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`);
   return parseLsn(row?.lsn) ?? 0n;
 }
