@@ -1,4 +1,5 @@
 import type { DebateMode, DebateObject, DebateStatus } from '@verdict/contracts';
+import { readAs } from '../replica/read-as.ts';
 import { offsetOf, type PageNumbers, pageOf } from '../shared/paging.ts';
 import { Debate } from './debate.entity.ts';
 import type { DebateReadResources } from './debate-resources.ts';
@@ -21,8 +22,9 @@ export type DebatePage = { debates: DebateObject[] } & PageNumbers;
 
 /** A page of the caller's own debates, or of a workspace's for its members; deleted ones are gone. */
 export const listDebates =
-  ({ db, access }: DebateReadResources) =>
+  (resources: DebateReadResources) =>
   async (userId: string, query: DebateListQuery): Promise<DebatePage> => {
+    const { access } = resources;
     if (query.workspaceId) await access.assertWorkspaceReader(userId, query.workspaceId);
     const where = {
       ...(query.workspaceId ? { workspace: query.workspaceId } : { owner: userId }),
@@ -33,20 +35,23 @@ export const listDebates =
     };
     // The page's ids first, then their rows: walking past `offset` debates then reads only an index (an
     // index-only scan where one covers the filter and order), not each skipped debate's row. Each read in
-    // a context of its own, so the ids' partly loaded entities never stand in for the whole rows.
-    const [page, total] = await Promise.all([
-      db.em().find(Debate, where, {
-        fields: ['id'],
-        orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
-        limit: query.limit,
-        offset: offsetOf(query),
-      }),
-      db.em().count(Debate, where),
-    ]);
-    const ids = page.map((debate) => debate.id);
-    const rows = ids.length ? await db.em().find(Debate, { id: { $in: ids } }) : [];
-    const byId = new Map(rows.map((debate) => [debate.id, debate]));
-    const debates = ids.flatMap((id) => byId.get(id) ?? []);
+    // a context of its own, so the ids' partly loaded entities never stand in for the whole rows; all
+    // three where read routing sends the caller's reads.
+    const { debates, total } = await readAs(resources, userId, async (db) => {
+      const [page, count] = await Promise.all([
+        db.em().find(Debate, where, {
+          fields: ['id'],
+          orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
+          limit: query.limit,
+          offset: offsetOf(query),
+        }),
+        db.em().count(Debate, where),
+      ]);
+      const ids = page.map((debate) => debate.id);
+      const rows = ids.length ? await db.em().find(Debate, { id: { $in: ids } }) : [];
+      const byId = new Map(rows.map((debate) => [debate.id, debate]));
+      return { debates: ids.flatMap((id) => byId.get(id) ?? []), total: count };
+    });
     return {
       // The caller's own debates, or their workspace's: all of each (no index passed as a disclosure).
       debates: debates.map((debate) => toDebateObject(debate)),
