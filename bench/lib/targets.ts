@@ -1,3 +1,4 @@
+import { HISTORY_READS } from './history-reads.ts';
 import type { BenchResult } from './results.ts';
 
 /**
@@ -279,6 +280,19 @@ export const TARGETS: {
       },
     ];
   }),
+  // The reads that grow with an account's history, at 1,000,000 debates and 20,000,000 events
+  // (bench/suites/history.ts): the heavy account (100,000 debates) and a typical one (300).
+  ...HISTORY_READS.flatMap((read) =>
+    (['heavy', 'typical'] as const)
+      .filter((account) => account === 'heavy' || read.label !== 'workspace_debates')
+      .map((account) => ({
+        name: `history.${read.label}_${account}.p95_ms`,
+        target: 100,
+        better: 'lower' as const,
+        what: `${read.label.replaceAll('_', ' ')}, ${account} account, 1 M debates, p95 (ms)`,
+        boundBy: read.boundBy ?? 'the plans in docs/plans/history.md',
+      })),
+  ),
   {
     name: 'soak.errors',
     target: 0,

@@ -33,6 +33,25 @@ export const DebateSchema = defineEntity({
       name: 'debates_unfinished_index',
       expression: `create index "debates_unfinished_index" on "debates" ("lease_expires_at") where "status" in ('pending', 'running', 'paused')`,
     },
+    // Partial, of live debates (migration 0041): an account's long history counted and paged from the
+    // index alone (debates/list-debates.ts, outcomes/streaks.ts, debates/debate-analytics.ts), and search
+    // suggestions' prefix as a range (search/suggest-searches.ts).
+    {
+      name: 'debates_owner_live_index',
+      expression: `create index "debates_owner_live_index" on "debates" ("owner_id", "created_at", "id") where "deleted_at" is null`,
+    },
+    {
+      name: 'debates_owner_completed_index',
+      expression: `create index "debates_owner_completed_index" on "debates" ("owner_id", "completed_at", "id") include ("started_at", "round_count", "cost") where "status" = 'completed' and "deleted_at" is null`,
+    },
+    {
+      name: 'debates_workspace_live_index',
+      expression: `create index "debates_workspace_live_index" on "debates" ("workspace_id", "created_at", "id") where "deleted_at" is null`,
+    },
+    {
+      name: 'debates_owner_question_prefix_index',
+      expression: `create index "debates_owner_question_prefix_index" on "debates" ("owner_id", lower("question") text_pattern_ops) where "deleted_at" is null`,
+    },
     // Search (search/, migration 0014): full text over the expression search ranks with, and trigram
     // indexes for ILIKE. The trigram ones exist only where the database has pg_trgm (the migration
     // skips them otherwise); declared here so the schema generator leaves them alone where they exist.

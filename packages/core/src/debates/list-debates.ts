@@ -33,13 +33,25 @@ export const listDebates =
       ...(query.mode ? { mode: query.mode } : {}),
       ...(query.search ? { question: { $ilike: `%${escapeLike(query.search)}%` } } : {}),
     };
-    const [debates, total] = await readAs(resources, userId, (db) =>
-      db.em().findAndCount(Debate, where, {
-        orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
-        limit: query.limit,
-        offset: offsetOf(query),
-      }),
-    );
+    // The page's ids first, then their rows: walking past `offset` debates then reads only an index (an
+    // index-only scan where one covers the filter and order), not each skipped debate's row. Each read in
+    // a context of its own, so the ids' partly loaded entities never stand in for the whole rows; all
+    // three where read routing sends the caller's reads.
+    const { debates, total } = await readAs(resources, userId, async (db) => {
+      const [page, count] = await Promise.all([
+        db.em().find(Debate, where, {
+          fields: ['id'],
+          orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
+          limit: query.limit,
+          offset: offsetOf(query),
+        }),
+        db.em().count(Debate, where),
+      ]);
+      const ids = page.map((debate) => debate.id);
+      const rows = ids.length ? await db.em().find(Debate, { id: { $in: ids } }) : [];
+      const byId = new Map(rows.map((debate) => [debate.id, debate]));
+      return { debates: ids.flatMap((id) => byId.get(id) ?? []), total: count };
+    });
     return {
       // The caller's own debates, or their workspace's: all of each (no index passed as a disclosure).
       debates: debates.map((debate) => toDebateObject(debate)),

@@ -11,7 +11,14 @@ import { Debate } from '../debates/debate.entity.ts';
 export const OutcomeSchema = defineEntity({
   name: 'Outcome',
   tableName: 'outcomes',
-  indexes: [{ name: 'outcomes_owner_status_index', properties: ['owner', 'status'] }],
+  indexes: [
+    { name: 'outcomes_owner_status_index', properties: ['owner', 'status'] },
+    // Partial (migration 0041): the resolved outcomes' history, newest first (outcomes/outcome-history.ts).
+    {
+      name: 'outcomes_owner_resolved_index',
+      expression: `create index "outcomes_owner_resolved_index" on "outcomes" ("owner_id", "recorded_at", "debate_id") where "status" in ('correct', 'partially_correct', 'wrong')`,
+    },
+  ],
   checks: [
     {
       name: 'outcomes_status_check',

@@ -27,7 +27,11 @@ export const suggestSearches =
       .select('question')
       .where('owner_id', '=', userId)
       .where('deleted_at', 'is', null)
-      .where('question', 'ilike', startingWith(start))
+      // ILIKE written as what it is in a UTF-8 database (PostgreSQL's like.c lower-cases both sides), the
+      // form debates_owner_question_prefix_index answers with a range of the owner's questions. As ILIKE
+      // the trigram index was chosen instead, reading every account's questions that hold the prefix's
+      // trigrams anywhere (142,857 of 1,000,000 debates for "lis").
+      .where(sql`lower(question)`, 'like', sql<string>`lower(${startingWith(start)})`)
       .groupBy('question')
       .orderBy(sql`max(created_at)`, 'desc')
       .orderBy('question')
