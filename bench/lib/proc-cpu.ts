@@ -49,3 +49,17 @@ export function commandCpuSeconds(comm: string): { seconds: number; pids: number
   }
   return { seconds, pids };
 }
+
+/**
+ * user+system CPU seconds of a process and of its children it has waited for (cutime, cstime): a
+ * PostgreSQL backend that exits takes its CPU out of the live processes' sum, and into its postmaster's.
+ */
+export function processCpuSecondsWithReaped(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICKS;
+  } catch {
+    return 0;
+  }
+}

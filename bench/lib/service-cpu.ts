@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { commandCpuSeconds, processCpuSeconds } from './proc-cpu.ts';
+import { commandCpuSeconds, processCpuSeconds, processCpuSecondsWithReaped } from './proc-cpu.ts';
 import { BENCH_DATABASE_URL, BENCH_NATS_URL } from './services.ts';
 
 /**
@@ -39,7 +39,7 @@ const parentOf = (pid: string): number | null => {
   }
 };
 
-/** A process and its direct children: a postmaster and the backends it forked. */
+/** A process and its direct children: a postmaster and the backends it forked (the root first). */
 function withChildren(root: number): number[] {
   const pids = [root];
   for (const entry of readdirSync('/proc')) {
@@ -53,14 +53,17 @@ const listeners = {
   nats: listenerPid(portOf(BENCH_NATS_URL, 4222)),
 };
 
-/** CPU seconds so far of the benches' PostgreSQL (postmaster and backends) and NATS server. */
+/**
+ * CPU seconds so far of the benches' PostgreSQL and NATS server: for PostgreSQL the postmaster's, its live
+ * backends', and those of backends that have exited (the postmaster's reaped children's).
+ */
 export function serviceCpuSeconds(): { postgres: number; nats: number } {
   const sum = (pids: number[]) => pids.reduce((total, pid) => total + processCpuSeconds(pid), 0);
   return {
     postgres:
       listeners.postgres === null
         ? commandCpuSeconds('postgres').seconds
-        : sum(withChildren(listeners.postgres)),
+        : processCpuSecondsWithReaped(listeners.postgres) + sum(withChildren(listeners.postgres).slice(1)),
     nats: listeners.nats === null ? commandCpuSeconds('nats-server').seconds : sum([listeners.nats]),
   };
 }
