@@ -148,9 +148,9 @@ export function costsFrom(results: BenchResult[]): Costs {
       apiUs: row('api.breakdown.v1_me.api_cpu_us_per_req'),
       postgresUs: row('api.breakdown.v1_me.pg_cpu_us_per_req'),
       pgRoundTrips: constant(
-        2,
+        0,
         'round trips',
-        'BENCHMARKS.md "The ratio": the key lookup and the rate-limit counter',
+        'none for a warm key: the key cache and the coalesced rate-limit counters (BENCHMARKS.md "The key cache, coalesced counters and the stream fan-out"); the PostgreSQL CPU a read above agrees',
       ),
     },
     stream: {

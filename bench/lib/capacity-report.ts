@@ -89,7 +89,7 @@ function answerTable(a: Answers, c: Costs): string {
       `${fmt(a.nats.publishedPerSecond, 0)} publishes/s, ${fmt(a.nats.deliveriesPerSecond, 0)} deliveries/s to edges`,
       fmt(a.nats.cores),
       `**${a.nats.servers}** of ${s.natsServerCores} cores`,
-      '',
+      `an upper bound: a delivery costed as a stored publish (${fmt(a.nats.publishCores)} cores for the publishes alone)`,
     ]),
     row([
       'each 1,000 reads/s more',
