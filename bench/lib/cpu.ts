@@ -1,54 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processCpuSeconds, TICKS } from './proc-cpu.ts';
+import { serviceCpuSeconds } from './service-cpu.ts';
 
-/** Clock ticks per second of /proc/<pid>/stat times (100 on Linux unless configured otherwise). */
-const TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** user+system CPU seconds a process has used so far (Linux /proc); 0 when it is gone. */
-export function processCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** user and system CPU seconds a process has used so far (Linux /proc, 10 ms ticks); zeros when it is gone. */
-export function processCpuTimes(pid: number): { user: number; system: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS };
-  } catch {
-    return { user: 0, system: 0 };
-  }
-}
-
-/** CPU seconds of every process whose command name is `comm` (e.g. all PostgreSQL backends). */
-export function commandCpuSeconds(comm: string): { seconds: number; pids: number[] } {
-  let seconds = 0;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
-    } catch {
-      continue;
-    }
-    pids.push(Number(entry));
-    seconds += processCpuSeconds(Number(entry));
-  }
-  return { seconds, pids };
-}
+export { commandCpuSeconds, processCpuSeconds, processCpuTimes } from './proc-cpu.ts';
 
 /** Share of all CPUs busy over `ms`, from /proc/stat (0–1); null where /proc/stat is missing. */
 export async function machineBusyShare(ms = 1000): Promise<number | null> {
@@ -86,16 +40,15 @@ export function machineBusySeconds(): number {
 }
 
 /**
- * CPU seconds so far of each side of a distributed run on this machine: the API and engine processes, every
- * PostgreSQL backend, the NATS server and the runner itself. Two snapshots (cpuDelta) split a window's CPU.
+ * CPU seconds so far of each side of a distributed run on this machine: the API and engine processes, the
+ * benches' PostgreSQL (postmaster and backends) and NATS server (service-cpu.ts), and the runner itself. Two snapshots (cpuDelta) split a window's CPU.
  */
 export function cpuNow(pids: { api: number; engine: number }) {
   const self = process.cpuUsage();
   return {
     api: processCpuSeconds(pids.api),
     engine: processCpuSeconds(pids.engine),
-    nats: commandCpuSeconds('nats-server').seconds,
-    postgres: commandCpuSeconds('postgres').seconds,
+    ...serviceCpuSeconds(),
     runner: (self.user + self.system) / 1e6,
   };
 }

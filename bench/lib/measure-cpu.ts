@@ -1,5 +1,6 @@
-import { commandCpuSeconds, processCpuSeconds } from './cpu.ts';
+import { processCpuSeconds } from './cpu.ts';
 import { type LoadOptions, type LoadResult, measure } from './load.ts';
+import { serviceCpuSeconds } from './service-cpu.ts';
 
 export type CpuSplit = {
   wallS: number;
@@ -11,7 +12,8 @@ export type CpuSplit = {
 
 /**
  * `measure`, plus the CPU each party spent during the measured part (not the warm-up): this process
- * (the load generator), the server process `serverPid`, and every PostgreSQL backend on the machine.
+ * (the load generator), the server process `serverPid`, and the benches' PostgreSQL (service-cpu.ts: its
+ * postmaster and backends, not another PostgreSQL on the machine).
  * CPU per request is steadier than requests per second on a shared 2-core machine.
  */
 export async function measureWithCpu(
@@ -23,14 +25,14 @@ export async function measureWithCpu(
   const wall = performance.now();
   const self = process.cpuUsage();
   const server = processCpuSeconds(serverPid);
-  const pg = commandCpuSeconds('postgres').seconds;
+  const pg = serviceCpuSeconds().postgres;
   const load = await measure({ ...options, warmupS: 0 });
   const selfCpu = process.cpuUsage(self);
   const cpu = {
     wallS: (performance.now() - wall) / 1000,
     loadGenerator: (selfCpu.user + selfCpu.system) / 1e6,
     server: processCpuSeconds(serverPid) - server,
-    postgres: commandCpuSeconds('postgres').seconds - pg,
+    postgres: serviceCpuSeconds().postgres - pg,
   };
   return { load, cpu, windowUs: { startUs, endUs: Number(process.hrtime.bigint() / 1000n) } };
 }

@@ -133,6 +133,21 @@ async function loadCreates(
   };
 }
 
+/**
+ * Each side's CPU per 201 of the measured window, as rows of their own: docs/capacity.md's model reads them
+ * (the runner's is the load generator's, which a deployment does not have).
+ */
+function cpuPerCreateRows(target: string, run: CreateRun, detail: string): BenchResult[] {
+  const sides = ['api', 'postgres', 'nats', 'runner'] as const;
+  return sides.map((side) => ({
+    name: `debates.${target}.${side}_cpu_ms_per_create`,
+    value: round((run.cpu[side] / Math.max(1, run.created)) * 1000, 3),
+    unit: 'ms',
+    better: 'lower' as const,
+    detail,
+  }));
+}
+
 /** Messages in the prefix's job stream: one per create that reached JetStream. */
 async function jobsInStream(nc: NatsConnection, d: Deployment): Promise<number> {
   const jsm = await jetstreamManager(nc);
@@ -238,6 +253,7 @@ async function createThroughput(settings: BenchSettings, log: SuiteContext['log'
           better: 'lower',
           detail,
         },
+        ...cpuPerCreateRows(v.target, run, detail),
       );
     }
     const jobs = (await jobsInStream(nc, d)) - jobsBefore;

@@ -9,10 +9,12 @@ import {
   type TestCore,
 } from '@verdict/core/testing';
 import { type SimulatedOptions, seatPanel, simulatedProvider, startDebate } from '@verdict/engine';
-import { commandCpuSeconds, processCpuSeconds } from '../lib/cpu.ts';
+import { processCpuSeconds } from '../lib/cpu.ts';
 import type { StepReport } from '../lib/engine-node-child.ts';
 import { type EngineNodeHost, startEngineNodeHost } from '../lib/engine-node-host.ts';
+import { pgTransactionsCommitted } from '../lib/pg-transactions.ts';
 import { type BenchResult, round } from '../lib/results.ts';
+import { serviceCpuSeconds } from '../lib/service-cpu.ts';
 import { BENCH_NATS_URL } from '../lib/services.ts';
 import type { Suite, SuiteContext } from '../lib/suite.ts';
 
@@ -133,7 +135,13 @@ async function actorCriticalPath(log: SuiteContext['log']): Promise<BenchResult>
   };
 }
 
-type Env = { test: TestCore; ownerId: string; host: EngineNodeHost; log: SuiteContext['log'] };
+type Env = {
+  test: TestCore;
+  databaseUrl: string;
+  ownerId: string;
+  host: EngineNodeHost;
+  log: SuiteContext['log'];
+};
 
 /** A bus on a fresh prefix for one step (its own job stream and consumer), dropped afterwards. */
 async function withStepBus<T>(body: (bus: NatsBus, prefix: string) => Promise<T>): Promise<T> {
@@ -303,6 +311,8 @@ type StepResult = {
   pulling: { pulling: number; maxWaiting: number };
   heapIdleBytes: number;
   cpu: { node: number; postgres: number; nats: number; runner: number };
+  /** PostgreSQL transactions committed in the step's window (the whole database's), or null. */
+  transactions: number | null;
   ok: boolean;
   why: string;
 };
@@ -342,6 +352,7 @@ async function capacityStep(
     await sleep(200); // let the slots' set-up settle before the window opens
     const { heapIdleBytes } = await env.host.go();
     const done = env.host.done(options.timeoutMs);
+    const xact0 = pgTransactionsCommitted(env.databaseUrl);
     const cpu0 = cpuNow(env.host.pid);
     const t0 = now();
     await Promise.all(jobs.map((job) => bus.jobs.enqueue(job)));
@@ -349,6 +360,7 @@ async function capacityStep(
     // On a timeout the caller kills the node's process: stopping it would wait for its debates.
     const report = await done;
     const cpu1 = cpuNow(env.host.pid);
+    const xact1 = pgTransactionsCommitted(env.databaseUrl);
     await env.host.stop();
     const lagP99Ms = Math.max(0, report.lagRawMs.p99 - LAG_RESOLUTION_MS);
     const problems: string[] = [];
@@ -374,6 +386,7 @@ async function capacityStep(
         nats: cpu1.nats - cpu0.nats,
         runner: cpu1.runner - cpu0.runner,
       },
+      transactions: xact0 === null || xact1 === null ? null : xact1 - xact0,
       ok: problems.length === 0,
       why: problems.join('; '),
     };
@@ -384,8 +397,7 @@ function cpuNow(nodePid: number) {
   const self = process.cpuUsage();
   return {
     node: processCpuSeconds(nodePid),
-    postgres: commandCpuSeconds('postgres').seconds,
-    nats: commandCpuSeconds('nats-server').seconds,
+    ...serviceCpuSeconds(),
     runner: (self.user + self.system) / 1e6,
   };
 }
@@ -417,7 +429,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
       schema: test.schema,
       natsUrl: BENCH_NATS_URL,
     });
-    const env: Env = { test, ownerId, host, log };
+    const env: Env = { test, databaseUrl: settings.databaseUrl, ownerId, host, log };
     results.push(await nodeCriticalPath(env));
 
     // Heap: its own run, since gc() calls in flight would show up as event-loop lag.
@@ -561,6 +573,7 @@ async function run({ settings, log }: SuiteContext): Promise<BenchResult[]> {
             `NATS ${((best.cpu.nats / best.report.completed) * 1000).toFixed(2)} ms a debate.`
           : `${at}. See max_simultaneous_debates.`,
       },
+      ...cpuSplitRows(steps),
     );
     return results;
   } finally {
@@ -591,4 +604,42 @@ export const suite: Suite = {
 function cpuPerDebateMs(step: StepResult): number {
   const { node, postgres, nats } = step.cpu;
   return ((node + postgres + nats) / step.report.completed) * 1000;
+}
+
+/**
+ * Each side's CPU a debate at the largest step whose debates all completed (lag aside): the most debates,
+ * so the steadiest split; docs/capacity.md's model reads these.
+ */
+function cpuSplitRows(steps: StepResult[]): BenchResult[] {
+  const step = steps.filter((s) => s.report.completed === s.n).sort((a, b) => b.n - a.n)[0];
+  if (!step) return [];
+  const parts = [
+    ['node', step.cpu.node],
+    ['postgres', step.cpu.postgres],
+    ['nats', step.cpu.nats],
+  ] as const;
+  const rows = parts.map(([side, seconds]) => ({
+    name: `engine.node.${side}_cpu_ms_per_debate`,
+    value: round((seconds / step.n) * 1000, 2),
+    unit: 'ms',
+    better: 'lower' as const,
+    detail:
+      `${side} CPU in the window of the step N=${step.n} (the largest whose debates all completed) ÷ ${step.n} ` +
+      `debates of ${AGENTS} agents × ${ROUNDS} rounds; only the benches' own PostgreSQL and NATS servers are ` +
+      `counted. The step: ${describeStep(step)}`,
+  }));
+  if (step.transactions === null) return rows;
+  return [
+    ...rows,
+    {
+      name: 'engine.node.pg_transactions_per_debate',
+      value: round(step.transactions / step.n, 2),
+      unit: 'transactions',
+      better: 'lower',
+      detail:
+        `pg_stat_database.xact_commit over the window of the step N=${step.n} ÷ ${step.n} debates: the node's ` +
+        'statements outside a transaction and its transactions (other clients of the database count too). ' +
+        `The step: ${describeStep(step)}`,
+    },
+  ];
 }
