@@ -11,6 +11,7 @@ import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../servic
 import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { auditRetentionWorker } from '../workers/audit-retention-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
+import { debateEventsWorker } from '../workers/debate-events-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { presenceWatchWorker } from '../workers/presence-watch.ts';
@@ -61,7 +62,14 @@ export const runNode = (
   active: Map<string, RunningDebate>,
   extras: Pick<
     EngineNodeOptions,
-    'mail' | 'embedder' | 'embedIntervalMs' | 'scheduler' | 'webhooks' | 'blobs' | 'auditRetentionDays'
+    | 'mail'
+    | 'embedder'
+    | 'embedIntervalMs'
+    | 'scheduler'
+    | 'webhooks'
+    | 'blobs'
+    | 'auditRetentionDays'
+    | 'debateEvents'
   > = {},
 ) =>
   Effect.scoped(
@@ -88,6 +96,7 @@ export const runNode = (
       }
       yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (extras.auditRetentionDays) yield* superviseWorker(auditRetentionWorker(extras.auditRetentionDays));
+      if (extras.debateEvents) yield* superviseWorker(debateEventsWorker(extras.debateEvents.retentionDays));
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

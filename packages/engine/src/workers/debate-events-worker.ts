@@ -1,0 +1,34 @@
+import { maintainDebateEvents } from '@verdict/core';
+import { Effect } from 'effect';
+import { coreClock } from '../clock.ts';
+import { EngineStorage } from '../services.ts';
+import { storageFailure } from '../store/errors.ts';
+import type { BackgroundWorker } from './background-worker.ts';
+
+/** Partitions are months and retention is days: looking once an hour is early enough for both. */
+const EVERY_MS = 3_600_000;
+
+/** Months made ahead of the current one: three months of the job not running before a write misses its month. */
+const MONTHS_AHEAD = 3;
+
+/**
+ * The maintenance of `debate_events` (core's debates/transcripts/), as a background worker of every engine
+ * node: each pass makes the months ahead and, with a retention, compacts the debates of partitions past it
+ * and drops those partitions. Nodes passing at once skip a change another is making (an advisory lock).
+ */
+export const debateEventsWorker = (
+  retentionDays: number | null,
+  everyMs = EVERY_MS,
+): BackgroundWorker<unknown, EngineStorage> => ({
+  name: 'debate-events',
+  pass: Effect.gen(function* () {
+    const { db } = yield* EngineStorage;
+    const clock = yield* coreClock;
+    const pass = yield* Effect.tryPromise({
+      try: () => maintainDebateEvents(db, clock, { monthsAhead: MONTHS_AHEAD, retentionDays }),
+      catch: storageFailure,
+    });
+    return pass.made.length + pass.compacted + pass.dropped.length;
+  }),
+  every: everyMs,
+});
