@@ -16,10 +16,13 @@ const ENDED = sql`d.status in ('completed', 'failed')`;
  */
 export async function compactEndedDebates(em: EntityManager, from: Date | null, to: Date): Promise<number> {
   let compacted = 0;
+  // Walked in id order from where the last statement stopped: each statement reads only debates it may
+  // compact, never again the ones compacted before it (a skipped, locked one waits for the next pass).
+  let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const { rows } = await sql<{ n: string | number }>`with ended as (
+    const { rows } = await sql<{ n: string | number; last: string | null }>`with ended as (
         select d.id, d.attempt, d.created_at from debates d
-         where d.created_at < ${to.toISOString()}::timestamptz
+         where d.id > ${after}::uuid and d.created_at < ${to.toISOString()}::timestamptz
            ${from ? sql`and d.created_at >= ${from.toISOString()}::timestamptz` : sql``}
            and ${ENDED}
            and not exists (select 1 from debate_transcripts t where t.debate_id = d.id and t.attempt = d.attempt)
@@ -38,10 +41,14 @@ export async function compactEndedDebates(em: EntityManager, from: Date | null, 
           event_count = excluded.event_count, rows_dropped = false, compacted_at = now()
         returning 1
       )
-      select count(*) as n from written`.execute(query(em.fork()));
+      select (select count(*) from written) as n, (select id::text from ended order by id desc limit 1) as last`.execute(
+      query(em.fork()),
+    );
     const n = Number(rows[0]?.n ?? 0);
     compacted += n;
-    if (n < PER_STATEMENT) return compacted;
+    const last = rows[0]?.last;
+    if (n < PER_STATEMENT || !last) return compacted;
+    after = last;
   }
 }
 
