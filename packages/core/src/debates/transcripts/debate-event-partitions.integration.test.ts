@@ -145,7 +145,7 @@ describe.each(['postgres', 'pglite'] as const)('debate_events partitioned by mon
     expect(await reads().storedAfter(ids.ended as string, 1, 0)).toEqual(before);
   });
 
-  it('reads a dropped debate from its transcript: replay, last event, timeline, argument graph, share page', async () => {
+  it('reads a dropped debate from its transcript: replay, last event, timeline, argument graph, votes, share page', async () => {
     for (const name of ['old', 'ended']) {
       const id = ids[name] as string;
       expect((await reads().storedAfter(id, 1, 1)).map((e) => e.seq)).toEqual([2, 3]);
@@ -159,6 +159,9 @@ describe.each(['postgres', 'pglite'] as const)('debate_events partitioned by mon
       expect(Number.isNaN(Date.parse(timed[0]?.at ?? ''))).toBe(false);
       const graph = await test.core.argumentGraphs.read(ownerId, id);
       expect(graph.claims.map((c) => c.claimId).sort()).toEqual(['a1-r1-ada', 'a1-r1-bo']);
+      // A vote's claim is looked up in the events too.
+      expect((await test.core.argumentVotes.cast(ownerId, id, 'a1-r1-ada', 'agree')).agree).toBe(1);
+      await expect(test.core.argumentVotes.cast(ownerId, id, 'a1-r9-none', 'agree')).rejects.toThrow(/Claim/);
       const { token } = await test.core.sharing.share(ownerId, id);
       const shared = await test.core.sharing.read(token, false);
       expect(shared.events.map((e) => e.type)).toEqual(['argument', 'argument', 'complete']);
