@@ -1,9 +1,10 @@
 import { maintainDebateEvents } from '@verdict/core';
 import { Effect } from 'effect';
 import { coreClock } from '../clock.ts';
+import { logLine } from '../logging.ts';
 import { EngineStorage } from '../services.ts';
 import { storageFailure } from '../store/errors.ts';
-import type { BackgroundWorker } from './background-worker.ts';
+import { type BackgroundWorker, superviseWorker } from './background-worker.ts';
 
 /** Partitions are months and retention is days: looking once an hour is early enough for both. */
 const EVERY_MS = 3_600_000;
@@ -32,3 +33,18 @@ export const debateEventsWorker = (
   }),
   every: everyMs,
 });
+
+/**
+ * The worker supervised, and one pass at start too: a process that never stays up for a period (an embedded
+ * one, opened now and then) still makes the months ahead and applies retention.
+ */
+export const maintainDebateEventsOnNode = (retentionDays: number | null) =>
+  Effect.gen(function* () {
+    const worker = debateEventsWorker(retentionDays);
+    yield* superviseWorker(worker);
+    yield* Effect.forkScoped(
+      worker.pass.pipe(
+        Effect.catch((err) => logLine('error', 'debate events maintenance failed at start', { err })),
+      ),
+    );
+  });
