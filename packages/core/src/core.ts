@@ -44,6 +44,11 @@ export async function createCore(config: Config, options: CoreOptions = {}) {
     clock,
     db,
     bus,
+    /**
+     * Read routing (replica/): the API notes each caller's write here (`reads.noteWrite`), so their next
+     * read sees it on whichever process serves it; `reads.tallies` feeds verdict_replica_reads_total.
+     */
+    reads: adapters.reads,
     /** Where attachment bytes live: for the engine nodes' extraction worker of this process. */
     blobs: adapters.blobs,
     /** Readiness: resolves when the database answers within two seconds. */

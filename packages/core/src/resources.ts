@@ -1,6 +1,7 @@
 import type { Bus } from './bus/ports.ts';
 import type { Config } from './config/config-types.ts';
 import type { Database } from './db/orm.ts';
+import type { ReadRouting } from './replica/read-routing.ts';
 import type { Clock } from './shared/clock.ts';
 
 /**
@@ -10,6 +11,11 @@ import type { Clock } from './shared/clock.ts';
  */
 export type CoreResources = {
   db: Database;
+  /**
+   * Where the read-heavy reads go (replica/read-as.ts): a streaming replica when DATABASE_REPLICA_URL is
+   * set, with read-your-writes; absent or `primaryOnly`, the primary.
+   */
+  reads?: ReadRouting;
   clock: Clock;
   bus: Bus;
   config: Config;

@@ -31,9 +31,10 @@ function streamClosed() {
 /**
  * The API process's metrics: Node's own, every answered request by route template, method and status with
  * its duration (5xx are the failures), the requests refused for a limit by the limit, the SSE streams open,
- * and, read at scrape time, the debates by status. `stop` ends the listening to refusals.
+ * the read-heavy reads by where they went (replica or primary, and why), and, read at scrape time, the
+ * debates by status. `stop` ends the listening to refusals.
  */
-export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
+export function apiMetrics(core: Pick<Services, 'debatesByStatus'> & Partial<Pick<Services, 'reads'>>) {
   const registry = createMetricsRegistry('api');
   const refused = new Counter({
     name: 'verdict_rate_limited_total',
@@ -54,6 +55,16 @@ export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
       const counts = await core.debatesByStatus().catch(() => null);
       this.reset();
       if (counts) for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+    },
+  });
+  new Counter({
+    name: 'verdict_replica_reads_total',
+    help: "Read-heavy reads (search, similar, analytics, usage, debate lists) by where they went and why: replica, or the primary for no_replica, caller_write (the caller's last write not replayed yet), lagging, down, replica_failed",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of core.reads?.tallies() ?? []) this.inc({ reason }, n);
     },
   });
   const observeRequest = requestDurations(registry);
@@ -80,7 +91,7 @@ export function apiMetrics(core: Pick<Services, 'debatesByStatus'>) {
  */
 export function measureRequests(
   app: FastifyInstance,
-  core: Pick<Services, 'debatesByStatus'>,
+  core: Pick<Services, 'debatesByStatus'> & Partial<Pick<Services, 'reads'>>,
   enabled: boolean,
 ) {
   const { registry, observeRequest, stop } = apiMetrics(core);

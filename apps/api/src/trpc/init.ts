@@ -62,13 +62,14 @@ type Identify<C> = (ctx: Context, endpoint: string) => Promise<C>;
  * caller, counted under that endpoint with its X-RateLimit-* headers (or throwing 401/429), for procedures
  * that take credentials; then the NUL guard: PostgreSQL cannot store a NUL character in text, so input
  * holding one (query, path or body, over REST or tRPC) is refused as invalid before any schema or query
- * sees it; last, the procedure runs in the request's audit context (auth/audit-context.ts).
+ * sees it; then the procedure runs in the request's audit context (auth/audit-context.ts); last, after a
+ * caller's mutation, their write position is noted (read-your-writes on a read replica: core's replica/).
  *
  * One middleware rather than a chain of them: tRPC copies the whole call (and the context) at each link, and
  * on the hot path those copies were a seventh of the CPU of a request.
  */
 const entry = <C extends object>(auth: AuthKind, identify?: Identify<C>) =>
-  t.procedure.meta({ auth }).use(async ({ ctx, meta, path, getRawInput, next }) => {
+  t.procedure.meta({ auth }).use(async ({ ctx, meta, path, type, getRawInput, next }) => {
     if (ctx.transport === 'rest' && meta?.successStatus) ctx.response.status = meta.successStatus;
     if (meta?.deprecation) {
       ctx.response.headers.Deprecation = 'true';
@@ -82,10 +83,24 @@ const entry = <C extends object>(auth: AuthKind, identify?: Identify<C>) =>
     if (nulAt !== null) throw nulRefused(nulAt);
     // The procedure runs in its caller's audit context: each change it records says who and from where.
     const caller = (identified as { caller?: Caller | null } | undefined)?.caller ?? null;
-    return withAuditContext(requestAuditContext(ctx.req, caller), () =>
+    const result = await withAuditContext(requestAuditContext(ctx.req, caller), () =>
       next({ ctx: { endpoint, ...(identified as C) } }),
     );
+    if (type === 'mutation' && caller) await noteCallersWrite(ctx, caller.userId);
+    return result;
   });
+
+/**
+ * After a caller's mutation (whether it answered success or not: a failure may follow a committed write),
+ * the primary's WAL position is noted for their account, so that their next read, on any API process, is
+ * served by a replica only once it has replayed this far (nothing without a replica). Not noting it is
+ * reported, not answered as the mutation's failure: the write stands, and a retry would repeat it.
+ */
+async function noteCallersWrite(ctx: Context, userId: string) {
+  await ctx.services.reads.noteWrite(userId).catch((error: unknown) => {
+    ctx.req.log.warn({ err: error }, 'the write position of a caller could not be noted');
+  });
+}
 
 export const publicProcedure = entry('none');
 

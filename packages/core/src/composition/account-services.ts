@@ -19,7 +19,7 @@ import type { Adapters } from './adapters.ts';
  * Who calls and who pays: accounts and sessions, keys, limits and usage, credits and Stripe, workspaces and
  * their single sign-on, and the audit trails of accounts and workspaces.
  */
-export function accountServices({ db, clock, counters, onError }: Adapters, config: Config) {
+export function accountServices({ db, reads, clock, counters, onError }: Adapters, config: Config) {
   const plans = createPlanGates(config.appUrl);
   const rateLimits = createRateLimits({ counters, clock, settings: config.rateLimits });
   const accounts = createAccounts({
@@ -34,7 +34,7 @@ export function accountServices({ db, clock, counters, onError }: Adapters, conf
     accounts,
     apiKeys: createApiKeys({ db, clock }),
     rateLimits,
-    usage: createUsage({ db, clock, onError }),
+    usage: createUsage({ db, reads, clock, onError }),
     plans,
     billing: createBilling({ db, clock }),
     checkout: createCheckout({ db, clock, billing: config.billing, appUrl: config.appUrl }),

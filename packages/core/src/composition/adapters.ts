@@ -7,6 +7,8 @@ import type { Config } from '../config/config.ts';
 import { openServiceDatabase } from '../database.ts';
 import type { Database } from '../db/orm.ts';
 import { type CounterStore, memoryCounterStore, postgresCounterStore } from '../ratelimit/counter-store.ts';
+import { openReadRouting } from '../replica/open-read-routing.ts';
+import type { ReadRouting } from '../replica/read-routing.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
 import type { CoreOptions } from './core-options.ts';
 
@@ -15,6 +17,8 @@ export type Adapters = {
   clock: Clock;
   onError: (err: unknown) => void;
   db: Database;
+  /** Where the read-heavy reads go: a streaming replica (DATABASE_REPLICA_URL) or the primary. */
+  reads: ReadRouting;
   bus: Bus;
   counters: CounterStore;
   blobs: BlobStore;
@@ -38,7 +42,14 @@ export async function openAdapters(config: Config, options: CoreOptions): Promis
     transactionTimeoutMs: config.transactionTimeoutMs,
     onTransactionTimeout: options.onTransactionTimeout,
   });
+  const reads = await openReadRouting(config, db, { clock, log: options.log, onError }).catch(
+    async (error: unknown) => {
+      await db.close();
+      throw error;
+    },
+  );
   const bus = await openBus(config, onError).catch(async (error: unknown) => {
+    await reads.close();
     await db.close();
     throw error;
   });
@@ -55,6 +66,7 @@ export async function openAdapters(config: Config, options: CoreOptions): Promis
     clock,
     onError,
     db,
+    reads,
     bus,
     counters,
     blobs: fileBlobs ?? databaseBlobStore(db),
@@ -62,6 +74,7 @@ export async function openAdapters(config: Config, options: CoreOptions): Promis
       fileBlobs?.close();
       await counters.close();
       await bus.close();
+      await reads.close();
       await db.close();
     },
   };

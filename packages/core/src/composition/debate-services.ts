@@ -19,7 +19,7 @@ import type { Adapters } from './adapters.ts';
  * (debateAccess) and its events, stored and live (debateEvents).
  */
 export function debateServices(
-  { db, bus, clock, onError, blobs }: Adapters,
+  { db, reads: readRouting, bus, clock, onError, blobs }: Adapters,
   config: Config,
   features: { collections: Collections; plans: PlanGates },
 ) {
@@ -29,7 +29,7 @@ export function debateServices(
   const removal = { beforeRemoval: features.collections.dropDebates, afterRemoval: refreshScore };
   const attachments = debateAttachments({ clock, blobs, plans: features.plans });
   const creation = createDebateCreation({ db, bus, clock, config, onError, attachments });
-  const reads = createDebateReads({ db, clock, access: debateAccess });
+  const reads = createDebateReads({ db, reads: readRouting, clock, access: debateAccess });
   const control = createDebateControl({ db, bus, clock, access: debateAccess, hooks: removal });
   const inWorkspaces = createWorkspaceDebates({
     db,
@@ -51,7 +51,7 @@ export function debateServices(
       removePermanently: control.removePermanently,
       command: control.command,
       inspect: control.inspect,
-      analytics: createDebateAnalytics({ db, access: debateAccess }),
+      analytics: createDebateAnalytics({ db, reads: readRouting, access: debateAccess }),
       costBreakdown: createDebateCosts({ db, access: debateAccess }),
       moveToWorkspace: inWorkspaces.move,
       removeWithWorkspace: inWorkspaces.removeWorkspace,

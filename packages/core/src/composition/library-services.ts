@@ -20,7 +20,7 @@ import type { Adapters } from './adapters.ts';
  * recommendations, schedules, webhooks, attachments.
  */
 export function libraryServices(
-  { db, clock, blobs, onError }: Adapters,
+  { db, reads, clock, blobs, onError }: Adapters,
   config: Config,
   features: {
     debateAccess: DebateAccess;
@@ -29,7 +29,7 @@ export function libraryServices(
     pageFetch: Partial<PageFetchOptions> | undefined;
   },
 ) {
-  const similar = createSimilar({ db, embedder: features.embedder });
+  const similar = createSimilar({ db, reads, embedder: features.embedder });
   return {
     outcomes: createOutcomes({ db, clock }),
     scores: createScores({ db, clock }),
@@ -38,6 +38,7 @@ export function libraryServices(
     similar,
     search: createSearch({
       db,
+      reads,
       clock,
       // Semantic hits only add to search: a failing embedding provider, or lookups busy elsewhere, leave it
       // its keyword results.

@@ -38,6 +38,11 @@ export type Config = {
   /** DB_TRANSACTION_TIMEOUT_MS: how long a database transaction may stay open before it is rolled back. */
   transactionTimeoutMs: number;
   database: { kind: 'postgres'; url: string; schema: string } | { kind: 'pglite'; dataDir: string };
+  /**
+   * DATABASE_REPLICA_URL / DATABASE_REPLICA_MAX_LAG_MS: the streaming replica the read-heavy routes read
+   * from, and how far behind it may fall before they read the primary instead; null: the primary serves all.
+   */
+  readReplica: { url: string; maxLagMs: number } | null;
   /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
   pgliteTemplates: string | undefined;
   nats: { kind: 'nats'; servers: string[] } | { kind: 'memory' };

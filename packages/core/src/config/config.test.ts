@@ -73,6 +73,19 @@ describe('loadConfig', () => {
     expect(message).toContain('LOG_LEVEL:');
   });
 
+  it('reads the read replica only beside DATABASE_URL: an embedded database has none', () => {
+    expect(loadConfig({}).readReplica).toBeNull();
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_REPLICA_URL: 'postgres://r/db' }).readReplica,
+    ).toEqual({ url: 'postgres://r/db', maxLagMs: 5_000 });
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://r/db' })).toThrow(
+      /DATABASE_REPLICA_URL: needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_REPLICA_URL: 'mysql://r' })).toThrow(
+      /DATABASE_REPLICA_URL: must be a postgres/,
+    );
+  });
+
   it('refuses a schema name that is not a plain identifier', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://x/y', DATABASE_SCHEMA: 'a;drop' })).toThrow(
       ConfigError,

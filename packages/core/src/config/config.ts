@@ -28,6 +28,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid environment:\n  EMAIL_LINK_SECRET: required with SMTP_URL (it signs unsubscribe links)',
     );
   }
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid environment:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (an embedded database has no replicas)',
+    );
+  }
   return {
     ...addressesOf(e),
     ...storageOf(e),

@@ -40,6 +40,18 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lowercase identifier')
     .default('public'),
+  /**
+   * A streaming replica (hot standby) of DATABASE_URL's PostgreSQL: the read-heavy routes (search, similar
+   * debates, analytics, key usage, debate lists) read there, save a caller's read right after their own
+   * write, which the primary answers until the replica has replayed it (core/src/replica/). Needs
+   * DATABASE_URL: an embedded database has no replicas.
+   */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** Reads leave a replica further behind the primary than this (its replay, measured in WAL position). */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   /** Embedded mode's folder: the lock, the admin channel and (in pglite/) the database. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Where prepared embedded databases are looked for (default: node_modules/.cache/verdict-pglite). */

@@ -52,8 +52,14 @@ export function addressesOf(e: Env): Addresses {
 }
 
 /** PostgreSQL when DATABASE_URL is set, else embedded PGlite in DATA_DIR; NATS when NATS_URL is set. */
-export function storageOf(e: Env): Pick<Config, 'database' | 'pgliteTemplates' | 'nats' | 'natsPrefix'> {
+export function storageOf(
+  e: Env,
+): Pick<Config, 'database' | 'readReplica' | 'pgliteTemplates' | 'nats' | 'natsPrefix'> {
   return {
+    readReplica:
+      e.DATABASE_URL && e.DATABASE_REPLICA_URL
+        ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS }
+        : null,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },

@@ -1,6 +1,8 @@
 import type { DebateAnalytics } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
+import type { ReadDatabase } from '../replica/open-replica.ts';
+import { readAs } from '../replica/read-as.ts';
 import type { DebateReportResources } from './debate-resources.ts';
 import type { DebateTables } from './tables.ts';
 
@@ -8,42 +10,14 @@ import type { DebateTables } from './tables.ts';
 const rounded = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
 /** Per-debate analytics for its owner, next to the owner's averages over completed debates. */
-export function createDebateAnalytics({ db, access }: DebateReportResources) {
-  const k = () => query<DebateTables>(db.em());
+export function createDebateAnalytics(resources: DebateReportResources) {
+  const { access } = resources;
   return async (userId: string, id: string): Promise<DebateAnalytics> => {
+    // Who may see it, and which attempt, on the primary; the aggregates where read routing sends them.
     const debate = await access.owned(userId, id);
-    const [agents, averages] = await Promise.all([
-      k()
-        .selectFrom('debate_turns')
-        .select([
-          'agent',
-          sql<string>`min(model)`.as('model'),
-          sql<number>`count(*)::int`.as('turns'),
-          sql<number>`sum(input_tokens)::int`.as('input_tokens'),
-          sql<number>`sum(output_tokens)::int`.as('output_tokens'),
-        ])
-        .where('debate_id', '=', id)
-        .where('attempt', '=', debate.attempt)
-        .groupBy('agent')
-        .orderBy('agent')
-        .execute(),
-      // float8, not numeric: the driver reads float8 as a number and numeric as text.
-      k()
-        .selectFrom('debates')
-        .select([
-          sql<number>`count(*)::int`.as('n'),
-          sql<number | null>`avg(extract(epoch from (completed_at - started_at)) * 1000)::float8`.as(
-            'duration_ms',
-          ),
-          sql<number | null>`avg(round_count)::float8`.as('rounds'),
-          sql<number | null>`avg((cost->>'inputTokens')::float8)`.as('input_tokens'),
-          sql<number | null>`avg((cost->>'outputTokens')::float8)`.as('output_tokens'),
-        ])
-        .where('owner_id', '=', userId)
-        .where('status', '=', 'completed')
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow(),
-    ]);
+    const [agents, averages] = await readAs(resources, userId, (db) =>
+      aggregates(db, userId, id, debate.attempt),
+    );
     const durationMs =
       debate.startedAt && debate.completedAt
         ? debate.completedAt.getTime() - debate.startedAt.getTime()
@@ -71,3 +45,40 @@ export function createDebateAnalytics({ db, access }: DebateReportResources) {
     };
   };
 }
+
+/** The turns of the debate's attempt by agent, and the owner's averages over completed debates. */
+const aggregates = (db: ReadDatabase, userId: string, id: string, attempt: number) => {
+  const k = () => query<DebateTables>(db.em());
+  return Promise.all([
+    k()
+      .selectFrom('debate_turns')
+      .select([
+        'agent',
+        sql<string>`min(model)`.as('model'),
+        sql<number>`count(*)::int`.as('turns'),
+        sql<number>`sum(input_tokens)::int`.as('input_tokens'),
+        sql<number>`sum(output_tokens)::int`.as('output_tokens'),
+      ])
+      .where('debate_id', '=', id)
+      .where('attempt', '=', attempt)
+      .groupBy('agent')
+      .orderBy('agent')
+      .execute(),
+    // float8, not numeric: the driver reads float8 as a number and numeric as text.
+    k()
+      .selectFrom('debates')
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number | null>`avg(extract(epoch from (completed_at - started_at)) * 1000)::float8`.as(
+          'duration_ms',
+        ),
+        sql<number | null>`avg(round_count)::float8`.as('rounds'),
+        sql<number | null>`avg((cost->>'inputTokens')::float8)`.as('input_tokens'),
+        sql<number | null>`avg((cost->>'outputTokens')::float8)`.as('output_tokens'),
+      ])
+      .where('owner_id', '=', userId)
+      .where('status', '=', 'completed')
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+};

@@ -3,7 +3,7 @@ import type { CoreResources } from '../resources.ts';
 import type { DebateAccess } from './debate-access.ts';
 
 /** What the lists of debates and a soft delete run on. */
-export type DebateReadResources = Pick<CoreResources, 'db' | 'clock'> & { access: DebateAccess };
+export type DebateReadResources = Pick<CoreResources, 'db' | 'reads' | 'clock'> & { access: DebateAccess };
 
 /**
  * What else a permanent delete changes, in its transaction (wired by the composition): `beforeRemoval` with
@@ -23,4 +23,4 @@ export type DebateControlResources = Pick<CoreResources, 'db' | 'bus' | 'clock'>
 };
 
 /** What one debate's reports (its analytics, its cost breakdown) run on. */
-export type DebateReportResources = Pick<CoreResources, 'db'> & { access: DebateAccess };
+export type DebateReportResources = Pick<CoreResources, 'db' | 'reads'> & { access: DebateAccess };

@@ -1,4 +1,5 @@
 import type { DebateMode, DebateObject, DebateStatus } from '@verdict/contracts';
+import { readAs } from '../replica/read-as.ts';
 import { offsetOf, type PageNumbers, pageOf } from '../shared/paging.ts';
 import { Debate } from './debate.entity.ts';
 import type { DebateReadResources } from './debate-resources.ts';
@@ -21,8 +22,9 @@ export type DebatePage = { debates: DebateObject[] } & PageNumbers;
 
 /** A page of the caller's own debates, or of a workspace's for its members; deleted ones are gone. */
 export const listDebates =
-  ({ db, access }: DebateReadResources) =>
+  (resources: DebateReadResources) =>
   async (userId: string, query: DebateListQuery): Promise<DebatePage> => {
+    const { access } = resources;
     if (query.workspaceId) await access.assertWorkspaceReader(userId, query.workspaceId);
     const where = {
       ...(query.workspaceId ? { workspace: query.workspaceId } : { owner: userId }),
@@ -31,11 +33,13 @@ export const listDebates =
       ...(query.mode ? { mode: query.mode } : {}),
       ...(query.search ? { question: { $ilike: `%${escapeLike(query.search)}%` } } : {}),
     };
-    const [debates, total] = await db.em().findAndCount(Debate, where, {
-      orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
-      limit: query.limit,
-      offset: offsetOf(query),
-    });
+    const [debates, total] = await readAs(resources, userId, (db) =>
+      db.em().findAndCount(Debate, where, {
+        orderBy: { [query.sortBy]: query.sortOrder, id: query.sortOrder },
+        limit: query.limit,
+        offset: offsetOf(query),
+      }),
+    );
     return {
       // The caller's own debates, or their workspace's: all of each (no index passed as a disclosure).
       debates: debates.map((debate) => toDebateObject(debate)),

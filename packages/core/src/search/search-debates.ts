@@ -9,21 +9,24 @@ import type {
 } from '@verdict/contracts';
 import { query } from '../db/kysely.ts';
 import type { DebateTables } from '../debates/tables.ts';
+import { readAs } from '../replica/read-as.ts';
 import { isLastPage, pageOf } from '../shared/paging.ts';
 import { recordSearch } from './record-search.ts';
 import { keywordStatements, semanticStatement } from './search-queries.ts';
 import type { SearchResources } from './search-resources.ts';
 
-/** The caller's debates matching `input.q`, one page, and the search recorded in their history. */
+/**
+ * The caller's debates matching `input.q`, one page, and the search recorded in their history: the page
+ * read where read routing sends it (a replica, possibly), the history written on the primary after it.
+ */
 export const searchDebates = (resources: SearchResources) => {
   const { db } = resources;
   const record = recordSearch(resources);
   return async (userId: string, input: SearchQuery): Promise<SearchResults> => {
-    const { total, results } = await db.em().transactional(async (em) => {
-      const found = await keywordPage(em, userId, input);
-      await record(em, userId, input.q);
-      return found;
-    });
+    const { total, results } = await readAs(resources, userId, (read) =>
+      keywordPage(read.em(), userId, input),
+    );
+    await db.em().transactional((em) => record(em, userId, input.q));
     const numbers = pageOf(input, total);
     // Semantic hits follow the keyword matches where those end: on their last page (page 1 when none).
     // Outside the transaction: an embedding lookup may take a while, and holds no rows.
@@ -42,13 +45,16 @@ const keywordPage = async (em: EntityManager, userId: string, input: SearchQuery
 };
 
 /** The semantic hits that pass the filters and that keyword matching did not find, closest first. */
-const semanticOnly = async ({ db, semanticHits }: SearchResources, userId: string, input: SearchQuery) => {
+const semanticOnly = async (resources: SearchResources, userId: string, input: SearchQuery) => {
+  const { semanticHits } = resources;
   const { q, sort: _sort, page: _page, limit, ...filters } = input;
   if (!semanticHits) return [];
   const hits = await semanticHits(userId, q, limit);
   if (hits.length === 0) return [];
   const ids = [...new Set(hits.map((hit) => hit.id))];
-  const rows = await semanticStatement(debateQuery(db.em()), userId, q, filters, ids).execute();
+  const rows = await readAs(resources, userId, (db) =>
+    semanticStatement(debateQuery(db.em()), userId, q, filters, ids).execute(),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return hits
     .flatMap((hit) => {

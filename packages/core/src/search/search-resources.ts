@@ -21,7 +21,7 @@ export type SearchOptions = {
 };
 
 /** What search and the search history use: core's database and clock, and where semantic hits come from. */
-export type SearchResources = Pick<CoreResources, 'db' | 'clock'> & SearchOptions;
+export type SearchResources = Pick<CoreResources, 'db' | 'reads' | 'clock'> & SearchOptions;
 
 /** Typed queries on the search history, the debates searched and their owners, on `em`. */
 export const searchQuery = (em: EntityManager) => query<SearchTables & DebateTables & AccountTables>(em);

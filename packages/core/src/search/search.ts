@@ -10,7 +10,7 @@ export type { SearchOptions, SearchResources, SemanticHits } from './search-reso
  * contains the text (any case, wildcards taken literally) or matches it as full text (English stemming);
  * `relevance` sorts by full-text rank, keyword-only matches last. Semantic hits (optional) follow the
  * keyword matches on the page where those end and are not counted in total. Every search is recorded in the
- * caller's history, in the same transaction.
+ * caller's history, on the primary (the page itself may be read on a replica: replica/).
  */
 export function createSearch(resources: SearchResources) {
   return {

@@ -1,16 +1,21 @@
 import type { SimilarDebates, Verdict } from '@verdict/contracts';
+import { readAs } from '../replica/read-as.ts';
 import { AppError } from '../shared/app-error.ts';
 import { unitVector } from './embedder.ts';
 import { lookUp, type NearRow, type SimilarLookups, type SimilarResources } from './similar-lookups.ts';
 
 /** The caller's own debates nearest the text, best first (GET /api/similar); waits its turn for a slot. */
-export const findSimilar = ({ db, embedder }: SimilarResources, { slots, vectorStorage }: SimilarLookups) => {
+export const findSimilar = (resources: SimilarResources, { slots, vectorStorage }: SimilarLookups) => {
+  const { embedder } = resources;
   const nearest = async (userId: string, text: string, limit: number) => {
     if (!embedder) return [];
     const vector = unitVector(await embedder.embed(text));
-    return slots.run('similar', async () =>
-      lookUp(db.em(), await vectorStorage(), { model: embedder.model, userId, vector, limit }),
-    );
+    return slots.run('similar', async () => {
+      const storage = await vectorStorage();
+      return readAs(resources, userId, (db) =>
+        lookUp(db.em(), storage, { model: embedder.model, userId, vector, limit }),
+      );
+    });
   };
   return async (userId: string, text: string, limit: number): Promise<SimilarDebates> => {
     try {

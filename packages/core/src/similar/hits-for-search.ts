@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import { hasSqlState, SQL_STATE } from '../db/sql-state.ts';
+import { readAs } from '../replica/read-as.ts';
 import { AppError } from '../shared/app-error.ts';
 import { unitVector } from './embedder.ts';
 import { type Lookup, lookUp, type SimilarLookups, type SimilarResources } from './similar-lookups.ts';
@@ -10,7 +11,8 @@ import { type Lookup, lookUp, type SimilarLookups, type SimilarResources } from 
  * (`relatedAbove`), best first. None, at once, when every lookup slot is taken or the budget runs
  * out: search has its keyword results.
  */
-export const hitsForSearch = ({ db, embedder }: SimilarResources, lookups: SimilarLookups) => {
+export const hitsForSearch = (resources: SimilarResources, lookups: SimilarLookups) => {
+  const { embedder } = resources;
   const { slots, limits, vectorStorage } = lookups;
   /**
    * Search's lookup, stopped by PostgreSQL when it outlasts `deadline` (search's budget). The storage is
@@ -18,11 +20,13 @@ export const hitsForSearch = ({ db, embedder }: SimilarResources, lookups: Simil
    */
   const lookUpBy = async (deadline: number, lookup: Lookup) => {
     const storage = await vectorStorage();
-    return db.em().transactional(async (em) => {
-      const timeout = String(Math.max(1, Math.ceil(deadline - Date.now())));
-      await sql`select set_config('statement_timeout', ${timeout}, true)`.execute(query(em));
-      return lookUp(em, storage, lookup);
-    });
+    return readAs(resources, lookup.userId, (db) =>
+      db.em().transactional(async (em) => {
+        const timeout = String(Math.max(1, Math.ceil(deadline - Date.now())));
+        await sql`select set_config('statement_timeout', ${timeout}, true)`.execute(query(em));
+        return lookUp(em, storage, lookup);
+      }),
+    );
   };
   return async (userId: string, text: string, limit: number) => {
     if (!embedder || slots.active >= limits.atOnce) return [];

@@ -27,7 +27,7 @@ const LOOKUP_LIMITS: LookupLimits = { atOnce: 3, similarQueue: 30, searchBudgetM
 const busy = () => serviceBusy('Too many similar-debate lookups at once; retry in a moment', 5);
 
 /** What similar debates use: core's database, the embedder (none without an embedding-capable key), the lookup limits. */
-export type SimilarResources = Pick<CoreResources, 'db'> & {
+export type SimilarResources = Pick<CoreResources, 'db' | 'reads'> & {
   embedder: Embedder | null;
   limits?: LookupLimits;
 };

@@ -16,6 +16,7 @@ export {
   readDebate,
   type StoredDebate,
 } from './debates.ts';
+export { type StreamingPair, startStreamingPair } from './streaming-replica.ts';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 /**

@@ -34,7 +34,7 @@ export type UsageSettings = {
 };
 
 /** What the usage counts use: core's database, clock and error report, and how often the counts are written. */
-export type UsageResources = Pick<CoreResources, 'db' | 'clock' | 'onError'> & UsageSettings;
+export type UsageResources = Pick<CoreResources, 'db' | 'reads' | 'clock' | 'onError'> & UsageSettings;
 
 /**
  * The counts of this process, created once per createUsage: the current month (worked out again only when it
@@ -42,17 +42,35 @@ export type UsageResources = Pick<CoreResources, 'db' | 'clock' | 'onError'> & U
  */
 export type UsageCounts = ReturnType<typeof createUsageCounts>;
 
-export function createUsageCounts({ db, clock, onError, flushIntervalMs }: UsageResources) {
+export function createUsageCounts({ db, reads, clock, onError, flushIntervalMs }: UsageResources) {
+  /**
+   * Where the primary's WAL stood after this process last wrote its counts: a read on a replica must have
+   * replayed that far, or it would miss counts that are no longer among the unwritten ones. Learnt in the
+   * write (so reads, which wait for a write under way, see it); a failure to learn it sends reads to the
+   * primary until the next write, rather than failing a write that is stored already.
+   */
+  let written: bigint | null = null;
+  const notePosition = async () => {
+    if (!reads) return;
+    written = await reads.positionNow().catch(() => UNKNOWN_POSITION);
+  };
   return {
     period: periodOf(clock),
+    writtenUpTo: () => written,
     counter: createBatchedCounter<UsageCell>({
       identify: (cell) => `${cell.keyId} ${cell.period} ${cell.endpoint}`,
       onError,
       ...(flushIntervalMs ? { intervalMs: flushIntervalMs } : {}),
-      write: (batch) => writeUsage(db, batch),
+      write: async (batch) => {
+        await writeUsage(db, batch);
+        await notePosition();
+      },
     }),
   };
 }
+
+/** Past any WAL position a replica can have replayed: the primary answers. */
+const UNKNOWN_POSITION = 2n ** 64n;
 
 /**
  * Adds a batch to the stored counts in one statement. Rows go in key order, so two processes adding to the

@@ -4,6 +4,8 @@ import { createProxiedTestCores, type TcpProxy, type TestCore, uniqueEmail } fro
 import { createUsage } from './usage.ts';
 
 const HOUR = 3_600_000;
+/** The usages here read no replica: whose reads they are routes nothing. */
+const UNROUTED = 'no-replica';
 const clock = { now: () => Date.parse('2026-05-20T08:00:00Z') };
 const noErrors = (error: unknown) => {
   throw error;
@@ -32,6 +34,7 @@ describe('key usage in PostgreSQL', () => {
   const stored = (keyId: string) =>
     createUsage({ db: direct.core.db, clock, onError: noErrors }).ofKey({
       keyId,
+      userId: UNROUTED,
       accountLimit: 60,
       config: null,
     });
@@ -104,7 +107,9 @@ describe('key usage in PostgreSQL', () => {
       usage.count(keyId, '/v1/me');
       // A flush and a read in flight together: the read sees each count once, written or not.
       void usage.flush();
-      reads.push((await usage.ofKey({ keyId, accountLimit: 60, config: null })).totalRequests);
+      reads.push(
+        (await usage.ofKey({ keyId, userId: UNROUTED, accountLimit: 60, config: null })).totalRequests,
+      );
     }
     expect(reads).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     await usage.close();

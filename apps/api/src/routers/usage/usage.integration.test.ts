@@ -32,7 +32,8 @@ describe('GET /v1/usage', () => {
     return { usage: Usage.parse(res.json), headers: res.headers };
   };
   /** The key's usage as core reads it, without counting a request. */
-  const storedUsage = (keyId: string) => h.core.usage.ofKey({ keyId, accountLimit: 1, config: null });
+  const storedUsage = (keyId: string) =>
+    h.core.usage.ofKey({ keyId, userId: user.session.user.id, accountLimit: 1, config: null });
 
   it('counts every request of the key by route template, refused ones included, 429s too', async () => {
     const key = await createKey(h, user, { config: { rateLimit: 8 } });

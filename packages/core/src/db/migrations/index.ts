@@ -38,6 +38,7 @@ import { Migration0037OpenDebate } from './0037-open-debate.ts';
 import { Migration0038AuditTrail } from './0038-audit-trail.ts';
 import { Migration0039SingleSignOn } from './0039-single-sign-on.ts';
 import { Migration0040DebateEventPartitions } from './0040-debate-event-partitions.ts';
+import { Migration0042WritePositions } from './0042-write-positions.ts';
 
 /** Every migration, in order. Listed explicitly so start-up never scans the file system. */
 export const migrations = [
@@ -81,4 +82,5 @@ export const migrations = [
   { name: '0038-audit-trail', class: Migration0038AuditTrail },
   { name: '0039-single-sign-on', class: Migration0039SingleSignOn },
   { name: '0040-debate-event-partitions', class: Migration0040DebateEventPartitions },
+  { name: '0042-write-positions', class: Migration0042WritePositions },
 ];
