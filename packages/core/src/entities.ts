@@ -26,6 +26,7 @@ import { DebateSnapshot } from './debates/debate-snapshot.entity.ts';
 import { DebateTurn } from './debates/debate-turn.entity.ts';
 import { DeletedDebate } from './debates/deleted-debate.entity.ts';
 import { IdempotencyKey } from './debates/idempotency-key.entity.ts';
+import { DebateTranscript } from './debates/transcripts/debate-transcript.entity.ts';
 import { EvidencePassage } from './evidence/evidence-passage.entity.ts';
 import { ApiKey } from './keys/api-key.entity.ts';
 import { Notification } from './notifications/notification.entity.ts';
@@ -62,6 +63,7 @@ export const entities = [
   CreditLedgerEntry,
   Debate,
   DebateEventRow,
+  DebateTranscript,
   DebateTurn,
   DebateCall,
   IdempotencyKey,

@@ -92,6 +92,11 @@ export type { FeedFollower } from './debates/event-fanout.ts';
 export { type ByokKeys, parseProviderKeysHeader } from './debates/provider-keys-header.ts';
 export type { DebateTables } from './debates/tables.ts';
 export {
+  type DebateEventsMaintenance,
+  type MaintenancePass,
+  maintainDebateEvents,
+} from './debates/transcripts/maintain-debate-events.ts';
+export {
   DataDirInUseError,
   type DataDirLock,
   type LockHolder,

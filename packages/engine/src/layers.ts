@@ -78,6 +78,8 @@ export type EngineNodeOptions = {
   processMetrics?: boolean;
   /** Webhook delivery: the SSRF policy and the senders; absent: the strict policy and the defaults. */
   webhooks?: WebhookDeliveryOptions;
+  /** Maintenance of the events' partitions (DEBATE_EVENTS_RETENTION_DAYS); absent: the node does none. */
+  debateEvents?: { retentionDays: number | null };
   /** Days each plan's audit entries are kept (AUDIT_RETENTION_DAYS); absent: the node prunes none. */
   auditRetentionDays?: Record<Plan, number>;
   /** Where attachment bytes live (the core's store); absent: in the database. */
@@ -178,6 +180,7 @@ export function optionsFromCore(core: Core, log?: LogFn): EngineNodeOptions {
       retentionDays: config.webhooks.retentionDays,
     },
     auditRetentionDays: config.audit.retentionDays,
+    debateEvents: config.debateEvents,
     // In embedded mode this is the only node: debates an earlier run left unfinished are its to resume.
     exclusive: config.nats.kind === 'memory',
     // Embedded, the node runs in the API's process, whose registry has the process's metrics.

@@ -90,6 +90,8 @@ export type Config = {
     senders: number;
     retentionDays: number;
   };
+  /** Days `debate_events` rows are kept past their month (DEBATE_EVENTS_RETENTION_DAYS); null: forever. */
+  debateEvents: { retentionDays: number | null };
   /** Days each plan's audit entries are kept (the plan table's, or AUDIT_RETENTION_DAYS'), each at least 30. */
   audit: { retentionDays: Record<Plan, number> };
   /** Single sign-on: the key that seals client secrets (none: OIDC secrets cannot be saved), and what the SSRF guard relaxes. */

@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUDIT_RETENTION_DAYS: 'pro' })).toThrow(ConfigError);
   });
 
+  it('keeps debate events forever unless DEBATE_EVENTS_RETENTION_DAYS says how many days, at least one', () => {
+    expect(loadConfig({}).debateEvents).toEqual({ retentionDays: null });
+    expect(loadConfig({ DEBATE_EVENTS_RETENTION_DAYS: '90' }).debateEvents).toEqual({ retentionDays: 90 });
+    expect(() => loadConfig({ DEBATE_EVENTS_RETENTION_DAYS: '0' })).toThrow(/DEBATE_EVENTS_RETENTION_DAYS/);
+  });
+
   it('switches to PostgreSQL and NATS when their URLs are set', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@db:5432/verdict',

@@ -64,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billing: billingOf(e),
     webhooks: webhooksOf(e),
     audit: auditOf(e),
+    debateEvents: { retentionDays: e.DEBATE_EVENTS_RETENTION_DAYS ?? null },
     sso: {
       secretKey: e.SSO_SECRET_KEY ?? null,
       allowHttp: e.SSO_ALLOW_HTTP,

@@ -196,6 +196,12 @@ export const EnvSchema = z.object({
   ENGINE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   /** Webhook deliveries one engine node sends at once (a slow receiver holds one of them, up to 10 s). */
   WEBHOOK_SENDERS: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * Days the rows of `debate_events` are kept after the month of their debates' creation ends; then the
+   * month's partition is dropped once each of its debates has ended and been compacted into a transcript,
+   * which readers read instead. Unset: rows are kept (partitions are still made ahead).
+   */
+  DEBATE_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   /** Days finished webhook deliveries (with their attempts) and handled outbox rows are kept. */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /**

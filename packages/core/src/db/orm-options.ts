@@ -12,7 +12,9 @@ export type Entities = readonly (EntitySchema | (abstract new (...args: never[])
 export const ormOptions = (entities: Entities) => ({
   entities: [...entities],
   extensions: [Migrator],
-  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+  // Each migration commits on its own: one that must not hold its locks for its whole run (0040, which says
+  // `isTransactional() false`) runs on a connection of its own, and must see the tables of those before it.
+  migrations: { migrationsList: migrations, transactional: true, allOrNothing: false, snapshot: false },
   // Entities are defined with defineEntity; no reflection or folder scanning is needed.
   discovery: { warnWhenNoEntities: entities.length > 0 },
   allowGlobalContext: false,

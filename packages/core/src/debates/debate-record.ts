@@ -3,6 +3,7 @@ import type { FundingSource } from '@verdict/contracts';
 import { sql } from 'kysely';
 import { query } from '../db/kysely.ts';
 import type { DebateTables } from './tables.ts';
+import { forgetTranscript } from './transcripts/compact-ended-debates.ts';
 
 /**
  * The one writer of a debate's record — the `debates` row, and the events, turns and snapshot of its attempt —
@@ -20,8 +21,8 @@ import type { DebateTables } from './tables.ts';
 const k = (em: EntityManager) => query<DebateTables>(em);
 
 /**
- * A failed debate back to pending as its next attempt: the previous attempt's events, turns, calls and snapshot
- * cleared, its result, failure and lease forgotten. Returns the new attempt's number.
+ * A failed debate back to pending as its next attempt: the previous attempt's events (and their transcript),
+ * turns, calls and snapshot cleared, its result, failure and lease forgotten. Returns the new attempt's number.
  */
 export async function resetForRetry(
   em: EntityManager,
@@ -33,6 +34,8 @@ export async function resetForRetry(
   await db.deleteFrom('debate_turns').where('debate_id', '=', debateId).execute();
   await db.deleteFrom('debate_calls').where('debate_id', '=', debateId).execute();
   await db.deleteFrom('debate_snapshots').where('debate_id', '=', debateId).execute();
+  // After the events: a partition's drop, which locks the events first, then finds the transcript or the retry.
+  await forgetTranscript(em, debateId);
   const updated = await db
     .updateTable('debates')
     .set({

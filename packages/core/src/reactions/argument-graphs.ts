@@ -42,7 +42,7 @@ export function createArgumentGraphs({ db, debateAccess, plans }: ArgumentGraphR
       plans.assertIncludes(user?.plan ?? 'free', 'argumentGraph');
       const [events, tallies] = await Promise.all([
         k()
-          .selectFrom('debate_events')
+          .selectFrom('debate_event_log')
           .select(['type', 'data'])
           .where('debate_id', '=', debateId)
           .where('attempt', '=', debate.attempt)

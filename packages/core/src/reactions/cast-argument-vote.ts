@@ -62,7 +62,7 @@ const isKnownClaim = async (em: EntityManager, debateId: string, claimId: string
         .or([
           eb.exists(
             eb
-              .selectFrom('debate_events')
+              .selectFrom('debate_event_log')
               .select(sql.lit(1).as('one'))
               .where('debate_id', '=', debateId)
               .where('type', 'in', [...CLAIM_EVENTS])

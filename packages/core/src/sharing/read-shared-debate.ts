@@ -17,7 +17,7 @@ export const readSharedDebate =
       throw new AppError('UNAUTHORIZED', 'This shared debate needs you to sign in');
     }
     const events = await sharingQuery(db.em())
-      .selectFrom('debate_events')
+      .selectFrom('debate_event_log')
       .select(['seq', 'type', 'data'])
       .where('debate_id', '=', debate.id)
       .where('attempt', '=', debate.attempt)

@@ -11,6 +11,7 @@ import { EngineBus, EngineProbe, EngineSettings, EngineStorage } from '../servic
 import { attachmentWorker } from '../workers/attachment-worker.ts';
 import { auditRetentionWorker } from '../workers/audit-retention-worker.ts';
 import { superviseWorker } from '../workers/background-worker.ts';
+import { maintainDebateEventsOnNode } from '../workers/debate-events-worker.ts';
 import { embeddingBacklogWorker, embeddingWorker } from '../workers/embedding-worker.ts';
 import { mailWorker } from '../workers/mail-worker.ts';
 import { presenceWatchWorker } from '../workers/presence-watch.ts';
@@ -51,6 +52,19 @@ const holdPresence = Effect.gen(function* () {
   );
 });
 
+/** What a node's background workers are given beyond the node's own settings. */
+type WorkerOptions = Pick<
+  EngineNodeOptions,
+  | 'mail'
+  | 'embedder'
+  | 'embedIntervalMs'
+  | 'scheduler'
+  | 'webhooks'
+  | 'blobs'
+  | 'auditRetentionDays'
+  | 'debateEvents'
+>;
+
 /**
  * One engine node while it runs: pulls debate jobs (one per slot), runs each as a job program, keeps its
  * leases alive, and runs the background workers. Everything it starts lives in its scope: once `stopRequested`
@@ -59,10 +73,7 @@ const holdPresence = Effect.gen(function* () {
 export const runNode = (
   stopRequested: Deferred.Deferred<void>,
   active: Map<string, RunningDebate>,
-  extras: Pick<
-    EngineNodeOptions,
-    'mail' | 'embedder' | 'embedIntervalMs' | 'scheduler' | 'webhooks' | 'blobs' | 'auditRetentionDays'
-  > = {},
+  extras: WorkerOptions = {},
 ) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -88,6 +99,7 @@ export const runNode = (
       }
       yield* startWebhookDelivery(extras.webhooks ?? { policy: { allowHttp: false, allowPrivate: false } });
       if (extras.auditRetentionDays) yield* superviseWorker(auditRetentionWorker(extras.auditRetentionDays));
+      if (extras.debateEvents) yield* maintainDebateEventsOnNode(extras.debateEvents.retentionDays);
       if (settings.exclusive) {
         yield* Effect.forkScoped(
           takeOverAll.pipe(

@@ -146,9 +146,10 @@ const eventOf = (attempt: AttemptOf, row: EventRow) =>
     at: new Date(row.created_at).toISOString(),
   }) as DebateEvent;
 
+/** From the view that reads a transcript once the rows are dropped: a finished debate may be an old one. */
 async function storedEvents(k: Kysely<StoreTables>, attempt: AttemptOf): Promise<DebateEvent[]> {
   const rows = await k
-    .selectFrom('debate_events')
+    .selectFrom('debate_event_log')
     .select(['seq', 'type', 'data', 'created_at'])
     .where('debate_id', '=', attempt.debateId)
     .where('attempt', '=', attempt.attempt)

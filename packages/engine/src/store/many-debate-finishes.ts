@@ -88,7 +88,7 @@ function finalFields({ lease, outcome, at, traceParent }: FinishWrite): Record<s
  */
 export function finishMany(writes: readonly FinishWrite[]) {
   const rows = writes.map((write) => batchRow(write.lease, write.last, finalFields(write)));
-  const ended = sql`(select f.*, x.owner_id from ended x join input f using (id))`;
+  const ended = sql`(select f.*, x.owner_id, x.created_at as debate_created_at from ended x join input f using (id))`;
   const completed = sql`(select id as debate_id, owner_id, confidence, recommendation, domain
                            from ${ended} e where final_status = 'completed')`;
   return prepared(
@@ -120,7 +120,7 @@ export function finishMany(writes: readonly FinishWrite[]) {
            lease_expires_at = null
       from owner o join input f using (id, attempt, epoch)
      where d.id = o.id
-    returning d.id, d.owner_id
+    returning d.id, d.owner_id, d.created_at
   ), opened as (
     ${openPendingOutcomesFrom(completed)}
   ), scored as (

@@ -83,6 +83,13 @@ describe('writes of many debates in one statement', () => {
         [b?.debateId, 1],
       ]),
     );
+    // Each event keyed by its debate's creation time: the partition key of migration 0040.
+    const keys = await rows<{ keyed: boolean }>(
+      `select e.debate_created_at = d.created_at as keyed from debate_events e join debates d on d.id = e.debate_id
+        where e.debate_id = any(?::uuid[])`,
+      [`{${ids.join(',')}}`],
+    );
+    expect(keys.map((k) => k.keyed)).toEqual([true, true]);
     const states = await rows<{ debate_id: string; state: { machine: { at: string } }; last_seq: number }>(
       'select debate_id, state, last_seq from debate_snapshots where debate_id = any(?::uuid[]) order by debate_id',
       [`{${ids.join(',')}}`],

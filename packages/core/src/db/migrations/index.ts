@@ -37,6 +37,7 @@ import { Migration0036DebateAttemptEnds } from './0036-debate-attempt-ends.ts';
 import { Migration0037OpenDebate } from './0037-open-debate.ts';
 import { Migration0038AuditTrail } from './0038-audit-trail.ts';
 import { Migration0039SingleSignOn } from './0039-single-sign-on.ts';
+import { Migration0040DebateEventPartitions } from './0040-debate-event-partitions.ts';
 import { Migration0041HistoryReadIndexes } from './0041-history-read-indexes.ts';
 import { Migration0042WritePositions } from './0042-write-positions.ts';
 
@@ -81,6 +82,7 @@ export const migrations = [
   { name: '0037-open-debate', class: Migration0037OpenDebate },
   { name: '0038-audit-trail', class: Migration0038AuditTrail },
   { name: '0039-single-sign-on', class: Migration0039SingleSignOn },
+  { name: '0040-debate-event-partitions', class: Migration0040DebateEventPartitions },
   { name: '0041-history-read-indexes', class: Migration0041HistoryReadIndexes },
   { name: '0042-write-positions', class: Migration0042WritePositions },
 ];

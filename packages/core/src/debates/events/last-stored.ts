@@ -5,7 +5,7 @@ export const lastStored =
   ({ db }: DebateEventResources) =>
   async (debateId: string, attempt: number): Promise<{ seq: number; type: string } | null> =>
     (await eventQuery(db.em())
-      .selectFrom('debate_events')
+      .selectFrom('debate_event_log')
       .select(['seq', 'type'])
       .where('debate_id', '=', debateId)
       .where('attempt', '=', attempt)

@@ -11,7 +11,7 @@ export const storedAfter =
     afterSeq >= LAST_POSSIBLE_SEQ
       ? []
       : eventQuery(db.em())
-          .selectFrom('debate_events')
+          .selectFrom('debate_event_log')
           .select(['seq', 'type', 'data'])
           .where('debate_id', '=', debateId)
           .where('attempt', '=', attempt)

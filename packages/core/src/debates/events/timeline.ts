@@ -9,7 +9,7 @@ export const timeline =
   ({ db }: Pick<DebateEventResources, 'db'>) =>
   async (debateId: string, attempt: number): Promise<TimedEvent[]> => {
     const rows = await eventQuery(db.em())
-      .selectFrom('debate_events')
+      .selectFrom('debate_event_log')
       .select(['seq', 'type', 'data', 'created_at'])
       .where('debate_id', '=', debateId)
       .where('attempt', '=', attempt)
