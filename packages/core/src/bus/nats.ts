@@ -1,12 +1,10 @@
 import {
-  AckPolicy,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
   jetstream,
   jetstreamManager,
   RetentionPolicy,
-  StorageType,
 } from '@nats-io/jetstream';
 import {
   connect,
@@ -20,6 +18,7 @@ import { type DebateEvent, type Notification, subjects } from '@verdict/contract
 import { withTimeout } from '../shared/with-timeout.ts';
 import { decode, encode } from './nats-codec.ts';
 import { natsJobQueue } from './nats-job-queue.ts';
+import { checkReplicasPossible, ensureJobConsumer, ensureStream } from './nats-streams.ts';
 import {
   type Bus,
   COMMAND_TIMEOUT_MS,
@@ -53,6 +52,11 @@ export type NatsBusOptions = {
    * without a reset, a partition, a middlebox forgetting it) unnoticed for 4–6 minutes, pulling no job.
    */
   pingIntervalMs?: number;
+  /**
+   * Copies JetStream keeps of each stream and of the job consumer (NATS_STREAM_REPLICAS); default 1. More
+   * than one needs a NATS cluster of at least as many servers: the start is refused otherwise.
+   */
+  streamReplicas?: number;
 };
 
 /** A silent connection is dropped after this many pings go unanswered. */
@@ -93,18 +97,37 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     // where it was raised rather than of the caller.
     noAsyncTraces: true,
   });
+  const replicas = options.streamReplicas ?? 1;
+  const cluster = nc.info?.cluster;
   const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm, {
-    name: names.events,
-    subjects: [`${prefix}debate.*.events`],
-    retention: RetentionPolicy.Limits,
-    max_age: nanos(options.eventMaxAgeMs ?? 24 * 3_600_000),
-  });
-  await ensureStream(jsm, {
-    name: names.jobs,
-    subjects: [names.jobsSubject],
-    retention: RetentionPolicy.Workqueue,
-  });
+  try {
+    checkReplicasPossible(nc, replicas);
+    await ensureStream(
+      jsm,
+      {
+        name: names.events,
+        subjects: [`${prefix}debate.*.events`],
+        retention: RetentionPolicy.Limits,
+        max_age: nanos(options.eventMaxAgeMs ?? 24 * 3_600_000),
+        num_replicas: replicas,
+      },
+      cluster,
+    );
+    await ensureStream(
+      jsm,
+      {
+        name: names.jobs,
+        subjects: [names.jobsSubject],
+        retention: RetentionPolicy.Workqueue,
+        num_replicas: replicas,
+      },
+      cluster,
+    );
+  } catch (error) {
+    // A refused start must not leave the connection reconnecting behind the refusal.
+    await nc.close();
+    throw error;
+  }
   await ensureJobConsumer(jsm, names.jobs, options.jobAckWaitMs ?? 6000);
   const js = jetstream(nc);
   const onTrouble = options.onTrouble ?? (() => {});
@@ -125,36 +148,6 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
       await nc.drain();
     },
   };
-}
-
-async function ensureStream(
-  jsm: JetStreamManager,
-  config: { name: string; subjects: string[]; retention: RetentionPolicy; max_age?: number },
-) {
-  try {
-    await jsm.streams.info(config.name);
-    await jsm.streams.update(config.name, { subjects: config.subjects, max_age: config.max_age ?? 0 });
-  } catch {
-    await jsm.streams.add({ ...config, storage: StorageType.File });
-  }
-}
-
-async function ensureJobConsumer(jsm: JetStreamManager, stream: string, ackWaitMs: number) {
-  const config = {
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(ackWaitMs),
-    max_ack_pending: -1,
-    // Every idle slot of every node parks one pull request here; NATS's default of 512 would cap the whole
-    // cluster at 512 debates in flight.
-    max_waiting: 100_000,
-  };
-  try {
-    await jsm.consumers.info(stream, 'engine');
-    // A deployment that changes its ack wait updates the shared consumer (max_waiting cannot change).
-    await jsm.consumers.update(stream, 'engine', { ack_wait: config.ack_wait });
-  } catch {
-    await jsm.consumers.add(stream, { durable_name: 'engine', ...config });
-  }
 }
 
 function natsEventBus(

@@ -59,7 +59,11 @@ export function storageOf(e: Env): Pick<Config, 'database' | 'pgliteTemplates' |
       : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },
     pgliteTemplates: e.PGLITE_TEMPLATES === undefined ? undefined : resolve(e.PGLITE_TEMPLATES),
     nats: e.NATS_URL
-      ? { kind: 'nats', servers: e.NATS_URL.split(',').map((s) => s.trim()) }
+      ? {
+          kind: 'nats',
+          servers: e.NATS_URL.split(',').map((s) => s.trim()),
+          streamReplicas: e.NATS_STREAM_REPLICAS,
+        }
       : { kind: 'memory' },
     natsPrefix: e.NATS_PREFIX,
   };
