@@ -8,6 +8,7 @@ import { type Cluster, type ClusterProcess, type NodeProcess, SLOW_LINK, startCl
 import { fencedWritesCounter } from './fenced-writes.ts';
 import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
 import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
+import { createDebate, RECOVERY_MS, recoveryAfter } from './recovery.ts';
 import { scheduleViolations, startScheduleClock } from './schedule-clock.ts';
 import { writeViolationReport } from './violation-report.ts';
 import { startWebhookWatch, webhookViolations } from './webhook-watch.ts';
@@ -93,9 +94,6 @@ const SETTINGS = {
 
 /** How long after the workload stops what it started may take to end before it counts as a violation. */
 const SETTLE_MS = 120_000;
-
-/** Ms a fault may take to heal before its recovery counts as never (recoveryAfter). */
-const RECOVERY_MS = 60_000;
 
 /**
  * The longest a run of `seconds` can take past its start, for a caller's own timeout: no fault begins in
@@ -311,18 +309,6 @@ function startWorkload(cluster: Cluster, cookie: string, random: Random) {
   };
 }
 
-/** A create's answer: the debate's id when accepted (201); throws only when no answer came. */
-async function createDebate(baseUrl: string, cookie: string, question: string) {
-  const res = await fetch(`${baseUrl}/api/debates`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ question, agentCount: 2, maxRounds: 2, skipCache: true }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  return { id: res.status === 201 ? (JSON.parse(text) as { debateId: string }).debateId : null };
-}
-
 /**
  * Follows a debate's stream to its end across cuts: each reconnection sends the last id seen. Records every
  * event id, and as problems an id out of order or seen twice. Gives up when `settled` aborts.
@@ -439,31 +425,6 @@ async function inject(
     case 'api-slow-link':
       return slow(api);
   }
-}
-
-/** Ms from now until a debate created now, on whichever API answers, completes; null past RECOVERY_MS. */
-async function recoveryAfter(cluster: Cluster, cookie: string): Promise<number | null> {
-  const started = Date.now();
-  while (Date.now() - started < RECOVERY_MS) {
-    for (const api of cluster.apis) {
-      const created = await createDebate(api.baseUrl, cookie, 'Has the cluster recovered?').catch(() => ({
-        id: null,
-      }));
-      if (!created.id) continue;
-      while (Date.now() - started < RECOVERY_MS) {
-        // Bounded: a read that never answers must not hold the run past its recovery wait.
-        const res = await fetch(`${api.baseUrl}/api/debates/${created.id}`, {
-          headers: { cookie },
-          signal: AbortSignal.timeout(5000),
-        }).catch(() => null);
-        const body = res?.ok ? ((await res.json()) as { status: string }) : null;
-        if (body?.status === 'completed') return Date.now() - started;
-        await sleep(100);
-      }
-    }
-    await sleep(250);
-  }
-  return null;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type NotificationChannel,
 } from './ports.ts';
 import { publishThroughReconnects } from './publish-through-reconnects.ts';
+import { leaveStrandedServer } from './stranded-server.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
@@ -131,6 +132,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
   await ensureJobConsumer(jsm, names.jobs, options.jobAckWaitMs ?? 6000);
   const js = jetstream(nc);
   const onTrouble = options.onTrouble ?? (() => {});
+  const stranded = leaveStrandedServer(nc, options.servers.length, onTrouble);
   return {
     connection: nc,
     events: natsEventBus(js, jsm, names.events, names.eventsSubject),
@@ -145,6 +147,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
       await jsm.streams.delete(names.jobs);
     },
     close: async () => {
+      stranded.stop();
       await nc.drain();
     },
   };
