@@ -60,7 +60,7 @@ describe('the cluster on a three-server NATS cluster', () => {
 
   beforeAll(async () => {
     cluster = await startCluster({
-      apis: 2,
+      apis: 1,
       engines: 2,
       natsServers: 3,
       env: SETTINGS,

@@ -3,7 +3,7 @@ import {
   JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamManager,
-  type RetentionPolicy,
+  RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
 import { type NatsConnection, nanos } from '@nats-io/transport-node';
@@ -14,12 +14,51 @@ const NO_PEERS_FOR_PLACEMENT = 10005;
 /** JetStream's "insufficient resources": no server in the cluster has the room for another copy. */
 const INSUFFICIENT_RESOURCES = 10023;
 
+/** The bus's two streams, with the replicas asked: events (kept `eventMaxAgeMs`) and jobs (a work queue). */
+export async function ensureStreams(
+  nc: NatsConnection,
+  jsm: JetStreamManager,
+  streams: {
+    events: string;
+    eventsSubject: string;
+    jobs: string;
+    jobsSubject: string;
+    eventMaxAgeMs: number;
+    replicas: number;
+  },
+) {
+  const { replicas } = streams;
+  checkReplicasPossible(nc, replicas);
+  const cluster = nc.info?.cluster;
+  await ensureStream(
+    jsm,
+    {
+      name: streams.events,
+      subjects: [streams.eventsSubject],
+      retention: RetentionPolicy.Limits,
+      max_age: nanos(streams.eventMaxAgeMs),
+      num_replicas: replicas,
+    },
+    cluster,
+  );
+  await ensureStream(
+    jsm,
+    {
+      name: streams.jobs,
+      subjects: [streams.jobsSubject],
+      retention: RetentionPolicy.Workqueue,
+      num_replicas: replicas,
+    },
+    cluster,
+  );
+}
+
 /**
  * Refuses a replica count a lone server cannot keep before anything is made. A server that is not part of a
  * cluster has no cluster name in its INFO; NATS itself would refuse to create such a stream, but takes an
  * update of an existing one to 3 copies without complaint and keeps one (nats-server 2.9).
  */
-export function checkReplicasPossible(nc: NatsConnection, replicas: number) {
+function checkReplicasPossible(nc: NatsConnection, replicas: number) {
   if (replicas > 1 && !nc.info?.cluster) throw new StreamReplicasUnavailable(replicas, null);
 }
 
@@ -29,7 +68,7 @@ export function checkReplicasPossible(nc: NatsConnection, replicas: number) {
  * R1 drops two), so a deployment changes NATS_STREAM_REPLICAS by restarting with it. A count the cluster
  * cannot place (fewer servers up than copies) refuses the start with the operator's line.
  */
-export async function ensureStream(
+async function ensureStream(
   jsm: JetStreamManager,
   config: {
     name: string;

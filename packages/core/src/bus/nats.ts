@@ -4,13 +4,11 @@ import {
   type JetStreamManager,
   jetstream,
   jetstreamManager,
-  RetentionPolicy,
 } from '@nats-io/jetstream';
 import {
   connect,
   type NatsConnection,
   NoRespondersError,
-  nanos,
   RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
@@ -18,7 +16,7 @@ import { type DebateEvent, type Notification, subjects } from '@verdict/contract
 import { withTimeout } from '../shared/with-timeout.ts';
 import { decode, encode } from './nats-codec.ts';
 import { natsJobQueue } from './nats-job-queue.ts';
-import { checkReplicasPossible, ensureJobConsumer, ensureStream } from './nats-streams.ts';
+import { ensureJobConsumer, ensureStreams } from './nats-streams.ts';
 import {
   type Bus,
   COMMAND_TIMEOUT_MS,
@@ -98,32 +96,16 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     // where it was raised rather than of the caller.
     noAsyncTraces: true,
   });
-  const replicas = options.streamReplicas ?? 1;
-  const cluster = nc.info?.cluster;
   const jsm = await jetstreamManager(nc);
   try {
-    checkReplicasPossible(nc, replicas);
-    await ensureStream(
-      jsm,
-      {
-        name: names.events,
-        subjects: [`${prefix}debate.*.events`],
-        retention: RetentionPolicy.Limits,
-        max_age: nanos(options.eventMaxAgeMs ?? 24 * 3_600_000),
-        num_replicas: replicas,
-      },
-      cluster,
-    );
-    await ensureStream(
-      jsm,
-      {
-        name: names.jobs,
-        subjects: [names.jobsSubject],
-        retention: RetentionPolicy.Workqueue,
-        num_replicas: replicas,
-      },
-      cluster,
-    );
+    await ensureStreams(nc, jsm, {
+      events: names.events,
+      eventsSubject: `${prefix}debate.*.events`,
+      jobs: names.jobs,
+      jobsSubject: names.jobsSubject,
+      eventMaxAgeMs: options.eventMaxAgeMs ?? 24 * 3_600_000,
+      replicas: options.streamReplicas ?? 1,
+    });
   } catch (error) {
     // A refused start must not leave the connection reconnecting behind the refusal.
     await nc.close();
