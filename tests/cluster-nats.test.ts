@@ -125,7 +125,7 @@ describe('the cluster on a three-server NATS cluster', () => {
 
   /**
    * Debates running, then the fault; a debate created at once (on whichever API answers) must complete while
-   * it lasts, and two more are asked for during it (each accepted one must complete too); then it is mended
+   * it lasts, and one more is asked of each API process during it (each accepted one must complete too); then it is mended
    * and every debate accepted must have completed once.
    */
   const throughFault = (kind: NatsFaultKind) =>

@@ -7,6 +7,8 @@ import type { FakeLlmServer } from '@verdict/engine/testing';
 import { type Cluster, type ClusterProcess, type NodeProcess, SLOW_LINK, startCluster } from './cluster.ts';
 import { fencedWritesCounter } from './fenced-writes.ts';
 import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
+import { beginNatsFault, NATS_FAULT_KINDS, type NatsFaultKind } from './nats-faults.ts';
+import { isolation } from './nats-servers.ts';
 import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
 import { createDebate, RECOVERY_MS, recoveryAfter } from './recovery.ts';
 import { scheduleViolations, startScheduleClock } from './schedule-clock.ts';
@@ -34,7 +36,8 @@ export type FaultKind =
   | 'engine-kill'
   | 'api-kill'
   | 'engine-slow-link'
-  | 'api-slow-link';
+  | 'api-slow-link'
+  | NatsFaultKind;
 
 export const FAULT_KINDS: FaultKind[] = [
   'engine-cut-from-nats',
@@ -50,11 +53,33 @@ export const FAULT_KINDS: FaultKind[] = [
   'api-slow-link',
 ];
 
+/**
+ * The faults of a run on the three-server NATS cluster: the same, but NATS's restart is replaced by its
+ * cluster's faults (nats-faults.ts), and a cut from NATS cuts a node from all three servers.
+ */
+export const NATS_CLUSTER_FAULT_KINDS: FaultKind[] = [
+  ...FAULT_KINDS.filter((kind) => kind !== 'nats-restart'),
+  ...NATS_FAULT_KINDS,
+];
+
+const isNatsFault = (kind: FaultKind): kind is NatsFaultKind =>
+  (NATS_FAULT_KINDS as FaultKind[]).includes(kind);
+
 export type ChaosReport = {
   seed: number;
   seconds: number;
-  /** Each fault: its kind, what it hit, when it began, and ms from its end until a debate created then completed. */
-  faults: { kind: FaultKind; target: string; at: string; recoveryMs: number | null }[];
+  /**
+   * Each fault: its kind, what it hit, when it began, and ms from its end until a debate created then
+   * completed; for a NATS cluster fault also `progressMs`, from its start until a debate created then
+   * completed while it held (the other two servers carrying on).
+   */
+  faults: {
+    kind: FaultKind;
+    target: string;
+    at: string;
+    recoveryMs: number | null;
+    progressMs?: number | null;
+  }[];
   accepted: number;
   /** Creates answered otherwise (503 while a dependency is away, a connection cut by a kill). */
   notAccepted: number;
@@ -74,6 +99,8 @@ export type ChaosOptions = {
   seed: number;
   pgBin: string;
   natsServerBin: string;
+  /** NATS servers: 1 (default), or the three-server cluster, with its faults among those drawn. */
+  natsServers?: 1 | 3;
   log?: (line: string) => void;
   /** Aborted, the run stops injecting faults, skips the checks and tears the cluster down (Ctrl-C). */
   signal?: AbortSignal;
@@ -138,7 +165,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     },
     pgBin: options.pgBin,
     natsServerBin: options.natsServerBin,
+    natsServers: options.natsServers ?? 1,
   });
+  const kinds = (options.natsServers ?? 1) === 3 ? NATS_CLUSTER_FAULT_KINDS : FAULT_KINDS;
   const fake = (provider as NonNullable<typeof provider>).fake;
   let db: TestCore | undefined;
   let webhooks: Awaited<ReturnType<typeof startWebhookWatch>> | undefined;
@@ -158,14 +187,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const faults: ChaosReport['faults'] = [];
     const faultsUntil = Date.now() + Math.max(0, options.seconds - 15) * 1000;
     while (Date.now() < faultsUntil && !options.signal?.aborted) {
-      const kind = random.pick(FAULT_KINDS);
+      const kind = random.pick(kinds);
       const holdMs = random.between(3000, 7000);
       log(`fault: ${kind} for ${holdMs} ms`);
       const at = new Date().toISOString();
-      const target = await inject(cluster, kind, holdMs, random, fenced.beforeKill);
+      const { target, progressMs } = isNatsFault(kind)
+        ? await natsFault(cluster, kind, holdMs, random, account.cookie)
+        : { target: await inject(cluster, kind, holdMs, random, fenced.beforeKill), progressMs: undefined };
+      if (progressMs !== undefined) log(`  ${target}: progress while it held in ${progressMs ?? 'never'} ms`);
       const recoveryMs = await recoveryAfter(cluster, account.cookie);
       log(`  ${target}: recovered in ${recoveryMs ?? 'never'} ms`);
-      faults.push({ kind, target, at, recoveryMs });
+      faults.push({ kind, target, at, recoveryMs, ...(progressMs === undefined ? {} : { progressMs }) });
       await fenced.refresh();
       await sleep(random.between(1000, 3000));
     }
@@ -369,6 +401,13 @@ async function inject(
     await sleep(holdMs);
     await cluster.network.heal(a.host, b.host);
   };
+  /** Cut from NATS: from every server of it (one, or the cluster's three). */
+  const fromNats = (node: ClusterProcess) =>
+    isolation(
+      cluster.network,
+      node.host,
+      cluster.natsServers.map((server) => server.host),
+    );
   /** One of `node`'s links, drawn, slowed for the hold; answers e.g. `eng2→nats`. */
   const slow = async (node: NodeProcess) => {
     const link = random.pick(['postgres', 'nats'] as const);
@@ -382,20 +421,24 @@ async function inject(
   };
   switch (kind) {
     case 'engine-cut-from-nats':
-      await cut(engine, cluster.nats);
+      await fromNats(engine).cut();
+      await sleep(holdMs);
+      await fromNats(engine).heal();
       return engine.name;
     case 'engine-cut-from-postgres':
       await cut(engine, cluster.postgres);
       return engine.name;
     case 'engine-cut-from-both':
-      await cluster.network.partition(engine.host, cluster.nats.host);
+      await fromNats(engine).cut();
       await cluster.network.partition(engine.host, cluster.postgres.host);
       await sleep(holdMs);
-      await cluster.network.heal(engine.host, cluster.nats.host);
+      await fromNats(engine).heal();
       await cluster.network.heal(engine.host, cluster.postgres.host);
       return engine.name;
     case 'api-cut-from-nats':
-      await cut(api, cluster.nats);
+      await fromNats(api).cut();
+      await sleep(holdMs);
+      await fromNats(api).heal();
       return api.name;
     case 'engine-zombie':
       engine.pause();
@@ -424,6 +467,29 @@ async function inject(
       return slow(engine);
     case 'api-slow-link':
       return slow(api);
+    default:
+      throw new Error(`${kind} is a NATS cluster fault: natsFault injects it`);
+  }
+}
+
+/**
+ * A NATS cluster fault (nats-faults.ts) on a server drawn, held at least `holdMs` and until a debate created
+ * as it began completed (or RECOVERY_MS passed), then mended: the time to that debate is its progress.
+ */
+async function natsFault(
+  cluster: Cluster,
+  kind: NatsFaultKind,
+  holdMs: number,
+  random: Random,
+  cookie: string,
+): Promise<{ target: string; progressMs: number | null }> {
+  const startedAt = Date.now();
+  const fault = await beginNatsFault(cluster, kind, (servers) => random.pick(servers));
+  try {
+    const [progressMs] = await Promise.all([recoveryAfter(cluster, cookie, startedAt), sleep(holdMs)]);
+    return { target: fault.target, progressMs };
+  } finally {
+    await fault.end();
   }
 }
 
