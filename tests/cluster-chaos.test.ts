@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chaosRunBoundMs, FAULT_KINDS, runChaos, seeded } from '../infra/cluster/chaos.ts';
+import {
+  type ChaosReport,
+  chaosRunBoundMs,
+  FAULT_KINDS,
+  NATS_CLUSTER_FAULT_KINDS,
+  runChaos,
+  seeded,
+} from '../infra/cluster/chaos.ts';
+import { chaosSummary } from '../infra/cluster/chaos-summary.ts';
 
 /**
  * The short chaos run (infra/cluster/chaos.ts): about a minute of faults drawn from a seed while debates
@@ -21,6 +29,50 @@ describe('a chaos run', () => {
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
     expect(new Set(draw(7).concat(draw(8), draw(9))).size).toBeGreaterThan(5);
+  });
+
+  it('on the NATS cluster, draws its three faults instead of the restart, and reports their time to progress', () => {
+    expect(NATS_CLUSTER_FAULT_KINDS).not.toContain('nats-restart');
+    expect(NATS_CLUSTER_FAULT_KINDS).toEqual(
+      expect.arrayContaining(['nats-server-kill', 'nats-server-partition', 'nats-meta-leader-kill']),
+    );
+    const fault = (
+      kind: ChaosReport['faults'][number]['kind'],
+      recoveryMs: number,
+      progressMs?: number | null,
+    ) => ({
+      kind,
+      target: 'x',
+      at: '',
+      recoveryMs,
+      ...(progressMs === undefined ? {} : { progressMs }),
+    });
+    const summary = chaosSummary({
+      seed: 1,
+      seconds: 60,
+      faults: [
+        fault('engine-kill', 900),
+        fault('nats-server-kill', 800, 1200),
+        fault('nats-server-kill', 700, 3400),
+        fault('nats-server-kill', 600, 2000),
+        fault('nats-meta-leader-kill', 500, null),
+      ],
+      accepted: 1,
+      notAccepted: 0,
+      madeUnanswered: 0,
+      streams: 0,
+      webhookDeliveries: 0,
+      scheduledRuns: 0,
+      providerRequests: 0,
+      fencedWrites: 0,
+      violations: [],
+    });
+    expect(summary).toContain('| nats-server-kill | 3 | 700 | 800 |');
+    expect(summary).toContain(
+      '| NATS cluster fault | count | median ms to progress while it held | max ms |',
+    );
+    expect(summary).toContain('| nats-server-kill | 3 | 2,000 | 3,400 |');
+    expect(summary).toContain('| nats-meta-leader-kill | 1 | never | never |');
   });
 
   // The run ends within its bound whatever the faults do (a stalled debate is a violation reported at the

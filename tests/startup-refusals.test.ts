@@ -114,6 +114,21 @@ describe('starting the distributed processes without their PostgreSQL or NATS', 
     });
   }
 
+  // The bus is opened the same way by every process (composition/adapters.ts): one of them shows it.
+  it('npm run start:engine refuses three stream replicas of a NATS that is a single server, and exits', async () => {
+    const run = await runEngineExpectingRefusal({
+      DATABASE_URL: testDatabaseUrl(),
+      DATABASE_SCHEMA: schema,
+      NATS_URL: testNatsUrl(),
+      NATS_PREFIX: `${uniqueSchema('replicas')}.`,
+      NATS_STREAM_REPLICAS: '3',
+    });
+    expectOneLineRefusal(
+      run,
+      /^NATS_STREAM_REPLICAS=3 asks for 3 copies of each stream, but NATS at 127\.0\.0\.1:\d+ is a single server, not a cluster: list the servers of a NATS cluster of at least 3 with JetStream in NATS_URL, or set NATS_STREAM_REPLICAS=1 \(NATS_URL=nats:\/\/127\.0\.0\.1:\d+\)$/,
+    );
+  });
+
   it('npm run admin -- create-database creates the database DATABASE_URL names, once', async () => {
     const name = `verdict_${uniqueSchema('created')}`;
     const env = { DATABASE_URL: withDatabase(testDatabaseUrl(), name), NATS_URL: testNatsUrl() };

@@ -3,13 +3,17 @@ import { runChaos } from './chaos.ts';
 import { chaosSummary } from './chaos-summary.ts';
 
 /**
- * `npm run chaos -- --minutes 30 [--seed 1234]`: a chaos run on the test cluster (chaos.ts), its faults drawn
- * from the seed (a random one, printed, when none is given: the same seed replays the same faults). Prints
+ * `npm run chaos -- --minutes 30 [--seed 1234] [--nats-cluster]`: a chaos run on the test cluster (chaos.ts),
+ * with `--nats-cluster` on a three-server NATS cluster and its faults; its faults drawn from the seed (a random one, printed, when none is given: the same seed replays the same faults). Prints
  * each fault as it happens, then the report as JSON and as BENCHMARKS.md's tables; exits 1 on any invariant
  * violation.
  */
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' } },
+  options: {
+    minutes: { type: 'string', default: '5' },
+    seed: { type: 'string' },
+    'nats-cluster': { type: 'boolean', default: false },
+  },
 });
 const minutes = Number(values.minutes);
 if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 240) {
@@ -35,12 +39,15 @@ const interrupt = () => {
 };
 process.on('SIGINT', interrupt);
 process.on('SIGTERM', interrupt);
-console.log(`chaos: ${minutes} min, seed ${seed}`);
+console.log(
+  `chaos: ${minutes} min, seed ${seed}${values['nats-cluster'] ? ', NATS as a three-server cluster' : ''}`,
+);
 const report = await runChaos({
   seconds: Math.round(minutes * 60),
   seed,
   pgBin,
   natsServerBin,
+  natsServers: values['nats-cluster'] ? 3 : 1,
   log: (line) => console.log(`chaos: ${line}`),
   signal: interrupted.signal,
 }).catch((error: unknown) => {

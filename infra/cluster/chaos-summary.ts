@@ -2,19 +2,34 @@ import type { ChaosReport } from './chaos.ts';
 
 /**
  * A chaos run's report as the tables BENCHMARKS.md keeps: the counts, then per fault kind how often it hit
- * and the median and longest recovery (ms from the fault's end until a debate created then completed).
+ * and the median and longest recovery (ms from the fault's end until a debate created then completed); on
+ * the NATS cluster, per NATS fault kind the median and longest time to progress while it held (ms from its
+ * start until a debate created then completed).
  */
 export function chaosSummary(report: ChaosReport): string {
   const kinds = [...new Set(report.faults.map((fault) => fault.kind))].sort();
-  const rows = kinds.map((kind) => {
+  const row = (kind: string, of: (fault: ChaosReport['faults'][number]) => number | null | undefined) => {
     const times = report.faults
       .filter((fault) => fault.kind === kind)
-      .map((fault) => fault.recoveryMs ?? Number.POSITIVE_INFINITY)
+      .map((fault) => of(fault) ?? Number.POSITIVE_INFINITY)
       .sort((a, b) => a - b);
     const median = times[Math.floor((times.length - 1) / 2)] ?? 0;
     const max = times.at(-1) ?? 0;
     return `| ${kind} | ${times.length} | ${show(median)} | ${show(max)} |`;
-  });
+  };
+  const rows = kinds.map((kind) => row(kind, (fault) => fault.recoveryMs));
+  const natsKinds = kinds.filter((kind) =>
+    report.faults.some((fault) => fault.kind === kind && fault.progressMs !== undefined),
+  );
+  const progress =
+    natsKinds.length === 0
+      ? []
+      : [
+          '',
+          '| NATS cluster fault | count | median ms to progress while it held | max ms |',
+          '|---|---:|---:|---:|',
+          ...natsKinds.map((kind) => row(kind, (fault) => fault.progressMs)),
+        ];
   return [
     '| figure | value |',
     '|---|---:|',
@@ -33,6 +48,7 @@ export function chaosSummary(report: ChaosReport): string {
     '| fault | count | median recovery ms | max ms |',
     '|---|---:|---:|---:|',
     ...rows,
+    ...progress,
   ].join('\n');
 }
 

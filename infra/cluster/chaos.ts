@@ -7,7 +7,10 @@ import type { FakeLlmServer } from '@verdict/engine/testing';
 import { type Cluster, type ClusterProcess, type NodeProcess, SLOW_LINK, startCluster } from './cluster.ts';
 import { fencedWritesCounter } from './fenced-writes.ts';
 import { completedOnceViolations, type Sql, serverFailureViolations, unfinishedAfter } from './invariants.ts';
+import { beginNatsFault, NATS_FAULT_KINDS, type NatsFaultKind } from './nats-faults.ts';
+import { isolation } from './nats-servers.ts';
 import { providerCallViolations, startClusterProvider } from './provider-calls.ts';
+import { createDebate, RECOVERY_MS, recoveryAfter } from './recovery.ts';
 import { scheduleViolations, startScheduleClock } from './schedule-clock.ts';
 import { writeViolationReport } from './violation-report.ts';
 import { startWebhookWatch, webhookViolations } from './webhook-watch.ts';
@@ -33,7 +36,8 @@ export type FaultKind =
   | 'engine-kill'
   | 'api-kill'
   | 'engine-slow-link'
-  | 'api-slow-link';
+  | 'api-slow-link'
+  | NatsFaultKind;
 
 export const FAULT_KINDS: FaultKind[] = [
   'engine-cut-from-nats',
@@ -49,11 +53,33 @@ export const FAULT_KINDS: FaultKind[] = [
   'api-slow-link',
 ];
 
+/**
+ * The faults of a run on the three-server NATS cluster: the same, but NATS's restart is replaced by its
+ * cluster's faults (nats-faults.ts), and a cut from NATS cuts a node from all three servers.
+ */
+export const NATS_CLUSTER_FAULT_KINDS: FaultKind[] = [
+  ...FAULT_KINDS.filter((kind) => kind !== 'nats-restart'),
+  ...NATS_FAULT_KINDS,
+];
+
+const isNatsFault = (kind: FaultKind): kind is NatsFaultKind =>
+  (NATS_FAULT_KINDS as FaultKind[]).includes(kind);
+
 export type ChaosReport = {
   seed: number;
   seconds: number;
-  /** Each fault: its kind, what it hit, when it began, and ms from its end until a debate created then completed. */
-  faults: { kind: FaultKind; target: string; at: string; recoveryMs: number | null }[];
+  /**
+   * Each fault: its kind, what it hit, when it began, and ms from its end until a debate created then
+   * completed; for a NATS cluster fault also `progressMs`, from its start until a debate created then
+   * completed while it held (the other two servers carrying on).
+   */
+  faults: {
+    kind: FaultKind;
+    target: string;
+    at: string;
+    recoveryMs: number | null;
+    progressMs?: number | null;
+  }[];
   accepted: number;
   /** Creates answered otherwise (503 while a dependency is away, a connection cut by a kill). */
   notAccepted: number;
@@ -73,6 +99,8 @@ export type ChaosOptions = {
   seed: number;
   pgBin: string;
   natsServerBin: string;
+  /** NATS servers: 1 (default), or the three-server cluster, with its faults among those drawn. */
+  natsServers?: 1 | 3;
   log?: (line: string) => void;
   /** Aborted, the run stops injecting faults, skips the checks and tears the cluster down (Ctrl-C). */
   signal?: AbortSignal;
@@ -93,9 +121,6 @@ const SETTINGS = {
 
 /** How long after the workload stops what it started may take to end before it counts as a violation. */
 const SETTLE_MS = 120_000;
-
-/** Ms a fault may take to heal before its recovery counts as never (recoveryAfter). */
-const RECOVERY_MS = 60_000;
 
 /**
  * The longest a run of `seconds` can take past its start, for a caller's own timeout: no fault begins in
@@ -140,7 +165,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     },
     pgBin: options.pgBin,
     natsServerBin: options.natsServerBin,
+    natsServers: options.natsServers ?? 1,
   });
+  const kinds = (options.natsServers ?? 1) === 3 ? NATS_CLUSTER_FAULT_KINDS : FAULT_KINDS;
   const fake = (provider as NonNullable<typeof provider>).fake;
   let db: TestCore | undefined;
   let webhooks: Awaited<ReturnType<typeof startWebhookWatch>> | undefined;
@@ -160,14 +187,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const faults: ChaosReport['faults'] = [];
     const faultsUntil = Date.now() + Math.max(0, options.seconds - 15) * 1000;
     while (Date.now() < faultsUntil && !options.signal?.aborted) {
-      const kind = random.pick(FAULT_KINDS);
+      const kind = random.pick(kinds);
       const holdMs = random.between(3000, 7000);
       log(`fault: ${kind} for ${holdMs} ms`);
       const at = new Date().toISOString();
-      const target = await inject(cluster, kind, holdMs, random, fenced.beforeKill);
+      const { target, progressMs } = isNatsFault(kind)
+        ? await natsFault(cluster, kind, holdMs, random, account.cookie)
+        : { target: await inject(cluster, kind, holdMs, random, fenced.beforeKill), progressMs: undefined };
+      if (progressMs !== undefined) log(`  ${target}: progress while it held in ${progressMs ?? 'never'} ms`);
       const recoveryMs = await recoveryAfter(cluster, account.cookie);
       log(`  ${target}: recovered in ${recoveryMs ?? 'never'} ms`);
-      faults.push({ kind, target, at, recoveryMs });
+      faults.push({ kind, target, at, recoveryMs, ...(progressMs === undefined ? {} : { progressMs }) });
       await fenced.refresh();
       await sleep(random.between(1000, 3000));
     }
@@ -311,18 +341,6 @@ function startWorkload(cluster: Cluster, cookie: string, random: Random) {
   };
 }
 
-/** A create's answer: the debate's id when accepted (201); throws only when no answer came. */
-async function createDebate(baseUrl: string, cookie: string, question: string) {
-  const res = await fetch(`${baseUrl}/api/debates`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ question, agentCount: 2, maxRounds: 2, skipCache: true }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  return { id: res.status === 201 ? (JSON.parse(text) as { debateId: string }).debateId : null };
-}
-
 /**
  * Follows a debate's stream to its end across cuts: each reconnection sends the last id seen. Records every
  * event id, and as problems an id out of order or seen twice. Gives up when `settled` aborts.
@@ -383,6 +401,13 @@ async function inject(
     await sleep(holdMs);
     await cluster.network.heal(a.host, b.host);
   };
+  /** Cut from NATS: from every server of it (one, or the cluster's three). */
+  const fromNats = (node: ClusterProcess) =>
+    isolation(
+      cluster.network,
+      node.host,
+      cluster.natsServers.map((server) => server.host),
+    );
   /** One of `node`'s links, drawn, slowed for the hold; answers e.g. `eng2→nats`. */
   const slow = async (node: NodeProcess) => {
     const link = random.pick(['postgres', 'nats'] as const);
@@ -396,20 +421,24 @@ async function inject(
   };
   switch (kind) {
     case 'engine-cut-from-nats':
-      await cut(engine, cluster.nats);
+      await fromNats(engine).cut();
+      await sleep(holdMs);
+      await fromNats(engine).heal();
       return engine.name;
     case 'engine-cut-from-postgres':
       await cut(engine, cluster.postgres);
       return engine.name;
     case 'engine-cut-from-both':
-      await cluster.network.partition(engine.host, cluster.nats.host);
+      await fromNats(engine).cut();
       await cluster.network.partition(engine.host, cluster.postgres.host);
       await sleep(holdMs);
-      await cluster.network.heal(engine.host, cluster.nats.host);
+      await fromNats(engine).heal();
       await cluster.network.heal(engine.host, cluster.postgres.host);
       return engine.name;
     case 'api-cut-from-nats':
-      await cut(api, cluster.nats);
+      await fromNats(api).cut();
+      await sleep(holdMs);
+      await fromNats(api).heal();
       return api.name;
     case 'engine-zombie':
       engine.pause();
@@ -438,32 +467,30 @@ async function inject(
       return slow(engine);
     case 'api-slow-link':
       return slow(api);
+    default:
+      throw new Error(`${kind} is a NATS cluster fault: natsFault injects it`);
   }
 }
 
-/** Ms from now until a debate created now, on whichever API answers, completes; null past RECOVERY_MS. */
-async function recoveryAfter(cluster: Cluster, cookie: string): Promise<number | null> {
-  const started = Date.now();
-  while (Date.now() - started < RECOVERY_MS) {
-    for (const api of cluster.apis) {
-      const created = await createDebate(api.baseUrl, cookie, 'Has the cluster recovered?').catch(() => ({
-        id: null,
-      }));
-      if (!created.id) continue;
-      while (Date.now() - started < RECOVERY_MS) {
-        // Bounded: a read that never answers must not hold the run past its recovery wait.
-        const res = await fetch(`${api.baseUrl}/api/debates/${created.id}`, {
-          headers: { cookie },
-          signal: AbortSignal.timeout(5000),
-        }).catch(() => null);
-        const body = res?.ok ? ((await res.json()) as { status: string }) : null;
-        if (body?.status === 'completed') return Date.now() - started;
-        await sleep(100);
-      }
-    }
-    await sleep(250);
+/**
+ * A NATS cluster fault (nats-faults.ts) on a server drawn, held at least `holdMs` and until a debate created
+ * as it began completed (or RECOVERY_MS passed), then mended: the time to that debate is its progress.
+ */
+async function natsFault(
+  cluster: Cluster,
+  kind: NatsFaultKind,
+  holdMs: number,
+  random: Random,
+  cookie: string,
+): Promise<{ target: string; progressMs: number | null }> {
+  const startedAt = Date.now();
+  const fault = await beginNatsFault(cluster, kind, (servers) => random.pick(servers));
+  try {
+    const [progressMs] = await Promise.all([recoveryAfter(cluster, cookie, startedAt), sleep(holdMs)]);
+    return { target: fault.target, progressMs };
+  } finally {
+    await fault.end();
   }
-  return null;
 }
 
 /**

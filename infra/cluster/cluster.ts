@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { agreedMetaLeader, natsServerArgs } from './nats-servers.ts';
 import { createNetwork, type Host, type Network } from './netns.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +17,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * bridge at `network.gatewayIp`. Processes are this repository's own entry points on this Node; PostgreSQL
  * and NATS are the installed binaries (PG_BIN, NATS_SERVER_BIN: what infra/test.sh found or installed).
  * API processes and engine nodes reach PostgreSQL and NATS through a link shaper on their own host
- * (link-shaper.ts), which a fault can slow (`shape`).
+ * (link-shaper.ts), which a fault can slow (`shape`). NATS is one server, or with `natsServers: 3` a cluster
+ * of three (nats-servers.ts), each on its own host, every stream kept on all three (NATS_STREAM_REPLICAS=3).
  */
 export type ClusterProcess = {
   name: string;
@@ -47,7 +49,10 @@ export type NodeProcess = ClusterProcess & {
 export type Cluster = {
   network: Network;
   postgres: ClusterProcess;
+  /** The NATS server, or the first of the cluster's. */
   nats: ClusterProcess;
+  /** Every NATS server (one, or the cluster's three), each on a host of its own. */
+  natsServers: ClusterProcess[];
   apis: (NodeProcess & { baseUrl: string })[];
   /** Each with its operator port's /metrics as the machine reaches it. */
   engines: (NodeProcess & { metricsUrl: string })[];
@@ -66,6 +71,8 @@ export type ClusterOptions = {
   env: Record<string, string> | ((network: Network) => Promise<Record<string, string>>);
   pgBin: string;
   natsServerBin: string;
+  /** NATS servers: 1 (default), or a cluster of 3 with every stream replicated on all three. */
+  natsServers?: 1 | 3;
 };
 
 const READY_MS = 60_000;
@@ -79,20 +86,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const postgres = await startPostgres(network, dir, options.pgBin);
     started.push(postgres);
-    const nats = await startNats(network, dir, options.natsServerBin);
-    started.push(nats);
+    const natsServers = await startNats(network, dir, options.natsServerBin, options.natsServers ?? 1);
+    started.push(...natsServers);
+    const natsHosts = natsServers.map((server) => server.host);
     const databaseUrl = `postgres://postgres@${postgres.host.ip}:5432/postgres`;
     // Each node reaches PostgreSQL and NATS through the link shaper on its own host (started first, it
     // outlives the node's kills and restarts): its connections still leave from the node's address.
     const settings = {
       ...(typeof options.env === 'function' ? await options.env(network) : options.env),
       DATABASE_URL: `postgres://postgres@127.0.0.1:${SHAPED_PORTS.postgres}/postgres`,
-      NATS_URL: `nats://127.0.0.1:${SHAPED_PORTS.nats}`,
+      NATS_URL: natsHosts.map((_, i) => `nats://127.0.0.1:${SHAPED_PORTS.nats + i}`).join(','),
+      NATS_STREAM_REPLICAS: String(natsHosts.length),
       LOG_LEVEL: 'info',
     };
     const startShapedNode = async (name: string, entry: string, env: Record<string, string>) => {
       const host = await network.addHost(name);
-      const shaper = await startShaper(host, postgres.host, nats.host);
+      const shaper = await startShaper(host, postgres.host, natsHosts);
       started.push(shaper);
       const node = await startNode(host, name, entry, env);
       started.push(node);
@@ -119,7 +128,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return {
       network,
       postgres,
-      nats,
+      nats: natsServers[0] as ClusterProcess,
+      natsServers,
       apis,
       engines,
       databaseUrl,
@@ -233,15 +243,18 @@ function startNode(host: Host, name: string, entry: string, env: Record<string, 
   );
 }
 
-/** Where a node's link shaper listens for each link, on the node's host's loopback. */
+/**
+ * Where a node's link shaper listens for each link, on the node's host's loopback: NATS's is the first
+ * server's, the next ports the other servers' of a cluster (one route each, so NATS_URL lists them all).
+ */
 const SHAPED_PORTS = { postgres: 15432, nats: 14222 } as const;
 
 /**
- * The link shaper (link-shaper.ts) on a node's `host`: 127.0.0.1:15432 to PostgreSQL, 127.0.0.1:14222 to
- * NATS. Its stdin stays open (it exits when the test process goes); `shape` writes a command and waits for
- * its answer.
+ * The link shaper (link-shaper.ts) on a node's `host`: 127.0.0.1:15432 to PostgreSQL, 127.0.0.1:14222 (and
+ * up, one per server) to NATS. Its stdin stays open (it exits when the test process goes); `shape` writes a
+ * command for each route of the link and waits for each answer.
  */
-async function startShaper(host: Host, postgres: Host, nats: Host) {
+async function startShaper(host: Host, postgres: Host, nats: Host[]) {
   const shaper = await supervised(
     `${host.name}-shaper`,
     host,
@@ -251,7 +264,7 @@ async function startShaper(host: Host, postgres: Host, nats: Host) {
         [
           join(ROOT, 'infra/cluster/link-shaper.ts'),
           `${SHAPED_PORTS.postgres}=${postgres.ip}:5432`,
-          `${SHAPED_PORTS.nats}=${nats.ip}:4222`,
+          ...nats.map((server, i) => `${SHAPED_PORTS.nats + i}=${server.ip}:4222`),
         ],
         {
           cwd: ROOT,
@@ -263,8 +276,12 @@ async function startShaper(host: Host, postgres: Host, nats: Host) {
   );
   // One command at a time: each answer is the first line after the output seen when it was sent.
   let queue = Promise.resolve();
-  const shape = (link: 'postgres' | 'nats', shaping: Shaping | null): Promise<void> => {
-    const command = { port: SHAPED_PORTS[link], ...(shaping ?? { delayMs: 0, jitterMs: 0, loss: 0 }) };
+  const ports = { postgres: [SHAPED_PORTS.postgres], nats: nats.map((_, i) => SHAPED_PORTS.nats + i) };
+  const shape = async (link: 'postgres' | 'nats', shaping: Shaping | null): Promise<void> => {
+    for (const port of ports[link]) await shapeRoute(port, shaping);
+  };
+  const shapeRoute = (port: number, shaping: Shaping | null): Promise<void> => {
+    const command = { port, ...(shaping ?? { delayMs: 0, jitterMs: 0, loss: 0 }) };
     const sent = queue.then(async () => {
       const from = shaper.output().length;
       shaper.child().stdin?.write(`${JSON.stringify(command)}\n`);
@@ -344,18 +361,38 @@ function postgresIds(): [number, number] {
   return [uid, gid];
 }
 
-/** NATS with JetStream on a host of its own, its store in the run's folder (kept across its restarts). */
-async function startNats(network: Network, dir: string, natsServerBin: string): Promise<ClusterProcess> {
-  const host = await network.addHost('nats');
-  return supervised(
-    'nats',
-    host,
-    () =>
-      host.spawn(natsServerBin, ['-js', '-a', host.ip, '-p', '4222', '-sd', join(dir, 'nats')], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    /Server is ready/,
-  );
+/**
+ * NATS with JetStream, each server on a host of its own (`nats`, or `nats1`…`nats3` in a cluster), its store
+ * in the run's folder (kept across its restarts). A cluster is ready once its servers agree on a JetStream
+ * meta leader: streams can be placed.
+ */
+async function startNats(
+  network: Network,
+  dir: string,
+  natsServerBin: string,
+  count: number,
+): Promise<ClusterProcess[]> {
+  const hosts: Host[] = [];
+  for (let i = 1; i <= count; i++) hosts.push(await network.addHost(count === 1 ? 'nats' : `nats${i}`));
+  const servers: ClusterProcess[] = [];
+  try {
+    for (const host of hosts) {
+      const args = await natsServerArgs(host, hosts, dir);
+      servers.push(
+        await supervised(
+          host.name,
+          host,
+          () => host.spawn(natsServerBin, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+          /Server is ready/,
+        ),
+      );
+    }
+    if (count > 1) await agreedMetaLeader(hosts);
+    return servers;
+  } catch (error) {
+    for (const server of servers) await server.kill().catch(() => {});
+    throw error;
+  }
 }
 
 /** Node's compile cache of the test run (infra/test.sh), when it has one: a node's start then compiles little. */

@@ -100,11 +100,13 @@ export function natsJobQueue(
         }
       };
       const resumeAfterReconnects = pullAfreshOnReconnect(nc, pulling);
+      const resumeAfterElections = pullAfreshOnNewLeader(nc, stream, pulling);
       const running = Array.from({ length: slots }, () => slot());
       return {
         stop: async () => {
           stopped = true;
           resumeAfterReconnects.stop();
+          resumeAfterElections.unsubscribe();
           for (const end of pulling) end();
           await Promise.allSettled(running);
         },
@@ -129,4 +131,18 @@ function pullAfreshOnReconnect(nc: NatsConnection, pulling: Set<() => void>) {
     }
   })();
   return { stop: () => statuses.stop() };
+}
+
+/**
+ * Ends every slot's pull when JetStream elects a new leader for the jobs' consumer (a NATS cluster lost the
+ * server that led it, or cut it off): the pull requests waiting at the old leader are gone with it, and
+ * nats.js, still connected to its own server, would notice only when they expire (30 s), its slots idle
+ * until then (seen as 40 s without progress when the cluster's meta leader was killed).
+ */
+function pullAfreshOnNewLeader(nc: NatsConnection, stream: string, pulling: Set<() => void>) {
+  return nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.LEADER_ELECTED.${stream}.engine`, {
+    callback: () => {
+      for (const end of pulling) end();
+    },
+  });
 }

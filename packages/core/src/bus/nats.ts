@@ -1,18 +1,14 @@
 import {
-  AckPolicy,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
   jetstream,
   jetstreamManager,
-  RetentionPolicy,
-  StorageType,
 } from '@nats-io/jetstream';
 import {
   connect,
   type NatsConnection,
   NoRespondersError,
-  nanos,
   RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
@@ -20,6 +16,7 @@ import { type DebateEvent, type Notification, subjects } from '@verdict/contract
 import { withTimeout } from '../shared/with-timeout.ts';
 import { decode, encode } from './nats-codec.ts';
 import { natsJobQueue } from './nats-job-queue.ts';
+import { ensureJobConsumer, ensureStreams } from './nats-streams.ts';
 import {
   type Bus,
   COMMAND_TIMEOUT_MS,
@@ -31,6 +28,7 @@ import {
   type NotificationChannel,
 } from './ports.ts';
 import { publishThroughReconnects } from './publish-through-reconnects.ts';
+import { leaveStrandedServer } from './stranded-server.ts';
 import { type TroubleReport, troubleStreak } from './trouble-streak.ts';
 
 export type NatsBusOptions = {
@@ -53,6 +51,11 @@ export type NatsBusOptions = {
    * without a reset, a partition, a middlebox forgetting it) unnoticed for 4–6 minutes, pulling no job.
    */
   pingIntervalMs?: number;
+  /**
+   * Copies JetStream keeps of each stream and of the job consumer (NATS_STREAM_REPLICAS); default 1. More
+   * than one needs a NATS cluster of at least as many servers: the start is refused otherwise.
+   */
+  streamReplicas?: number;
 };
 
 /** A silent connection is dropped after this many pings go unanswered. */
@@ -94,20 +97,24 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
     noAsyncTraces: true,
   });
   const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm, {
-    name: names.events,
-    subjects: [`${prefix}debate.*.events`],
-    retention: RetentionPolicy.Limits,
-    max_age: nanos(options.eventMaxAgeMs ?? 24 * 3_600_000),
-  });
-  await ensureStream(jsm, {
-    name: names.jobs,
-    subjects: [names.jobsSubject],
-    retention: RetentionPolicy.Workqueue,
-  });
+  try {
+    await ensureStreams(nc, jsm, {
+      events: names.events,
+      eventsSubject: `${prefix}debate.*.events`,
+      jobs: names.jobs,
+      jobsSubject: names.jobsSubject,
+      eventMaxAgeMs: options.eventMaxAgeMs ?? 24 * 3_600_000,
+      replicas: options.streamReplicas ?? 1,
+    });
+  } catch (error) {
+    // A refused start must not leave the connection reconnecting behind the refusal.
+    await nc.close();
+    throw error;
+  }
   await ensureJobConsumer(jsm, names.jobs, options.jobAckWaitMs ?? 6000);
   const js = jetstream(nc);
   const onTrouble = options.onTrouble ?? (() => {});
+  const stranded = leaveStrandedServer(nc, options.servers.length, onTrouble);
   return {
     connection: nc,
     events: natsEventBus(js, jsm, names.events, names.eventsSubject),
@@ -122,39 +129,10 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
       await jsm.streams.delete(names.jobs);
     },
     close: async () => {
+      stranded.stop();
       await nc.drain();
     },
   };
-}
-
-async function ensureStream(
-  jsm: JetStreamManager,
-  config: { name: string; subjects: string[]; retention: RetentionPolicy; max_age?: number },
-) {
-  try {
-    await jsm.streams.info(config.name);
-    await jsm.streams.update(config.name, { subjects: config.subjects, max_age: config.max_age ?? 0 });
-  } catch {
-    await jsm.streams.add({ ...config, storage: StorageType.File });
-  }
-}
-
-async function ensureJobConsumer(jsm: JetStreamManager, stream: string, ackWaitMs: number) {
-  const config = {
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(ackWaitMs),
-    max_ack_pending: -1,
-    // Every idle slot of every node parks one pull request here; NATS's default of 512 would cap the whole
-    // cluster at 512 debates in flight.
-    max_waiting: 100_000,
-  };
-  try {
-    await jsm.consumers.info(stream, 'engine');
-    // A deployment that changes its ack wait updates the shared consumer (max_waiting cannot change).
-    await jsm.consumers.update(stream, 'engine', { ack_wait: config.ack_wait });
-  } catch {
-    await jsm.consumers.add(stream, { durable_name: 'engine', ...config });
-  }
 }
 
 function natsEventBus(

@@ -84,6 +84,7 @@ const openBus = async (config: Config, onError: (err: unknown) => void): Promise
   config.nats.kind === 'nats'
     ? natsBus({
         servers: config.nats.servers,
+        streamReplicas: config.nats.streamReplicas,
         prefix: config.natsPrefix,
         jobAckWaitMs: config.engine.jobAckWaitMs,
         onTrouble: (message, cause) => onError(new Error(`bus: ${message}`, { cause })),

@@ -45,7 +45,8 @@ export type Config = {
   readReplica: { url: string; maxLagMs: number } | null;
   /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
   pgliteTemplates: string | undefined;
-  nats: { kind: 'nats'; servers: string[] } | { kind: 'memory' };
+  /** NATS_URL's servers, and NATS_STREAM_REPLICAS: the copies of each JetStream stream. */
+  nats: { kind: 'nats'; servers: string[]; streamReplicas: number } | { kind: 'memory' };
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;

@@ -40,10 +40,22 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/verdict',
       schema: 'public',
     });
-    expect(config.nats).toEqual({ kind: 'nats', servers: ['nats://a:4222', 'nats://b:4222'] });
+    expect(config.nats).toEqual({
+      kind: 'nats',
+      servers: ['nats://a:4222', 'nats://b:4222'],
+      streamReplicas: 1,
+    });
     expect(config.publicBaseUrl).toBe('https://api.example.com');
     expect(config.appUrl).toBe('https://api.example.com');
     expect(config.secureCookies).toBe(true);
+  });
+
+  it('takes the copies of each NATS stream, 1 to 5', () => {
+    const nats = (replicas: string) =>
+      loadConfig({ NATS_URL: 'nats://a:4222', NATS_STREAM_REPLICAS: replicas }).nats;
+    expect(nats('3')).toEqual({ kind: 'nats', servers: ['nats://a:4222'], streamReplicas: 3 });
+    expect(() => nats('0')).toThrow(/NATS_STREAM_REPLICAS/);
+    expect(() => nats('6')).toThrow(/NATS_STREAM_REPLICAS/);
   });
 
   it('lets links follow the request only where their address is not configured', () => {

@@ -65,7 +65,11 @@ export function storageOf(
       : { kind: 'pglite', dataDir: resolve(e.DATA_DIR) },
     pgliteTemplates: e.PGLITE_TEMPLATES === undefined ? undefined : resolve(e.PGLITE_TEMPLATES),
     nats: e.NATS_URL
-      ? { kind: 'nats', servers: e.NATS_URL.split(',').map((s) => s.trim()) }
+      ? {
+          kind: 'nats',
+          servers: e.NATS_URL.split(',').map((s) => s.trim()),
+          streamReplicas: e.NATS_STREAM_REPLICAS,
+        }
       : { kind: 'memory' },
     natsPrefix: e.NATS_PREFIX,
   };
