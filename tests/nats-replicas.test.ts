@@ -64,6 +64,17 @@ describe('stream replicas on a NATS cluster', () => {
     }
   }, 40_000);
 
+  it('leaves the copies of existing streams as they are when the setting is not given', async () => {
+    const prefix = `${uniqueSchema('unset')}.`;
+    const replicated = await natsBus({ servers: cluster.urls, prefix, streamReplicas: 3 });
+    await replicated.close();
+    await expect.poll(() => copies(prefix), { timeout: 10_000 }).toEqual({ events: 3, jobs: 3, consumer: 3 });
+    // A process started without NATS_STREAM_REPLICAS (an upgrade that does not name it) keeps an operator's count.
+    const unset = await natsBus({ servers: cluster.urls, prefix });
+    await unset.close();
+    expect(await copies(prefix)).toEqual({ events: 3, jobs: 3, consumer: 3 });
+  }, 30_000);
+
   it('refuses more copies than the cluster has servers, naming the setting and what it needs', async () => {
     const refusal = natsBus({ servers: cluster.urls, prefix: `${uniqueSchema('five')}.`, streamReplicas: 5 });
     await expect(refusal).rejects.toThrow(

@@ -24,11 +24,12 @@ export async function ensureStreams(
     jobs: string;
     jobsSubject: string;
     eventMaxAgeMs: number;
-    replicas: number;
+    /** Undefined: made with one copy, an existing stream's count left as it is. */
+    replicas: number | undefined;
   },
 ) {
   const { replicas } = streams;
-  checkReplicasPossible(nc, replicas);
+  checkReplicasPossible(nc, replicas ?? 1);
   const cluster = nc.info?.cluster;
   await ensureStream(
     jsm,
@@ -75,7 +76,7 @@ async function ensureStream(
     subjects: string[];
     retention: RetentionPolicy;
     max_age?: number;
-    num_replicas: number;
+    num_replicas: number | undefined;
   },
   cluster: string | undefined,
 ) {
@@ -88,14 +89,14 @@ async function ensureStream(
       await jsm.streams.update(config.name, {
         subjects: config.subjects,
         max_age: config.max_age ?? 0,
-        num_replicas: config.num_replicas,
+        ...(config.num_replicas !== undefined && { num_replicas: config.num_replicas }),
       });
     } else {
-      await jsm.streams.add({ ...config, storage: StorageType.File });
+      await jsm.streams.add({ ...config, num_replicas: config.num_replicas ?? 1, storage: StorageType.File });
     }
   } catch (error) {
     if (error instanceof JetStreamApiError && isPlacementRefusal(error)) {
-      throw new StreamReplicasUnavailable(config.num_replicas, cluster ?? null, error.message);
+      throw new StreamReplicasUnavailable(config.num_replicas ?? 1, cluster ?? null, error.message);
     }
     throw error;
   }

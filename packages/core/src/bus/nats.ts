@@ -52,10 +52,11 @@ export type NatsBusOptions = {
    */
   pingIntervalMs?: number;
   /**
-   * Copies JetStream keeps of each stream and of the job consumer (NATS_STREAM_REPLICAS); default 1. More
-   * than one needs a NATS cluster of at least as many servers: the start is refused otherwise.
+   * Copies JetStream keeps of each stream and of the job consumer (NATS_STREAM_REPLICAS). More than one needs
+   * a NATS cluster of at least as many servers: the start is refused otherwise. Unset: streams are made with
+   * one copy, and existing streams keep the count they have.
    */
-  streamReplicas?: number;
+  streamReplicas?: number | undefined;
 };
 
 /** A silent connection is dropped after this many pings go unanswered. */
@@ -104,7 +105,7 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
       jobs: names.jobs,
       jobsSubject: names.jobsSubject,
       eventMaxAgeMs: options.eventMaxAgeMs ?? 24 * 3_600_000,
-      replicas: options.streamReplicas ?? 1,
+      replicas: options.streamReplicas,
     });
   } catch (error) {
     // A refused start must not leave the connection reconnecting behind the refusal.

@@ -46,7 +46,7 @@ export type Config = {
   /** PGLITE_TEMPLATES: where prepared embedded databases are kept (undefined: next to PGlite). */
   pgliteTemplates: string | undefined;
   /** NATS_URL's servers, and NATS_STREAM_REPLICAS: the copies of each JetStream stream. */
-  nats: { kind: 'nats'; servers: string[]; streamReplicas: number } | { kind: 'memory' };
+  nats: { kind: 'nats'; servers: string[]; streamReplicas: number | undefined } | { kind: 'memory' };
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   sessionTtlMs: number;

@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     expect(config.nats).toEqual({
       kind: 'nats',
       servers: ['nats://a:4222', 'nats://b:4222'],
-      streamReplicas: 1,
+      streamReplicas: undefined,
     });
     expect(config.publicBaseUrl).toBe('https://api.example.com');
     expect(config.appUrl).toBe('https://api.example.com');

@@ -61,9 +61,10 @@ export const EnvSchema = z.object({
   /**
    * Copies JetStream keeps of each stream (jobs, events) and of the job consumer, on as many NATS servers:
    * 3 survives one server lost, 5 two. Needs a NATS cluster of at least that many JetStream servers (checked
-   * at start); streams made with another count are moved to this one. 1..5, as NATS allows.
+   * at start); streams made with another count are moved to this one. 1..5, as NATS allows. Unset: streams are
+   * made with one copy and existing ones keep theirs (an operator's count set by hand is not undone).
    */
-  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Browser origins allowed to call the API with CORS (comma-separated, e.g. https://app.example.com);

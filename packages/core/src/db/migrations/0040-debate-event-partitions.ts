@@ -24,7 +24,11 @@ import { Migration } from '@mikro-orm/migrations';
  *   3. in one statement (one transaction, brief locks): the table renamed, the partitioned parent made,
  *      the old table attached (the validated CHECK proves the partition bound: no scan), monthly partitions
  *      made ahead, and a DEFAULT partition.
- * No CREATE INDEX CONCURRENTLY is needed (nothing is indexed anew), so PGlite runs the same steps.
+ * No CREATE INDEX CONCURRENTLY is needed (nothing is indexed anew), so PGlite runs the same steps. Steps 1 and 3
+ * compute months in UTC whatever the server's TimeZone (a month added to a timestamptz is counted in the
+ * session's zone: under a negative offset two months could take one name, or a month fall to DEFAULT), and
+ * give up after 5 s waiting for their lock (behind a long reader of the table, every write would queue
+ * behind them): the start fails, and is tried again, from the step that failed.
  *
  * The DEFAULT partition takes what no range takes: events of a debate whose month was dropped by retention
  * and that is retried, or keys past the months made ahead if the maintenance job has not run. Making a new
@@ -40,6 +44,8 @@ export class Migration0040DebateEventPartitions extends Migration {
   override up(): void {
     this.addSql(`do $$
       begin
+        perform set_config('TimeZone', 'UTC', true);
+        perform set_config('lock_timeout', '5s', true);
         if (select c.relkind from pg_class c where c.oid = to_regclass('debate_events')) = 'r' then
           alter table debate_events
             add column if not exists debate_created_at timestamptz not null default '-infinity';
@@ -62,6 +68,8 @@ export class Migration0040DebateEventPartitions extends Migration {
         bound timestamptz;
         month timestamptz;
       begin
+        perform set_config('TimeZone', 'UTC', true);
+        perform set_config('lock_timeout', '5s', true);
         if (select c.relkind from pg_class c where c.oid = to_regclass('debate_events')) = 'r' then
           select substring(pg_get_constraintdef(oid) from '''([^'']+)''')::timestamptz into bound
             from pg_constraint where conrelid = 'debate_events'::regclass and conname = 'debate_events_legacy_range';

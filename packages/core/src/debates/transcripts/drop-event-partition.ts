@@ -13,15 +13,20 @@ const transcriptsIn = (partition: EventPartition) =>
 /**
  * When every debate of the partition's range has ended and has a transcript of its attempt, and every row
  * in it belongs to a transcript of that range (rows an older writer keyed '-infinity' included): how many
- * transcripts the range has; null otherwise. Read without locks: it scans the partition.
+ * transcripts the range has; null otherwise. Read without locks. The range's debates are looked at first:
+ * while one is open (a debate left paused keeps its month) the partition itself is not scanned.
  */
 async function allCompacted(em: EntityManager, partition: EventPartition): Promise<number | null> {
-  const { rows } = await sql<{ open: boolean; stray: boolean; transcripts: number }>`select
-      ${transcriptsIn(partition)} as transcripts,
+  const { rows: debates } = await sql<{ open: boolean }>`select
       exists (select 1 from debates d where ${createdIn('d.created_at', partition)}
                and (d.status not in ('completed', 'failed')
                     or not exists (select 1 from debate_transcripts t
-                                    where t.debate_id = d.id and t.attempt = d.attempt))) as open,
+                                    where t.debate_id = d.id and t.attempt = d.attempt))) as open`.execute(
+    query(em.fork()),
+  );
+  if (debates[0]?.open !== false) return null;
+  const { rows } = await sql<{ stray: boolean; transcripts: number }>`select
+      ${transcriptsIn(partition)} as transcripts,
       exists (select 1 from ${sql.table(partition.name)} e
                where not exists (select 1 from debate_transcripts t
                                   where t.debate_id = e.debate_id and t.attempt = e.attempt
@@ -29,7 +34,7 @@ async function allCompacted(em: EntityManager, partition: EventPartition): Promi
     query(em.fork()),
   );
   const row = rows[0];
-  return row && !row.open && !row.stray ? row.transcripts : null;
+  return row && !row.stray ? row.transcripts : null;
 }
 
 /**

@@ -132,4 +132,51 @@ describe('migration 0040 on a live table', () => {
       await orm.close(true);
     }
   }, 300_000);
+
+  it("makes UTC months whatever the server's time zone (a month added to a timestamptz counts in the session's)", async () => {
+    const schema = uniqueSchema('m40tz');
+    // New York: under a negative offset, a month counted in local time moves a UTC month's start a day or an
+    // hour, and at the end of a 30-day month two steps fall in one UTC month (one name twice: the step fails).
+    const orm = await MikroORM.init({
+      ...ormOptions(entities),
+      clientUrl: testDatabaseUrl(),
+      schema,
+      driverOptions: { options: `-c search_path=${schema} -c TimeZone=America/New_York` },
+      logger: () => {},
+    });
+    const run = <T = Record<string, unknown>>(statement: string) =>
+      orm.em.getConnection().execute(statement, []) as Promise<T[]>;
+    try {
+      await run(`create schema if not exists "${schema}"`);
+      await orm.migrator.up();
+      const rows = await run<{ name: string; from_at: string | null; to_at: string | null }>(
+        `select c.relname as name,
+                (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz as from_at,
+                (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz as to_at
+           from pg_inherits i join pg_class c on c.oid = i.inhrelid
+          where i.inhparent = 'debate_events'::regclass`,
+      );
+      // The driver answers timestamps as text.
+      const partitions = rows.map(({ name, from_at, to_at }) => ({
+        name,
+        from_at: from_at === null ? null : new Date(from_at),
+        to_at: to_at === null ? null : new Date(to_at),
+      }));
+      const utcMonthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+      const months = partitions.filter((p) => /_\d{6}$/.test(p.name));
+      expect(months).toHaveLength(3);
+      for (const { name, from_at, to_at } of months) {
+        const from = from_at as Date;
+        expect(from).toEqual(utcMonthStart(from));
+        expect(to_at).toEqual(new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1)));
+        expect(name).toBe(`debate_events_${from.toISOString().slice(0, 7).replace('-', '')}`);
+      }
+      const legacy = partitions.find((p) => p.name === 'debate_events_legacy');
+      expect(legacy?.to_at).toEqual(utcMonthStart(legacy?.to_at as Date));
+      expect(legacy?.to_at).toEqual(months.map((p) => p.from_at as Date).sort((a, b) => +a - +b)[0]);
+    } finally {
+      await run(`drop schema if exists "${schema}" cascade`);
+      await orm.close(true);
+    }
+  }, 120_000);
 });

@@ -63,7 +63,7 @@ export async function makePartitionsAhead(
  * One month's partition, in one transaction: made as a table of its own, the DEFAULT partition's rows of that
  * month moved into it (there are some only if this job stopped for longer than the months it makes ahead),
  * then attached. Attaching checks the new table and the DEFAULT partition, both small, under brief locks.
- * False when another node holds the job's lock.
+ * False when another node holds the job's lock, or made the month since the partitions were read.
  */
 async function makeMonth(em: EntityManager, name: string, from: Date, to: Date): Promise<boolean> {
   const table = sql.table(name);
@@ -72,6 +72,10 @@ async function makeMonth(em: EntityManager, name: string, from: Date, to: Date):
     const k = query(tx);
     const { rows } = await sql<{ locked: boolean }>`select ${PARTITIONS_LOCK} as locked`.execute(k);
     if (!rows[0]?.locked) return false;
+    const { rows: made } = await sql<{
+      made: boolean;
+    }>`select to_regclass(${name}) is not null as made`.execute(k);
+    if (made[0]?.made) return false;
     await LOCK_TIMEOUT.execute(k);
     await sql`lock table debate_events in share row exclusive mode`.execute(k);
     await sql`create table ${table} (like debate_events including defaults, primary key (debate_id, attempt, seq))`.execute(
