@@ -19,5 +19,7 @@ describe('isReplicaTrouble', () => {
     expect(isReplicaTrouble(sqlError('57014'))).toBe(false); // its statement_timeout
     expect(isReplicaTrouble(sqlError('42703'))).toBe(false); // a column that does not exist
     expect(isReplicaTrouble(new AppError('NOT_FOUND', 'no such debate'))).toBe(false);
+    expect(isReplicaTrouble(new Error('Query read timeout'))).toBe(false); // the driver's query_timeout
+    expect(isReplicaTrouble(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
   });
 });

@@ -118,15 +118,40 @@ export async function replicaRouting(options: ReplicaRoutingOptions): Promise<Re
 
 /**
  * Whether a read failed for the replica's sake, so that the primary should answer it: the connection (lost,
- * refused, timed out: no SQLSTATE, or class 08), the server going away or starting (57P01–57P03), too many
+ * refused, timed out, or SQLSTATE class 08), the server going away or starting (57P01–57P03), too many
  * connections (53300), a query cancelled for a conflict with recovery (40001), a schema not replayed yet
- * (42P01, 3F000). Anything else (a statement timeout of the caller's, an error of the query) is the read's own.
+ * (42P01, 3F000). Anything else (a statement timeout of the caller's, the driver's query timeout, an error of
+ * the query or of the code around it) is the read's own: run twice, a slow read would cost twice.
  */
 export function isReplicaTrouble(error: unknown): boolean {
   if (error instanceof AppError) return false;
   // A SQLSTATE, not a network error's code (ECONNRESET, EPIPE): no class of SQLSTATE begins with an E.
   const state = sqlStateOf(error, (code) => /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(code));
-  return state === null || /^(08|57P0[123]|53300|40001|42P01|3F000)/.test(state);
+  if (state !== null) return /^(08|57P0[123]|53300|40001|42P01|3F000)/.test(state);
+  return isConnectionFailure(error);
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** node-postgres's words for a connection lost or never made (it gives them no code). */
+const CONNECTION_WORDS =
+  /Connection terminated|connection error|Connection timeout|timeout exceeded when trying to connect/i;
+
+function isConnectionFailure(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const { code } = e as { code?: unknown };
+    if ((typeof code === 'string' && CONNECTION_CODES.has(code)) || CONNECTION_WORDS.test(e.message))
+      return true;
+  }
+  return false;
 }
 
 /** The replica's replay position, cached for REPLAY_FRESH_MS, one probe at a time; null while down. */
