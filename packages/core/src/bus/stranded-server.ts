@@ -25,6 +25,9 @@ export function leaveStrandedServer(nc: NatsConnection, servers: number, onTroub
     while (!stopped && !nc.isClosed()) {
       await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
       if (stopped || nc.isClosed() || nc.isDraining()) return;
+      // A server outside any cluster cannot be cut off from one: nothing to probe (NATS_URL may list servers
+      // that are not clustered, as fallbacks).
+      if (!nc.info?.cluster) continue;
       try {
         await jsm.getAccountInfo();
         failures = 0;
