@@ -44,81 +44,40 @@ export function followSubject(
   onLost: (error: unknown) => void,
   options: SubjectFollowOptions,
 ): { started: Promise<void>; stop: () => void } {
-  let lastStreamSeq = 0;
-  let current: ConsumerMessages | null = null;
-  let currentName = '';
+  const cursor = { lastStreamSeq: 0 };
+  let current: { messages: ConsumerMessages; name: string } | null = null;
   let generation = 0;
   let failures = 0;
   let failingSince: number | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
-  const open = async (): Promise<[ConsumerMessages, { name: string }]> => {
-    // What nats.js's ordered consumer makes (one copy, in memory, no acks, gone when unused), made here
-    // directly: its own making asks for the stream's info first, which goes unanswered while the stream
-    // elects a new leader, and the consumer can be made before that.
-    const name = `follow_${nuid.next()}`;
-    await jsm.consumers.add(at.stream, {
-      name,
-      // A single subject goes as `filter_subject`, which NATS 2.9 understands (arrays need 2.10).
-      filter_subject: at.subject,
-      ...(lastStreamSeq === 0
-        ? { deliver_policy: DeliverPolicy.All }
-        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastStreamSeq + 1 }),
-      ack_policy: AckPolicy.None,
-      mem_storage: true,
-      num_replicas: 1,
-      inactive_threshold: nanos(INACTIVE_MS),
-    });
-    const consumer = await js.consumers.get(at.stream, name);
-    return [await consumer.consume({ idle_heartbeat: options.heartbeatMs, expires: 30_000 }), { name }];
-  };
-
-  const deliver = async (messages: ConsumerMessages, mine: number) => {
-    try {
-      for await (const message of messages) {
-        if (message.seq <= lastStreamSeq) continue; // a consumer made anew may repeat what was delivered
-        lastStreamSeq = message.seq;
-        onMessage(message.data);
-      }
-    } catch (error) {
-      if (mine === generation) return restart(error);
-    }
-    if (mine === generation) restart(new Error(`the consumer of ${at.subject} ended`));
-  };
-
-  const watch = async (messages: ConsumerMessages, mine: number) => {
-    for await (const status of messages.status()) {
-      if (mine !== generation) return;
-      if (STALLED.has(status.type)) return restart(new Error(`consumer of ${at.subject}: ${status.type}`));
-    }
-  };
-
   const run = async (mine: number) => {
     let messages: ConsumerMessages;
     let opened: { name: string };
     try {
-      [messages, opened] = await open();
+      [messages, opened] = await openConsumer(js, jsm, at, cursor.lastStreamSeq, options.heartbeatMs);
     } catch (error) {
       if (mine === generation) restart(error, true);
       throw error;
     }
     if (mine !== generation) return void messages.stop();
-    current = messages;
-    currentName = opened.name;
+    current = { messages, name: opened.name };
     failures = 0;
     failingSince = null;
-    void watch(messages, mine);
-    void deliver(messages, mine);
+    void watchStalls(messages, at.subject, () => mine === generation, restart);
+    void deliverAll(messages, cursor, onMessage).then(
+      () => mine === generation && restart(new Error(`the consumer of ${at.subject} ended`)),
+      (error: unknown) => mine === generation && restart(error),
+    );
   };
 
   /** Stops the current consumer's messages and removes it (best effort: unused, the server removes it later). */
   function leave() {
     if (!current) return;
-    current.stop();
-    const name = currentName;
+    current.messages.stop();
+    jsm.consumers.delete(at.stream, current.name).catch(() => {});
     current = null;
-    jsm.consumers.delete(at.stream, name).catch(() => {});
   }
 
   function restart(reason: unknown, failed = false) {
@@ -136,11 +95,7 @@ export function followSubject(
     failures += 1;
   }
 
-  // nats.js's status iterator is a QueuedIterator: stopping it takes it off the connection's listeners.
-  const reconnects = nc.status() as AsyncIterable<{ type: string }> & { stop: () => void };
-  void (async () => {
-    for await (const status of reconnects) if (status.type === 'reconnect') restart(status);
-  })();
+  const reconnects = onReconnect(nc, restart);
 
   function stop() {
     stopped = true;
@@ -156,4 +111,69 @@ export function followSubject(
     throw error;
   });
   return { started, stop };
+}
+
+/**
+ * A consumer as nats.js's ordered consumer makes it (one copy, in memory, no acks, gone when unused), made
+ * directly: nats.js's own making asks for the stream's info first, which goes unanswered while the stream
+ * elects a new leader, and the consumer can be made before that.
+ */
+async function openConsumer(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  at: { stream: string; subject: string },
+  afterStreamSeq: number,
+  heartbeatMs: number,
+): Promise<[ConsumerMessages, { name: string }]> {
+  const name = `follow_${nuid.next()}`;
+  await jsm.consumers.add(at.stream, {
+    name,
+    // A single subject goes as `filter_subject`, which NATS 2.9 understands (arrays need 2.10).
+    filter_subject: at.subject,
+    ...(afterStreamSeq === 0
+      ? { deliver_policy: DeliverPolicy.All }
+      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: afterStreamSeq + 1 }),
+    ack_policy: AckPolicy.None,
+    mem_storage: true,
+    num_replicas: 1,
+    inactive_threshold: nanos(INACTIVE_MS),
+  });
+  const consumer = await js.consumers.get(at.stream, name);
+  return [await consumer.consume({ idle_heartbeat: heartbeatMs, expires: 30_000 }), { name }];
+}
+
+/** Hands on each message past the cursor (a consumer made anew may repeat what was delivered). */
+async function deliverAll(
+  messages: ConsumerMessages,
+  cursor: { lastStreamSeq: number },
+  onMessage: (data: Uint8Array) => void,
+) {
+  for await (const message of messages) {
+    if (message.seq <= cursor.lastStreamSeq) continue;
+    cursor.lastStreamSeq = message.seq;
+    onMessage(message.data);
+  }
+}
+
+/** Calls `restart` when the consumer says it will deliver nothing more, while it is the current one. */
+async function watchStalls(
+  messages: ConsumerMessages,
+  subject: string,
+  isCurrent: () => boolean,
+  restart: (reason: unknown) => void,
+) {
+  for await (const status of messages.status()) {
+    if (!isCurrent()) return;
+    if (STALLED.has(status.type)) return restart(new Error(`consumer of ${subject}: ${status.type}`));
+  }
+}
+
+/** Calls `onReconnected` each time the client reconnects, until the returned iterator is stopped. */
+function onReconnect(nc: NatsConnection, onReconnected: (reason: unknown) => void) {
+  // nats.js's status iterator is a QueuedIterator: stopping it takes it off the connection's listeners.
+  const statuses = nc.status() as AsyncIterable<{ type: string }> & { stop: () => void };
+  void (async () => {
+    for await (const status of statuses) if (status.type === 'reconnect') onReconnected(status);
+  })();
+  return statuses;
 }
