@@ -12,6 +12,8 @@ export type LoopbackNatsCluster = {
   /** Each server's client URL, nats://127.0.0.1:<port>. */
   urls: string[];
   name: string;
+  /** SIGKILLs the server of that name (`<name>-n<i>`, as its INFO and JetStream's reports call it). */
+  kill: (serverName: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -32,15 +34,17 @@ export async function startLoopbackNatsCluster(size: number): Promise<LoopbackNa
   );
   const routes = ports.map((port) => `nats-route://127.0.0.1:${port.route}`).join(', ');
   const children: ChildProcess[] = [];
+  const killChild = async (child: ChildProcess | undefined) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  };
   const close = async () => {
-    for (const child of children) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    }
+    for (const child of children) await killChild(child);
     await rm(dir, { recursive: true, force: true });
   };
+  const kill = (serverName: string) => killChild(children[Number(serverName.split('-n').at(-1)) - 1]);
   try {
     for (const [i, port] of ports.entries()) {
       const config = join(dir, `n${i + 1}.conf`);
@@ -61,7 +65,7 @@ export async function startLoopbackNatsCluster(size: number): Promise<LoopbackNa
     await close();
     throw error;
   }
-  return { urls: ports.map((port) => `nats://127.0.0.1:${port.client}`), name, close };
+  return { urls: ports.map((port) => `nats://127.0.0.1:${port.client}`), name, kill, close };
 }
 
 /** Waits (up to 20 s) until the server's monitor names a JetStream meta leader. */

@@ -1,10 +1,4 @@
-import {
-  DeliverPolicy,
-  type JetStreamClient,
-  type JetStreamManager,
-  jetstream,
-  jetstreamManager,
-} from '@nats-io/jetstream';
+import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import {
   connect,
   type NatsConnection,
@@ -15,6 +9,7 @@ import {
 import { type DebateEvent, type Notification, subjects } from '@verdict/contracts';
 import { withTimeout } from '../shared/with-timeout.ts';
 import { decode, encode } from './nats-codec.ts';
+import { followSubject, type SubjectFollowOptions } from './nats-follow.ts';
 import { natsJobQueue } from './nats-job-queue.ts';
 import { ensureJobConsumer, ensureStreams } from './nats-streams.ts';
 import {
@@ -57,7 +52,17 @@ export type NatsBusOptions = {
    * one copy, and existing streams keep the count they have.
    */
   streamReplicas?: number | undefined;
+  /**
+   * How often the server tells a follow of a debate's events (an idle ordered consumer) that it is alive;
+   * two missed and the follow makes its consumer anew from the next stream sequence. Default 2 s.
+   */
+  followHeartbeatMs?: number;
+  /** How long a follow may fail to make its consumer anew before it ends for good (its onLost); default 60 s. */
+  followGiveUpMs?: number;
 };
+
+/** How long one request of a follow (the stream's info, making its consumer) waits for JetStream's answer. */
+const FOLLOW_REQUEST_MS = 1500;
 
 /** A silent connection is dropped after this many pings go unanswered. */
 const MAX_PINGS_OUT = 3;
@@ -118,7 +123,10 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
   const stranded = leaveStrandedServer(nc, options.servers.length, onTrouble);
   return {
     connection: nc,
-    events: natsEventBus(js, jsm, names.events, names.eventsSubject),
+    events: natsEventBus(nc, js, jsm, names.events, names.eventsSubject, {
+      heartbeatMs: options.followHeartbeatMs ?? 2000,
+      giveUpMs: options.followGiveUpMs ?? 60_000,
+    }),
     jobs: natsJobQueue(nc, js, names.jobs, names.jobsSubject, onTrouble),
     commands: natsCommandBus(nc, names.commandSubject, onTrouble),
     keys: natsKeyCourier(nc, names.keysSubject, onTrouble),
@@ -137,11 +145,17 @@ export async function natsBus(options: NatsBusOptions): Promise<NatsBus> {
 }
 
 function natsEventBus(
+  nc: NatsConnection,
   js: JetStreamClient,
   jsm: JetStreamManager,
   stream: string,
   subject: (id: string) => string,
+  followOptions: SubjectFollowOptions,
 ): EventBus {
+  // A follow's requests (the stream's info, making its consumer) wait less than a publish: one unanswered
+  // while the stream elects a leader is tried again soon, rather than after nats.js's 5 s.
+  const followJs = jetstream(nc, { timeout: FOLLOW_REQUEST_MS });
+  const followJsm = followJs.jetstreamManager(false);
   return {
     publish: async (event) => {
       // The message id makes a re-published event (a retried write, a restarted node) a no-op.
@@ -149,20 +163,24 @@ function natsEventBus(
         msgID: `${event.debateId}:${event.attempt}:${event.seq}`,
       });
     },
-    follow: async (debateId, attempt, afterSeq, onEvent) => {
-      const consumer = await js.consumers.get(stream, {
-        // A single string maps to `filter_subject`, which NATS 2.9 understands (arrays need 2.10).
-        filter_subjects: subject(debateId),
-        deliver_policy: DeliverPolicy.All,
-      });
-      const messages = await consumer.consume();
-      void (async () => {
-        for await (const message of messages) {
-          const event = decode<DebateEvent>(message.data);
-          if (event.attempt === attempt && event.seq > afterSeq) onEvent(event);
-        }
-      })();
-      return () => void messages.stop();
+    follow: async (debateId, attempt, afterSeq, onEvent, onLost = () => {}) => {
+      let lastDelivered = afterSeq;
+      const follow = followSubject(
+        nc,
+        followJs,
+        await followJsm,
+        { stream, subject: subject(debateId) },
+        (data) => {
+          const event = decode<DebateEvent>(data);
+          if (event.attempt !== attempt || event.seq <= lastDelivered) return;
+          lastDelivered = event.seq;
+          onEvent(event);
+        },
+        onLost,
+        followOptions,
+      );
+      await follow.started;
+      return follow.stop;
     },
     lastSeq: async (debateId, attempt) => {
       // One request: the stream's last message on the debate's subject (null when it has none).

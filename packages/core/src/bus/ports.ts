@@ -11,13 +11,16 @@ export type EventBus = {
   publish: (event: DebateEvent) => Promise<void>;
   /**
    * Delivers the debate's events of `attempt` with seq > `afterSeq` in order, then live ones, until the
-   * returned function is called.
+   * returned function is called. Each event once: one that comes again (a subscription made anew) is not
+   * delivered again. A follow that cannot go on (the bus could not resume it) calls `onLost` once and
+   * delivers nothing more: its follower must read what it may have missed elsewhere, or end.
    */
   follow: (
     debateId: string,
     attempt: number,
     afterSeq: number,
     onEvent: (event: DebateEvent) => void,
+    onLost?: (error: unknown) => void,
   ) => Promise<() => void>;
   /**
    * The seq of the debate's last event the bus holds, if it is of `attempt`; 0 when it holds none of it. Events

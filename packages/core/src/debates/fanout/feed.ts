@@ -15,11 +15,23 @@ export function openFeed(fanOut: FanOut, debateId: string, attempt: number): Fee
     queued: 0,
     lastCheck: null,
   };
-  feed.subscription = fanOut.follow(debateId, attempt, 0, (event) => {
-    // The next event with nothing queued before it goes at once: no promise per event.
-    if (feed.queued === 0 && event.seq === feed.lastSeq + 1) return publish(fanOut, feed, event);
-    publishInTurn(fanOut, feed, debateId, attempt, event);
-  });
+  feed.subscription = fanOut.follow(
+    debateId,
+    attempt,
+    0,
+    (event) => {
+      // The next event with nothing queued before it goes at once: no promise per event.
+      if (feed.queued === 0 && event.seq === feed.lastSeq + 1) return publish(fanOut, feed, event);
+      publishInTurn(fanOut, feed, debateId, attempt, event);
+    },
+    (error) => {
+      // The bus gave up on the attempt: its followers end (a stream's client reconnects after its last event)
+      // and the next follower subscribes anew.
+      fanOut.onError(error);
+      if (fanOut.feeds.get(key) === feed) fanOut.feeds.delete(key);
+      tellLost(feed);
+    },
+  );
   fanOut.feeds.set(key, feed);
   feed.subscription.catch(() => {
     if (fanOut.feeds.get(key) === feed) fanOut.feeds.delete(key); // the next follower tries again
