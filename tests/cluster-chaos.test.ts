@@ -8,17 +8,13 @@ import {
   seeded,
 } from '../infra/cluster/chaos.ts';
 import { chaosSummary } from '../infra/cluster/chaos-summary.ts';
+import { clusterBinaries } from './support/cluster-settings.ts';
 
 /**
  * The short chaos run (infra/cluster/chaos.ts): about a minute of faults drawn from a seed while debates
  * are created on two API processes and followed as streams, on three engine nodes, with a webhook receiving
  * their creation and completion and schedules made due; then no invariant may be violated. The seed differs on every run and is printed: `npm run chaos -- --seed S` replays its faults.
  */
-const required = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests with npm test (infra/test.sh sets it)`);
-  return value;
-};
 
 describe('a chaos run', () => {
   it('draws the same faults from the same seed', () => {
@@ -86,8 +82,7 @@ describe('a chaos run', () => {
       const report = await runChaos({
         seconds,
         seed,
-        pgBin: required('PG_BIN'),
-        natsServerBin: required('NATS_SERVER_BIN'),
+        ...clusterBinaries(),
         log: (line) => console.log(`chaos: ${line}`),
       });
       expect(report.violations, `seed ${seed}`).toEqual([]);

@@ -9,6 +9,7 @@ import {
   unfinishedAfter,
 } from '../infra/cluster/invariants.ts';
 import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { clusterBinaries, FAST_RECOVERY_SETTINGS } from './support/cluster-settings.ts';
 import { runAdmin } from './support/processes.ts';
 
 /**
@@ -21,23 +22,6 @@ import { runAdmin } from './support/processes.ts';
  * complete exactly once, with a gap-free event log and one charge; at the end no process answered a 500
  * and PostgreSQL logged no deadlock.
  */
-
-const required = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests with npm test (infra/test.sh sets it)`);
-  return value;
-};
-
-const SETTINGS = {
-  SIMULATED_FIRST_TOKEN_MS: '150',
-  CONCURRENT_DEBATES: '100',
-  // Faults are noticed and mended in seconds, so a run is short: the lease, the storage tolerance (a node
-  // cut off from its database hands its debates back) and the reconciler (a job nobody got is queued again).
-  ENGINE_LEASE_MS: '3000',
-  ENGINE_STORAGE_TOLERANCE_MS: '4000',
-  ENGINE_RECONCILE_INTERVAL_MS: '1000',
-  ENGINE_STALE_AFTER_MS: '4000',
-};
 
 type Engine = Cluster['engines'][number];
 
@@ -55,9 +39,8 @@ describe('the cluster under network faults', () => {
     cluster = await startCluster({
       apis: 2,
       engines: 2,
-      env: SETTINGS,
-      pgBin: required('PG_BIN'),
-      natsServerBin: required('NATS_SERVER_BIN'),
+      env: FAST_RECOVERY_SETTINGS,
+      ...clusterBinaries(),
     });
     const baseUrl = cluster.apis[0]?.baseUrl ?? '';
     const user = await registerUser(baseUrl, 'faults');

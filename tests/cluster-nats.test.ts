@@ -11,6 +11,7 @@ import { beginNatsFault, type NatsFaultKind } from '../infra/cluster/nats-faults
 import { NATS_PORTS } from '../infra/cluster/nats-servers.ts';
 import { createDebate, recoveryAfter } from '../infra/cluster/recovery.ts';
 import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
+import { clusterBinaries, FAST_RECOVERY_SETTINGS } from './support/cluster-settings.ts';
 import { runAdmin } from './support/processes.ts';
 
 /**
@@ -22,21 +23,6 @@ import { runAdmin } from './support/processes.ts';
  * once, with a gap-free event log and one charge; at the end no request was answered with a 500 and no
  * debate stalled.
  */
-
-const required = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests with npm test (infra/test.sh sets it)`);
-  return value;
-};
-
-const SETTINGS = {
-  SIMULATED_FIRST_TOKEN_MS: '150',
-  CONCURRENT_DEBATES: '100',
-  ENGINE_LEASE_MS: '3000',
-  ENGINE_STORAGE_TOLERANCE_MS: '4000',
-  ENGINE_RECONCILE_INTERVAL_MS: '1000',
-  ENGINE_STALE_AFTER_MS: '4000',
-};
 
 /** A server's client connections, from its monitor: the busiest is the one whose loss moves the most. */
 async function clientConnections(server: ClusterProcess): Promise<number> {
@@ -63,9 +49,8 @@ describe('the cluster on a three-server NATS cluster', () => {
       apis: 1,
       engines: 2,
       natsServers: 3,
-      env: SETTINGS,
-      pgBin: required('PG_BIN'),
-      natsServerBin: required('NATS_SERVER_BIN'),
+      env: FAST_RECOVERY_SETTINGS,
+      ...clusterBinaries(),
     });
     const baseUrl = cluster.apis[0]?.baseUrl ?? '';
     const user = await registerUser(baseUrl, 'natscluster');

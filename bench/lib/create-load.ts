@@ -12,10 +12,34 @@ export function fireCreates(options: {
   tag: string;
   onCreated?: () => void;
 }): Promise<autocannon.Result> {
+  const { keys } = options;
+  const requests = createRequests(keys, options.tag);
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.baseUrl,
+        connections: keys.length,
+        pipelining: 1,
+        timeout: 10,
+        duration: options.durationS,
+        requests,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    instance.on('response', (_client, status) => {
+      if (status === 201) options.onCreated?.();
+    });
+  });
+}
+
+/**
+ * POST /api/debates requests for autocannon: the i-th connection takes `keys[i % keys.length]` and keeps it,
+ * each request a distinct question (`tag` and a counter), `skipCache`, so no create is answered from a cache.
+ */
+export function createRequests(keys: string[], tag: string): autocannon.Request[] {
   let n = 0;
   let nextKey = 0;
-  const { keys, tag } = options;
-  const requests: autocannon.Request[] = [
+  return [
     {
       method: 'POST',
       path: '/api/debates',
@@ -34,20 +58,4 @@ export function fireCreates(options: {
       },
     },
   ];
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: options.baseUrl,
-        connections: keys.length,
-        pipelining: 1,
-        timeout: 10,
-        duration: options.durationS,
-        requests,
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    instance.on('response', (_client, status) => {
-      if (status === 201) options.onCreated?.();
-    });
-  });
 }

@@ -5,6 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import { expectOk, startBareServer } from '../lib/api-servers.ts';
 import { type Cpu, cpuDelta, cpuNow, describeCpu } from '../lib/cpu.ts';
+import { createRequests } from '../lib/create-load.ts';
 import {
   type ApiStats,
   createFanoutDebate,
@@ -71,27 +72,7 @@ async function loadCreates(
   tag: string,
   apiPid: number,
 ): Promise<CreateRun> {
-  let n = 0;
-  let nextKey = 0;
-  const requests: autocannon.Request[] = [
-    {
-      method: 'POST',
-      path: '/api/debates',
-      setupRequest: (req, context) => {
-        const ctx = context as { key?: string };
-        ctx.key ??= keys[nextKey++ % keys.length];
-        return {
-          ...req,
-          headers: { ...req.headers, authorization: `Bearer ${ctx.key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            question: `Should we move service ${tag}-${n++} to the new region this quarter?`,
-            mode: 'fast',
-            skipCache: true,
-          }),
-        };
-      },
-    },
-  ];
+  const requests = createRequests(keys, tag);
   const base = {
     url: baseUrl,
     connections: settings.connections,
