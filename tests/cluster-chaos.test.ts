@@ -8,7 +8,7 @@ import {
   seeded,
 } from '../infra/cluster/chaos.ts';
 import { chaosSummary } from '../infra/cluster/chaos-summary.ts';
-import { clusterBinaries } from './support/cluster-settings.ts';
+import { clusterBinaries } from './support/fault-tests.ts';
 
 /**
  * The short chaos run (infra/cluster/chaos.ts): about a minute of faults drawn from a seed while debates

@@ -3,13 +3,14 @@ import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, SLOW_LINK, startCluster } from '../infra/cluster/cluster.ts';
 import { leaseLostEndings } from '../infra/cluster/fenced-writes.ts';
-import {
-  completedOnceViolations,
-  serverFailureViolations,
-  unfinishedAfter,
-} from '../infra/cluster/invariants.ts';
+import { serverFailureViolations } from '../infra/cluster/invariants.ts';
 import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { clusterBinaries, FAST_RECOVERY_SETTINGS } from './support/cluster-settings.ts';
+import {
+  clusterBinaries,
+  createDebatesThrough,
+  expectCompletedOnce as expectCompletedOnceIn,
+  FAST_RECOVERY_SETTINGS,
+} from './support/fault-tests.ts';
 import { runAdmin } from './support/processes.ts';
 
 /**
@@ -57,27 +58,9 @@ describe('the cluster under network faults', () => {
     await cluster?.stop();
   });
 
-  const createDebates = async (label: string, count: number) => {
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const created = await client.POST('/api/debates', {
-        body: {
-          question: `Should ${label} number ${i} go ahead?`,
-          agentCount: 2,
-          maxRounds: 2,
-          skipCache: true,
-        },
-      });
-      ids.push(expectBody(created, 201).debateId);
-    }
-    return ids;
-  };
+  const createDebates = (label: string, count: number) => createDebatesThrough(client, label, count);
 
-  /** Waits for every debate to finish, then checks each completed once, its events gap-free, one charge. */
-  const expectCompletedOnce = async (ids: string[], withinMs: number) => {
-    expect(await unfinishedAfter(db.core.db, ids, withinMs)).toEqual([]);
-    for (const id of ids) expect(await completedOnceViolations(db.core.db, id)).toEqual([]);
-  };
+  const expectCompletedOnce = (ids: string[], withinMs: number) => expectCompletedOnceIn(db, ids, withinMs);
 
   const leases = (ids: string[]) =>
     db.core.db.execute<{ id: string; lease_owner: string | null; status: string }>(

@@ -2,16 +2,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestCore, type TestCore } from '@verdict/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, type ClusterProcess, startCluster } from '../infra/cluster/cluster.ts';
-import {
-  completedOnceViolations,
-  serverFailureViolations,
-  unfinishedAfter,
-} from '../infra/cluster/invariants.ts';
+import { serverFailureViolations } from '../infra/cluster/invariants.ts';
 import { beginNatsFault, type NatsFaultKind } from '../infra/cluster/nats-faults.ts';
 import { NATS_PORTS } from '../infra/cluster/nats-servers.ts';
 import { createDebate, recoveryAfter } from '../infra/cluster/recovery.ts';
-import { type ApiClient, apiClient, expectBody, registerUser } from './support/api-client.ts';
-import { clusterBinaries, FAST_RECOVERY_SETTINGS } from './support/cluster-settings.ts';
+import { type ApiClient, apiClient, registerUser } from './support/api-client.ts';
+import {
+  clusterBinaries,
+  createDebatesThrough,
+  expectCompletedOnce as expectCompletedOnceIn,
+  FAST_RECOVERY_SETTINGS,
+} from './support/fault-tests.ts';
 import { runAdmin } from './support/processes.ts';
 
 /**
@@ -68,26 +69,9 @@ describe('the cluster on a three-server NATS cluster', () => {
     await cluster?.stop();
   });
 
-  const createDebates = async (label: string, count: number) => {
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const created = await client.POST('/api/debates', {
-        body: {
-          question: `Should ${label} number ${i} go ahead?`,
-          agentCount: 2,
-          maxRounds: 2,
-          skipCache: true,
-        },
-      });
-      ids.push(expectBody(created, 201).debateId);
-    }
-    return ids;
-  };
+  const createDebates = (label: string, count: number) => createDebatesThrough(client, label, count);
 
-  const expectCompletedOnce = async (ids: string[], withinMs: number) => {
-    expect(await unfinishedAfter(db.core.db, ids, withinMs)).toEqual([]);
-    for (const id of ids) expect(await completedOnceViolations(db.core.db, id)).toEqual([]);
-  };
+  const expectCompletedOnce = (ids: string[], withinMs: number) => expectCompletedOnceIn(db, ids, withinMs);
 
   const someRunning = async (ids: string[]) => {
     const deadline = Date.now() + 20_000;
