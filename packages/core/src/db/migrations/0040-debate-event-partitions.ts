@@ -44,8 +44,7 @@ export class Migration0040DebateEventPartitions extends Migration {
   override up(): void {
     this.addSql(`do $$
       begin
-        perform set_config('TimeZone', 'UTC', true);
-        perform set_config('lock_timeout', '5s', true);
+        perform set_config('TimeZone', 'UTC', true), set_config('lock_timeout', '5s', true);
         if (select c.relkind from pg_class c where c.oid = to_regclass('debate_events')) = 'r' then
           alter table debate_events
             add column if not exists debate_created_at timestamptz not null default '-infinity';
@@ -68,8 +67,7 @@ export class Migration0040DebateEventPartitions extends Migration {
         bound timestamptz;
         month timestamptz;
       begin
-        perform set_config('TimeZone', 'UTC', true);
-        perform set_config('lock_timeout', '5s', true);
+        perform set_config('TimeZone', 'UTC', true), set_config('lock_timeout', '5s', true);
         if (select c.relkind from pg_class c where c.oid = to_regclass('debate_events')) = 'r' then
           select substring(pg_get_constraintdef(oid) from '''([^'']+)''')::timestamptz into bound
             from pg_constraint where conrelid = 'debate_events'::regclass and conname = 'debate_events_legacy_range';
