@@ -23,7 +23,7 @@ export const SSO_PATHS = {
 } as const;
 
 /** The provider's answer posted by a browser from the provider's site: its own checks replace the CSRF guard's. */
-export const SSO_ANSWER_PATH = /^\/api\/auth\/sso\/[^/?]+\/saml\/acs(\?|$)/;
+export const SSO_ANSWER_PATH = /^\/api\/auth\/sso\/[^/?]*\/saml\/acs(\?|$)/;
 
 /** The cookie that ties a provider's answer to the browser that started the sign-in. */
 const BINDING_COOKIE = 'verdict_sso';
